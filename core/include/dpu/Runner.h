@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+// The multi-round runner: executes a plan per seed, round and strategy, with checkpoints and resume.
+#pragma once
+#include "dpu/Events.h"
+#include "dpu/Plan.h"
+#include <atomic>
+#include <memory>
+#include <string>
+
+namespace dpu {
+
+struct RunOptions {
+    std::string outDir;   ///< results.jsonl, results.csv, plan.json, checkpoint/ (empty: write nothing)
+    bool resume = false;  ///< continue from outDir/checkpoint when present
+};
+
+/// Runs a plan on the calling thread. Not copyable; one run per object.
+class Runner {
+public:
+    Runner(Plan plan, RunOptions options);
+    ~Runner();
+    Runner(const Runner&) = delete;
+    Runner& operator=(const Runner&) = delete;
+
+    /// Runs to the end or until cancelled (then summary.cancelled is true and the finished
+    /// rounds are kept and written). Throws Error (DataError, PlanError, ...) on bad input or
+    /// I/O failure; the files already written stay consistent.
+    RunSummary run(RunObserver& observer);
+
+    /// Thread-safe: stops the run before its next batch.
+    void requestCancel() noexcept { cancel_.store(true); }
+
+private:
+    Plan plan_;
+    RunOptions options_;
+    std::atomic<bool> cancel_{false};
+};
+
+/// Serialises a record as one JSON object (a line of results.jsonl).
+std::string recordToJson(const RoundRecord& record);
+/// Parses one results.jsonl line. Throws Error on malformed input.
+RoundRecord recordFromJson(const std::string& line);
+/// Header and rows of results.csv.
+std::string recordsToCsv(const std::vector<RoundRecord>& records);
+
+} // namespace dpu
