@@ -1,5 +1,44 @@
 // SPDX-License-Identifier: MIT
-// dpu-cli: headless command line (placeholder until the runner lands).
+// dpu-cli: headless command line over the engine (run plans, list models, compute costs).
+#include "CliCommands.h"
+#include "dpu/Error.h"
+#include "dpu/Process.h"
 #include "dpu/Version.h"
 #include <cstdio>
-int main() { std::printf("dpu-cli %s\n", DPU_VERSION_STRING); return 0; }
+#include <exception>
+#include <string>
+#include <vector>
+
+int main(int argc, char** argv)
+{
+    dpu::ensurePassiveOpenMP(argc, argv);
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+        std::fputs(dpu::cli::usage().c_str(), stdout);
+        return args.empty() ? 2 : 0;
+    }
+    if (args[0] == "--version") {
+        std::printf("dpu-cli %s\n", DPU_VERSION_STRING);
+        return 0;
+    }
+    const std::string command = args[0];
+    args.erase(args.begin());
+    try {
+        if (command == "run")
+            return dpu::cli::runCommand(args);
+        if (command == "models")
+            return dpu::cli::modelsCommand(args);
+        if (command == "cost")
+            return dpu::cli::costCommand(args);
+        if (command == "plan")
+            return dpu::cli::planCommand(args);
+        std::fprintf(stderr, "dpu-cli: unknown command '%s' (try --help)\n", command.c_str());
+        return 2;
+    } catch (const dpu::cli::UsageError& e) {
+        std::fprintf(stderr, "dpu-cli %s: %s (try --help)\n", command.c_str(), e.what());
+        return 2;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "dpu-cli %s: error: %s\n", command.c_str(), e.what());
+        return 1;
+    }
+}

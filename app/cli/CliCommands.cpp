@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: MIT
+// dpu-cli subcommands: run, models, cost, plan.
+#include "CliCommands.h"
+#include "ArgList.h"
+#include "TerminalProgress.h"
+#include "dpu/Cost.h"
+#include "dpu/Error.h"
+#include "dpu/Models.h"
+#include "dpu/Runner.h"
+#include <csignal>
+#include <cstdio>
+#include <sstream>
+
+namespace dpu::cli {
+namespace {
+
+volatile std::sig_atomic_t g_interrupted = 0;
+
+void onInterrupt(int)
+{
+    g_interrupted = 1;
+}
+
+InputShape parseShape(const std::string& text)
+{
+    InputShape s;
+    char x1 = 0, x2 = 0;
+    std::istringstream in(text);
+    if (!(in >> s.channels >> x1 >> s.height >> x2 >> s.width) || x1 != 'x' || x2 != 'x' || s.channels < 1
+        || s.height < 1 || s.width < 1)
+        throw UsageError("--input: expected CxHxW such as 1x28x28, found '" + text + "'");
+    return s;
+}
+
+std::string megabytes(int64_t bytes)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f MB", static_cast<double>(bytes) / 1e6);
+    return buf;
+}
+
+} // namespace
+
+std::string usage()
+{
+    return "Usage: dpu-cli COMMAND [OPTIONS]\n"
+           "\n"
+           "Plan and run Deep Partial Updating (Qu, Liu, Thiele, ECCV 2022) of a neural network.\n"
+           "\n"
+           "Commands:\n"
+           "  run [PLAN.json] --out DIR [--resume] [--quiet]\n"
+           "        Run a plan (default: Fashion-MNIST, MLP, DPU vs FU vs RPU at k = 0.01) and write\n"
+           "        DIR/results.jsonl, DIR/results.csv, DIR/plan.json and a checkpoint per round.\n"
+           "        --resume continues a killed run to the same results. Ctrl-C stops after the\n"
+           "        current batch and keeps the finished rounds.\n"
+           "  models [--input CxHxW] [--classes N]\n"
+           "        List the built-in models with their weight counts.\n"
+           "  cost --model M --k K [--input CxHxW] [--classes N] [--budget BYTES]\n"
+           "        Bytes per round of a partial update against full updating; with --budget, the\n"
+           "        largest k that fits.\n"
+           "  plan [--default]\n"
+           "        Print the default plan as JSON (a starting point for your own).\n"
+           "\n"
+           "Options:\n"
+           "  -h, --help     this text\n"
+           "  --version      print the version\n";
+}
+
+int runCommand(const std::vector<std::string>& argv)
+{
+    ArgList args(argv);
+    const std::string out = args.value("--out");
+    const bool resume = args.flag("--resume");
+    const bool quiet = args.flag("--quiet");
+    const auto pos = args.positional();
+    if (out.empty())
+        throw UsageError("run needs --out DIR");
+    if (pos.size() > 1)
+        throw UsageError("run takes at most one plan file");
+    const Plan plan = pos.empty() ? defaultPlan() : loadPlanFile(pos[0]);
+
+    Runner runner(plan, {out, resume});
+    TerminalProgress progress(quiet, &g_interrupted);
+    std::signal(SIGINT, onInterrupt);
+    std::signal(SIGTERM, onInterrupt);
+    const RunSummary summary = runner.run(progress);
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+    progress.printSummary(summary);
+    if (summary.cancelled) {
+        std::fprintf(stderr, "Stopped: %zu finished rounds kept in %s (continue with --resume)\n",
+                     summary.records.size(), out.c_str());
+        return 130;
+    }
+    return 0;
+}
+
+int modelsCommand(const std::vector<std::string>& argv)
+{
+    ArgList args(argv);
+    const std::string input = args.value("--input");
+    const int classes = static_cast<int>(args.number("--classes", 10));
+    args.positional();
+    std::printf("%-12s %-10s %12s %10s %12s  %s\n", "model", "input", "partial I", "dense", "fp32 size", "description");
+    for (const auto& name : builtinModels()) {
+        InputShape shape = input.empty() ? (name == "mlp" ? InputShape{1, 28, 28} : InputShape{3, 32, 32}) : parseShape(input);
+        const ModelInfo info = describeModel(name, shape, classes);
+        char in[32];
+        std::snprintf(in, sizeof in, "%dx%dx%d", shape.channels, shape.height, shape.width);
+        std::printf("%-12s %-10s %12lld %10lld %12s  %s\n", name.c_str(), in,
+                    static_cast<long long>(info.partialWeights), static_cast<long long>(info.denseWeights),
+                    megabytes(info.fp32Bytes()).c_str(), modelDescription(name).c_str());
+    }
+    std::printf("\nAlso: torchscript:PATH loads a TorchScript module saved with torch.jit.save.\n");
+    return 0;
+}
+
+int costCommand(const std::vector<std::string>& argv)
+{
+    ArgList args(argv);
+    const std::string model = args.value("--model", "mlp");
+    const double k = args.number("--k", 0.01);
+    const std::string input = args.value("--input");
+    const int classes = static_cast<int>(args.number("--classes", 10));
+    const double budget = args.number("--budget", -1);
+    args.positional();
+    if (!(k > 0 && k <= 1))
+        throw UsageError("--k: expected a ratio in (0, 1], found " + std::to_string(k));
+    const InputShape shape = input.empty() ? (model == "mlp" ? InputShape{1, 28, 28} : InputShape{3, 32, 32}) : parseShape(input);
+    const ModelInfo info = describeModel(model, shape, classes);
+    const CostModel cm{info.partialWeights, info.denseWeights};
+    const double partial = partialRoundBits(cm, k) / 8.0, full = fullRoundBits(cm) / 8.0;
+    std::printf("model            %s (I = %lld partial weights, %lld dense values)\n", model.c_str(),
+                static_cast<long long>(info.partialWeights), static_cast<long long>(info.denseWeights));
+    std::printf("k                %g (%lld weights changed per round)\n", k,
+                static_cast<long long>(updatedCount(info.partialWeights, k)));
+    std::printf("bytes per round  %.0f (values %.0f, indices %.0f, dense %.0f)\n", partial,
+                4.0 * static_cast<double>(updatedCount(info.partialWeights, k)),
+                indexEntropyBits(k) * static_cast<double>(info.partialWeights) / 8.0,
+                4.0 * static_cast<double>(info.denseWeights));
+    std::printf("full updating    %.0f bytes per round\n", full);
+    std::printf("ratio to full    %.5f\n", partial / full);
+    if (budget >= 0)
+        std::printf("budget %.0f B    largest k = %.6g\n", budget, largestKForBudget(cm, budget * 8.0));
+    return 0;
+}
+
+int planCommand(const std::vector<std::string>& argv)
+{
+    ArgList args(argv);
+    args.flag("--default");
+    args.positional();
+    std::fputs(planToJson(defaultPlan()).c_str(), stdout);
+    return 0;
+}
+
+} // namespace dpu::cli

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+// The dpu-cli subcommands; each returns the process exit code and throws on errors.
+#pragma once
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace dpu::cli {
+
+/// Wrong or missing command-line arguments (exit code 2).
+class UsageError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+std::string usage();
+int runCommand(const std::vector<std::string>& args);
+int modelsCommand(const std::vector<std::string>& args);
+int costCommand(const std::vector<std::string>& args);
+int planCommand(const std::vector<std::string>& args);
+
+} // namespace dpu::cli

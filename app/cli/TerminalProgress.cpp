@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+// Terminal progress for dpu-cli run.
+#include "TerminalProgress.h"
+#include <cstdio>
+#include <map>
+#include <unistd.h>
+
+namespace dpu::cli {
+
+TerminalProgress::TerminalProgress(bool quiet, const volatile std::sig_atomic_t* interrupted)
+    : quiet_(quiet), tty_(::isatty(STDERR_FILENO) != 0), interrupted_(interrupted)
+{
+}
+
+void TerminalProgress::clearLine()
+{
+    if (lineOpen_) {
+        std::fputs("\r\033[K", stderr);
+        lineOpen_ = false;
+    }
+}
+
+void TerminalProgress::runStarted(const RunInfo& info)
+{
+    rounds_ = info.rounds;
+    if (quiet_)
+        return;
+    std::fprintf(stderr, "Plan %s: model %s on %s, I = %lld partial weights, %d rounds x %zu strategies x %zu seeds\n",
+                 info.planName.c_str(), info.model.c_str(), info.device.c_str(),
+                 static_cast<long long>(info.partialWeights), info.rounds, info.strategies.size(), info.seeds.size());
+    if (info.resumedUnits > 0)
+        std::fprintf(stderr, "Resuming after %d finished units\n", info.resumedUnits);
+}
+
+void TerminalProgress::batchDone(const BatchProgress& b)
+{
+    if (quiet_ || !tty_)
+        return;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - lastDraw_ < std::chrono::milliseconds(100) && b.batch != b.batches)
+        return;
+    lastDraw_ = now;
+    std::fprintf(stderr, "\r\033[Kseed %llu  round %d/%d  %-12s %-8s epoch %d  batch %d/%d",
+                 static_cast<unsigned long long>(b.seed), b.round, rounds_, b.strategy.c_str(), phaseName(b.phase),
+                 b.epoch, b.batch, b.batches);
+    lineOpen_ = true;
+}
+
+void TerminalProgress::epochDone(const EpochEvent&) {}
+
+void TerminalProgress::roundDone(const RoundRecord& r)
+{
+    if (quiet_)
+        return;
+    clearLine();
+    std::fprintf(stderr, "seed %llu round %2d %-12s %s%s test %.2f%% (candidate val %.2f%%)  %lld weights  %.1f KB  ratio %.4f  %.1fs\n",
+                 static_cast<unsigned long long>(r.seed), r.round, r.strategy.c_str(), r.deployed ? "deployed " : "kept     ",
+                 r.reinitialised ? "[reinit]" : "        ", 100 * r.testAccuracy, 100 * r.candidateValAccuracy,
+                 static_cast<long long>(r.updatedWeights), r.analyticBits / 8e3, r.cumulativeRatio, r.seconds);
+}
+
+void TerminalProgress::printSummary(const RunSummary& summary) const
+{
+    if (quiet_ || summary.records.empty())
+        return;
+    struct Sum { double acc = 0; int n = 0; double ratio = 0; };
+    std::map<std::string, Sum> by;
+    std::vector<std::string> order;
+    for (const auto& r : summary.records) {
+        if (!by.count(r.strategy))
+            order.push_back(r.strategy);
+        Sum& s = by[r.strategy];
+        s.acc += r.testAccuracy;
+        ++s.n;
+        s.ratio = r.cumulativeRatio;
+    }
+    std::fprintf(stderr, "\n%-14s %18s %16s\n", "strategy", "mean test acc", "ratio to FU");
+    for (const auto& name : order) {
+        const Sum& s = by[name];
+        std::fprintf(stderr, "%-14s %17.2f%% %16.4f\n", name.c_str(), 100 * s.acc / s.n, s.ratio);
+    }
+    if (!summary.outDir.empty())
+        std::fprintf(stderr, "Results in %s/results.jsonl and results.csv\n", summary.outDir.c_str());
+}
+
+} // namespace dpu::cli

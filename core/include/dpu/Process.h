@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: MIT
+// Process setup every DPU Planner program performs first thing in main().
+#pragma once
+
+namespace dpu {
+
+/// libgomp reads OMP_WAIT_POLICY when it loads, before main(); its default (spinning) makes
+/// training 2-3x slower on small machines. When the variable is unset this sets it to
+/// "passive" and re-executes the program with the same arguments; it returns normally when
+/// the variable is already set or the re-exec fails (then the program runs, only slower).
+void ensurePassiveOpenMP(int argc, char** argv);
+
+} // namespace dpu

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+// Analytic communication cost (paper Sec. 5 "Indexing") and the budget inversion.
+#include "dpu/Cost.h"
+#include <algorithm>
+#include <cmath>
+
+namespace dpu {
+
+double indexEntropyBits(double k)
+{
+    k = std::clamp(k, 0.0, 1.0);
+    if (k <= 0.0 || k >= 1.0)
+        return 0.0;
+    return -k * std::log2(k) - (1.0 - k) * std::log2(1.0 - k);
+}
+
+int64_t updatedCount(int64_t partialWeights, double k)
+{
+    k = std::clamp(k, 0.0, 1.0);
+    return static_cast<int64_t>(std::llround(k * static_cast<double>(partialWeights)));
+}
+
+double partialRoundBits(const CostModel& model, double k)
+{
+    const double I = static_cast<double>(model.partialWeights);
+    return 32.0 * static_cast<double>(updatedCount(model.partialWeights, k))
+           + indexEntropyBits(k) * I + 32.0 * static_cast<double>(model.denseWeights);
+}
+
+double fullRoundBits(const CostModel& model)
+{
+    return 32.0 * static_cast<double>(model.partialWeights + model.denseWeights);
+}
+
+double largestKForBudget(const CostModel& model, double budgetBits)
+{
+    if (!(budgetBits >= partialRoundBits(model, 0.0)))
+        return 0.0;
+    if (budgetBits >= partialRoundBits(model, 1.0))
+        return 1.0;
+    // The cost rises monotonically on [0, 1/2] where H(k) rises too; past 1/2 the 32 bits per
+    // changed weight outweigh the falling H(k) for any model with I >= 1, so bisection holds.
+    double lo = 0.0, hi = 1.0;
+    while (hi - lo > 1e-9) {
+        const double mid = 0.5 * (lo + hi);
+        if (partialRoundBits(model, mid) <= budgetBits)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+} // namespace dpu

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+// Checkpoint files: per-strategy tensors named by unit, committed by an atomic state.json.
+#include "experiment/Checkpoint.h"
+#include "dpu/Error.h"
+#include "dpu/Runner.h"
+#include "util/AtomicFile.h"
+#include <nlohmann/json.hpp>
+#include <filesystem>
+
+namespace dpu {
+namespace fs = std::filesystem;
+
+void saveCheckpoint(const std::string& outDir, const CheckpointData& data)
+{
+    const fs::path dir = fs::path(outDir) / "checkpoint";
+    fs::create_directories(dir);
+    nlohmann::json states = nlohmann::json::array();
+    std::set<std::string> keep{"state.json"};
+    for (size_t i = 0; i < data.states.size(); ++i) {
+        const StrategyState& s = data.states[i];
+        const std::string file = "s" + std::to_string(i) + "-u" + std::to_string(data.completed) + ".pt";
+        std::vector<torch::Tensor> tensors;
+        for (const auto& t : s.deployed.params)
+            tensors.push_back(t.to(torch::kCPU));
+        for (const auto& t : s.deployed.buffers)
+            tensors.push_back(t.to(torch::kCPU));
+        const std::string tmp = (dir / (file + ".tmp")).string();
+        try {
+            torch::save(tensors, tmp);
+        } catch (const c10::Error& e) {
+            throw Error(tmp + ": cannot write checkpoint tensors (" + e.what_without_backtrace() + ")");
+        }
+        commitFile(tmp, (dir / file).string());
+        keep.insert(file);
+        states.push_back({{"file", file}, {"params", s.deployed.params.size()},
+                          {"deployed_val", s.deployedVal}, {"deployed_test", s.deployedTest},
+                          {"last_reinit_samples", s.lastReinitSamples}, {"cumulative_bits", s.cumulativeBits}});
+    }
+    nlohmann::json records = nlohmann::json::array();
+    for (const auto& r : data.records)
+        records.push_back(nlohmann::json::parse(recordToJson(r)));
+    nlohmann::json j{{"format", 1}, {"plan", data.planJson}, {"completed", data.completed},
+                     {"records", records}, {"states", states}};
+    writeFileAtomic((dir / "state.json").string(), j.dump());
+    for (const auto& entry : fs::directory_iterator(dir))
+        if (!keep.count(entry.path().filename().string()))
+            fs::remove(entry.path());
+}
+
+std::optional<CheckpointData> loadCheckpoint(const std::string& outDir)
+{
+    const fs::path dir = fs::path(outDir) / "checkpoint";
+    const fs::path statePath = dir / "state.json";
+    if (!fs::exists(statePath))
+        return std::nullopt;
+    CheckpointData data;
+    try {
+        const auto j = nlohmann::json::parse(readWholeFile(statePath.string()));
+        if (j.at("format").get<int>() != 1)
+            throw Error(statePath.string() + ": unsupported checkpoint format " + j.at("format").dump());
+        data.planJson = j.at("plan").get<std::string>();
+        data.completed = j.at("completed").get<int64_t>();
+        for (const auto& r : j.at("records"))
+            data.records.push_back(recordFromJson(r.dump()));
+        for (const auto& s : j.at("states")) {
+            StrategyState st;
+            std::vector<torch::Tensor> tensors;
+            const std::string file = (dir / s.at("file").get<std::string>()).string();
+            try {
+                torch::load(tensors, file);
+            } catch (const c10::Error& e) {
+                throw Error(file + ": cannot read checkpoint tensors (" + e.what_without_backtrace() + ")");
+            }
+            const auto nParams = s.at("params").get<size_t>();
+            if (nParams > tensors.size())
+                throw Error(file + ": expected at least " + std::to_string(nParams) + " tensors, found "
+                            + std::to_string(tensors.size()));
+            st.deployed.params.assign(tensors.begin(), tensors.begin() + static_cast<std::ptrdiff_t>(nParams));
+            st.deployed.buffers.assign(tensors.begin() + static_cast<std::ptrdiff_t>(nParams), tensors.end());
+            st.deployedVal = s.at("deployed_val").get<double>();
+            st.deployedTest = s.at("deployed_test").get<double>();
+            st.lastReinitSamples = s.at("last_reinit_samples").get<int64_t>();
+            st.cumulativeBits = s.at("cumulative_bits").get<double>();
+            data.states.push_back(std::move(st));
+        }
+    } catch (const nlohmann::json::exception& e) {
+        throw Error(statePath.string() + ": corrupt checkpoint (" + e.what() + ")");
+    }
+    return data;
+}
+
+} // namespace dpu

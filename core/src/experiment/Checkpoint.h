@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+// Run state after every (seed, round, strategy) unit: enough to resume to identical results.
+#pragma once
+#include "dpu/Events.h"
+#include "train/Weights.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dpu {
+
+/// What a strategy carries from round to round within one seed.
+struct StrategyState {
+    Weights deployed;
+    double deployedVal = 0;
+    double deployedTest = 0;
+    int64_t lastReinitSamples = 0; ///< |D| at the last deployed re-initialisation
+    double cumulativeBits = 0;
+};
+
+struct CheckpointData {
+    std::string planJson;   ///< the plan the run was started with
+    int64_t completed = 0;  ///< units done, in (seed, round, strategy) order
+    std::vector<RoundRecord> records;
+    std::vector<StrategyState> states; ///< of the seed in progress (empty at a seed boundary)
+};
+
+/// Writes outDir/checkpoint atomically: tensors under unit-numbered names first, then
+/// state.json as the commit point, then removes files of older units. Throws Error.
+void saveCheckpoint(const std::string& outDir, const CheckpointData& data);
+
+/// Loads outDir/checkpoint/state.json if present (tensors on CPU). Throws Error if it exists
+/// but is corrupt.
+std::optional<CheckpointData> loadCheckpoint(const std::string& outDir);
+
+} // namespace dpu

@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: MIT
+// Plan <-> JSON: strict parsing (unknown keys and bad values name their path) and serialisation.
+#include "dpu/Error.h"
+#include "dpu/Plan.h"
+#include <nlohmann/json.hpp>
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <sstream>
+
+namespace dpu {
+namespace {
+
+using json = nlohmann::json;
+
+const char* typeName(const json& v)
+{
+    return v.type_name();
+}
+
+/// Reads one JSON object, remembering its path and which keys were consumed.
+class ObjectReader {
+public:
+    ObjectReader(const json& object, std::string path) : object_(object), path_(std::move(path))
+    {
+        if (!object_.is_object())
+            throw PlanError(path_, std::string("expected an object, found ") + typeName(object_));
+    }
+
+    std::string at(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+    const json* find(const std::string& key)
+    {
+        seen_.insert(key);
+        auto it = object_.find(key);
+        return it == object_.end() ? nullptr : &*it;
+    }
+
+    void string(const std::string& key, std::string& out)
+    {
+        if (const json* v = find(key)) {
+            if (!v->is_string())
+                throw PlanError(at(key), std::string("expected a string, found ") + typeName(*v));
+            out = v->get<std::string>();
+        }
+    }
+    void boolean(const std::string& key, bool& out)
+    {
+        if (const json* v = find(key)) {
+            if (!v->is_boolean())
+                throw PlanError(at(key), std::string("expected true or false, found ") + typeName(*v));
+            out = v->get<bool>();
+        }
+    }
+    void number(const std::string& key, double& out)
+    {
+        if (const json* v = find(key)) {
+            if (!v->is_number())
+                throw PlanError(at(key), std::string("expected a number, found ") + typeName(*v));
+            out = v->get<double>();
+        }
+    }
+    template <typename Int> void integer(const std::string& key, Int& out)
+    {
+        if (const json* v = find(key)) {
+            if (!v->is_number_integer() && !(v->is_number_float() && v->get<double>() == std::floor(v->get<double>())))
+                throw PlanError(at(key), std::string("expected an integer, found ") + v->dump());
+            const double d = v->get<double>();
+            if (d < static_cast<double>(std::numeric_limits<Int>::min())
+                || d > static_cast<double>(std::numeric_limits<Int>::max()))
+                throw PlanError(at(key), "integer out of range: " + v->dump());
+            out = static_cast<Int>(v->get<int64_t>());
+        }
+    }
+    /// Rejects keys nobody asked for: a typo must not silently fall back to a default.
+    void finish() const
+    {
+        for (auto it = object_.begin(); it != object_.end(); ++it)
+            if (!seen_.count(it.key()))
+                throw PlanError(at(it.key()), "unknown key");
+    }
+
+private:
+    const json& object_;
+    std::string path_;
+    std::set<std::string> seen_;
+};
+
+void require(bool ok, const std::string& path, const std::string& message)
+{
+    if (!ok)
+        throw PlanError(path, message);
+}
+
+std::string show(double v)
+{
+    std::ostringstream s;
+    s << v;
+    return s.str();
+}
+
+} // namespace
+
+std::vector<std::string> strategyNames()
+{
+    return {"fu", "dpu", "dpu-noreinit", "gcpu", "gcpu-reinit", "lcpu", "rpu", "pruning"};
+}
+
+Plan defaultPlan()
+{
+    return Plan{};
+}
+
+void validatePlan(const Plan& p)
+{
+    require(!p.name.empty(), "name", "expected a non-empty name");
+    require(!p.model.empty(), "model", "expected a model name");
+    require(p.widthMultiplier > 0 && p.widthMultiplier <= 4, "width_multiplier",
+            "expected a value in (0, 4], found " + show(p.widthMultiplier));
+    const std::set<std::string> kinds{"idx", "cifar10", "cifar100"};
+    require(kinds.count(p.dataset.kind) == 1, "dataset.kind",
+            "expected \"idx\", \"cifar10\" or \"cifar100\", found \"" + p.dataset.kind + "\"");
+    require(!p.dataset.path.empty(), "dataset.path", "expected a folder");
+    require(p.dataset.trainLimit >= 0, "dataset.train_limit", "expected >= 0");
+    require(p.dataset.testLimit >= 0, "dataset.test_limit", "expected >= 0");
+    require(p.split.initial >= 1, "split.initial", "expected >= 1, found " + std::to_string(p.split.initial));
+    require(p.split.perRound >= 0, "split.per_round", "expected >= 0, found " + std::to_string(p.split.perRound));
+    require(p.split.rounds >= 1 && p.split.rounds <= 100000, "split.rounds",
+            "expected 1..100000, found " + std::to_string(p.split.rounds));
+    require(p.split.validation >= 1, "split.validation", "expected >= 1, found " + std::to_string(p.split.validation));
+    require(!p.strategies.empty(), "strategies", "expected at least one strategy");
+    const auto names = strategyNames();
+    std::set<std::string> seen;
+    for (size_t i = 0; i < p.strategies.size(); ++i) {
+        const std::string at = "strategies[" + std::to_string(i) + "]";
+        require(std::find(names.begin(), names.end(), p.strategies[i]) != names.end(), at,
+                "unknown strategy \"" + p.strategies[i] + "\" (known: fu, dpu, dpu-noreinit, gcpu, gcpu-reinit, lcpu, rpu, pruning)");
+        require(seen.insert(p.strategies[i]).second, at, "strategy \"" + p.strategies[i] + "\" listed twice");
+    }
+    require(p.k > 0 && p.k <= 1, "k", "expected a ratio in (0, 1], found " + show(p.k));
+    require(p.lambda >= 0 && p.lambda <= 1, "lambda", "expected a value in [0, 1], found " + show(p.lambda));
+    require(p.mode == "multi" || p.mode == "single", "mode", "expected \"multi\" or \"single\", found \"" + p.mode + "\"");
+    const TrainSpec& t = p.train;
+    require(t.epochs >= 1 && t.epochs <= 10000, "train.epochs", "expected 1..10000, found " + std::to_string(t.epochs));
+    require(t.batch >= 1 && t.batch <= 65536, "train.batch", "expected 1..65536, found " + std::to_string(t.batch));
+    require(t.optimizer == "adam" || t.optimizer == "sgd", "train.optimizer",
+            "expected \"adam\" or \"sgd\", found \"" + t.optimizer + "\"");
+    require(t.lr > 0 && t.lr < 100, "train.lr", "expected a learning rate in (0, 100), found " + show(t.lr));
+    require(t.momentum >= 0 && t.momentum < 1, "train.momentum", "expected [0, 1), found " + show(t.momentum));
+    require(t.weightDecay >= 0 && t.weightDecay < 1, "train.weight_decay", "expected [0, 1), found " + show(t.weightDecay));
+    require(t.schedule.kind == "step" || t.schedule.kind == "cosine" || t.schedule.kind == "constant",
+            "train.schedule.kind", "expected \"step\", \"cosine\" or \"constant\", found \"" + t.schedule.kind + "\"");
+    require(t.schedule.stepEpochs >= 0, "train.schedule.step_epochs", "expected >= 0 (0: epochs / 3)");
+    require(t.schedule.gamma > 0 && t.schedule.gamma <= 1, "train.schedule.gamma",
+            "expected a factor in (0, 1], found " + show(t.schedule.gamma));
+    require(!p.seeds.empty(), "seeds", "expected at least one seed");
+    require(p.device == "auto" || p.device == "cpu" || p.device == "cuda", "device",
+            "expected \"auto\", \"cpu\" or \"cuda\", found \"" + p.device + "\"");
+    require(p.threads >= 0 && p.threads <= 1024, "threads", "expected 0 (all cores) .. 1024");
+}
+
+Plan parsePlan(const std::string& text, const std::string& source)
+{
+    json root;
+    try {
+        root = json::parse(text);
+    } catch (const json::parse_error& e) {
+        throw PlanError("", source + ": not valid JSON (" + std::string(e.what()) + ")");
+    }
+    Plan p = defaultPlan();
+    ObjectReader r(root, "");
+    r.string("name", p.name);
+    r.string("model", p.model);
+    r.number("width_multiplier", p.widthMultiplier);
+    if (const json* d = r.find("dataset")) {
+        ObjectReader o(*d, "dataset");
+        o.string("kind", p.dataset.kind);
+        o.string("path", p.dataset.path);
+        o.integer("train_limit", p.dataset.trainLimit);
+        o.integer("test_limit", p.dataset.testLimit);
+        o.finish();
+    }
+    if (const json* s = r.find("split")) {
+        ObjectReader o(*s, "split");
+        o.integer("initial", p.split.initial);
+        o.integer("per_round", p.split.perRound);
+        o.integer("rounds", p.split.rounds);
+        o.integer("validation", p.split.validation);
+        o.finish();
+    }
+    if (const json* s = r.find("strategies")) {
+        require(s->is_array(), "strategies", std::string("expected an array of names, found ") + typeName(*s));
+        p.strategies.clear();
+        for (size_t i = 0; i < s->size(); ++i) {
+            require((*s)[i].is_string(), "strategies[" + std::to_string(i) + "]", "expected a string");
+            p.strategies.push_back((*s)[i].get<std::string>());
+        }
+    }
+    r.number("k", p.k);
+    r.number("lambda", p.lambda);
+    r.boolean("reinit", p.reinit);
+    r.string("mode", p.mode);
+    if (const json* t = r.find("train")) {
+        ObjectReader o(*t, "train");
+        o.integer("epochs", p.train.epochs);
+        o.integer("batch", p.train.batch);
+        o.string("optimizer", p.train.optimizer);
+        o.number("lr", p.train.lr);
+        o.number("momentum", p.train.momentum);
+        o.boolean("nesterov", p.train.nesterov);
+        o.number("weight_decay", p.train.weightDecay);
+        if (const json* s = o.find("schedule")) {
+            ObjectReader so(*s, "train.schedule");
+            so.string("kind", p.train.schedule.kind);
+            so.integer("step_epochs", p.train.schedule.stepEpochs);
+            so.number("gamma", p.train.schedule.gamma);
+            so.finish();
+        }
+        o.finish();
+    }
+    if (const json* s = r.find("seeds")) {
+        if (s->is_number_unsigned() || s->is_number_integer()) {
+            require(s->get<int64_t>() >= 0, "seeds", "expected a non-negative integer");
+            p.seeds = {s->get<uint64_t>()};
+        } else {
+            require(s->is_array(), "seeds", std::string("expected an integer or an array of integers, found ") + typeName(*s));
+            p.seeds.clear();
+            for (size_t i = 0; i < s->size(); ++i) {
+                const json& v = (*s)[i];
+                require(v.is_number_integer() && v.get<int64_t>() >= 0, "seeds[" + std::to_string(i) + "]",
+                        "expected a non-negative integer, found " + v.dump());
+                p.seeds.push_back(v.get<uint64_t>());
+            }
+        }
+    }
+    r.string("device", p.device);
+    r.integer("threads", p.threads);
+    r.finish();
+    validatePlan(p);
+    return p;
+}
+
+Plan loadPlanFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw Error(path + ": cannot open plan file");
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    try {
+        return parsePlan(buffer.str(), path);
+    } catch (const PlanError& e) {
+        if (e.path().empty())
+            throw;
+        throw PlanError(e.path(), std::string(e.what()).substr(e.path().size() + 2) + " (in " + path + ")");
+    }
+}
+
+std::string planToJson(const Plan& p)
+{
+    json j;
+    j["name"] = p.name;
+    j["model"] = p.model;
+    if (p.widthMultiplier != 1.0)
+        j["width_multiplier"] = p.widthMultiplier;
+    j["dataset"] = {{"kind", p.dataset.kind}, {"path", p.dataset.path}};
+    if (p.dataset.trainLimit)
+        j["dataset"]["train_limit"] = p.dataset.trainLimit;
+    if (p.dataset.testLimit)
+        j["dataset"]["test_limit"] = p.dataset.testLimit;
+    j["split"] = {{"initial", p.split.initial}, {"per_round", p.split.perRound},
+                  {"rounds", p.split.rounds}, {"validation", p.split.validation}};
+    j["strategies"] = p.strategies;
+    j["k"] = p.k;
+    j["lambda"] = p.lambda;
+    j["reinit"] = p.reinit;
+    j["mode"] = p.mode;
+    j["train"] = {{"epochs", p.train.epochs}, {"batch", p.train.batch}, {"optimizer", p.train.optimizer},
+                  {"lr", p.train.lr}, {"momentum", p.train.momentum}, {"nesterov", p.train.nesterov},
+                  {"weight_decay", p.train.weightDecay},
+                  {"schedule", {{"kind", p.train.schedule.kind}, {"step_epochs", p.train.schedule.stepEpochs},
+                                {"gamma", p.train.schedule.gamma}}}};
+    j["seeds"] = p.seeds;
+    j["device"] = p.device;
+    j["threads"] = p.threads;
+    return j.dump(2) + "\n";
+}
+
+} // namespace dpu

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: MIT
+// The multi-round loop: re-initialisation rule, deploy gate, cost, records, checkpoint per unit.
+#include "experiment/RunSession.h"
+#include "dpu/Error.h"
+#include "train/Evaluator.h"
+#include "util/AtomicFile.h"
+#include "util/Rng.h"
+#include <chrono>
+#include <filesystem>
+#include <sstream>
+
+namespace dpu {
+
+namespace {
+
+torch::Device selectDevice(const std::string& wanted)
+{
+    if (wanted == "cuda") {
+        if (!torch::cuda::is_available())
+            throw PlanError("device", "\"cuda\" requested but no CUDA device is available to LibTorch");
+        return torch::Device(torch::kCUDA);
+    }
+    if (wanted == "auto" && torch::cuda::is_available())
+        return torch::Device(torch::kCUDA);
+    return torch::Device(torch::kCPU);
+}
+
+TensorDataset toDevice(const TensorDataset& d, const torch::Device& device)
+{
+    return {d.images.to(device), d.labels.to(device)};
+}
+
+} // namespace
+
+RunSession::RunSession(const Plan& plan, const RunOptions& options, const std::atomic<bool>& cancel,
+                       RunObserver& observer)
+    : plan_(plan), options_(options), cancel_(cancel), observer_(observer)
+{
+}
+
+void RunSession::prepare()
+{
+    validatePlan(plan_);
+    planJson_ = planToJson(plan_);
+    if (plan_.threads > 0)
+        at::set_num_threads(plan_.threads);
+    device_ = selectDevice(plan_.device);
+    data_ = loadData(plan_.dataset);
+    network_ = createNetwork({plan_.model, data_.shape, data_.classes, plan_.widthMultiplier});
+    network_->to(device_);
+    for (auto& p : network_->parameters()) {
+        if (p.tensor.dim() > 1) {
+            partialNames_.push_back(p.name);
+            partialSizes_.push_back(p.tensor.numel());
+            cost_.partialWeights += p.tensor.numel();
+        } else {
+            cost_.denseWeights += p.tensor.numel();
+        }
+    }
+    for (auto& b : network_->buffers())
+        if (b.tensor.is_floating_point())
+            cost_.denseWeights += b.tensor.numel();
+    rounds_ = scheduledRounds(plan_.split, data_.train.size());
+    if (plan_.mode == "single")
+        rounds_ = std::min(rounds_, 2);
+    if (rounds_ < 1)
+        throw PlanError("split.initial", "expected at most " + std::to_string(data_.train.size())
+                                             + " samples (the training split), found " + std::to_string(plan_.split.initial));
+    for (const auto& name : plan_.strategies)
+        strategies_.push_back(createStrategy(name, plan_));
+
+    if (options_.resume && !options_.outDir.empty()) {
+        if (auto cp = loadCheckpoint(options_.outDir)) {
+            if (cp->planJson != planJson_)
+                throw Error(options_.outDir + "/checkpoint: the plan differs from the one the run was started with");
+            resumeFrom_ = cp->completed;
+            records_ = std::move(cp->records);
+            resumedStates_ = std::move(cp->states);
+            for (auto& s : resumedStates_)
+                s.deployed = weightsTo(s.deployed, device_);
+        }
+    }
+}
+
+RunSummary RunSession::run()
+{
+    prepare();
+    RunInfo info{plan_.name, plan_.model, device_.str(), plan_.strategies, plan_.seeds, rounds_,
+                 cost_.partialWeights, cost_.denseWeights, data_.train.size(), static_cast<int>(resumeFrom_)};
+    observer_.runStarted(info);
+    RunSummary summary;
+    summary.outDir = options_.outDir;
+    int64_t unit = 0;
+    try {
+        for (size_t s = 0; s < plan_.seeds.size(); ++s)
+            runSeed(s, unit);
+    } catch (const Cancelled&) {
+        summary.cancelled = true;
+    }
+    summary.records = records_;
+    observer_.runFinished(summary);
+    return summary;
+}
+
+void RunSession::runSeed(size_t seedIndex, int64_t& unit)
+{
+    const int64_t perSeed = static_cast<int64_t>(rounds_) * static_cast<int64_t>(strategies_.size());
+    if (unit + perSeed <= resumeFrom_) { // every unit of this seed finished before the resume
+        unit += perSeed;
+        return;
+    }
+    const uint64_t seed = plan_.seeds[seedIndex];
+    DataSplit cpuSplit = splitData(data_, plan_.split, seed);
+    split_ = {toDevice(cpuSplit.validation, device_), toDevice(cpuSplit.test, device_), cpuSplit.arrivalOrder};
+    initialiseNetwork(*network_, seed);
+    randomModel_ = snapshot(*network_);
+    if (unit < resumeFrom_ && !resumedStates_.empty()) {
+        states_ = resumedStates_;
+    } else {
+        const double val = accuracy(*network_, split_.validation), test = accuracy(*network_, split_.test);
+        states_.assign(strategies_.size(), StrategyState{});
+        for (auto& st : states_) {
+            st.deployed = cloneWeights(randomModel_);
+            st.deployedVal = val;
+            st.deployedTest = test;
+        }
+    }
+    for (int round = 1; round <= rounds_; ++round) {
+        const int64_t n = roundSamples(plan_.split, round);
+        TensorDataset train;
+        for (size_t s = 0; s < strategies_.size(); ++s, ++unit) {
+            if (unit < resumeFrom_)
+                continue;
+            if (!train.images.defined())
+                train = toDevice(data_.train.select(split_.arrivalOrder.narrow(0, 0, n)), device_);
+            TrainContext ctx{&observer_, &cancel_, strategies_[s]->name(), seed, round};
+            RoundRecord record = runUnit(seedIndex, round, s, train, ctx);
+            records_.push_back(record);
+            observer_.roundDone(record);
+            const bool seedDone = round == rounds_ && s + 1 == strategies_.size();
+            resumeFrom_ = unit + 1; // the checkpoint's count
+            if (seedDone)
+                states_.clear();
+            writeResults(true);
+        }
+    }
+}
+
+RoundRecord RunSession::runUnit(size_t seedIndex, int round, size_t s, const TensorDataset& train, const TrainContext& ctx)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    Strategy& strategy = *strategies_[s];
+    StrategyState& st = states_[s];
+    const int64_t n = train.size();
+    const bool singleBase = plan_.mode == "single" && round == 1;
+    const bool reinit = singleBase || strategy.startsFromRandom()
+                        || (strategy.followsReinitRule() && n > 2 * st.lastReinitSamples);
+    observer_.roundStarted({strategy.name(), ctx.seed, round, n, reinit});
+
+    const uint64_t unitSeed = deriveSeed(plan_.seeds[seedIndex], static_cast<uint64_t>(round), s + 1);
+    RoundOutput out;
+    if (singleBase) { // single-round mode: the deployed model every strategy updates, trained fully
+        RoundInput in{*network_, train, split_.validation, randomModel_, plan_.train, 1.0, deriveSeed(unitSeed, 99), ctx};
+        out = createStrategy("fu", plan_)->runRound(in);
+    } else {
+        RoundInput in{*network_, train, split_.validation, reinit ? randomModel_ : st.deployed, plan_.train, plan_.k,
+                      unitSeed, ctx};
+        out = strategy.runRound(in);
+    }
+    restore(*network_, out.weights);
+    const double candidateTest = accuracy(*network_, split_.test);
+
+    RoundRecord r;
+    r.strategy = strategy.name();
+    r.seed = ctx.seed;
+    r.round = round;
+    r.samples = n;
+    r.reinitialised = reinit;
+    r.candidateValAccuracy = out.valAccuracy;
+    r.candidateTestAccuracy = candidateTest;
+    r.deployed = out.valAccuracy > st.deployedVal;
+    const bool full = singleBase || strategy.shipsFullModel();
+    if (r.deployed) {
+        st.deployed = std::move(out.weights);
+        st.deployedVal = out.valAccuracy;
+        st.deployedTest = candidateTest;
+        if (reinit)
+            st.lastReinitSamples = n;
+        r.analyticBits = full ? fullRoundBits(cost_) : partialRoundBits(cost_, plan_.k);
+        r.layers = layerUpdates(full ? MaskSet{} : out.masks);
+        for (const auto& l : r.layers)
+            r.updatedWeights += l.updated;
+    } else {
+        r.layers = layerUpdates(MaskSet{});
+        for (auto& l : r.layers)
+            l.updated = 0;
+    }
+    st.cumulativeBits += r.analyticBits;
+    r.valAccuracy = st.deployedVal;
+    r.testAccuracy = st.deployedTest;
+    r.cumulativeBits = st.cumulativeBits;
+    r.cumulativeRatio = st.cumulativeBits / (static_cast<double>(round) * fullRoundBits(cost_));
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return r;
+}
+
+std::vector<LayerUpdate> RunSession::layerUpdates(const MaskSet& masks) const
+{
+    std::vector<LayerUpdate> out;
+    size_t k = 0;
+    auto params = network_->parameters();
+    for (size_t i = 0; i < params.size(); ++i) {
+        if (params[i].tensor.dim() <= 1)
+            continue;
+        LayerUpdate l{partialNames_[k], partialSizes_[k], partialSizes_[k]};
+        if (i < masks.size() && masks[i].defined())
+            l.updated = static_cast<int64_t>(masks[i].sum().item<double>());
+        out.push_back(l);
+        ++k;
+    }
+    return out;
+}
+
+void RunSession::writeResults(bool withCheckpoint)
+{
+    if (options_.outDir.empty())
+        return;
+    namespace fs = std::filesystem;
+    fs::create_directories(options_.outDir);
+    if (withCheckpoint)
+        saveCheckpoint(options_.outDir, {planJson_, resumeFrom_, records_, states_});
+    std::string lines;
+    for (const auto& r : records_)
+        lines += recordToJson(r) + "\n";
+    writeFileAtomic(options_.outDir + "/results.jsonl", lines);
+    writeFileAtomic(options_.outDir + "/results.csv", recordsToCsv(records_));
+    writeFileAtomic(options_.outDir + "/plan.json", planJson_);
+}
+
+} // namespace dpu

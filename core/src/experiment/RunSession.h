@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+// One execution of a plan: data, model, the (seed, round, strategy) loop, records and checkpoints.
+#pragma once
+#include "data/Dataset.h"
+#include "dpu/Cost.h"
+#include "dpu/Runner.h"
+#include "experiment/Checkpoint.h"
+#include "models/Network.h"
+#include "strategies/Strategy.h"
+#include <atomic>
+#include <memory>
+
+namespace dpu {
+
+class RunSession {
+public:
+    RunSession(const Plan& plan, const RunOptions& options, const std::atomic<bool>& cancel, RunObserver& observer);
+    RunSummary run();
+
+private:
+    void prepare();
+    void runSeed(size_t seedIndex, int64_t& unit);
+    RoundRecord runUnit(size_t seedIndex, int round, size_t strategyIndex, const TensorDataset& train,
+                        const TrainContext& ctx);
+    void writeResults(bool withCheckpoint);
+    std::vector<LayerUpdate> layerUpdates(const MaskSet& masks) const;
+
+    const Plan& plan_;
+    const RunOptions& options_;
+    const std::atomic<bool>& cancel_;
+    RunObserver& observer_;
+
+    torch::Device device_{torch::kCPU};
+    LoadedData data_;
+    std::unique_ptr<Network> network_;
+    std::vector<std::unique_ptr<Strategy>> strategies_;
+    std::vector<std::string> partialNames_;
+    std::vector<int64_t> partialSizes_;
+    CostModel cost_;
+    int rounds_ = 0;
+    std::string planJson_;
+
+    // Per seed.
+    DataSplit split_;
+    Weights randomModel_;
+    std::vector<StrategyState> states_;
+    // Across the run.
+    std::vector<RoundRecord> records_;
+    int64_t resumeFrom_ = 0;
+    std::vector<StrategyState> resumedStates_;
+};
+
+} // namespace dpu

@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: MIT
+// FU: every round trains all weights from the same seeded random model and ships them all.
+#pragma once
+#include "strategies/Strategy.h"
+
+namespace dpu {
+
+class FullUpdating : public Strategy {
+public:
+    std::string name() const override { return "fu"; }
+    bool startsFromRandom() const override { return true; }
+    bool shipsFullModel() const override { return true; }
+    RoundOutput runRound(const RoundInput& in) override;
+};
+
+} // namespace dpu

@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: MIT
+// Pruning (Renda et al.): train from the random model, keep the k*I largest magnitudes, rewind the rate.
+#pragma once
+#include "strategies/Strategy.h"
+
+namespace dpu {
+
+class Pruning : public Strategy {
+public:
+    std::string name() const override { return "pruning"; }
+    bool startsFromRandom() const override { return true; }
+    RoundOutput runRound(const RoundInput& in) override;
+};
+
+} // namespace dpu

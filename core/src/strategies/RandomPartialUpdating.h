@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: MIT
+// RPU: fix a random (1 - k) share of every layer and sparsely fine-tune the rest from w.
+#pragma once
+#include "strategies/Strategy.h"
+
+namespace dpu {
+
+class RandomPartialUpdating : public Strategy {
+public:
+    std::string name() const override { return "rpu"; }
+    RoundOutput runRound(const RoundInput& in) override;
+};
+
+} // namespace dpu

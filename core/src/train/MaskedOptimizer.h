@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+// Base of the masked optimisers: applies the mask to every step and accumulates c_local.
+#pragma once
+#include "dpu/Plan.h"
+#include "train/Weights.h"
+#include <torch/torch.h>
+#include <memory>
+#include <vector>
+
+namespace dpu {
+
+/// An optimiser over a fixed list of parameters that (a) multiplies every step of a masked
+/// tensor by its 0/1 mask, so weights with mask 0 stay bit-identical, and (b) optionally adds
+/// -g * dw to a per-tensor accumulator (the paper's local contribution c_local, Alg. 1 line 6),
+/// where g is the loss gradient and dw the step actually taken. On CPU float tensors both run
+/// inside one fused pass per tensor; other devices use tensor operations.
+class MaskedOptimizer {
+public:
+    /// Adam (PyTorch defaults: betas 0.9/0.999, eps 1e-8) or SGD (momentum, Nesterov, decay).
+    static std::unique_ptr<MaskedOptimizer> create(const TrainSpec& spec, std::vector<torch::Tensor> params);
+    virtual ~MaskedOptimizer() = default;
+
+    /// Masks per parameter (undefined: unmasked); nullptr removes them. Not owned.
+    void setMasks(const MaskSet* masks) { masks_ = masks; }
+    /// Accumulators per parameter (undefined: not tracked); nullptr stops tracking. Not owned.
+    void setLocalContribution(std::vector<torch::Tensor>* accumulators) { local_ = accumulators; }
+    void setLearningRate(double lr) { lr_ = lr; }
+    double learningRate() const { return lr_; }
+    /// Forces the generic tensor-operation path (tests compare it with the fused kernels).
+    void setFused(bool fused) { fused_ = fused; }
+
+    /// One step from the parameters' current .grad(); parameters without a gradient are skipped.
+    void step();
+
+protected:
+    MaskedOptimizer(std::vector<torch::Tensor> params, double lr, double weightDecay)
+        : params_(std::move(params)), lr_(lr), weightDecay_(weightDecay) {}
+
+    virtual void beginStep() {}
+    /// Fused CPU float32 path for one tensor of n contiguous values; mask/c may be null.
+    virtual void stepFused(size_t index, float* p, const float* g, const float* mask, float* c, int64_t n) = 0;
+    /// Generic path; returns the step dw before masking.
+    virtual torch::Tensor stepDelta(size_t index, const torch::Tensor& p, const torch::Tensor& g) = 0;
+
+    std::vector<torch::Tensor> params_;
+    double lr_;
+    double weightDecay_;
+
+private:
+    const MaskSet* masks_ = nullptr;
+    std::vector<torch::Tensor>* local_ = nullptr;
+    bool fused_ = true;
+};
+
+} // namespace dpu

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: MIT
+// Learning-rate schedules per epoch.
+#include "train/Schedule.h"
+#include <algorithm>
+#include <cmath>
+
+namespace dpu {
+
+double learningRate(const TrainSpec& spec, int epoch)
+{
+    const ScheduleSpec& s = spec.schedule;
+    if (s.kind == "step") {
+        const int step = s.stepEpochs > 0 ? s.stepEpochs : std::max(1, spec.epochs / 3);
+        return spec.lr * std::pow(s.gamma, epoch / step);
+    }
+    if (s.kind == "cosine") {
+        const double pi = 3.14159265358979323846;
+        return spec.lr * 0.5 * (1.0 + std::cos(pi * epoch / std::max(1, spec.epochs)));
+    }
+    return spec.lr;
+}
+
+} // namespace dpu

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+// Mini-batch training loop with masked optimiser steps, best-epoch selection and events.
+#include "train/Trainer.h"
+#include "train/Evaluator.h"
+#include "train/MaskedOptimizer.h"
+#include "train/Schedule.h"
+#include "util/Rng.h"
+
+namespace dpu {
+
+TrainResult trainNetwork(Network& network, const TensorDataset& data, const TensorDataset& validation,
+                         const TrainSpec& spec, const TrainOptions& options, const TrainContext& ctx)
+{
+    TrainResult result;
+    std::vector<torch::Tensor> params;
+    for (auto& p : network.parameters())
+        params.push_back(p.tensor);
+    auto optimizer = MaskedOptimizer::create(spec, params);
+    optimizer->setMasks(options.masks);
+    optimizer->setLocalContribution(options.localContribution);
+    network.setTraining(true);
+
+    Weights best;
+    if (options.selectBest) {
+        result.bestValAccuracy = accuracy(network, validation);
+        best = snapshot(network);
+    }
+
+    const int64_t n = data.size();
+    const int64_t batch = spec.batch;
+    const int batches = static_cast<int>((n + batch - 1) / batch);
+    const torch::Device device = data.images.device();
+    for (int epoch = 0; epoch < spec.epochs; ++epoch) {
+        const double lr = learningRate(spec, epoch);
+        optimizer->setLearningRate(lr);
+        Rng rng(deriveSeed(options.shuffleSeed, static_cast<uint64_t>(epoch)));
+        const auto order = rng.permutation(n);
+        torch::Tensor orderTensor = torch::from_blob(const_cast<int64_t*>(order.data()), {n}, torch::kLong).to(device);
+        double lossSum = 0;
+        int lossCount = 0;
+        for (int b = 0; b < batches; ++b) {
+            ctx.checkCancel();
+            const int64_t start = b * batch;
+            const int64_t len = std::min(batch, n - start);
+            if (len < 2 && n > 1)
+                continue;
+            torch::Tensor idx = orderTensor.narrow(0, start, len);
+            torch::Tensor x = data.images.index_select(0, idx);
+            torch::Tensor y = data.labels.index_select(0, idx);
+            for (auto& p : params)
+                p.mutable_grad().reset(); // autograd then hands its buffer over instead of adding
+            torch::Tensor loss = torch::nn::functional::cross_entropy(network.forward(x), y);
+            loss.backward();
+            optimizer->step();
+            lossSum += loss.item<double>();
+            ++lossCount;
+            if (ctx.observer && ctx.reportBatches)
+                ctx.observer->batchDone({ctx.strategy, ctx.seed, ctx.round, options.phase, epoch + 1, b + 1, batches});
+        }
+        result.lastLoss = lossCount ? lossSum / lossCount : 0.0;
+        double val = -1;
+        if (options.selectBest) {
+            val = accuracy(network, validation);
+            if (val > result.bestValAccuracy) {
+                result.bestValAccuracy = val;
+                result.bestEpoch = epoch + 1;
+                best = snapshot(network);
+            }
+        }
+        if (ctx.observer)
+            ctx.observer->epochDone({ctx.strategy, ctx.seed, ctx.round, options.phase, epoch + 1, spec.epochs, lr,
+                                     result.lastLoss, val});
+    }
+    if (options.selectBest && result.bestEpoch != spec.epochs)
+        restore(network, best);
+    return result;
+}
+
+} // namespace dpu

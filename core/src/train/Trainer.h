@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+// One training step of a round: E epochs of (optionally masked) mini-batch training.
+#pragma once
+#include "data/Dataset.h"
+#include "dpu/Plan.h"
+#include "models/Network.h"
+#include "train/TrainContext.h"
+#include "train/Weights.h"
+
+namespace dpu {
+
+struct TrainOptions {
+    Phase phase = Phase::Full;
+    uint64_t shuffleSeed = 0;          ///< seeds the per-epoch sample order (our Rng, not torch's)
+    const MaskSet* masks = nullptr;    ///< per parameter; null: every weight trains
+    std::vector<torch::Tensor>* localContribution = nullptr; ///< accumulates c_local; null: off
+    /// Evaluate validation accuracy after every epoch and end with the best state (the start
+    /// state included). Off: end with the last epoch's state and report no accuracy.
+    bool selectBest = true;
+};
+
+struct TrainResult {
+    double bestValAccuracy = -1; ///< -1 when selectBest is off
+    int bestEpoch = 0;           ///< 0: the start state was best
+    double lastLoss = 0;
+};
+
+/// Trains `network` in place on `data` for spec.epochs epochs with the spec's optimiser and
+/// schedule, in batches of spec.batch in a seeded order (a final batch of one sample is skipped
+/// because BatchNorm cannot train on it). Emits epochDone/batchDone through ctx and throws
+/// Cancelled before a batch when asked to stop.
+TrainResult trainNetwork(Network& network, const TensorDataset& data, const TensorDataset& validation,
+                         const TrainSpec& spec, const TrainOptions& options, const TrainContext& ctx);
+
+} // namespace dpu

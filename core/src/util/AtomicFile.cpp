@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+// Atomic file replacement with fsync, so a crash never leaves a half-written result.
+#include "util/AtomicFile.h"
+#include "dpu/Error.h"
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+namespace dpu {
+namespace {
+
+std::string systemError()
+{
+    return std::strerror(errno);
+}
+
+void syncPath(const std::string& path, bool directory)
+{
+    const int fd = ::open(path.c_str(), directory ? O_RDONLY | O_DIRECTORY : O_RDONLY);
+    if (fd < 0)
+        return; // best effort for the directory entry; the data was synced already
+    ::fsync(fd);
+    ::close(fd);
+}
+
+} // namespace
+
+void writeFileAtomic(const std::string& path, const std::string& content)
+{
+    const std::filesystem::path target(path);
+    if (target.has_parent_path())
+        std::filesystem::create_directories(target.parent_path());
+    const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0)
+        throw Error(path + ": cannot create temporary file (" + systemError() + ")");
+    size_t done = 0;
+    while (done < content.size()) {
+        const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            const std::string why = systemError();
+            ::close(fd);
+            ::unlink(tmp.c_str());
+            throw Error(path + ": write failed (" + why + ")");
+        }
+        done += static_cast<size_t>(n);
+    }
+    if (::fsync(fd) != 0 || ::close(fd) != 0) {
+        const std::string why = systemError();
+        ::unlink(tmp.c_str());
+        throw Error(path + ": flush failed (" + why + ")");
+    }
+    if (::rename(tmp.c_str(), path.c_str()) != 0) {
+        const std::string why = systemError();
+        ::unlink(tmp.c_str());
+        throw Error(path + ": rename failed (" + why + ")");
+    }
+    syncPath(target.has_parent_path() ? target.parent_path().string() : ".", true);
+}
+
+void commitFile(const std::string& from, const std::string& to)
+{
+    syncPath(from, false);
+    if (::rename(from.c_str(), to.c_str()) != 0)
+        throw Error(to + ": rename failed (" + systemError() + ")");
+    const std::filesystem::path target(to);
+    syncPath(target.has_parent_path() ? target.parent_path().string() : ".", true);
+}
+
+std::string readWholeFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw Error(path + ": cannot open (" + systemError() + ")");
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+} // namespace dpu

@@ -1,3 +1,0 @@
-// SPDX-License-Identifier: MIT
-// Keeps dpu_core non-empty while its modules land.
-namespace dpu { int corePlaceholder() { return 0; } }
