@@ -76,3 +76,93 @@ std::vector<uint8_t> gzip(const std::vector<uint8_t>& bytes)
 }
 
 } // namespace dpu::test
+
+namespace dpu::test {
+
+namespace {
+
+uint32_t hash32(uint32_t a, uint32_t b, uint32_t c)
+{
+    uint64_t z = (uint64_t{a} << 32 | b) * 0x9E3779B97F4A7C15ULL + c * 0xBF58476D1CE4E5B9ULL;
+    z ^= z >> 31;
+    z *= 0x94D049BB133111EBULL;
+    return static_cast<uint32_t>(z >> 32);
+}
+
+} // namespace
+
+std::vector<uint8_t> syntheticImage(uint32_t index, uint32_t label, uint32_t side, uint32_t classes)
+{
+    std::vector<uint8_t> px(static_cast<size_t>(side) * side);
+    for (uint32_t r = 0; r < side; ++r)
+        for (uint32_t c = 0; c < side; ++c) {
+            const bool band = r * classes / side == label;
+            const uint32_t noise = hash32(index, r, c) % 64;
+            px[r * side + c] = static_cast<uint8_t>(band ? 192 + noise : noise);
+        }
+    return px;
+}
+
+void writeIdxFolder(const std::string& dir, uint32_t trainCount, uint32_t testCount, bool compressed,
+                    uint32_t side, uint32_t classes)
+{
+    for (int split = 0; split < 2; ++split) {
+        const std::string prefix = split == 0 ? "train" : "t10k";
+        const uint32_t count = split == 0 ? trainCount : testCount;
+        const uint32_t offset = split == 0 ? 0 : 1000000; // test images differ from train images
+        std::vector<uint8_t> pixels, labels;
+        for (uint32_t i = 0; i < count; ++i) {
+            const auto label = i % classes;
+            labels.push_back(static_cast<uint8_t>(label));
+            const auto img = syntheticImage(offset + i, label, side, classes);
+            pixels.insert(pixels.end(), img.begin(), img.end());
+        }
+        auto images = idxBytes(0x08, {count, side, side}, pixels);
+        auto labelFile = idxBytes(0x08, {count}, labels);
+        const std::string ext = compressed ? ".gz" : "";
+        writeFile(dir + "/" + prefix + "-images-idx3-ubyte" + ext, compressed ? gzip(images) : images);
+        writeFile(dir + "/" + prefix + "-labels-idx1-ubyte" + ext, compressed ? gzip(labelFile) : labelFile);
+    }
+}
+
+uint8_t cifarPixel(uint32_t index, int c, int y, int x)
+{
+    return static_cast<uint8_t>(hash32(index, static_cast<uint32_t>(c), static_cast<uint32_t>(y * 32 + x)) % 256);
+}
+
+std::vector<uint8_t> cifarRecord(uint32_t index, int coarse, uint8_t label)
+{
+    std::vector<uint8_t> out;
+    if (coarse >= 0)
+        out.push_back(static_cast<uint8_t>(coarse));
+    out.push_back(label);
+    for (int c = 0; c < 3; ++c)
+        for (int y = 0; y < 32; ++y)
+            for (int x = 0; x < 32; ++x)
+                out.push_back(cifarPixel(index, c, y, x));
+    return out;
+}
+
+void writeCifarFolder(const std::string& dir, bool cifar100, uint32_t perBatch, uint32_t testCount)
+{
+    const uint32_t classes = cifar100 ? 100 : 10;
+    auto records = [&](uint32_t first, uint32_t count) {
+        std::vector<uint8_t> out;
+        for (uint32_t i = 0; i < count; ++i) {
+            const auto label = static_cast<uint8_t>(i % classes);
+            const auto rec = cifarRecord(first + i, cifar100 ? label / 5 : -1, label);
+            out.insert(out.end(), rec.begin(), rec.end());
+        }
+        return out;
+    };
+    if (cifar100) {
+        writeFile(dir + "/train.bin", records(0, 5 * perBatch));
+        writeFile(dir + "/test.bin", records(1000000, testCount));
+        return;
+    }
+    for (uint32_t b = 1; b <= 5; ++b)
+        writeFile(dir + "/data_batch_" + std::to_string(b) + ".bin", records((b - 1) * perBatch, perBatch));
+    writeFile(dir + "/test_batch.bin", records(1000000, testCount));
+}
+
+} // namespace dpu::test

@@ -41,3 +41,48 @@ std::vector<uint8_t> gzip(const std::vector<uint8_t>& bytes);
                                  .arg(QStringLiteral(#actual)).arg(a_, 0, 'g', 12)                 \
                                  .arg(e_, 0, 'g', 12).arg(double(tol))));                          \
     } while (0)
+
+namespace dpu::test {
+
+/// Writes a small, learnable MNIST-format folder: train-/t10k- images and labels (gzip when
+/// `compressed`). Sample i has label i % classes; its pixels are deterministic noise in 0..63
+/// plus a bright horizontal band whose rows encode the label.
+void writeIdxFolder(const std::string& dir, uint32_t trainCount, uint32_t testCount,
+                    bool compressed = true, uint32_t side = 28, uint32_t classes = 10);
+
+/// Pixel bytes (side x side, row-major) of writeIdxFolder's sample `index`.
+std::vector<uint8_t> syntheticImage(uint32_t index, uint32_t label, uint32_t side, uint32_t classes);
+
+/// One CIFAR binary record: label byte(s) (`coarse` first when >= 0, i.e. CIFAR-100) then 3072
+/// pixel bytes, channel-major; pixel (c, y, x) of record `index` is cifarPixel(index, c, y, x).
+std::vector<uint8_t> cifarRecord(uint32_t index, int coarse, uint8_t label);
+uint8_t cifarPixel(uint32_t index, int c, int y, int x);
+
+/// Writes a CIFAR-10 (data_batch_1..5.bin, test_batch.bin; `perBatch` records each and
+/// `testCount` test records) or CIFAR-100 (train.bin with 5 * perBatch records, test.bin)
+/// folder; labels run i % classes over the records of each file.
+void writeCifarFolder(const std::string& dir, bool cifar100, uint32_t perBatch, uint32_t testCount);
+
+/// Runs `fn`; returns the what() of the E it throws, or "" when it throws nothing.
+template <class E, class F>
+std::string thrownMessage(F&& fn)
+{
+    try {
+        fn();
+    } catch (const E& e) {
+        return e.what();
+    }
+    return {};
+}
+
+} // namespace dpu::test
+
+/// Expects `expr` to throw `type` whose message contains every string in the trailing list.
+#define DPU_EXPECT_THROW_MESSAGE(type, expr, ...)                                                  \
+    do {                                                                                           \
+        const std::string m_ = dpu::test::thrownMessage<type>([&] { (void)(expr); });              \
+        QVERIFY2(!m_.empty(), "no " #type " from " #expr);                                         \
+        for (const std::string& n_ : std::vector<std::string>{__VA_ARGS__})                        \
+            QVERIFY2(m_.find(n_) != std::string::npos,                                             \
+                     qPrintable(QString::fromStdString("message \"" + m_ + "\" lacks \"" + n_ + "\""))); \
+    } while (0)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The multi-round loop: re-initialisation rule, deploy gate, cost, records, checkpoint per unit.
 #include "experiment/RunSession.h"
+#include "experiment/RoundRules.h"
 #include "dpu/Error.h"
 #include "train/Evaluator.h"
 #include "util/AtomicFile.h"
@@ -154,7 +155,7 @@ RoundRecord RunSession::runUnit(size_t seedIndex, int round, size_t s, const Ten
     const int64_t n = train.size();
     const bool singleBase = plan_.mode == "single" && round == 1;
     const bool reinit = singleBase || strategy.startsFromRandom()
-                        || (strategy.followsReinitRule() && n > 2 * st.lastReinitSamples);
+                        || (strategy.followsReinitRule() && shouldReinitialise(n, st.lastReinitSamples));
     observer_.roundStarted({strategy.name(), ctx.seed, round, n, reinit});
 
     const uint64_t unitSeed = deriveSeed(plan_.seeds[seedIndex], static_cast<uint64_t>(round), s + 1);
@@ -178,7 +179,7 @@ RoundRecord RunSession::runUnit(size_t seedIndex, int round, size_t s, const Ten
     r.reinitialised = reinit;
     r.candidateValAccuracy = out.valAccuracy;
     r.candidateTestAccuracy = candidateTest;
-    r.deployed = out.valAccuracy > st.deployedVal;
+    r.deployed = passesDeployGate(out.valAccuracy, st.deployedVal);
     const bool full = singleBase || strategy.shipsFullModel();
     if (r.deployed) {
         st.deployed = std::move(out.weights);

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: MIT
+// The paper's per-round rules: when to re-initialise (Sec. 4.2) and when a round deploys (Sec. 5).
+#pragma once
+#include <cstdint>
+
+namespace dpu {
+
+/// Re-initialise when |D^r| > 2 |D| at the last deployed (re-)initialisation. The counter
+/// starts at 0, so the first round always starts from the seeded random model; it advances
+/// only when such a round deploys, so until then every round retries from the random model.
+inline bool shouldReinitialise(int64_t samples, int64_t lastReinitSamples)
+{
+    return samples > 2 * lastReinitSamples;
+}
+
+/// A round deploys only if its validation accuracy beats the deployed model's; otherwise the
+/// devices keep their model and the round costs nothing.
+inline bool passesDeployGate(double candidateValAccuracy, double deployedValAccuracy)
+{
+    return candidateValAccuracy > deployedValAccuracy;
+}
+
+} // namespace dpu

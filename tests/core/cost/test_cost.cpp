@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+// Analytic communication cost against hand-computed values, and the budget solver.
+#include "TestSupport.h"
+#include "dpu/Cost.h"
+#include <cmath>
+
+class TestCost : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void entropy()
+    {
+        QCOMPARE(dpu::indexEntropyBits(0.0), 0.0);
+        QCOMPARE(dpu::indexEntropyBits(1.0), 0.0);
+        QCOMPARE(dpu::indexEntropyBits(0.5), 1.0);
+        // H(0.01) = 0.01 log2 100 + 0.99 log2(1/0.99) = 0.0664386 + 0.0143546
+        DPU_COMPARE_NEAR(dpu::indexEntropyBits(0.01), 0.0807931358959, 1e-12);
+        QCOMPARE(dpu::indexEntropyBits(-0.5), 0.0); // clamped
+        DPU_COMPARE_NEAR(dpu::indexEntropyBits(0.2), dpu::indexEntropyBits(0.8), 1e-15);
+    }
+
+    void mlpRound()
+    {
+        // The paper's MLP: I = 784*512 + 512*512 + 512*10 = 668672, dense = 512 + 512 + 10 = 1034.
+        const dpu::CostModel mlp{668672, 1034};
+        QCOMPARE(dpu::updatedCount(mlp.partialWeights, 0.01), int64_t(6687));
+        const double expected = 32.0 * 6687 + 0.0807931358959 * 668672 + 32.0 * 1034;
+        DPU_COMPARE_NEAR(dpu::partialRoundBits(mlp, 0.01), expected, 1e-3);
+        DPU_COMPARE_NEAR(dpu::partialRoundBits(mlp, 0.01) / 8, 37637.0, 1.0); // DESIGN.md: 37.6 KB
+        QCOMPARE(dpu::fullRoundBits(mlp), 32.0 * (668672 + 1034));
+        // k = 1 ships every weight and no index (H(1) = 0).
+        QCOMPARE(dpu::partialRoundBits(mlp, 1.0), dpu::fullRoundBits(mlp));
+    }
+
+    void budgetSolverInvertsCost_data()
+    {
+        QTest::addColumn<qint64>("partial");
+        QTest::addColumn<qint64>("dense");
+        QTest::addColumn<double>("budgetBytes");
+        QTest::newRow("mlp 37.6 KB") << qint64(668672) << qint64(1034) << 37637.0;
+        QTest::newRow("mlp 10 KB") << qint64(668672) << qint64(1034) << 10000.0;
+        QTest::newRow("vgg 500 KB") << qint64(14022016) << qint64(15370) << 500000.0;
+        QTest::newRow("tiny 1 KB") << qint64(1000) << qint64(10) << 1000.0;
+    }
+    void budgetSolverInvertsCost()
+    {
+        QFETCH(qint64, partial);
+        QFETCH(qint64, dense);
+        QFETCH(double, budgetBytes);
+        const dpu::CostModel m{partial, dense};
+        const double bits = budgetBytes * 8;
+        const double k = dpu::largestKForBudget(m, bits);
+        QVERIFY(k > 0 && k < 1);
+        QVERIFY(dpu::partialRoundBits(m, k) <= bits);
+        QVERIFY(dpu::partialRoundBits(m, k + 1e-6) > bits || dpu::partialRoundBits(m, std::min(1.0, k + 2.0 / partial)) > bits);
+    }
+
+    void budgetEdges()
+    {
+        const dpu::CostModel m{668672, 1034};
+        QCOMPARE(dpu::largestKForBudget(m, 32.0 * 1000), 0.0);            // not even the biases fit
+        QCOMPARE(dpu::largestKForBudget(m, dpu::fullRoundBits(m)), 1.0); // everything fits
+        // The 37.6 KB of k = 0.01 gives back k = 0.01 (to the rounding of k*I).
+        const double k = dpu::largestKForBudget(m, dpu::partialRoundBits(m, 0.01));
+        QCOMPARE(dpu::updatedCount(m.partialWeights, k), int64_t(6687));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCost)
+#include "test_cost.moc"

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+// Learning-rate schedules: StepLR at E/3 and cosine annealing as PyTorch defines them.
+#include "TestSupport.h"
+#include "train/Schedule.h"
+
+class TestSchedule : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void stepEveryThird()
+    {
+        dpu::TrainSpec s;
+        s.epochs = 60;
+        s.lr = 0.005;
+        s.schedule = {"step", 0, 0.1}; // the paper's MLP: /10 every 20 epochs
+        DPU_COMPARE_NEAR(dpu::learningRate(s, 0), 0.005, 1e-15);
+        DPU_COMPARE_NEAR(dpu::learningRate(s, 19), 0.005, 1e-15);
+        DPU_COMPARE_NEAR(dpu::learningRate(s, 20), 0.0005, 1e-15);
+        DPU_COMPARE_NEAR(dpu::learningRate(s, 59), 0.00005, 1e-15);
+        s.epochs = 2; // fewer than 3 epochs: decay every epoch, not never
+        DPU_COMPARE_NEAR(dpu::learningRate(s, 1), 0.0005, 1e-15);
+    }
+    void explicitStep()
+    {
+        dpu::TrainSpec s;
+        s.epochs = 10;
+        s.lr = 1.0;
+        s.schedule = {"step", 4, 0.2};
+        DPU_COMPARE_NEAR(dpu::learningRate(s, 3), 1.0, 1e-15);
+        DPU_COMPARE_NEAR(dpu::learningRate(s, 4), 0.2, 1e-15);
+        DPU_COMPARE_NEAR(dpu::learningRate(s, 8), 0.04, 1e-15);
+    }
+    void cosine()
+    {
+        dpu::TrainSpec s;
+        s.epochs = 100;
+        s.lr = 0.1;
+        s.schedule.kind = "cosine";
+        DPU_COMPARE_NEAR(dpu::learningRate(s, 0), 0.1, 1e-15);
+        DPU_COMPARE_NEAR(dpu::learningRate(s, 50), 0.05, 1e-12);
+        DPU_COMPARE_NEAR(dpu::learningRate(s, 25), 0.1 * (1 + std::cos(M_PI / 4)) / 2, 1e-12);
+    }
+    void constant()
+    {
+        dpu::TrainSpec s;
+        s.schedule.kind = "constant";
+        s.lr = 0.3;
+        QCOMPARE(dpu::learningRate(s, 7), 0.3);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSchedule)
+#include "test_schedule.moc"
