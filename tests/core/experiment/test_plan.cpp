@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: MIT
+// Plan JSON: defaults, round trip, and errors that name the field path.
+#include "TestSupport.h"
+#include "dpu/Error.h"
+#include "dpu/Plan.h"
+#include "experiment/RoundRules.h"
+
+class TestPlan : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void defaultsAreThePapersShortPlan()
+    {
+        const dpu::Plan p = dpu::defaultPlan();
+        QCOMPARE(p.model, std::string("mlp"));
+        QCOMPARE(p.dataset.path, std::string("/usr/share/datasets/fashion-mnist"));
+        QCOMPARE(p.split.initial, int64_t(1000));
+        QCOMPARE(p.split.perRound, int64_t(1000));
+        QCOMPARE(p.split.rounds, 10);
+        QCOMPARE(p.k, 0.01);
+        QCOMPARE(p.strategies, (std::vector<std::string>{"dpu", "fu", "rpu"}));
+        QCOMPARE(p.train.batch, 128);
+        dpu::validatePlan(p);
+    }
+
+    void roundTrip()
+    {
+        dpu::Plan p;
+        p.name = "x";
+        p.model = "vgg";
+        p.dataset = {"cifar10", "/data/cifar", 500, 200};
+        p.split = {100, 50, 7, 30};
+        p.strategies = {"gcpu", "pruning"};
+        p.k = 0.05;
+        p.lambda = 0.3;
+        p.reinit = false;
+        p.train.epochs = 9;
+        p.train.optimizer = "sgd";
+        p.train.schedule = {"cosine", 0, 0.5};
+        p.seeds = {4, 5};
+        p.device = "cpu";
+        p.threads = 2;
+        const std::string text = dpu::planToJson(p);
+        const dpu::Plan q = dpu::parsePlan(text);
+        QCOMPARE(dpu::planToJson(q), text);
+        QCOMPARE(q.dataset.trainLimit, int64_t(500));
+        QCOMPARE(q.seeds, (std::vector<uint64_t>{4, 5}));
+    }
+
+    void partialPlansKeepDefaults()
+    {
+        const dpu::Plan p = dpu::parsePlan(R"({"k": 0.1, "train": {"epochs": 2}, "seeds": 7})");
+        QCOMPARE(p.k, 0.1);
+        QCOMPARE(p.train.epochs, 2);
+        QCOMPARE(p.train.lr, 0.005);
+        QCOMPARE(p.seeds, std::vector<uint64_t>{7});
+    }
+
+    void errorsNameTheField_data()
+    {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("fragment");
+        QTest::newRow("unknown top key") << R"({"kk": 1})" << "kk" << "unknown key";
+        QTest::newRow("unknown nested key") << R"({"train": {"epoch": 3}})" << "train.epoch" << "unknown key";
+        QTest::newRow("k too big") << R"({"k": 1.5})" << "k" << "found 1.5";
+        QTest::newRow("k zero") << R"({"k": 0})" << "k" << "(0, 1]";
+        QTest::newRow("k string") << R"({"k": "0.1"})" << "k" << "expected a number, found string";
+        QTest::newRow("epochs float") << R"({"train": {"epochs": 2.5}})" << "train.epochs" << "expected an integer";
+        QTest::newRow("negative epochs") << R"({"train": {"epochs": -1}})" << "train.epochs" << "found -1";
+        QTest::newRow("strategy") << R"({"strategies": ["dpu", "xyz"]})" << "strategies[1]" << "unknown strategy \"xyz\"";
+        QTest::newRow("duplicate strategy") << R"({"strategies": ["fu", "fu"]})" << "strategies[1]" << "listed twice";
+        QTest::newRow("no strategies") << R"({"strategies": []})" << "strategies" << "at least one";
+        QTest::newRow("optimizer") << R"({"train": {"optimizer": "rmsprop"}})" << "train.optimizer" << "\"rmsprop\"";
+        QTest::newRow("schedule") << R"({"train": {"schedule": {"kind": "cyclic"}}})" << "train.schedule.kind" << "\"cyclic\"";
+        QTest::newRow("dataset kind") << R"({"dataset": {"kind": "imagenet"}})" << "dataset.kind" << "\"imagenet\"";
+        QTest::newRow("device") << R"({"device": "tpu"})" << "device" << "\"tpu\"";
+        QTest::newRow("seed negative") << R"({"seeds": [1, -2]})" << "seeds[1]" << "non-negative";
+        QTest::newRow("split type") << R"({"split": 5})" << "split" << "expected an object";
+        QTest::newRow("rounds zero") << R"({"split": {"rounds": 0}})" << "split.rounds" << "found 0";
+        QTest::newRow("lambda") << R"({"lambda": 2})" << "lambda" << "[0, 1]";
+        QTest::newRow("mode") << R"({"mode": "double"})" << "mode" << "\"double\"";
+    }
+    void errorsNameTheField()
+    {
+        QFETCH(QString, json);
+        QFETCH(QString, path);
+        QFETCH(QString, fragment);
+        try {
+            dpu::parsePlan(json.toStdString());
+            QFAIL("no error");
+        } catch (const dpu::PlanError& e) {
+            QCOMPARE(QString::fromStdString(e.path()), path);
+            QVERIFY2(QString(e.what()).startsWith(path + ": "), e.what());
+            QVERIFY2(QString(e.what()).contains(fragment), e.what());
+        }
+    }
+
+    void invalidJsonNamesTheSource()
+    {
+        try {
+            dpu::parsePlan("{\"k\": ", "my-plan.json");
+            QFAIL("no error");
+        } catch (const dpu::PlanError& e) {
+            QVERIFY2(QString(e.what()).contains("my-plan.json: not valid JSON"), e.what());
+        }
+    }
+
+    void fileErrorsNameTheFile()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("bad.json").toStdString();
+        dpu::test::writeFile(path, {'{', '"', 'k', '"', ':', '9', '}'});
+        try {
+            dpu::loadPlanFile(path);
+            QFAIL("no error");
+        } catch (const dpu::PlanError& e) {
+            QCOMPARE(e.path(), std::string("k"));
+            QVERIFY2(QString(e.what()).contains(QString::fromStdString(path)), e.what());
+        }
+        QVERIFY_THROWS_EXCEPTION(dpu::Error, dpu::loadPlanFile(dir.filePath("missing.json").toStdString()));
+    }
+
+    /// Sec. 4.2: re-initialise when |D^r| > 2 |D| at the last (deployed) re-initialisation.
+    void reinitialisationRule()
+    {
+        QVERIFY(dpu::shouldReinitialise(1000, 0)); // the first round
+        QVERIFY(!dpu::shouldReinitialise(2000, 1000));
+        QVERIFY(dpu::shouldReinitialise(3000, 1000));
+        QVERIFY(!dpu::shouldReinitialise(6000, 3000));
+        QVERIFY(dpu::shouldReinitialise(7000, 3000));
+    }
+
+    void deployGate()
+    {
+        QVERIFY(dpu::passesDeployGate(0.81, 0.80));
+        QVERIFY(!dpu::passesDeployGate(0.80, 0.80)); // equal is not better: send nothing
+        QVERIFY(!dpu::passesDeployGate(0.70, 0.80));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestPlan)
+#include "test_plan.moc"

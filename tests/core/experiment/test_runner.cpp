@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: MIT
+// The runner on real Fashion-MNIST subsets: records obey the paper's rules, DPU tracks FU, resume is exact.
+#include "TestSupport.h"
+#include "dpu/Cost.h"
+#include "dpu/Error.h"
+#include "dpu/Runner.h"
+#include "util/AtomicFile.h"
+#include <QProcess>
+#include <map>
+#include <nlohmann/json.hpp>
+
+namespace {
+
+/// A small but real plan: Fashion-MNIST, MLP, 3 rounds.
+dpu::Plan smallPlan()
+{
+    dpu::Plan p;
+    p.name = "resume-check";
+    p.dataset.testLimit = 1000;
+    p.split = {300, 300, 3, 300};
+    p.strategies = {"dpu", "fu"};
+    p.k = 0.05;
+    p.train.epochs = 1;
+    p.seeds = {3};
+    return p;
+}
+
+std::string withoutTiming(dpu::RoundRecord r)
+{
+    r.seconds = 0;
+    return dpu::recordToJson(r);
+}
+
+struct CancelAfterRounds : dpu::RunObserver {
+    explicit CancelAfterRounds(size_t n) : limit(n) {}
+    size_t limit;
+    size_t rounds = 0;
+    void roundDone(const dpu::RoundRecord&) override { ++rounds; }
+    bool shouldCancel() override { return rounds >= limit; }
+};
+
+} // namespace
+
+class TestRunner : public QObject {
+    Q_OBJECT
+    std::vector<dpu::RoundRecord> reference_;
+
+    void compareWithReference(const std::vector<dpu::RoundRecord>& got)
+    {
+        QCOMPARE(got.size(), reference_.size());
+        for (size_t i = 0; i < got.size(); ++i)
+            QCOMPARE(withoutTiming(got[i]), withoutTiming(reference_[i]));
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (dpu::test::fashionMnistDir().empty())
+            QFAIL("Fashion-MNIST is missing: install the Debian package dataset-fashion-mnist (scripts/deps does)");
+        dpu::RunObserver quiet;
+        reference_ = dpu::Runner(smallPlan(), {}).run(quiet).records;
+        QCOMPARE(reference_.size(), size_t(6));
+    }
+
+    /// Three rounds at k = 0.05: DPU stays within a few points of FU, and every record obeys the
+    /// re-initialisation rule, the deploy gate and the cost model.
+    void endToEndRecordsFollowThePaper()
+    {
+        dpu::Plan p;
+        p.name = "e2e";
+        p.dataset.testLimit = 2000;
+        p.split = {1000, 1000, 3, 500};
+        p.strategies = {"dpu", "fu", "rpu"};
+        p.k = 0.05;
+        p.train.epochs = 3;
+        QTemporaryDir dir;
+        struct Events : dpu::RunObserver {
+            dpu::RunInfo info;
+            int epochs = 0, rounds = 0;
+            void runStarted(const dpu::RunInfo& i) override { info = i; }
+            void epochDone(const dpu::EpochEvent&) override { ++epochs; }
+            void roundDone(const dpu::RoundRecord&) override { ++rounds; }
+        } events;
+        const auto summary = dpu::Runner(p, {dir.path().toStdString()}).run(events);
+        QVERIFY(!summary.cancelled);
+        QCOMPARE(summary.records.size(), size_t(9));
+        QCOMPARE(events.rounds, 9);
+        QCOMPARE(events.info.partialWeights, int64_t(668672));
+        QCOMPARE(events.info.denseWeights, int64_t(1034));
+        QCOMPARE(events.epochs, 3 * (3 * 2 + 3 + 3)); // DPU two steps, FU and RPU one
+
+        const dpu::CostModel cost{668672, 1034};
+        std::map<std::string, std::vector<dpu::RoundRecord>> by;
+        for (const auto& r : summary.records)
+            by[r.strategy].push_back(r);
+        for (auto& [name, recs] : by) {
+            QCOMPARE(recs.size(), size_t(3));
+            int64_t lastReinit = 0;
+            double cumulative = 0;
+            for (size_t i = 0; i < recs.size(); ++i) {
+                const auto& r = recs[i];
+                QCOMPARE(r.round, int(i + 1));
+                QCOMPARE(r.samples, int64_t(1000 * (i + 1)));
+                if (i > 0) // the deploy gate against the model the devices hold
+                    QCOMPARE(r.deployed, r.candidateValAccuracy > recs[i - 1].valAccuracy);
+                if (name == "dpu") {
+                    QCOMPARE(r.reinitialised, r.samples > 2 * lastReinit);
+                    if (r.reinitialised && r.deployed)
+                        lastReinit = r.samples;
+                }
+                if (name == "fu")
+                    QVERIFY(r.reinitialised);
+                if (name == "rpu")
+                    QVERIFY(!r.reinitialised);
+                int64_t layerSum = 0;
+                for (const auto& l : r.layers)
+                    layerSum += l.updated;
+                QCOMPARE(layerSum, r.updatedWeights);
+                if (r.deployed) {
+                    QCOMPARE(r.valAccuracy, r.candidateValAccuracy);
+                    QCOMPARE(r.testAccuracy, r.candidateTestAccuracy);
+                    const double bits = name == "fu" ? dpu::fullRoundBits(cost) : dpu::partialRoundBits(cost, 0.05);
+                    DPU_COMPARE_NEAR(r.analyticBits, bits, 1e-6);
+                    if (name == "dpu")
+                        QCOMPARE(r.updatedWeights, dpu::updatedCount(668672, 0.05));
+                } else {
+                    QCOMPARE(r.analyticBits, 0.0);
+                    QCOMPARE(r.updatedWeights, int64_t(0));
+                    QVERIFY(i > 0);
+                    QCOMPARE(r.testAccuracy, recs[i - 1].testAccuracy);
+                }
+                cumulative += r.analyticBits;
+                DPU_COMPARE_NEAR(r.cumulativeBits, cumulative, 1e-6);
+                DPU_COMPARE_NEAR(r.cumulativeRatio, cumulative / ((i + 1) * dpu::fullRoundBits(cost)), 1e-12);
+            }
+        }
+        auto mean = [&](const std::string& s) {
+            double a = 0;
+            for (const auto& r : by[s])
+                a += r.testAccuracy;
+            return a / 3;
+        };
+        QVERIFY2(mean("fu") > 0.70, qPrintable(QString::number(mean("fu"))));
+        QVERIFY2(mean("dpu") > mean("fu") - 0.05,
+                 qPrintable(QString("DPU %1 vs FU %2").arg(mean("dpu")).arg(mean("fu"))));
+        QVERIFY(by["dpu"].back().cumulativeRatio < 0.1);
+
+        // The files: one JSON line per record, a CSV row per record, the plan.
+        const std::string jsonl = dpu::readWholeFile(dir.filePath("results.jsonl").toStdString());
+        QCOMPARE(std::count(jsonl.begin(), jsonl.end(), '\n'), 9L);
+        QCOMPARE(withoutTiming(dpu::recordFromJson(jsonl.substr(0, jsonl.find('\n')))),
+                 withoutTiming(summary.records[0]));
+        const std::string csv = dpu::readWholeFile(dir.filePath("results.csv").toStdString());
+        QCOMPARE(std::count(csv.begin(), csv.end(), '\n'), 10L);
+        QCOMPARE(dpu::planToJson(dpu::loadPlanFile(dir.filePath("plan.json").toStdString())), dpu::planToJson(p));
+    }
+
+    void resumeAfterCancelIsIdentical()
+    {
+        QTemporaryDir dir;
+        CancelAfterRounds cancel(3);
+        const auto first = dpu::Runner(smallPlan(), {dir.path().toStdString()}).run(cancel);
+        QVERIFY(first.cancelled);
+        QCOMPARE(first.records.size(), size_t(3)); // the unit in flight is dropped, not half-kept
+        dpu::RunObserver quiet;
+        const auto resumed = dpu::Runner(smallPlan(), {dir.path().toStdString(), true}).run(quiet);
+        QVERIFY(!resumed.cancelled);
+        compareWithReference(resumed.records);
+    }
+
+    /// A real kill -9 of dpu-cli mid-run, then --resume: the same results as an uninterrupted run.
+    void resumeAfterKillIsIdentical()
+    {
+        const QString cli = qEnvironmentVariable("DPU_CLI", QStringLiteral(DPU_BINARY_DIR "/app/cli/dpu-cli"));
+        QVERIFY2(QFileInfo::exists(cli), qPrintable(cli));
+        QTemporaryDir dir;
+        const QString planPath = dir.filePath("plan-in.json");
+        dpu::writeFileAtomic(planPath.toStdString(), dpu::planToJson(smallPlan()));
+        const QString out = dir.filePath("run");
+        QProcess proc;
+        proc.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        proc.start(cli, {"run", planPath, "--out", out, "--quiet"});
+        QVERIFY(proc.waitForStarted());
+        // Kill as soon as two units are checkpointed.
+        const std::string state = (out + "/checkpoint/state.json").toStdString();
+        QElapsedTimer timer;
+        timer.start();
+        int completed = 0;
+        while (completed < 2 && timer.elapsed() < 120000 && proc.state() == QProcess::Running) {
+            QThread::msleep(20);
+            try {
+                completed = nlohmann::json::parse(dpu::readWholeFile(state)).at("completed").get<int>();
+            } catch (...) {
+            }
+        }
+        QVERIFY2(proc.state() == QProcess::Running, "the run finished before it could be killed");
+        proc.kill();
+        proc.waitForFinished();
+        QVERIFY(completed >= 2 && completed < 6);
+
+        QProcess resume;
+        resume.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        resume.start(cli, {"run", planPath, "--out", out, "--resume", "--quiet"});
+        QVERIFY(resume.waitForFinished(180000));
+        QCOMPARE(resume.exitCode(), 0);
+        std::vector<dpu::RoundRecord> records;
+        std::istringstream lines(dpu::readWholeFile((out + "/results.jsonl").toStdString()));
+        for (std::string line; std::getline(lines, line);)
+            records.push_back(dpu::recordFromJson(line));
+        compareWithReference(records);
+    }
+
+    void resumeRefusesAnotherPlan()
+    {
+        QTemporaryDir dir;
+        CancelAfterRounds cancel(1);
+        dpu::Runner(smallPlan(), {dir.path().toStdString()}).run(cancel);
+        dpu::Plan other = smallPlan();
+        other.k = 0.1;
+        dpu::RunObserver quiet;
+        QVERIFY_THROWS_EXCEPTION(dpu::Error, dpu::Runner(other, {dir.path().toStdString(), true}).run(quiet));
+    }
+
+    void missingDatasetNamesTheFolder()
+    {
+        dpu::Plan p = smallPlan();
+        p.dataset.path = "/nonexistent/fashion";
+        dpu::RunObserver quiet;
+        try {
+            dpu::Runner(p, {}).run(quiet);
+            QFAIL("no error");
+        } catch (const dpu::DataError& e) {
+            QVERIFY2(QString(e.what()).contains("/nonexistent/fashion"), e.what());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunner)
+#include "test_runner.moc"
