@@ -32,7 +32,7 @@ struct ScheduleSpec {
 
 /// Optimiser and epochs of one training step (the full step and the sparse fine-tune use the same).
 struct TrainSpec {
-    int epochs = 3;
+    int epochs = 6;
     int batch = 128;
     std::string optimizer = "adam"; ///< "adam" or "sgd" (Nesterov when nesterov is true)
     double lr = 0.005;

@@ -120,6 +120,18 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(dpu::Error, dpu::loadPlanFile(dir.filePath("missing.json").toStdString()));
     }
 
+    /// Every shipped preset parses, and default.json is exactly the built-in default plan.
+    void presetsAreValid()
+    {
+        const QDir dir(QStringLiteral(DPU_SOURCE_DIR "/resources/plans"));
+        const auto files = dir.entryList({"*.json"}, QDir::Files);
+        QVERIFY(files.size() >= 4);
+        for (const QString& f : files)
+            dpu::loadPlanFile(dir.filePath(f).toStdString()); // throws on any problem
+        QCOMPARE(dpu::planToJson(dpu::loadPlanFile(dir.filePath("default.json").toStdString())),
+                 dpu::planToJson(dpu::defaultPlan()));
+    }
+
     /// Sec. 4.2: re-initialise when |D^r| > 2 |D| at the last (deployed) re-initialisation.
     void reinitialisationRule()
     {
