@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+// Tests of the TorchScript import: loading, forward, initialiser rules by name, training, errors.
+#include "ModelTestUtil.h"
+#include "dpu/Error.h"
+#include "dpu/Models.h"
+#include <torch/script.h>
+
+using namespace dpu;
+using namespace dpu::modeltest;
+
+class TestTorchScript : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void scriptLoads();
+    void scriptForwardAndInit();
+    void scriptTrains();
+    void scriptBadPath();
+    void scriptGarbageFile();
+    void scriptNoFloatParameters();
+};
+
+void TestTorchScript::scriptLoads()
+{
+    auto net = make(fixture());
+    QCOMPARE(names(net->parameters()),
+             (std::vector<std::string>{"conv.weight", "conv.bias", "bn.weight", "bn.bias", "fc1.weight",
+                                       "fc1.bias", "fc2.weight", "fc2.bias"}));
+    const auto buffers = names(net->buffers());
+    QCOMPARE(buffers, (std::vector<std::string>{"bn.running_mean", "bn.running_var", "bn.num_batches_tracked"}));
+    const ModelInfo info = describeModel(fixture(), {1, 28, 28}, 10);
+    QCOMPARE(qlonglong(info.partialWeights), qlonglong(36 + 64 * 32 + 32 * 10));
+    QCOMPARE(qlonglong(info.denseWeights), qlonglong(4 + 4 + 4 + 32 + 10 + 4 + 4));
+}
+
+void TestTorchScript::scriptForwardAndInit()
+{
+    auto net = make(fixture());
+    net->setTraining(false);
+    {
+        torch::NoGradGuard noGrad;
+        const auto logits = net->forward(torch::randn({3, 1, 28, 28}));
+        QCOMPARE(logits.sizes().vec(), (std::vector<int64_t>{3, 10}));
+    }
+    initialiseNetwork(*net, 42);
+    const auto params = net->parameters();
+    for (size_t t = 0; t < params.size(); ++t)
+        QVERIFY2(sameBytes(params[t].tensor, expectedFromC(params, t, 42)), params[t].name.c_str());
+    const auto p = byName(params);
+    QVERIFY(torch::equal(p.at("bn.weight"), torch::ones({4})));
+    QVERIFY(torch::equal(p.at("bn.bias"), torch::zeros({4})));
+    QVERIFY(p.at("conv.bias").abs().max().item<float>() < dpu_init_bound(9));
+    QVERIFY(p.at("conv.bias").abs().max().item<float>() > 0.f);
+    const auto b = byName(net->buffers());
+    QVERIFY(torch::equal(b.at("bn.running_var"), torch::ones({4})));
+}
+
+void TestTorchScript::scriptTrains()
+{
+    auto net = make(fixture());
+    net->setTraining(true);
+    std::vector<torch::Tensor> tensors;
+    for (const auto& p : net->parameters())
+        tensors.push_back(p.tensor);
+    std::vector<torch::Tensor> before;
+    for (const auto& t : tensors)
+        before.push_back(t.detach().clone());
+    torch::optim::SGD sgd(tensors, torch::optim::SGDOptions(0.1));
+    torch::manual_seed(0);
+    const auto images = torch::randn({8, 1, 28, 28});
+    const auto labels = torch::randint(0, 10, {8}, torch::kLong);
+    sgd.zero_grad();
+    const auto loss = torch::nn::functional::cross_entropy(net->forward(images), labels);
+    loss.backward();
+    sgd.step();
+    for (size_t i = 0; i < tensors.size(); ++i)
+        QVERIFY2(!torch::equal(tensors[i], before[i]), net->parameters()[i].name.c_str());
+    // Training mode updated the BatchNorm statistics; eval mode is deterministic.
+    QCOMPARE(byName(net->buffers()).at("bn.num_batches_tracked").item<int64_t>(), int64_t(1));
+    net->setTraining(false);
+    torch::NoGradGuard noGrad;
+    QVERIFY(torch::equal(net->forward(images), net->forward(images)));
+}
+
+void TestTorchScript::scriptBadPath()
+{
+    const std::string path = "/nonexistent/dpu/model.pt";
+    try {
+        make("torchscript:" + path);
+        QFAIL("no error for a missing file");
+    } catch (const Error& e) {
+        QVERIFY2(std::string(e.what()).find(path) != std::string::npos, e.what());
+    }
+    QVERIFY_THROWS_EXCEPTION(Error, describeModel("torchscript:" + path, {}, 10));
+}
+
+void TestTorchScript::scriptGarbageFile()
+{
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("garbage.pt")).toStdString();
+    test::writeFile(path, {'n', 'o', 't', ' ', 'a', ' ', 'z', 'i', 'p'});
+    try {
+        make("torchscript:" + path);
+        QFAIL("no error for a file that is not TorchScript");
+    } catch (const Error& e) {
+        QVERIFY2(std::string(e.what()).find(path) != std::string::npos, e.what());
+        QVERIFY2(std::string(e.what()).find('\n') == std::string::npos, e.what());
+    }
+}
+
+void TestTorchScript::scriptNoFloatParameters()
+{
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("identity.pt")).toStdString();
+    torch::jit::Module identity("Identity");
+    identity.define("def forward(self, x):\n    return x\n");
+    identity.save(path);
+    try {
+        make("torchscript:" + path);
+        QFAIL("no error for a module without parameters");
+    } catch (const Error& e) {
+        QVERIFY2(std::string(e.what()).find(path) != std::string::npos, e.what());
+        QVERIFY2(std::string(e.what()).find("no floating-point parameters") != std::string::npos, e.what());
+    }
+}
+
+QTEST_APPLESS_MAIN(TestTorchScript)
+#include "test_torchscript.moc"
