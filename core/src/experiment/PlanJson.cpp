@@ -118,6 +118,8 @@ void validatePlan(const Plan& p)
     require(!p.model.empty(), "model", "expected a model name");
     require(p.widthMultiplier > 0 && p.widthMultiplier <= 4, "width_multiplier",
             "expected a value in (0, 4], found " + show(p.widthMultiplier));
+    require(p.widthMultiplier == 1.0 || p.model == "mobilenetv1", "width_multiplier",
+            "only mobilenetv1 has a width multiplier; expected 1 for model \"" + p.model + "\"");
     const std::set<std::string> kinds{"idx", "cifar10", "cifar100"};
     require(kinds.count(p.dataset.kind) == 1, "dataset.kind",
             "expected \"idx\", \"cifar10\" or \"cifar100\", found \"" + p.dataset.kind + "\"");

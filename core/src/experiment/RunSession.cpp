@@ -161,7 +161,9 @@ RoundRecord RunSession::runUnit(size_t seedIndex, int round, size_t s, const Ten
     const uint64_t unitSeed = deriveSeed(plan_.seeds[seedIndex], static_cast<uint64_t>(round), s + 1);
     RoundOutput out;
     if (singleBase) { // single-round mode: the deployed model every strategy updates, trained fully
-        RoundInput in{*network_, train, split_.validation, randomModel_, plan_.train, 1.0, deriveSeed(unitSeed, 99), ctx};
+        // Seeded without the strategy, so every strategy updates the very same deployed model.
+        const uint64_t baseSeed = deriveSeed(plan_.seeds[seedIndex], 1, 0);
+        RoundInput in{*network_, train, split_.validation, randomModel_, plan_.train, 1.0, baseSeed, ctx};
         out = createStrategy("fu", plan_)->runRound(in);
     } else {
         RoundInput in{*network_, train, split_.validation, reinit ? randomModel_ : st.deployed, plan_.train, plan_.k,

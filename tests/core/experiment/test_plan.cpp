@@ -78,6 +78,7 @@ private Q_SLOTS:
         QTest::newRow("split type") << R"({"split": 5})" << "split" << "expected an object";
         QTest::newRow("rounds zero") << R"({"split": {"rounds": 0}})" << "split.rounds" << "found 0";
         QTest::newRow("lambda") << R"({"lambda": 2})" << "lambda" << "[0, 1]";
+        QTest::newRow("width on mlp") << R"({"width_multiplier": 0.5})" << "width_multiplier" << "only mobilenetv1";
         QTest::newRow("mode") << R"({"mode": "double"})" << "mode" << "\"double\"";
     }
     void errorsNameTheField()

@@ -210,6 +210,35 @@ private Q_SLOTS:
         compareWithReference(records);
     }
 
+    /// Single-round mode: round 1 deploys a fully trained model, round 2 updates it once with
+    /// iterative rewinding down to exactly round(k * I) changed weights.
+    void singleRoundModeUpdatesOnce()
+    {
+        dpu::Plan p = smallPlan();
+        p.mode = "single";
+        p.split = {600, 600, 5, 300};
+        p.strategies = {"dpu", "rpu"};
+        p.k = 0.05;
+        dpu::RunObserver quiet;
+        const auto records = dpu::Runner(p, {}).run(quiet).records;
+        QCOMPARE(records.size(), size_t(4)); // two rounds, whatever split.rounds says
+        const dpu::CostModel cost{668672, 1034};
+        for (const auto& r : records) {
+            if (r.round == 1) {
+                QVERIFY(r.deployed && r.reinitialised);
+                QCOMPARE(r.analyticBits, dpu::fullRoundBits(cost));
+            } else {
+                QCOMPARE(r.round, 2);
+                QCOMPARE(r.samples, int64_t(1200));
+                QVERIFY(!r.reinitialised);
+                if (r.deployed)
+                    QCOMPARE(r.updatedWeights, r.strategy == "dpu" ? dpu::updatedCount(668672, 0.05) : r.updatedWeights);
+            }
+        }
+        // The same fully trained model is the start of every strategy's update.
+        QCOMPARE(records[0].candidateValAccuracy, records[1].candidateValAccuracy);
+    }
+
     void resumeRefusesAnotherPlan()
     {
         QTemporaryDir dir;
