@@ -217,7 +217,7 @@ std::vector<LayerUpdate> RunSession::layerUpdates(const MaskSet& masks) const
             continue;
         LayerUpdate l{partialNames_[k], partialSizes_[k], partialSizes_[k]};
         if (i < masks.size() && masks[i].defined())
-            l.updated = static_cast<int64_t>(masks[i].sum().item<double>());
+            l.updated = maskCount({masks[i]});
         out.push_back(l);
         ++k;
     }

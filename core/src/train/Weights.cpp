@@ -63,7 +63,7 @@ int64_t maskCount(const MaskSet& masks)
     int64_t n = 0;
     for (const auto& m : masks)
         if (m.defined())
-            n += m.sum().item<double>() > 0 ? static_cast<int64_t>(std::llround(m.sum().item<double>())) : 0;
+            n += m.ne(0).sum().item<int64_t>();
     return n;
 }
 

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+// Plain (torch-free) inputs and outputs of the bundle writer (docs/bundle-format.md).
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace dpu::bundle {
+
+enum class Kind : uint8_t { Full = 1, Delta = 2, ReinitDelta = 3 };
+enum class ValueCoding : uint8_t { Fp32 = 1, Fp16 = 2, Q8 = 3 };
+
+/// One float32 tensor in row-major order.
+struct TensorData {
+    std::string name;
+    std::vector<int64_t> shape;
+    std::vector<float> values;
+};
+
+/// How the portable initialiser sets a tensor (docs/initializer.md); reinit bundles only.
+struct InitSpec {
+    enum class Rule : uint8_t { None = 0, Uniform = 1, Constant = 2 };
+    Rule rule = Rule::None;
+    uint32_t index = 0; ///< tensor index: key dpu_init_key(seed, index)
+    uint32_t fanIn = 0; ///< Uniform: bound dpu_init_bound(fanIn)
+    float constant = 0.f;
+};
+
+/// Everything a bundle is built from.
+struct BundleInput {
+    Kind kind = Kind::Delta;
+    ValueCoding coding = ValueCoding::Fp32;
+    std::string model;  ///< model identity, 1..255 bytes
+    std::string compat; ///< compatibility string the device compares, 0..255 bytes
+    uint64_t updateVersion = 1;
+    uint64_t seed = 0;                       ///< ReinitDelta: initialiser seed
+    std::vector<uint8_t> baseFile;           ///< Delta: the device's current file, exact bytes
+    std::vector<TensorData> target;          ///< the server's new tensors, device-file order
+    std::vector<std::vector<uint8_t>> masks; ///< per tensor: empty = dense, else 1 = changed
+    std::vector<InitSpec> init;              ///< ReinitDelta: per tensor
+    std::vector<uint8_t> secretKey;          ///< 64-byte Ed25519 secret key, empty = unsigned
+};
+
+/// Byte accounting of a bundle, for reports against the analytic cost.
+struct BundleStats {
+    uint64_t totalBytes = 0;
+    uint64_t envelopeBytes = 0;  ///< preamble, manifest, digest, signature
+    uint64_t headerBytes = 0;    ///< target safetensors header section
+    uint64_t denseBytes = 0;     ///< dense sections
+    uint64_t sparseBytes = 0;    ///< sparse sections (tables + bit streams)
+    uint64_t positionBits = 0;   ///< Golomb-Rice bits
+    uint64_t valueBits = 0;      ///< value code bits
+    uint64_t changed = 0;        ///< changed positions over all sparse tensors
+    uint64_t partialWeights = 0; ///< elements of sparse tensors
+};
+
+/// A written bundle and what applying it must produce.
+struct BundleOutput {
+    std::vector<uint8_t> bytes;      ///< the bundle
+    std::vector<uint8_t> targetFile; ///< the device file the bundle produces, exact bytes
+    std::vector<TensorData> applied; ///< its tensors (quantised values as the device sees them)
+    BundleStats stats;
+};
+
+} // namespace dpu::bundle

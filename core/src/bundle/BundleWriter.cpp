@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: MIT
+// Bundle assembly: decide each tensor's mode, encode sections, then preamble, manifest, digest
+// and signature (docs/bundle-format.md, "Layout").
+#include "bundle/BundleWriter.h"
+#include "bundle/SafetensorsFile.h"
+#include "bundle/SparseEncoder.h"
+#include "dpu/Error.h"
+#include "dpu_bundle.h"
+#include "dpu_init.h"
+
+#include <array>
+#include <cstring>
+
+#ifdef DPU_PATCH_WITH_SODIUM
+#include <sodium.h>
+#endif
+
+namespace dpu::bundle {
+
+namespace {
+
+struct Planned {
+    uint8_t mode = DPU_MODE_DENSE;
+    uint8_t coding = DPU_CODING_NONE;
+    std::vector<uint8_t> section;
+};
+
+void le(std::vector<uint8_t>& out, uint64_t v, int bytes)
+{
+    for (int i = 0; i < bytes; ++i)
+        out.push_back(uint8_t(v >> (8 * i)));
+}
+
+void put(std::vector<uint8_t>& out, const void* p, size_t n)
+{
+    const auto* b = static_cast<const uint8_t*>(p);
+    out.insert(out.end(), b, b + n);
+}
+
+std::vector<uint8_t> floatBytes(const std::vector<float>& v)
+{
+    std::vector<uint8_t> out;
+    out.reserve(v.size() * 4);
+    for (float f : v)
+        le(out, dpu_float_bits(f), 4);
+    return out;
+}
+
+bool sameBits(const std::vector<float>& a, const std::vector<float>& b)
+{
+    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), 4 * a.size()) == 0);
+}
+
+std::array<uint8_t, 32> sha(const std::vector<uint8_t>& v)
+{
+    std::array<uint8_t, 32> d{};
+    dpu_sha256_buf(v.data(), v.size(), d.data());
+    return d;
+}
+
+} // namespace
+
+std::vector<float> BundleWriter::initialValues(const TensorData& t, const InitSpec& spec, uint64_t seed)
+{
+    std::vector<float> v(t.values.size());
+    if (spec.rule == InitSpec::Rule::Uniform) {
+        if (spec.fanIn == 0 || spec.fanIn > (1u << 24))
+            throw Error("tensor " + t.name + ": fan-in " + std::to_string(spec.fanIn) + " outside 1..2^24");
+        dpu_init_uniform(v.data(), v.size(), dpu_init_key(seed, spec.index), 0, dpu_init_bound(spec.fanIn));
+    } else {
+        dpu_init_constant(v.data(), v.size(), spec.constant);
+    }
+    return v;
+}
+
+BundleOutput BundleWriter::write(const BundleInput& in)
+{
+    const size_t n = in.target.size();
+    if (n == 0 || n > DPU_MAX_TENSORS)
+        throw Error("bundle: tensor count " + std::to_string(n) + " outside 1.." + std::to_string(DPU_MAX_TENSORS));
+    if (in.model.empty() || in.model.size() > DPU_MAX_STRING || in.compat.size() > DPU_MAX_STRING ||
+        in.model.find('\0') != std::string::npos || in.compat.find('\0') != std::string::npos)
+        throw Error("bundle: model must be 1..255 bytes and compat 0..255 bytes, without NUL");
+    if (in.updateVersion == 0)
+        throw Error("bundle: update version must be at least 1");
+    if (in.kind != Kind::Full && in.masks.size() != n)
+        throw Error("bundle: " + std::to_string(in.masks.size()) + " masks for " + std::to_string(n) + " tensors");
+    if (in.kind == Kind::ReinitDelta && in.init.size() != n)
+        throw Error("bundle: reinit needs one init rule per tensor");
+    std::vector<TensorData> base;
+    uint64_t baseDataStart = 0;
+    if (in.kind == Kind::Delta) {
+        base = SafetensorsFile::read(in.baseFile, &baseDataStart);
+        if (base.size() != n)
+            throw Error("bundle: base file has " + std::to_string(base.size()) + " tensors, target " + std::to_string(n));
+        for (size_t i = 0; i < n; ++i)
+            if (base[i].name != in.target[i].name || base[i].shape != in.target[i].shape)
+                throw Error("bundle: tensor " + std::to_string(i) + " (" + in.target[i].name +
+                            ") differs in name or shape from the base file's " + base[i].name);
+    }
+
+    BundleOutput out;
+    out.applied = in.target;
+    std::vector<Planned> plan(n);
+    for (size_t i = 0; i < n; ++i) {
+        const TensorData& t = in.target[i];
+        const bool sparse = in.kind != Kind::Full && !in.masks[i].empty();
+        Planned& p = plan[i];
+        if (sparse) {
+            if (in.masks[i].size() != t.values.size())
+                throw Error("bundle: mask of " + t.name + " has " + std::to_string(in.masks[i].size()) +
+                            " entries, tensor " + std::to_string(t.values.size()));
+            std::vector<float> source;
+            if (in.kind == Kind::Delta) {
+                source = base[i].values;
+                p.mode = DPU_MODE_SPARSE;
+            } else {
+                if (in.init[i].rule == InitSpec::Rule::None)
+                    throw Error("bundle: partial tensor " + t.name + " has no init rule");
+                source = initialValues(t, in.init[i], in.seed);
+                p.mode = DPU_MODE_INIT_SPARSE;
+            }
+            p.coding = uint8_t(in.coding);
+            p.section = SparseEncoder::encode(source, t.values, in.masks[i], in.coding, out.applied[i].values,
+                                              out.stats);
+            out.stats.sparseBytes += p.section.size();
+        } else if (in.kind == Kind::Delta && sameBits(base[i].values, t.values)) {
+            p.mode = DPU_MODE_COPY; // an unchanged always-shipped tensor costs nothing
+        } else {
+            p.section = floatBytes(t.values);
+            out.stats.denseBytes += p.section.size();
+        }
+    }
+    const auto meta = SafetensorsFile::deviceMetadata(in.model, in.compat, in.updateVersion);
+    out.targetFile = SafetensorsFile::write(out.applied, meta);
+    const std::vector<uint8_t> header = SafetensorsFile::header(out.applied, meta);
+
+    // Manifest size first: section offsets follow it.
+    uint64_t manifestSize = DPU_MANIFEST_FIXED_SIZE + in.model.size() + in.compat.size();
+    for (const TensorData& t : in.target) {
+        if (t.name.empty() || t.name.size() > DPU_MAX_NAME || t.shape.size() > DPU_MAX_DIMS)
+            throw Error("bundle: tensor \"" + t.name + "\": name must be 1..255 bytes, at most 8 dims");
+        manifestSize += DPU_TENSOR_FIXED_SIZE + 8 * t.shape.size() + t.name.size();
+    }
+    if (manifestSize > DPU_MAX_MANIFEST)
+        throw Error("bundle: manifest of " + std::to_string(manifestSize) + " bytes too large");
+    const bool sign = !in.secretKey.empty();
+    const uint64_t sectionsStart = DPU_BUNDLE_PREAMBLE_SIZE + manifestSize + 32 + (sign ? 64 : 0);
+
+    std::vector<uint8_t> m;
+    m.reserve(manifestSize);
+    m.push_back(uint8_t(in.kind));
+    le(m, 0, 3);
+    le(m, n, 4);
+    le(m, in.updateVersion, 8);
+    std::array<uint8_t, 32> baseSha{};
+    if (in.kind == Kind::Delta)
+        baseSha = sha(in.baseFile);
+    put(m, baseSha.data(), 32);
+    put(m, sha(out.targetFile).data(), 32);
+    le(m, in.kind == Kind::Delta ? in.baseFile.size() : 0, 8);
+    le(m, out.targetFile.size(), 8);
+    le(m, baseDataStart, 8);
+    le(m, in.kind == Kind::ReinitDelta ? in.seed : 0, 8);
+    le(m, in.kind == Kind::ReinitDelta ? DPU_INIT_VERSION : 0, 4);
+    le(m, 0, 4);
+    le(m, sectionsStart, 8);
+    le(m, header.size(), 8);
+    put(m, sha(header).data(), 32);
+    m.push_back(uint8_t(in.model.size()));
+    m.push_back(uint8_t(in.compat.size()));
+    le(m, 0, 6);
+    put(m, in.model.data(), in.model.size());
+    put(m, in.compat.data(), in.compat.size());
+    uint64_t secPos = sectionsStart + header.size(), dataOffset = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const TensorData& t = in.target[i];
+        const InitSpec spec = in.kind == Kind::ReinitDelta && plan[i].mode == DPU_MODE_INIT_SPARSE ? in.init[i] : InitSpec{};
+        m.push_back(plan[i].mode);
+        m.push_back(plan[i].coding);
+        m.push_back(0); // dtype F32
+        m.push_back(uint8_t(t.shape.size()));
+        m.push_back(uint8_t(spec.rule));
+        m.push_back(uint8_t(t.name.size()));
+        le(m, 0, 2);
+        le(m, spec.index, 4);
+        le(m, spec.rule == InitSpec::Rule::Uniform ? spec.fanIn : 0, 4);
+        le(m, spec.rule == InitSpec::Rule::Constant ? dpu_float_bits(spec.constant) : 0, 4);
+        le(m, 0, 4);
+        le(m, dataOffset, 8);
+        le(m, t.values.size(), 8);
+        le(m, secPos, 8);
+        le(m, plan[i].section.size(), 8);
+        put(m, sha(plan[i].section).data(), 32);
+        for (int64_t d : t.shape)
+            le(m, uint64_t(d), 8);
+        put(m, t.name.data(), t.name.size());
+        secPos += plan[i].section.size();
+        dataOffset += 4 * t.values.size();
+    }
+
+    std::vector<uint8_t>& b = out.bytes;
+    put(b, DPU_BUNDLE_MAGIC, 4);
+    le(b, DPU_BUNDLE_FORMAT_VERSION, 2);
+    le(b, sign ? DPU_BUNDLE_FLAG_SIGNED : 0, 2);
+    le(b, m.size(), 4);
+    le(b, 0, 4);
+    put(b, m.data(), m.size());
+    const std::array<uint8_t, 32> digest = sha(b);
+    put(b, digest.data(), 32);
+    if (sign) {
+#ifdef DPU_PATCH_WITH_SODIUM
+        if (in.secretKey.size() != crypto_sign_SECRETKEYBYTES || sodium_init() < 0)
+            throw Error("bundle: Ed25519 secret key must be 64 bytes");
+        uint8_t msg[48], sig[64];
+        std::memcpy(msg, DPU_SIG_CONTEXT, 16);
+        std::memcpy(msg + 16, digest.data(), 32);
+        crypto_sign_detached(sig, nullptr, msg, sizeof msg, in.secretKey.data());
+        put(b, sig, 64);
+#else
+        throw Error("bundle: signing needs libsodium (built without it)");
+#endif
+    }
+    put(b, header.data(), header.size());
+    for (const Planned& p : plan)
+        put(b, p.section.data(), p.section.size());
+    out.stats.totalBytes = b.size();
+    out.stats.headerBytes = header.size();
+    out.stats.envelopeBytes = sectionsStart;
+    return out;
+}
+
+void BundleWriter::generateKeyPair(std::vector<uint8_t>& secretKey, std::vector<uint8_t>& publicKey)
+{
+#ifdef DPU_PATCH_WITH_SODIUM
+    if (sodium_init() < 0)
+        throw Error("libsodium failed to initialise");
+    secretKey.resize(crypto_sign_SECRETKEYBYTES);
+    publicKey.resize(crypto_sign_PUBLICKEYBYTES);
+    crypto_sign_keypair(publicKey.data(), secretKey.data());
+#else
+    (void)secretKey;
+    (void)publicKey;
+    throw Error("Ed25519 keys need libsodium (built without it)");
+#endif
+}
+
+} // namespace dpu::bundle

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+// 1-D k-means on sorted values: assignments are contiguous runs, so each Lloyd step is a sweep.
+#include "bundle/Quantizer.h"
+
+#include <algorithm>
+
+namespace dpu::bundle {
+
+Quantizer::Quantizer(const std::vector<float>& values, int iterations)
+{
+    std::vector<float> v = values;
+    std::sort(v.begin(), v.end());
+    std::vector<float> distinct = v;
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    if (distinct.empty()) {
+        centroids_ = {0.f};
+    } else if (distinct.size() <= 256) {
+        centroids_ = distinct; // exact: q8 then loses nothing
+    } else {
+        centroids_.resize(256);
+        for (size_t c = 0; c < 256; ++c) // quantile initialisation
+            centroids_[c] = v[(2 * c + 1) * v.size() / 512];
+        for (int it = 0; it < iterations; ++it) {
+            updateBoundaries();
+            std::vector<double> sum(256, 0.0);
+            std::vector<size_t> n(256, 0);
+            size_t c = 0;
+            for (float x : v) {
+                while (c < 255 && double(x) > boundary_[c])
+                    ++c;
+                sum[c] += x;
+                ++n[c];
+            }
+            bool moved = false;
+            for (size_t k = 0; k < 256; ++k) {
+                if (n[k] == 0)
+                    continue; // an empty cluster keeps its centroid
+                const float m = float(sum[k] / double(n[k]));
+                moved |= m != centroids_[k];
+                centroids_[k] = m;
+            }
+            std::sort(centroids_.begin(), centroids_.end());
+            if (!moved)
+                break;
+        }
+    }
+    updateBoundaries();
+}
+
+void Quantizer::updateBoundaries()
+{
+    boundary_.resize(centroids_.size() > 0 ? centroids_.size() - 1 : 0);
+    for (size_t c = 0; c + 1 < centroids_.size(); ++c)
+        boundary_[c] = 0.5 * (double(centroids_[c]) + double(centroids_[c + 1]));
+}
+
+uint8_t Quantizer::index(float v) const
+{
+    const auto it = std::lower_bound(boundary_.begin(), boundary_.end(), double(v));
+    return uint8_t(it - boundary_.begin());
+}
+
+} // namespace dpu::bundle

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+// Safetensors writing (byte-exact, so a bundle can carry the header) and reading (for bases).
+#include "bundle/SafetensorsFile.h"
+#include "dpu/Error.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstring>
+
+namespace dpu::bundle {
+
+namespace {
+
+void putLe64(std::vector<uint8_t>& out, uint64_t v)
+{
+    for (int i = 0; i < 8; ++i)
+        out.push_back(uint8_t(v >> (8 * i)));
+}
+
+uint64_t numelOf(const TensorData& t)
+{
+    uint64_t n = 1;
+    for (int64_t d : t.shape) {
+        if (d < 0)
+            throw Error("tensor " + t.name + ": negative dimension");
+        n *= uint64_t(d);
+    }
+    if (n != t.values.size())
+        throw Error("tensor " + t.name + ": shape has " + std::to_string(n) + " elements, values " +
+                    std::to_string(t.values.size()));
+    return n;
+}
+
+} // namespace
+
+std::map<std::string, std::string> SafetensorsFile::deviceMetadata(const std::string& model,
+                                                                   const std::string& compat,
+                                                                   uint64_t updateVersion)
+{
+    return {{"format", "pt"}, {"dpu.model", model}, {"dpu.compat", compat},
+            {"dpu.update_version", std::to_string(updateVersion)}};
+}
+
+std::vector<uint8_t> SafetensorsFile::header(const std::vector<TensorData>& tensors,
+                                             const std::map<std::string, std::string>& metadata)
+{
+    nlohmann::ordered_json j;
+    if (!metadata.empty()) {
+        nlohmann::ordered_json m = nlohmann::ordered_json::object();
+        for (const auto& [k, v] : metadata) // std::map: keys in byte order
+            m[k] = v;
+        j["__metadata__"] = m;
+    }
+    uint64_t offset = 0;
+    for (const TensorData& t : tensors) {
+        if (t.name.empty() || t.name == "__metadata__" || j.contains(t.name))
+            throw Error("tensor name \"" + t.name + "\" empty, reserved or repeated");
+        const uint64_t bytes = numelOf(t) * 4;
+        j[t.name] = {{"dtype", "F32"}, {"shape", t.shape}, {"data_offsets", {offset, offset + bytes}}};
+        offset += bytes;
+    }
+    std::string text = j.dump(); // compact, no spaces; UTF-8 as given
+    while ((8 + text.size()) % 8 != 0)
+        text.push_back(' '); // safetensors allows trailing spaces; data stays 8-byte aligned
+    std::vector<uint8_t> out;
+    putLe64(out, text.size());
+    out.insert(out.end(), text.begin(), text.end());
+    return out;
+}
+
+std::vector<uint8_t> SafetensorsFile::write(const std::vector<TensorData>& tensors,
+                                            const std::map<std::string, std::string>& metadata)
+{
+    std::vector<uint8_t> out = header(tensors, metadata);
+    for (const TensorData& t : tensors)
+        for (float v : t.values) {
+            uint32_t u;
+            std::memcpy(&u, &v, 4);
+            for (int i = 0; i < 4; ++i)
+                out.push_back(uint8_t(u >> (8 * i)));
+        }
+    return out;
+}
+
+std::vector<TensorData> SafetensorsFile::read(const std::vector<uint8_t>& file, uint64_t* dataStart,
+                                              std::map<std::string, std::string>* metadata)
+{
+    if (file.size() < 8)
+        throw Error("safetensors: file shorter than its 8-byte header length");
+    uint64_t n = 0;
+    for (int i = 0; i < 8; ++i)
+        n |= uint64_t(file[i]) << (8 * i);
+    if (n > file.size() - 8)
+        throw Error("safetensors: header length " + std::to_string(n) + " exceeds the file");
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(file.begin() + 8, file.begin() + 8 + std::ptrdiff_t(n));
+    } catch (const nlohmann::json::exception& e) {
+        throw Error(std::string("safetensors: header is not JSON: ") + e.what());
+    }
+    if (!j.is_object())
+        throw Error("safetensors: header is not a JSON object");
+    struct Item { uint64_t begin, end; TensorData t; };
+    std::vector<Item> items;
+    const uint64_t start = 8 + n, dataSize = file.size() - start;
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        if (it.key() == "__metadata__") {
+            if (metadata)
+                for (auto m = it->begin(); m != it->end(); ++m)
+                    (*metadata)[m.key()] = m->get<std::string>();
+            continue;
+        }
+        const auto& v = *it;
+        if (!v.is_object() || v.value("dtype", "") != "F32")
+            throw Error("safetensors: tensor " + it.key() + ": dtype must be F32");
+        Item item{v.at("data_offsets").at(0).get<uint64_t>(), v.at("data_offsets").at(1).get<uint64_t>(),
+                  {it.key(), v.at("shape").get<std::vector<int64_t>>(), {}}};
+        uint64_t numel = 1;
+        for (int64_t d : item.t.shape)
+            numel *= uint64_t(d);
+        if (item.begin > item.end || item.end > dataSize || item.end - item.begin != 4 * numel)
+            throw Error("safetensors: tensor " + it.key() + ": data offsets out of range");
+        item.t.values.resize(numel);
+        if (numel > 0)
+            std::memcpy(item.t.values.data(), file.data() + start + item.begin, 4 * numel); // LE host
+        items.push_back(std::move(item));
+    }
+    std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.begin < b.begin; });
+    std::vector<TensorData> out;
+    uint64_t expect = 0;
+    for (Item& item : items) {
+        if (item.begin != expect)
+            throw Error("safetensors: tensor " + item.t.name + " not contiguous with the previous one");
+        expect = item.end;
+        out.push_back(std::move(item.t));
+    }
+    if (expect != dataSize)
+        throw Error("safetensors: " + std::to_string(dataSize - expect) + " bytes after the last tensor");
+    if (dataStart)
+        *dataStart = start;
+    return out;
+}
+
+} // namespace dpu::bundle

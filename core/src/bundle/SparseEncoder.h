@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+// Encodes one sparse tensor section: Golomb-Rice positions interleaved with value codes.
+#pragma once
+#include "bundle/BundleTypes.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace dpu::bundle {
+
+class SparseEncoder {
+public:
+    /// Section bytes for the positions where mask != 0, taking values from `target` over
+    /// `source`. `applied` receives exactly what the device will produce (source with the coded
+    /// values: fp16-rounded or q8 centroids). Adds to stats' position/value bits.
+    static std::vector<uint8_t> encode(const std::vector<float>& source, const std::vector<float>& target,
+                                       const std::vector<uint8_t>& mask, ValueCoding coding,
+                                       std::vector<float>& applied, BundleStats& stats);
+
+    /// Rice parameter (0..31) minimising the total code length of `gaps`, and that length.
+    static unsigned bestRiceParameter(const std::vector<uint64_t>& gaps, uint64_t* bits = nullptr);
+};
+
+} // namespace dpu::bundle
