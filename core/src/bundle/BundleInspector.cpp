@@ -107,7 +107,7 @@ std::string BundleInspector::inspect(const std::vector<uint8_t>& bundle)
         const uint64_t ndim = c.u(1, "ndim");
         c.u(1, "init rule");
         const uint64_t nameLen = c.u(1, "name length");
-        c.bytes(18, "entry fields");
+        c.bytes(26, "entry fields"); // reserved, init rule fields, data offset
         const uint64_t numel = c.u(8, "numel"), secOff = c.u(8, "section offset"), secLen = c.u(8, "section length");
         c.bytes(32, "section hash");
         std::ostringstream shape;

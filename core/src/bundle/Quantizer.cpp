@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// 1-D k-means on sorted values: assignments are contiguous runs, so each Lloyd step is a sweep.
+// 1-D k-means (linear init) on sorted values: assignments are contiguous runs, so each Lloyd step is a sweep.
 #include "bundle/Quantizer.h"
 
 #include <algorithm>
@@ -18,8 +18,11 @@ Quantizer::Quantizer(const std::vector<float>& values, int iterations)
         centroids_ = distinct; // exact: q8 then loses nothing
     } else {
         centroids_.resize(256);
-        for (size_t c = 0; c < 256; ++c) // quantile initialisation
-            centroids_[c] = v[(2 * c + 1) * v.size() / 512];
+        // Linear initialisation over [min, max] (Han et al. found it best for weights): unlike
+        // quantiles it keeps centroids near rare large values, which matter most.
+        const double lo = v.front(), hi = v.back();
+        for (size_t c = 0; c < 256; ++c)
+            centroids_[c] = float(lo + (hi - lo) * double(c) / 255.0);
         for (int it = 0; it < iterations; ++it) {
             updateBoundaries();
             std::vector<double> sum(256, 0.0);

@@ -9,7 +9,7 @@ namespace dpu::bundle {
 class Quantizer {
 public:
     /// Fits centroids to `values` (deterministic): the distinct values themselves when there are
-    /// at most 256, otherwise quantile-initialised Lloyd iterations. Empty input gives one
+    /// at most 256, otherwise linearly initialised Lloyd iterations. Empty input gives one
     /// centroid 0 (the format needs at least one).
     explicit Quantizer(const std::vector<float>& values, int iterations = 20);
     const std::vector<float>& centroids() const { return centroids_; }

@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: MIT
+// Engine speed benchmark: training throughput, DPU round vs FU round, bookkeeping cost, per-phase profile.
+//
+// Tasks (one per process; bench/run_speed.sh alternates them with the Python reference):
+//   train      E epochs of plain training (trainNetwork, no validation): MLP on Fashion-MNIST
+//              or VGGNet on random 3x32x32 data; prints samples per second.
+//   dpu-round  one DPU round through createStrategy("dpu") on D Fashion-MNIST samples.
+//   fu-round   one FU round through createStrategy("fu") on the same data.
+//   ratio      in one process, alternating: FU round, DPU round, full step with and without the
+//              c_local accumulation, and the selection (contributions, top-k, rewind); medians.
+//   profile    a DPU round through an instrumented copy of the trainer loop (same engine calls:
+//              index_select, Network::forward, cross_entropy, backward, MaskedOptimizer::step,
+//              accuracy) that times data indexing, forward, backward, optimiser step, evaluation.
+// Every task prints one JSON object on stdout.
+#include "data/Dataset.h"
+#include "dpu/Error.h"
+#include "dpu/Process.h"
+#include "models/Network.h"
+#include "strategies/Strategy.h"
+#include "train/Evaluator.h"
+#include "train/MaskSelection.h"
+#include "train/MaskedOptimizer.h"
+#include "train/Schedule.h"
+#include "train/Trainer.h"
+#include "train/Weights.h"
+#include "util/Rng.h"
+#include <ATen/Parallel.h>
+#include <nlohmann/json.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <sys/resource.h>
+#include <vector>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using json = nlohmann::json;
+
+double since(Clock::time_point t0)
+{
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+/// User + system CPU seconds of the whole process so far (all threads).
+double cpuSeconds()
+{
+    rusage u{};
+    ::getrusage(RUSAGE_SELF, &u);
+    return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec)
+           + 1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n == 0 ? 0.0 : (n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]));
+}
+
+struct Args {
+    std::string task = "dpu-round";
+    std::string model = "mlp";
+    std::string data = "/usr/share/datasets/fashion-mnist";
+    int64_t samples = 5000;
+    int64_t validation = 3000;
+    int epochs = 5;
+    int batch = 128;
+    double lr = 0.005;
+    double k = 0.01;
+    double lambda = 0.5;
+    int threads = 2;
+    int reps = 3;
+    uint64_t seed = 1;
+};
+
+[[noreturn]] void usage(const std::string& problem)
+{
+    std::fprintf(stderr,
+                 "bench_speed: %s\n"
+                 "Usage: bench_speed [--task train|dpu-round|fu-round|ratio|profile] [--model mlp|vgg]\n"
+                 "                   [--data DIR] [--samples N] [--validation N] [--epochs E] [--batch B]\n"
+                 "                   [--lr LR] [--k K] [--lambda L] [--threads T] [--reps R] [--seed S]\n",
+                 problem.c_str());
+    std::exit(2);
+}
+
+Args parseArgs(int argc, char** argv)
+{
+    Args a;
+    for (int i = 1; i < argc; ++i) {
+        const std::string key = argv[i];
+        if (i + 1 >= argc)
+            usage("missing value after " + key);
+        const std::string value = argv[++i];
+        try {
+            if (key == "--task") a.task = value;
+            else if (key == "--model") a.model = value;
+            else if (key == "--data") a.data = value;
+            else if (key == "--samples") a.samples = std::stoll(value);
+            else if (key == "--validation") a.validation = std::stoll(value);
+            else if (key == "--epochs") a.epochs = std::stoi(value);
+            else if (key == "--batch") a.batch = std::stoi(value);
+            else if (key == "--lr") a.lr = std::stod(value);
+            else if (key == "--k") a.k = std::stod(value);
+            else if (key == "--lambda") a.lambda = std::stod(value);
+            else if (key == "--threads") a.threads = std::stoi(value);
+            else if (key == "--reps") a.reps = std::stoi(value);
+            else if (key == "--seed") a.seed = std::stoull(value);
+            else usage("unknown option " + key);
+        } catch (const std::logic_error&) {
+            usage("bad value '" + value + "' for " + key);
+        }
+    }
+    return a;
+}
+
+/// The paper's MLP settings: Adam (PyTorch defaults), lr, /10 every E/3 epochs, batch 128.
+dpu::TrainSpec trainSpec(const Args& a)
+{
+    dpu::TrainSpec spec;
+    spec.epochs = a.epochs;
+    spec.batch = a.batch;
+    spec.optimizer = "adam";
+    spec.lr = a.lr;
+    spec.schedule.kind = "step";
+    spec.schedule.stepEpochs = 0; // epochs / 3
+    spec.schedule.gamma = 0.1;
+    return spec;
+}
+
+/// The first `samples` training images and the first `validation` test images, normalised with
+/// the whole training split's per-channel statistics (loadData), as bench/python/dpu_round.py.
+struct BenchData {
+    dpu::TensorDataset train, validation;
+    dpu::InputShape shape;
+    int classes = 10;
+};
+
+BenchData fashion(const Args& a)
+{
+    dpu::DatasetSpec spec;
+    spec.kind = "idx";
+    spec.path = a.data;
+    dpu::LoadedData loaded = dpu::loadData(spec);
+    const int64_t n = std::min(a.samples, loaded.train.size());
+    const int64_t v = std::min(a.validation, loaded.test.size());
+    BenchData d;
+    d.train = {loaded.train.images.narrow(0, 0, n).contiguous(), loaded.train.labels.narrow(0, 0, n).contiguous()};
+    d.validation = {loaded.test.images.narrow(0, 0, v).contiguous(), loaded.test.labels.narrow(0, 0, v).contiguous()};
+    d.shape = loaded.shape;
+    d.classes = loaded.classes;
+    return d;
+}
+
+std::unique_ptr<dpu::Network> network(const std::string& model, const dpu::InputShape& shape, int classes,
+                                      uint64_t seed)
+{
+    auto net = dpu::createNetwork({model, shape, classes, 1.0});
+    dpu::initialiseNetwork(*net, seed);
+    return net;
+}
+
+/// Records when each epoch of each phase ends.
+class EpochClock : public dpu::RunObserver {
+public:
+    void start() { t0_ = Clock::now(); }
+    void epochDone(const dpu::EpochEvent& e) override
+    {
+        (e.phase == dpu::Phase::Full ? full_ : fine_).push_back(since(t0_));
+    }
+    const std::vector<double>& full() const { return full_; }
+    const std::vector<double>& fine() const { return fine_; }
+
+private:
+    Clock::time_point t0_ = Clock::now();
+    std::vector<double> full_, fine_;
+};
+
+struct RoundTiming {
+    double seconds = 0;
+    double cpu = 0;      ///< process CPU seconds during the round
+    double fullStep = 0; ///< until the last epoch of the full step (DPU) or of the training (FU)
+    double valAccuracy = 0;
+    int64_t updated = 0;
+};
+
+RoundTiming runRound(const std::string& strategyName, const BenchData& d, const Args& a)
+{
+    dpu::Plan plan;
+    plan.k = a.k;
+    plan.lambda = a.lambda;
+    plan.train = trainSpec(a);
+    auto strategy = dpu::createStrategy(strategyName, plan);
+    auto net = network("mlp", d.shape, d.classes, a.seed);
+    const dpu::Weights start = dpu::snapshot(*net);
+    EpochClock clock;
+    dpu::TrainContext ctx{&clock, nullptr, strategyName, a.seed, 1, /*reportBatches=*/false};
+    dpu::RoundInput in{*net, d.train, d.validation, start, plan.train, a.k, dpu::deriveSeed(a.seed, 1, 1), ctx};
+    clock.start();
+    const double c0 = cpuSeconds();
+    const auto t0 = Clock::now();
+    dpu::RoundOutput out = strategy->runRound(in);
+    RoundTiming t;
+    t.seconds = since(t0);
+    t.cpu = cpuSeconds() - c0;
+    t.fullStep = clock.full().empty() ? 0.0 : clock.full().back();
+    t.valAccuracy = out.valAccuracy;
+    t.updated = out.masks.empty() ? -1 : dpu::maskCount(out.masks);
+    return t;
+}
+
+json commonFields(const Args& a)
+{
+    return {{"impl", "engine"}, {"torch", TORCH_VERSION}, {"threads", at::get_num_threads()},
+            {"omp_wait_policy", std::getenv("OMP_WAIT_POLICY") ? std::getenv("OMP_WAIT_POLICY") : ""},
+            {"task", a.task}, {"epochs", a.epochs}};
+}
+
+json taskTrain(const Args& a)
+{
+    dpu::TensorDataset train, validation;
+    std::unique_ptr<dpu::Network> net;
+    if (a.model == "mlp") {
+        Args b = a;
+        b.validation = 1;
+        BenchData d = fashion(b);
+        train = d.train;
+        validation = d.validation;
+        net = network("mlp", d.shape, d.classes, a.seed);
+    } else if (a.model == "vgg") {
+        torch::manual_seed(a.seed);
+        train = {torch::randn({a.samples, 3, 32, 32}), torch::randint(0, 10, {a.samples}, torch::kLong)};
+        validation = {train.images.narrow(0, 0, 1), train.labels.narrow(0, 0, 1)};
+        net = network("vgg", {3, 32, 32}, 10, a.seed);
+    } else {
+        usage("--model: expected mlp or vgg, found " + a.model);
+    }
+    dpu::TrainOptions opt;
+    opt.selectBest = false;
+    opt.shuffleSeed = dpu::deriveSeed(a.seed, 7);
+    dpu::TrainContext ctx{nullptr, nullptr, "train", a.seed, 1, false};
+    const double c0 = cpuSeconds();
+    const auto t0 = Clock::now();
+    dpu::trainNetwork(*net, train, validation, trainSpec(a), opt, ctx);
+    const double seconds = since(t0);
+    json j = commonFields(a);
+    j.update({{"model", a.model}, {"samples", train.size()}, {"seconds", seconds}, {"cpu_seconds", cpuSeconds() - c0},
+              {"samples_per_second", static_cast<double>(train.size()) * a.epochs / seconds}});
+    return j;
+}
+
+json taskRound(const Args& a, const std::string& strategyName)
+{
+    const BenchData d = fashion(a);
+    const RoundTiming t = runRound(strategyName, d, a);
+    json j = commonFields(a);
+    j.update({{"model", "mlp"}, {"strategy", strategyName}, {"samples", d.train.size()}, {"seconds", t.seconds},
+              {"cpu_seconds", t.cpu}, {"phases", {{"full step", t.fullStep}, {"rest (selection, sparse fine-tune)", t.seconds - t.fullStep}}},
+              {"best_val_accuracy", t.valAccuracy}, {"updated_weights", t.updated}});
+    return j;
+}
+
+/// FU vs DPU rounds and the cost of the contribution bookkeeping, alternating in one process.
+json taskRatio(const Args& a)
+{
+    const BenchData d = fashion(a);
+    const dpu::TrainSpec spec = trainSpec(a);
+    std::vector<double> fu, dpuRound, withLocal, withoutLocal, selection;
+    for (int rep = 0; rep < a.reps; ++rep) {
+        fu.push_back(runRound("fu", d, a).seconds);
+        dpuRound.push_back(runRound("dpu", d, a).seconds);
+
+        // The full step of the DPU round with and without c_local, then the selection.
+        for (int withC = 1; withC >= 0; --withC) {
+            auto net = network("mlp", d.shape, d.classes, a.seed);
+            const dpu::Weights start = dpu::snapshot(*net);
+            std::vector<torch::Tensor> partial, local;
+            for (auto& p : net->parameters()) {
+                partial.push_back(p.tensor.dim() > 1 ? p.tensor : torch::Tensor());
+                local.push_back(p.tensor.dim() > 1 ? torch::zeros_like(p.tensor) : torch::Tensor());
+            }
+            dpu::TrainOptions opt;
+            opt.selectBest = false;
+            opt.shuffleSeed = dpu::deriveSeed(a.seed, 1);
+            opt.localContribution = withC ? &local : nullptr;
+            dpu::TrainContext ctx{nullptr, nullptr, "dpu", a.seed, 1, false};
+            auto t0 = Clock::now();
+            dpu::trainNetwork(*net, d.train, d.validation, spec, opt, ctx);
+            (withC ? withLocal : withoutLocal).push_back(since(t0));
+            if (!withC)
+                continue;
+            // Steps 2-4 of Alg. 1 exactly as ContributionUpdating::runRound does them.
+            t0 = Clock::now();
+            std::vector<torch::Tensor> global(partial.size());
+            {
+                torch::NoGradGuard guard;
+                for (size_t i = 0; i < partial.size(); ++i)
+                    if (partial[i].defined())
+                        global[i] = (partial[i] - start.params[i]).square();
+            }
+            const auto scores = dpu::combineContributions(global, local, a.lambda);
+            int64_t total = 0;
+            for (const auto& p : partial)
+                if (p.defined())
+                    total += p.numel();
+            const dpu::MaskSet masks = dpu::topKMask(scores, std::llround(a.k * static_cast<double>(total)));
+            std::vector<torch::Tensor> params;
+            for (auto& p : net->parameters())
+                params.push_back(p.tensor);
+            dpu::rewindInPlace(params, start.params, masks);
+            selection.push_back(since(t0));
+        }
+    }
+    const double fuM = median(fu), dpuM = median(dpuRound), withM = median(withLocal), withoutM = median(withoutLocal),
+                 selM = median(selection);
+    const double bookkeeping = (withM - withoutM) + selM;
+    json j = commonFields(a);
+    j.update({{"model", "mlp"}, {"samples", d.train.size()}, {"reps", a.reps},
+              {"fu_round_s", fu}, {"dpu_round_s", dpuRound},
+              {"full_step_with_c_local_s", withLocal}, {"full_step_without_c_local_s", withoutLocal},
+              {"selection_s", selection},
+              {"median", {{"fu_round_s", fuM}, {"dpu_round_s", dpuM}, {"full_step_with_c_local_s", withM},
+                          {"full_step_without_c_local_s", withoutM}, {"selection_s", selM}}},
+              {"dpu_over_fu", dpuM / fuM},
+              {"c_local_overhead_of_full_step", (withM - withoutM) / withoutM},
+              {"bookkeeping_share_of_dpu_round", bookkeeping / dpuM}});
+    return j;
+}
+
+/// Per-phase totals of an instrumented copy of trainNetwork's loop.
+struct Profile {
+    std::map<std::string, double> seconds;
+    Clock::time_point last = Clock::now();
+    void reset() { last = Clock::now(); }
+    void lap(const std::string& name)
+    {
+        const auto now = Clock::now();
+        seconds[name] += std::chrono::duration<double>(now - last).count();
+        last = now;
+    }
+};
+
+/// The loop of core/src/train/Trainer.cpp with clocks between its parts (no events, no cancel).
+double trainProfiled(dpu::Network& net, const dpu::TensorDataset& data, const dpu::TensorDataset& validation,
+                     const dpu::TrainSpec& spec, uint64_t shuffleSeed, const dpu::MaskSet* masks,
+                     std::vector<torch::Tensor>* local, bool selectBest, Profile& prof)
+{
+    std::vector<torch::Tensor> params;
+    for (auto& p : net.parameters())
+        params.push_back(p.tensor);
+    auto optimizer = dpu::MaskedOptimizer::create(spec, params);
+    optimizer->setMasks(masks);
+    optimizer->setLocalContribution(local);
+    net.setTraining(true);
+    double best = -1;
+    dpu::Weights bestState;
+    prof.reset();
+    if (selectBest) {
+        best = dpu::accuracy(net, validation);
+        bestState = dpu::snapshot(net);
+        prof.lap("evaluation");
+    }
+    const int64_t n = data.size(), batch = spec.batch;
+    const int batches = static_cast<int>((n + batch - 1) / batch);
+    int bestEpoch = 0;
+    for (int epoch = 0; epoch < spec.epochs; ++epoch) {
+        prof.reset();
+        optimizer->setLearningRate(dpu::learningRate(spec, epoch));
+        dpu::Rng rng(dpu::deriveSeed(shuffleSeed, static_cast<uint64_t>(epoch)));
+        const auto order = rng.permutation(n);
+        torch::Tensor orderTensor = torch::from_blob(const_cast<int64_t*>(order.data()), {n}, torch::kLong);
+        prof.lap("data indexing");
+        for (int b = 0; b < batches; ++b) {
+            const int64_t start = b * batch, len = std::min(batch, n - start);
+            if (len < 2 && n > 1)
+                continue;
+            torch::Tensor idx = orderTensor.narrow(0, start, len);
+            torch::Tensor x = data.images.index_select(0, idx);
+            torch::Tensor y = data.labels.index_select(0, idx);
+            prof.lap("data indexing");
+            for (auto& p : params)
+                p.mutable_grad().reset();
+            torch::Tensor loss = torch::nn::functional::cross_entropy(net.forward(x), y);
+            prof.lap("forward");
+            loss.backward();
+            prof.lap("backward");
+            optimizer->step();
+            prof.lap("optimizer step");
+            (void)loss.item<double>();
+            prof.lap("forward");
+        }
+        if (selectBest) {
+            const double val = dpu::accuracy(net, validation);
+            if (val > best) {
+                best = val;
+                bestEpoch = epoch + 1;
+                bestState = dpu::snapshot(net);
+            }
+            prof.lap("evaluation");
+        }
+    }
+    if (selectBest && bestEpoch != spec.epochs)
+        dpu::restore(net, bestState);
+    prof.lap("evaluation");
+    return best;
+}
+
+json taskProfile(const Args& a)
+{
+    const BenchData d = fashion(a);
+    const dpu::TrainSpec spec = trainSpec(a);
+    auto net = network("mlp", d.shape, d.classes, a.seed);
+    const dpu::Weights start = dpu::snapshot(*net);
+    Profile prof;
+    std::map<std::string, double> phases;
+    const auto t0 = Clock::now();
+
+    std::vector<torch::Tensor> partial, local;
+    for (auto& p : net->parameters()) {
+        partial.push_back(p.tensor.dim() > 1 ? p.tensor : torch::Tensor());
+        local.push_back(p.tensor.dim() > 1 ? torch::zeros_like(p.tensor) : torch::Tensor());
+    }
+    trainProfiled(*net, d.train, d.validation, spec, dpu::deriveSeed(a.seed, 1), nullptr, &local, false, prof);
+    phases["full step"] = since(t0);
+
+    auto t1 = Clock::now();
+    std::vector<torch::Tensor> global(partial.size());
+    {
+        torch::NoGradGuard guard;
+        for (size_t i = 0; i < partial.size(); ++i)
+            if (partial[i].defined())
+                global[i] = (partial[i] - start.params[i]).square();
+    }
+    const auto scores = dpu::combineContributions(global, local, a.lambda);
+    int64_t total = 0;
+    for (const auto& p : partial)
+        if (p.defined())
+            total += p.numel();
+    const int64_t count = std::llround(a.k * static_cast<double>(total));
+    const dpu::MaskSet masks = dpu::topKMask(scores, count);
+    std::vector<torch::Tensor> params;
+    for (auto& p : net->parameters())
+        params.push_back(p.tensor);
+    dpu::rewindInPlace(params, start.params, masks);
+    phases["contributions, top-k, rewind"] = since(t1);
+
+    t1 = Clock::now();
+    const double best =
+        trainProfiled(*net, d.train, d.validation, spec, dpu::deriveSeed(a.seed, 2), &masks, nullptr, true, prof);
+    phases["sparse fine-tune"] = since(t1);
+    json j = commonFields(a);
+    j.update({{"model", "mlp"}, {"samples", d.train.size()}, {"seconds", since(t0)}, {"phases", phases},
+              {"best_val_accuracy", best}, {"updated_weights", dpu::maskCount(masks)}, {"profile", prof.seconds}});
+    return j;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    dpu::ensurePassiveOpenMP(argc, argv);
+    const Args a = parseArgs(argc, argv);
+    if (a.threads > 0)
+        at::set_num_threads(a.threads);
+    try {
+        json j;
+        if (a.task == "train")
+            j = taskTrain(a);
+        else if (a.task == "dpu-round")
+            j = taskRound(a, "dpu");
+        else if (a.task == "fu-round")
+            j = taskRound(a, "fu");
+        else if (a.task == "ratio")
+            j = taskRatio(a);
+        else if (a.task == "profile")
+            j = taskProfile(a);
+        else
+            usage("--task: expected train, dpu-round, fu-round, ratio or profile, found " + a.task);
+        std::printf("%s\n", j.dump().c_str());
+        return 0;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench_speed: error: %s\n", e.what());
+        return 1;
+    }
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/* Internals shared by the verify and apply halves of the bundle code. */
+#ifndef DPU_BUNDLE_INTERNAL_H
+#define DPU_BUNDLE_INTERNAL_H
+
+#include "dpu_bundle.h"
+
+#define DPU_CTX_MAGIC 0x44505541u /* "DPUA": context initialised */
+
+/** One tensor entry of the manifest, bounds already checked. */
+typedef struct dpu_entry {
+    uint32_t mode, coding, dtype, ndim, init_rule, name_len;
+    uint32_t init_index, fan_in;
+    float constant;
+    uint64_t data_offset, numel;
+    uint64_t section_offset, section_length;
+    uint8_t section_sha[DPU_SHA256_SIZE];
+} dpu_entry;
+
+/** Sets the sticky error with a detail string and returns it. */
+dpu_status dpu_fail(dpu_apply_ctx *ctx, dpu_status s, const char *what, uint64_t index);
+
+/** Reads bundle bytes [off, off + len) (len <= sizeof ctx->buf) into ctx->buf. */
+dpu_status dpu_read_bundle(dpu_apply_ctx *ctx, const dpu_apply_io *io, uint64_t off, size_t len);
+
+/** Parses and checks the tensor entry at *off (advanced past it); `prev_end` is the running data
+ *  offset and `sec_pos` the running section offset, both advanced. */
+dpu_status dpu_read_entry(dpu_apply_ctx *ctx, const dpu_apply_io *io, uint64_t *off, uint64_t index,
+                          uint64_t *data_end, uint64_t *sec_pos, dpu_entry *e);
+
+/** Streams one sparse tensor (positions and values over its source) to the output. */
+dpu_status dpu_apply_sparse(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dpu_entry *e,
+                            uint64_t index);
+
+/** Writes bytes to the output and the running target digest. */
+dpu_status dpu_emit(dpu_apply_ctx *ctx, const dpu_apply_io *io, const uint8_t *p, size_t n);
+
+#endif

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: MIT */
+/* One sparse tensor: source values (base file or seeded initialiser) with the changed positions
+ * overwritten, decoded from a single interleaved bit stream (docs/bundle-format.md, "Sparse"). */
+#include "dpu_bundle_internal.h"
+#include "dpu_init.h"
+
+#define CHUNK 256u /* floats per output chunk: ctx->vals */
+
+/* Reads the sparse section's header: count, Rice parameter, plane mask, centroids, tables. */
+static dpu_status read_tables(dpu_apply_ctx *ctx, const dpu_entry *e, uint64_t index, uint64_t *count,
+                              unsigned *rice, unsigned *mask, unsigned *planes, unsigned *ncent)
+{
+    dpu_bits *b = &ctx->bits;
+    unsigned i, p, t = 0;
+    *count = 0;
+    for (i = 0; i < 8; ++i)
+        *count |= (uint64_t)dpu_bits_get(b, 8) << (8 * i);
+    *rice = dpu_bits_get(b, 8);
+    *mask = dpu_bits_get(b, 8);
+    if (b->error)
+        return dpu_fail(ctx, DPU_E_SECTION_SIZE, "sparse header", index);
+    if (*count > e->numel)
+        return dpu_fail(ctx, DPU_E_COUNT, "change count", index);
+    if (*rice > 31)
+        return dpu_fail(ctx, DPU_E_RICE_PARAM, "rice parameter", index);
+    *planes = e->coding == DPU_CODING_FP32 ? 4u : e->coding == DPU_CODING_FP16 ? 2u : 1u;
+    if ((*mask >> *planes) != 0)
+        return dpu_fail(ctx, DPU_E_PLANES, "plane mask", index);
+    *ncent = 256;
+    if (e->coding == DPU_CODING_Q8) {
+        *ncent = dpu_bits_get(b, 8);
+        *ncent |= dpu_bits_get(b, 8) << 8;
+        if (b->error || *ncent == 0 || *ncent > 256)
+            return dpu_fail(ctx, DPU_E_CENTROIDS, "centroid count", index);
+        for (i = 0; i < *ncent; ++i) {
+            uint32_t u = 0;
+            for (p = 0; p < 4; ++p)
+                u |= dpu_bits_get(b, 8) << (8 * p);
+            ctx->centroid[i] = dpu_bits_float(u);
+        }
+        if (b->error)
+            return dpu_fail(ctx, DPU_E_CENTROIDS, "centroids run past the section", index);
+    }
+    for (p = 0; p < *planes; ++p) {
+        if (!(*mask >> p & 1u))
+            continue;
+        for (i = 0; i < 128; ++i) {
+            const unsigned byte = dpu_bits_get(b, 8);
+            ctx->lengths[2 * i] = (uint8_t)(byte & 15u);
+            ctx->lengths[2 * i + 1] = (uint8_t)(byte >> 4);
+        }
+        if (b->error)
+            return dpu_fail(ctx, DPU_E_HUFF_TABLE, "table runs past the section", index);
+        for (i = *ncent; i < 256; ++i)
+            if (ctx->lengths[i] != 0)
+                return dpu_fail(ctx, DPU_E_CENTROIDS, "code for an absent centroid", index);
+        if (dpu_huff_build(&ctx->huff[p], ctx->lengths) != 0)
+            return dpu_fail(ctx, DPU_E_HUFF_TABLE, "code lengths", index);
+        ++t;
+    }
+    (void)t;
+    return DPU_OK;
+}
+
+/* Fills ctx->vals[0..n) with source elements first..first+n-1. */
+static dpu_status fill_source(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dpu_entry *e,
+                              uint64_t first, size_t n)
+{
+    size_t i;
+    if (e->mode == DPU_MODE_INIT_SPARSE) {
+        if (e->init_rule == DPU_INIT_UNIFORM)
+            dpu_init_uniform(ctx->vals, n, dpu_init_key(ctx->info.init_seed, e->init_index), first,
+                             dpu_init_bound(e->fan_in));
+        else
+            dpu_init_constant(ctx->vals, n, e->constant);
+        return DPU_OK;
+    }
+    if (io->read_base(io->base_user, ctx->base_data_start + e->data_offset + first * 4u, ctx->buf, n * 4u) != 0)
+        return dpu_fail(ctx, DPU_E_READ, "device file read", UINT64_MAX);
+    for (i = 0; i < n; ++i)
+        ctx->vals[i] = dpu_bits_float(dpu_le32(ctx->buf + 4 * i));
+    return DPU_OK;
+}
+
+/* Decodes one value over `old`; -1 on a bad code. */
+static int decode_value(dpu_apply_ctx *ctx, const dpu_entry *e, unsigned mask, unsigned planes,
+                        unsigned ncent, float old, float *out)
+{
+    uint32_t x = 0;
+    unsigned p;
+    for (p = 0; p < planes; ++p) {
+        const int sym = (mask >> p & 1u) ? dpu_huff_get(&ctx->huff[p], &ctx->bits)
+                                         : (int)dpu_bits_get(&ctx->bits, 8);
+        if (sym < 0 || ctx->bits.error)
+            return -1;
+        x |= (uint32_t)sym << (8 * p);
+    }
+    if (e->coding == DPU_CODING_FP32)
+        *out = dpu_bits_float(dpu_float_bits(old) ^ x); /* XOR with the old value's bits */
+    else if (e->coding == DPU_CODING_FP16)
+        *out = dpu_half_to_float((uint16_t)x);
+    else if (x < ncent)
+        *out = ctx->centroid[x];
+    else
+        return -2; /* raw q8 index of an absent centroid */
+    return 0;
+}
+
+dpu_status dpu_apply_sparse(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dpu_entry *e,
+                            uint64_t index)
+{
+    uint64_t count, done = 0, next = 0, pos = 0, first;
+    unsigned rice = 0, mask = 0, planes = 0, ncent = 0;
+    int have_pos = 0, ok;
+    size_t i;
+    dpu_status s;
+    dpu_bits_init(&ctx->bits, io->read_bundle, io->bundle_user, e->section_offset, e->section_length);
+    if ((s = read_tables(ctx, e, index, &count, &rice, &mask, &planes, &ncent)) != DPU_OK)
+        return s;
+    for (first = 0; first < e->numel; first += CHUNK) {
+        const size_t n = e->numel - first < CHUNK ? (size_t)(e->numel - first) : CHUNK;
+        if ((s = fill_source(ctx, io, e, first, n)) != DPU_OK)
+            return s;
+        for (;;) {
+            if (!have_pos) {
+                if (done == count)
+                    break;
+                /* gap = pos - next; pos must stay inside the tensor */
+                if (next >= e->numel)
+                    return dpu_fail(ctx, DPU_E_POSITION, "more changes than positions", index);
+                pos = next + dpu_rice_get(&ctx->bits, rice, e->numel - 1u - next, &ok);
+                if (!ok)
+                    return dpu_fail(ctx, DPU_E_POSITION, "position code", index);
+                have_pos = 1;
+            }
+            if (pos >= first + n)
+                break; /* belongs to a later chunk */
+            const int r = decode_value(ctx, e, mask, planes, ncent, ctx->vals[pos - first],
+                                       &ctx->vals[pos - first]);
+            if (r != 0)
+                return dpu_fail(ctx, r == -2 ? DPU_E_CENTROIDS : DPU_E_VALUE_CODE, "value code", index);
+            next = pos + 1u;
+            ++done;
+            have_pos = 0;
+        }
+        for (i = 0; i < n; ++i)
+            dpu_put_le32(ctx->buf + 4 * i, dpu_float_bits(ctx->vals[i]));
+        if ((s = dpu_emit(ctx, io, ctx->buf, n * 4u)) != DPU_OK)
+            return s;
+    }
+    ctx->consumed += e->section_length;
+    if (!dpu_bits_at_clean_end(&ctx->bits))
+        return dpu_fail(ctx, DPU_E_SECTION_TRAILING, "section tail", index);
+    return DPU_OK;
+}

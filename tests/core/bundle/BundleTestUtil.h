@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: MIT
+// Model-shaped random states, masks and init rules for the bundle tests.
+#pragma once
+#include "bundle/BundleTypes.h"
+#include "bundle/BundleWriter.h"
+#include "bundle/SafetensorsFile.h"
+
+#include <random>
+
+namespace dpu::test {
+
+using namespace dpu::bundle;
+
+/// Tensors shaped like the zoo's layers (scaled down), values ~ N(0, 0.05).
+inline std::vector<TensorData> modelState(const std::string& shape, uint32_t seed)
+{
+    std::vector<TensorData> t;
+    if (shape == "mlp")
+        t = {{"fc1.weight", {256, 784}, {}}, {"fc1.bias", {256}, {}}, {"fc2.weight", {10, 256}, {}},
+             {"fc2.bias", {10}, {}}};
+    else if (shape == "conv")
+        t = {{"conv1.weight", {16, 3, 3, 3}, {}}, {"bn1.weight", {16}, {}}, {"bn1.bias", {16}, {}},
+             {"conv2.weight", {32, 16, 3, 3}, {}}, {"dw.weight", {32, 1, 3, 3}, {}},
+             {"fc.weight", {10, 32}, {}}, {"fc.bias", {10}, {}}, {"bn1.running_mean", {16}, {}},
+             {"bn1.running_var", {16}, {}}};
+    else // tiny: for exhaustive corruption tests
+        t = {{"w", {4, 8}, {}}, {"b", {4}, {}}};
+    std::mt19937 rng(seed);
+    std::normal_distribution<float> nd(0.f, 0.05f);
+    for (auto& x : t) {
+        size_t n = 1;
+        for (int64_t d : x.shape)
+            n *= size_t(d);
+        x.values.resize(n);
+        for (float& v : x.values)
+            v = nd(rng);
+    }
+    return t;
+}
+
+/// Random mask with ratio k for every dim > 1 tensor (empty = dense for the others).
+inline std::vector<std::vector<uint8_t>> randomMasks(const std::vector<TensorData>& t, double k, uint32_t seed)
+{
+    std::mt19937 rng(seed);
+    std::bernoulli_distribution bd(k);
+    std::vector<std::vector<uint8_t>> m(t.size());
+    for (size_t i = 0; i < t.size(); ++i)
+        if (t[i].shape.size() > 1) {
+            m[i].resize(t[i].values.size());
+            for (auto& b : m[i])
+                b = bd(rng) ? 1 : 0;
+        }
+    return m;
+}
+
+/// Init rules after docs/initializer.md (uniform for dim > 1, constants otherwise).
+inline std::vector<InitSpec> initRules(const std::vector<TensorData>& t)
+{
+    std::vector<InitSpec> r(t.size());
+    for (size_t i = 0; i < t.size(); ++i) {
+        r[i].index = uint32_t(i);
+        if (t[i].shape.size() > 1) {
+            r[i].rule = InitSpec::Rule::Uniform;
+            r[i].fanIn = uint32_t(t[i].values.size() / size_t(t[i].shape[0]));
+        } else {
+            r[i].rule = InitSpec::Rule::Constant;
+        }
+    }
+    return r;
+}
+
+/// `next` = `prev` plus small random changes everywhere (the server's trained state).
+inline std::vector<TensorData> perturbed(const std::vector<TensorData>& prev, uint32_t seed)
+{
+    std::vector<TensorData> t = prev;
+    std::mt19937 rng(seed);
+    std::normal_distribution<float> nd(0.f, 0.005f);
+    for (auto& x : t)
+        for (float& v : x.values)
+            v += nd(rng);
+    return t;
+}
+
+/// A device file for `state` at update version `version`.
+inline std::vector<uint8_t> deviceFile(const std::vector<TensorData>& state, uint64_t version)
+{
+    return SafetensorsFile::write(state, SafetensorsFile::deviceMetadata("test", "compat-1", version));
+}
+
+/// A delta bundle from `base` (device file) to `target`.
+inline BundleInput deltaInput(const std::vector<uint8_t>& base, const std::vector<TensorData>& target,
+                              const std::vector<std::vector<uint8_t>>& masks, ValueCoding coding,
+                              uint64_t version)
+{
+    BundleInput in;
+    in.kind = Kind::Delta;
+    in.coding = coding;
+    in.model = "test";
+    in.compat = "compat-1";
+    in.updateVersion = version;
+    in.baseFile = base;
+    in.target = target;
+    in.masks = masks;
+    return in;
+}
+
+} // namespace dpu::test

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: MIT
+// Hostile and wrong input: every single-byte change and every truncation of a small valid bundle
+// is rejected; wrong base, wrong key, replayed versions and wrong compatibility are refused.
+#include "BundleTestUtil.h"
+#include "bundle/BundleApplier.h"
+#include "dpu_bundle.h"
+
+#include <QtTest/QtTest>
+
+using namespace dpu::bundle;
+using namespace dpu::test;
+
+namespace {
+
+struct Fixture {
+    std::vector<uint8_t> base;
+    BundleOutput out;
+};
+
+Fixture smallBundle(ValueCoding coding, const std::vector<uint8_t>& secretKey, Kind kind = Kind::Delta)
+{
+    Fixture f;
+    const auto old = modelState("tiny", 1);
+    f.base = deviceFile(old, 1);
+    BundleInput in = deltaInput(f.base, perturbed(old, 2), randomMasks(old, 0.3, 3), coding, 2);
+    in.secretKey = secretKey;
+    if (kind == Kind::ReinitDelta) {
+        in.kind = kind;
+        in.baseFile.clear();
+        in.init = initRules(old);
+        in.seed = 99;
+    }
+    f.out = BundleWriter::write(in);
+    return f;
+}
+
+uint64_t le(const std::vector<uint8_t>& b, uint64_t off, int n)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < n; ++i)
+        v |= uint64_t(b[off + uint64_t(i)]) << (8 * i);
+    return v;
+}
+
+} // namespace
+
+class TestBundleReject : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void everyByteChangeRejected()
+    {
+        std::vector<uint8_t> sk, pk;
+        BundleWriter::generateKeyPair(sk, pk);
+        for (int coding = 1; coding <= 3; ++coding)
+            for (int variant = 0; variant < 3; ++variant) {
+                // 0: unsigned delta, no key; 1: signed delta, key; 2: signed reinit, key
+                const bool sign = variant > 0;
+                const Fixture f = smallBundle(ValueCoding(coding), sign ? sk : std::vector<uint8_t>{},
+                                              variant == 2 ? Kind::ReinitDelta : Kind::Delta);
+                BundleApplier::Options o;
+                o.currentVersion = 1;
+                if (sign)
+                    o.publicKey = pk;
+                QCOMPARE(BundleApplier::apply(f.out.bytes, f.base, o).status, 0);
+                std::vector<uint8_t> b = f.out.bytes;
+                for (size_t i = 0; i < b.size(); ++i) {
+                    const uint8_t orig = b[i];
+                    // all 255 changes for fp32; single-bit flips and inversion for the others
+                    for (unsigned x = 1; x < 256; ++x) {
+                        if (coding != 1 && (x & (x - 1)) != 0 && x != 0xff)
+                            continue;
+                        b[i] = uint8_t(orig ^ x);
+                        const auto r = BundleApplier::apply(b, f.base, o);
+                        if (r.status == 0)
+                            QFAIL(qPrintable(QStringLiteral("coding %1 variant %2: byte %3 ^ %4 accepted")
+                                                 .arg(coding).arg(variant).arg(i).arg(x)));
+                        QVERIFY(r.file.empty());
+                    }
+                    b[i] = orig;
+                }
+            }
+    }
+
+    void resealedPayloadMutationsNeverCrash()
+    {
+        // Digests recomputed after each mutation, as a hostile lab signer could: the payload
+        // decoders themselves must then reject (or, at worst, the target hash does), never crash.
+        for (int coding = 1; coding <= 3; ++coding) {
+            const Fixture f = smallBundle(ValueCoding(coding), {});
+            const std::vector<uint8_t>& good = f.out.bytes;
+            const uint64_t m = le(good, 8, 4), entry0 = 16 + DPU_MANIFEST_FIXED_SIZE + 4 + 8;
+            const uint64_t secOff = le(good, entry0 + 40, 8), secLen = le(good, entry0 + 48, 8);
+            QCOMPARE(good[entry0], uint8_t(DPU_MODE_SPARSE));
+            for (uint64_t i = secOff; i < secOff + secLen; ++i)
+                for (unsigned x : {0x01u, 0x10u, 0x80u, 0xffu}) {
+                    std::vector<uint8_t> b = good;
+                    b[i] ^= uint8_t(x);
+                    dpu_sha256_buf(b.data() + secOff, secLen, b.data() + entry0 + 56);
+                    dpu_sha256_buf(b.data(), 16 + m, b.data() + 16 + m);
+                    const auto r = BundleApplier::apply(b, f.base, {});
+                    QVERIFY(r.status != 0 || r.file == f.out.targetFile);
+                }
+        }
+    }
+
+    void everyTruncationRejected()
+    {
+        for (int coding = 1; coding <= 3; ++coding) {
+            const Fixture f = smallBundle(ValueCoding(coding), {});
+            for (size_t n = 0; n < f.out.bytes.size(); ++n) {
+                const std::vector<uint8_t> b(f.out.bytes.begin(), f.out.bytes.begin() + std::ptrdiff_t(n));
+                QVERIFY(BundleApplier::apply(b, f.base, {}).status != 0);
+            }
+            std::vector<uint8_t> longer = f.out.bytes;
+            longer.push_back(0);
+            QCOMPARE(BundleApplier::apply(longer, f.base, {}).status, int(DPU_E_SECTION_LAYOUT));
+        }
+    }
+
+    void wrongBaseKeyVersionCompat()
+    {
+        std::vector<uint8_t> sk, pk, sk2, pk2;
+        BundleWriter::generateKeyPair(sk, pk);
+        BundleWriter::generateKeyPair(sk2, pk2);
+        const Fixture f = smallBundle(ValueCoding::Q8, sk);
+        BundleApplier::Options o;
+        o.publicKey = pk;
+        o.currentVersion = 1;
+        QCOMPARE(BundleApplier::apply(f.out.bytes, f.base, o).status, 0);
+
+        std::vector<uint8_t> otherBase = f.base;
+        otherBase.back() ^= 1;
+        QCOMPARE(BundleApplier::apply(f.out.bytes, otherBase, o).status, int(DPU_E_BASE_HASH));
+        otherBase.push_back(0);
+        QCOMPARE(BundleApplier::apply(f.out.bytes, otherBase, o).status, int(DPU_E_BASE_SIZE));
+
+        BundleApplier::Options wrongKey = o;
+        wrongKey.publicKey = pk2;
+        const auto r = BundleApplier::apply(f.out.bytes, f.base, wrongKey);
+        QCOMPARE(r.status, int(DPU_E_SIGNATURE));
+        QVERIFY(r.message.find("signature") != std::string::npos);
+
+        const Fixture unsignedBundle = smallBundle(ValueCoding::Q8, {});
+        QCOMPARE(BundleApplier::apply(unsignedBundle.out.bytes, f.base, o).status, int(DPU_E_UNSIGNED));
+
+        for (uint64_t current : {2, 3, 1000}) { // same version (replay) or older bundle
+            BundleApplier::Options replay = o;
+            replay.currentVersion = current;
+            QCOMPARE(BundleApplier::apply(f.out.bytes, f.base, replay).status, int(DPU_E_ROLLBACK));
+        }
+        BundleApplier::Options compat = o;
+        compat.checkCompat = true;
+        compat.compat = "compat-1";
+        QCOMPARE(BundleApplier::apply(f.out.bytes, f.base, compat).status, 0);
+        compat.compat = "compat-2";
+        QCOMPARE(BundleApplier::apply(f.out.bytes, f.base, compat).status, int(DPU_E_COMPAT));
+    }
+
+    void terminalErrorState()
+    {
+        const Fixture f = smallBundle(ValueCoding::Fp32, {});
+        std::vector<uint8_t> bad = f.out.bytes;
+        bad[0] = 'X';
+        dpu_apply_ctx ctx;
+        dpu_apply_init(&ctx);
+        struct Mem { const std::vector<uint8_t>* v; };
+        auto rd = [](void* u, uint64_t off, uint8_t* buf, size_t len) -> int {
+            const auto* v = static_cast<const std::vector<uint8_t>*>(u);
+            if (off + len > v->size())
+                return -1;
+            std::memcpy(buf, v->data() + off, len);
+            return 0;
+        };
+        dpu_apply_io io{};
+        io.read_bundle = rd;
+        io.bundle_user = &bad;
+        io.bundle_size = bad.size();
+        dpu_apply_options opt{};
+        QCOMPARE(dpu_bundle_verify(&ctx, &io, &opt), DPU_E_MAGIC);
+        io.bundle_user = const_cast<std::vector<uint8_t>*>(&f.out.bytes); // even with good input
+        QCOMPARE(dpu_bundle_verify(&ctx, &io, &opt), DPU_E_MAGIC);
+        QCOMPARE(dpu_bundle_apply(&ctx, &io, &opt), DPU_E_MAGIC);
+        for (int s = 0; s < DPU_E_STATUS_COUNT; ++s) // every status has its own message
+            for (int t = 0; t < s; ++t)
+                QVERIFY(std::string(dpu_status_message(dpu_status(s))) != dpu_status_message(dpu_status(t)));
+        dpu_apply_ctx fresh{}; // never initialised
+        QCOMPARE(dpu_bundle_verify(&fresh, &io, &opt), DPU_E_STATE);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestBundleReject)
+#include "test_bundle_reject.moc"

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+// Writer output applied by the device code gives exactly the writer's expected file, for every
+// kind and value coding over many masks; position codes stay near the entropy bound.
+#include "BundleTestUtil.h"
+#include "bundle/BundleApplier.h"
+#include "bundle/BundleInspector.h"
+#include "bundle/SparseEncoder.h"
+
+#include <QtTest/QtTest>
+#include <cmath>
+#include <cstring>
+
+using namespace dpu::bundle;
+using namespace dpu::test;
+
+namespace {
+
+double entropy(double k)
+{
+    return k <= 0 || k >= 1 ? 0.0 : -k * std::log2(k) - (1 - k) * std::log2(1 - k);
+}
+
+bool sameBits(float a, float b) { return std::memcmp(&a, &b, 4) == 0; }
+
+} // namespace
+
+class TestBundleRoundTrip : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void deltaAllCodings()
+    {
+        const double ks[] = {0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.2, 0.35, 0.5};
+        for (const char* shape : {"mlp", "conv"})
+            for (int coding = 1; coding <= 3; ++coding)
+                for (double k : ks)
+                    for (uint32_t seed = 1; seed <= 2; ++seed) {
+                        const auto old = modelState(shape, seed);
+                        const auto base = deviceFile(old, 1);
+                        const auto next = perturbed(old, seed + 100);
+                        const auto masks = randomMasks(old, k, seed + 200);
+                        const BundleOutput out =
+                            BundleWriter::write(deltaInput(base, next, masks, ValueCoding(coding), 2));
+                        BundleApplier::Options o;
+                        o.currentVersion = 1;
+                        const auto r = BundleApplier::apply(out.bytes, base, o);
+                        QVERIFY2(r.status == 0, r.message.c_str());
+                        QVERIFY(r.file == out.targetFile);
+                        QVERIFY(SafetensorsFile::read(r.file).size() == old.size());
+                        // Semantics: unmasked weights keep the old value; masked ones the new
+                        // value (exactly for fp32, within the coding's error otherwise).
+                        for (size_t t = 0; t < old.size(); ++t)
+                            for (size_t i = 0; i < old[t].values.size(); ++i) {
+                                const float a = out.applied[t].values[i];
+                                if (masks[t].empty()) {
+                                    QVERIFY(sameBits(a, next[t].values[i]));
+                                } else if (!masks[t][i]) {
+                                    QVERIFY(sameBits(a, old[t].values[i]));
+                                } else if (coding == 1) {
+                                    QVERIFY(sameBits(a, next[t].values[i]));
+                                } else {
+                                    QVERIFY(std::abs(a - next[t].values[i]) < (coding == 2 ? 1e-3f : 0.05f));
+                                }
+                            }
+                    }
+    }
+
+    void reinitAndFull()
+    {
+        for (int coding = 1; coding <= 3; ++coding)
+            for (double k : {0.0, 0.001, 0.01, 0.3})
+                for (const char* shape : {"mlp", "conv"}) {
+                    const auto target = modelState(shape, 5);
+                    BundleInput in;
+                    in.kind = Kind::ReinitDelta;
+                    in.coding = ValueCoding(coding);
+                    in.model = "test";
+                    in.updateVersion = 7;
+                    in.seed = 12345;
+                    in.target = target;
+                    in.masks = randomMasks(target, k, 9);
+                    in.init = initRules(target);
+                    const BundleOutput out = BundleWriter::write(in);
+                    const auto r = BundleApplier::apply(out.bytes, {}, {});
+                    QVERIFY2(r.status == 0, r.message.c_str());
+                    QVERIFY(r.file == out.targetFile);
+                    // Unmasked weights are the portable initialiser's values.
+                    for (size_t t = 0; t < target.size(); ++t)
+                        if (!in.masks[t].empty()) {
+                            const auto init = BundleWriter::initialValues(target[t], in.init[t], in.seed);
+                            for (size_t i = 0; i < init.size(); ++i)
+                                if (!in.masks[t][i])
+                                    QVERIFY(sameBits(out.applied[t].values[i], init[i]));
+                        }
+                    in.kind = Kind::Full;
+                    const BundleOutput full = BundleWriter::write(in);
+                    const auto rf = BundleApplier::apply(full.bytes, {}, {});
+                    QVERIFY2(rf.status == 0, rf.message.c_str());
+                    QVERIFY(rf.file == SafetensorsFile::write(target, SafetensorsFile::deviceMetadata("test", "", 7)));
+                }
+    }
+
+    void unchangedDenseTensorsAreCopied()
+    {
+        const auto old = modelState("conv", 3);
+        auto next = perturbed(old, 4);
+        next[7] = old[7]; // running_mean unchanged
+        const auto base = deviceFile(old, 1);
+        const BundleOutput out = BundleWriter::write(deltaInput(base, next, randomMasks(old, 0.01, 1), ValueCoding::Fp32, 2));
+        QVERIFY(BundleInspector::inspect(out.bytes).find("bn1.running_mean") != std::string::npos);
+        QVERIFY(BundleInspector::inspect(out.bytes).find("copy") != std::string::npos);
+        const auto r = BundleApplier::apply(out.bytes, base, {});
+        QVERIFY2(r.status == 0, r.message.c_str());
+        QVERIFY(r.file == out.targetFile);
+    }
+
+    void positionCodeNearEntropy()
+    {
+        const size_t n = 400000;
+        for (double k : {0.0005, 0.001, 0.01, 0.05, 0.1, 0.2, 0.3, 0.38, 0.45, 0.5}) {
+            std::vector<TensorData> t = {{"w", {int64_t(n / 400), 400}, std::vector<float>(n, 0.25f)}};
+            const auto masks = randomMasks(t, k, 11);
+            uint64_t changed = 0;
+            for (uint8_t b : masks[0])
+                changed += b;
+            auto next = t;
+            for (float& v : next[0].values)
+                v = 0.5f;
+            const auto base = deviceFile(t, 1);
+            const BundleOutput out = BundleWriter::write(deltaInput(base, next, masks, ValueCoding::Fp32, 2));
+            const double bound = 1.05 * entropy(double(changed) / double(n)) * double(n) + 64;
+            QVERIFY2(double(out.stats.positionBits) <= bound,
+                     qPrintable(QStringLiteral("k=%1: %2 bits > %3").arg(k).arg(out.stats.positionBits).arg(bound)));
+        }
+    }
+
+    void sizesAgainstAnalytic()
+    {
+        // MLP-shaped delta at k = 0.01: report real bytes beside 32 kI + H(k) I (+ dense).
+        const auto old = modelState("mlp", 21);
+        const auto next = perturbed(old, 22);
+        const auto masks = randomMasks(old, 0.01, 23);
+        const auto base = deviceFile(old, 1);
+        for (int coding = 1; coding <= 3; ++coding) {
+            const BundleOutput out = BundleWriter::write(deltaInput(base, next, masks, ValueCoding(coding), 2));
+            const double I = double(out.stats.partialWeights), k = double(out.stats.changed) / I;
+            const double analytic = (32 * k * I + entropy(k) * I) / 8 + double(out.stats.denseBytes);
+            qInfo("coding %d: bundle %llu bytes (positions %llu bits, values %llu bits, dense %llu, envelope %llu, "
+                  "header %llu); analytic fp32 %.0f bytes",
+                  coding, (unsigned long long)out.stats.totalBytes, (unsigned long long)out.stats.positionBits,
+                  (unsigned long long)out.stats.valueBits, (unsigned long long)out.stats.denseBytes,
+                  (unsigned long long)out.stats.envelopeBytes, (unsigned long long)out.stats.headerBytes, analytic);
+            if (coding == 1)
+                QVERIFY(double(out.stats.totalBytes) < analytic * 1.05 + 2048);
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestBundleRoundTrip)
+#include "test_bundle_roundtrip.moc"

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+// Helpers of the UI tests: isolated settings, a tiny plan, filling the plan form like a user.
+#pragma once
+#include "dpu/Plan.h"
+#include <QString>
+
+namespace dpu::ui {
+class MainWindow;
+}
+
+namespace dpu::uitest {
+
+/// Points QSettings at a fresh temporary folder so tests never see the user's settings.
+void isolateSettings(const QString& folder);
+
+/// Fashion-MNIST when installed, otherwise a small synthetic MNIST-format folder under `scratch`.
+QString datasetFolder(const QString& scratch);
+
+/// Fills the plan panel through its widgets (as a user would): MLP, the given dataset folder,
+/// split {initial, perRound, rounds, 300}, 1 epoch (or `epochs`), strategies, k.
+void fillPlanForm(dpu::ui::MainWindow& window, const QString& dataset, int initial, int perRound, int rounds,
+                  int epochs, const QStringList& strategies, double k = 0.01);
+
+} // namespace dpu::uitest

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: MIT
+// Tests of the main window without training: cost readout, validation, plan files, settings,
+// chart export and the rounds table.
+#include "MainWindow.h"
+#include "ResultsRenderer.h"
+#include "dpu/Runner.h"
+#include "UiTestSupport.h"
+#include "charts/AccuracyChart.h"
+#include "charts/BytesChart.h"
+#include "charts/LossChart.h"
+#include "dpu/Plan.h"
+#include "models/RoundsTableModel.h"
+#include "panels/CostReadout.h"
+#include "panels/PlanPanel.h"
+#include "panels/ResultsPanel.h"
+#include "workers/RunQueue.h"
+#include <QAction>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QSlider>
+#include <QSortFilterProxyModel>
+#include <QtTest/QtTest>
+
+using dpu::ui::MainWindow;
+
+class TestUiWindow : public QObject {
+    Q_OBJECT
+    QTemporaryDir tmp_;
+
+    static dpu::RoundRecord record(const char* strategy, int round, double acc, double bits)
+    {
+        dpu::RoundRecord r;
+        r.strategy = strategy;
+        r.seed = 1;
+        r.round = round;
+        r.samples = 300 * round;
+        r.deployed = true;
+        r.testAccuracy = acc;
+        r.valAccuracy = acc;
+        r.analyticBits = bits;
+        r.cumulativeBits = bits * round;
+        r.cumulativeRatio = 0.01;
+        r.updatedWeights = 6687;
+        return r;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(tmp_.isValid());
+        dpu::uitest::isolateSettings(tmp_.filePath(QStringLiteral("settings")));
+    }
+
+    void costReadoutShowsBytesForK()
+    {
+        MainWindow w;
+        dpu::ui::PlanPanel* panel = w.planPanel();
+        panel->findChild<QComboBox*>(QStringLiteral("model"))->setCurrentText(QStringLiteral("mlp"));
+        panel->findChild<QComboBox*>(QStringLiteral("datasetKind"))->setCurrentIndex(0);
+        panel->findChild<QDoubleSpinBox*>(QStringLiteral("k"))->setValue(0.01);
+        dpu::ui::CostReadout* cost = panel->costReadout();
+        // DESIGN.md / README: one DPU round of the MLP at k = 0.01 is 37.6 KB.
+        QCOMPARE(qRound64(cost->bytesPerRound()), qint64(37637));
+        QVERIFY2(cost->bytesText().startsWith(QStringLiteral("37637 B")), qPrintable(cost->bytesText()));
+        QVERIFY(panel->findChild<QLabel*>(QStringLiteral("modelInfo"))->text().contains(QStringLiteral("fp32")));
+        // LoRa at 5.5 kbit/s: 37637 * 8 / 5500 s.
+        cost->setLinkPreset(0);
+        QCOMPARE(cost->linkBitsPerSecond(), 5500.0);
+        QVERIFY(qAbs(cost->transferSeconds() - 37637.0 * 8 / 5500) < 0.01);
+        // k = 1 costs exactly a full round.
+        panel->findChild<QDoubleSpinBox*>(QStringLiteral("k"))->setValue(1.0);
+        QCOMPARE(cost->bytesPerRound(), cost->fullBytesPerRound());
+    }
+
+    void kSliderIsLogarithmic()
+    {
+        using dpu::ui::PlanPanel;
+        QVERIFY(qAbs(PlanPanel::kForSliderPos(0) - 0.0005) < 1e-12);
+        QVERIFY(qAbs(PlanPanel::kForSliderPos(1000) - 1.0) < 1e-12);
+        QCOMPARE(PlanPanel::sliderPosForK(PlanPanel::kForSliderPos(437)), 437);
+        MainWindow w;
+        auto* slider = w.planPanel()->findChild<QSlider*>(QStringLiteral("kSlider"));
+        auto* spin = w.planPanel()->findChild<QDoubleSpinBox*>(QStringLiteral("k"));
+        slider->setValue(PlanPanel::sliderPosForK(0.1));
+        QVERIFY2(qAbs(spin->value() - 0.1) < 0.002, qPrintable(QString::number(spin->value())));
+        spin->setValue(0.001);
+        QCOMPARE(slider->value(), PlanPanel::sliderPosForK(0.001));
+    }
+
+    void invalidInputIsMarkedAndDoesNotRun()
+    {
+        MainWindow w;
+        dpu::ui::PlanPanel* panel = w.planPanel();
+        dpu::uitest::fillPlanForm(w, dpu::uitest::datasetFolder(tmp_.path()), 300, 300, 2, 1, {"dpu", "fu"});
+        QVERIFY(panel->isValid());
+        QVERIFY(w.runAction()->isEnabled());
+        for (QCheckBox* c : panel->findChildren<QCheckBox*>())
+            if (c->objectName().startsWith(QStringLiteral("strategy_")))
+                c->setChecked(false);
+        QVERIFY(!panel->isValid());
+        QVERIFY2(panel->fieldError(QStringLiteral("strategies")).contains(QStringLiteral("at least one strategy")),
+                 qPrintable(panel->errorText()));
+        QVERIFY(panel->findChild<QLabel*>(QStringLiteral("planErrors"))->text().contains(QStringLiteral("strategies")));
+        QVERIFY(!w.runAction()->isEnabled());
+        QVERIFY(!w.startRun());
+        QVERIFY(!w.runQueue()->isBusy());
+
+        panel->findChild<QCheckBox*>(QStringLiteral("strategy_dpu"))->setChecked(true);
+        QVERIFY(panel->isValid());
+        // The engine's reason, at the field: k = 0 is outside (0, 1].
+        panel->findChild<QDoubleSpinBox*>(QStringLiteral("k"))->setValue(0);
+        QVERIFY2(panel->fieldError(QStringLiteral("k")).contains(QStringLiteral("(0, 1]")), qPrintable(panel->errorText()));
+        QVERIFY(panel->fieldFor(QStringLiteral("k"))->toolTip().contains(QStringLiteral("(0, 1]")));
+        panel->findChild<QDoubleSpinBox*>(QStringLiteral("k"))->setValue(0.01);
+        panel->findChild<QLineEdit*>(QStringLiteral("datasetPath"))->setText(tmp_.filePath(QStringLiteral("nowhere")));
+        QCOMPARE(panel->fieldError(QStringLiteral("dataset.path")), QStringLiteral("folder not found"));
+        QVERIFY(!w.startRun());
+        panel->findChild<QLineEdit*>(QStringLiteral("datasetPath"))->setText(dpu::uitest::datasetFolder(tmp_.path()));
+        panel->findChild<QLineEdit*>(QStringLiteral("seeds"))->setText(QStringLiteral("1, x"));
+        QVERIFY(panel->fieldError(QStringLiteral("seeds")).contains(QStringLiteral("\"x\"")));
+        QVERIFY(!w.runQueue()->isBusy());
+    }
+
+    void planSaveAndLoadRoundTrip()
+    {
+        const QString path = tmp_.filePath(QStringLiteral("round-trip.json"));
+        dpu::Plan saved;
+        {
+            MainWindow w;
+            dpu::uitest::fillPlanForm(w, dpu::uitest::datasetFolder(tmp_.path()), 500, 250, 7, 3, {"dpu", "gcpu", "rpu"}, 0.05);
+            w.planPanel()->findChild<QLineEdit*>(QStringLiteral("seeds"))->setText(QStringLiteral("4, 5"));
+            QString error;
+            QVERIFY2(w.savePlanTo(path, &error), qPrintable(error));
+            saved = w.planPanel()->plan();
+            QCOMPARE(w.currentFile(), path);
+        }
+        // The file is what dpu-cli reads.
+        const dpu::Plan fromFile = dpu::loadPlanFile(path.toStdString());
+        QCOMPARE(QString::fromStdString(dpu::planToJson(fromFile)), QString::fromStdString(dpu::planToJson(saved)));
+        QCOMPARE(fromFile.split.rounds, 7);
+        QCOMPARE(fromFile.seeds.size(), size_t(2));
+        QCOMPARE(fromFile.dataset.testLimit, int64_t(1000)); // a field the form does not show survives
+        MainWindow other;
+        QString error;
+        QVERIFY2(other.openPlan(path, &error), qPrintable(error));
+        QCOMPARE(QString::fromStdString(dpu::planToJson(other.planPanel()->plan())),
+                 QString::fromStdString(dpu::planToJson(saved)));
+        // A broken file reports the file and field, and leaves the form alone.
+        const QString bad = tmp_.filePath(QStringLiteral("bad.json"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"train\": {\"epochs\": -1}}");
+        f.close();
+        QVERIFY(!other.openPlan(bad, &error));
+        QVERIFY2(error.contains(QStringLiteral("train.epochs")), qPrintable(error));
+        QCOMPARE(other.planPanel()->plan().split.rounds, 7);
+    }
+
+    void settingsRestoreLastPlan()
+    {
+        {
+            MainWindow w;
+            w.planPanel()->findChild<QLineEdit*>(QStringLiteral("name"))->setText(QStringLiteral("restored-plan"));
+            w.resize(1000, 700);
+            w.show();
+            QVERIFY(w.close());
+        }
+        MainWindow again;
+        QCOMPARE(QString::fromStdString(again.planPanel()->plan().name), QStringLiteral("restored-plan"));
+    }
+
+    void chartsExportPngAndSvg()
+    {
+        MainWindow w;
+        w.resize(1200, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        dpu::ui::ResultsPanel* results = w.resultsPanel();
+        for (int round = 1; round <= 3; ++round) {
+            results->addRecord(QStringLiteral("1"), QStringLiteral("dpu"), record("dpu", round, 0.7 + 0.05 * round, 301096));
+            results->addRecord(QStringLiteral("1"), QStringLiteral("fu"), record("fu", round, 0.72 + 0.05 * round, 21443392));
+            dpu::EpochEvent e;
+            e.strategy = "dpu";
+            e.round = round;
+            e.trainLoss = 1.0 / round;
+            results->addEpoch(QStringLiteral("dpu"), e);
+        }
+        QCOMPARE(results->accuracyChart()->pointCount(QStringLiteral("dpu")), 3);
+        QCOMPARE(results->bytesChart()->pointCount(QStringLiteral("fu")), 3);
+        QCOMPARE(results->lossChart()->pointCount(QStringLiteral("dpu")), 3);
+        const QList<dpu::ui::ChartView*> charts{results->accuracyChart(), results->bytesChart(), results->lossChart()};
+        int n = 0;
+        for (dpu::ui::ChartView* chart : charts) {
+            const QString png = tmp_.filePath(QStringLiteral("chart%1.png").arg(n));
+            const QString svg = tmp_.filePath(QStringLiteral("chart%1.svg").arg(n++));
+            QString error;
+            QVERIFY2(chart->exportPng(png, &error), qPrintable(error));
+            QVERIFY2(chart->exportSvg(svg, &error), qPrintable(error));
+            QImage image(png);
+            QVERIFY(!image.isNull());
+            QVERIFY(image.width() >= 640 && image.height() >= 440);
+            // Not a blank canvas: the plot draws dark axis labels on white.
+            bool dark = false;
+            for (int y = 0; y < image.height() && !dark; y += 3)
+                for (int x = 0; x < image.width() && !dark; x += 3)
+                    dark = qGray(image.pixel(x, y)) < 100;
+            QVERIFY(dark);
+            QFile f(svg);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QByteArray text = f.readAll();
+            QVERIFY(text.startsWith("<?xml"));
+            QVERIFY(text.contains("<svg"));
+            // Axis titles and the legend are in the file as text.
+            QVERIFY2(text.toLower().contains("accuracy") || text.contains("loss"),
+                     qPrintable(QStringLiteral("%1: %2 <text> elements").arg(chart->chart()->title()).arg(text.count("<text"))));
+            QVERIFY2(text.contains("dpu"), "legend entry missing from the SVG");
+        }
+    }
+
+    void resultsRendererDrawsARunFolder()
+    {
+        const QString folder = tmp_.filePath(QStringLiteral("run-folder"));
+        QVERIFY(QDir().mkpath(folder));
+        QFile f(QDir(folder).filePath(QStringLiteral("results.jsonl")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        for (int round = 1; round <= 3; ++round) {
+            for (const char* s : {"dpu", "fu"}) {
+                dpu::RoundRecord r = record(s, round, 0.7 + 0.04 * round, 301096);
+                r.layers = {{"fc1.weight", 401408, 4000}, {"fc2.weight", 262144, 2600}, {"fc3.weight", 5120, 87}};
+                f.write(QByteArray::fromStdString(dpu::recordToJson(r)) + "\n");
+            }
+        }
+        f.close();
+        QStringList written;
+        QString error;
+        QVERIFY2(dpu::ui::ResultsRenderer::render(folder, &written, &error), qPrintable(error));
+        QCOMPARE(written.size(), 6);
+        QImage png(QDir(folder).filePath(QStringLiteral("accuracy-vs-bytes.png")));
+        QVERIFY(!png.isNull());
+        QVERIFY(!QImage(QDir(folder).filePath(QStringLiteral("layers.png"))).isNull());
+        QVERIFY(!dpu::ui::ResultsRenderer::render(tmp_.filePath(QStringLiteral("missing")), nullptr, &error));
+        QVERIFY(error.contains(QStringLiteral("results.jsonl")));
+    }
+
+    void legendToggleHidesSeries()
+    {
+        MainWindow w;
+        dpu::ui::AccuracyChart* chart = w.resultsPanel()->accuracyChart();
+        w.resultsPanel()->addRecord(QStringLiteral("1"), QStringLiteral("dpu"), record("dpu", 1, 0.8, 1000));
+        chart->setSeriesVisible(QStringLiteral("dpu"), false);
+        QVERIFY(!chart->series(QStringLiteral("dpu"))->isVisible());
+        const auto markers = chart->chart()->legend()->markers(chart->series(QStringLiteral("dpu")));
+        QCOMPARE(markers.size(), 1); // still in the legend, so it can be clicked back on
+        markers[0]->clicked(); // as a click on the legend does
+        QVERIFY(chart->series(QStringLiteral("dpu"))->isVisible());
+    }
+
+    void roundsTableSortsCopiesAndExports()
+    {
+        MainWindow w;
+        dpu::ui::ResultsPanel* results = w.resultsPanel();
+        results->addRecord(QStringLiteral("1"), QStringLiteral("dpu"), record("dpu", 1, 0.70, 301096));
+        results->addRecord(QStringLiteral("1"), QStringLiteral("dpu"), record("dpu", 2, 0.90, 301096));
+        results->addRecord(QStringLiteral("1"), QStringLiteral("fu"), record("fu", 1, 0.80, 21443392));
+        using M = dpu::ui::RoundsTableModel;
+        QSortFilterProxyModel* proxy = results->roundsProxy();
+        QCOMPARE(proxy->rowCount(), 3);
+        proxy->sort(M::TestAccuracy, Qt::DescendingOrder);
+        QCOMPARE(proxy->index(0, M::TestAccuracy).data().toString(), QStringLiteral("90.00 %"));
+        proxy->sort(M::Bytes, Qt::DescendingOrder); // numerically: 2680424 > 37637
+        QCOMPARE(proxy->index(0, M::Strategy).data().toString(), QStringLiteral("fu"));
+        results->copyRows();
+        const QStringList lines = QApplication::clipboard()->text().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 4);
+        QVERIFY(lines[0].contains(QStringLiteral("Bytes (analytic)")));
+        QVERIFY(lines[1].contains(QStringLiteral("fu"))); // in the order on screen
+        const QString csv = tmp_.filePath(QStringLiteral("rounds.csv"));
+        QString error;
+        QVERIFY2(results->exportTableCsv(csv, &error), qPrintable(error));
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList rows = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(rows.size(), 4);
+        QVERIFY(rows[0].startsWith(QStringLiteral("run,round,strategy")));
+        QVERIFY(rows[3].contains(QStringLiteral("2680424")));
+        // File > Export results: the engine's results.csv and a JSON array.
+        QVERIFY(w.exportResultsCsv(tmp_.filePath(QStringLiteral("results.csv")), &error));
+        QVERIFY(w.exportResultsJson(tmp_.filePath(QStringLiteral("results.json")), &error));
+        QFile j(tmp_.filePath(QStringLiteral("results.json")));
+        QVERIFY(j.open(QIODevice::ReadOnly));
+        const QJsonDocument doc = QJsonDocument::fromJson(j.readAll());
+        QVERIFY(doc.isArray());
+        QCOMPARE(doc.array().size(), 3);
+    }
+};
+
+QTEST_MAIN(TestUiWindow)
+#include "test_ui_window.moc"

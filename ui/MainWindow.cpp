@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: MIT
+// MainWindow: wires the panels to the run queue; owns menus, plan files and persisted settings.
+#include "MainWindow.h"
+#include "AtomicFile.h"
+#include "RecentFiles.h"
+#include "charts/ChartExporter.h"
+#include <QChartView>
+#include "dialogs/AboutDialog.h"
+#include "dpu/Error.h"
+#include "dpu/Runner.h"
+#include "models/RoundsTableModel.h"
+#include "panels/PlanPanel.h"
+#include "panels/ResultsPanel.h"
+#include "panels/RunPanel.h"
+#include "workers/RunQueue.h"
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QToolBar>
+
+// Resources of a static library must be registered by hand (the linker drops the initialiser).
+static void initDpuResources()
+{
+    Q_INIT_RESOURCE(dpu_planner);
+}
+
+namespace dpu::ui {
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
+{
+    initDpuResources();
+    setObjectName(QStringLiteral("MainWindow"));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/dpu-planner.svg")));
+    plan_ = new PlanPanel;
+    run_ = new RunPanel;
+    results_ = new ResultsPanel;
+    queue_ = new RunQueue(this);
+    queue_->setOutputRoot(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/runs"));
+
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(plan_);
+    scroll->setWidgetResizable(true);
+    scroll->setMinimumWidth(380);
+    auto* right = new QSplitter(Qt::Vertical);
+    right->addWidget(results_);
+    right->addWidget(run_);
+    right->setStretchFactor(0, 4);
+    right->setStretchFactor(1, 1);
+    splitter_ = new QSplitter(Qt::Horizontal);
+    splitter_->setObjectName(QStringLiteral("mainSplitter"));
+    splitter_->addWidget(scroll);
+    splitter_->addWidget(right);
+    splitter_->setStretchFactor(1, 1);
+    setCentralWidget(splitter_);
+
+    buildMenus();
+    connectQueue();
+    connect(plan_, &PlanPanel::planEdited, this, [this] {
+        dirty_ = true;
+        updateTitle();
+    });
+    connect(plan_, &PlanPanel::validityChanged, this, &MainWindow::updateActions);
+    restoreSettings();
+    updateActions();
+    updateTitle();
+    statusBar()->showMessage(tr("Ready"));
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open Plan…"), this, &MainWindow::openWithDialog);
+    open->setShortcut(QKeySequence::Open);
+    QMenu* presets = file->addMenu(tr("Open P&reset"));
+    for (const QFileInfo& fi : QDir(QStringLiteral(":/plans")).entryInfoList({QStringLiteral("*.json")}, QDir::Files)) {
+        const QString path = fi.filePath();
+        presets->addAction(fi.completeBaseName(), this, [this, path] {
+            QString error;
+            if (!openPlan(path, &error))
+                QMessageBox::warning(this, tr("Open preset"), error);
+        });
+    }
+    QMenu* recentMenu = file->addMenu(tr("Recent &Files"));
+    recent_ = new RecentFiles(recentMenu, this);
+    connect(recent_, &RecentFiles::openRequested, this, [this](const QString& path) {
+        QString error;
+        if (!openPlan(path, &error))
+            QMessageBox::warning(this, tr("Open plan"), error);
+    });
+    file->addSeparator();
+    QAction* saveAct = file->addAction(tr("&Save Plan"), this, &MainWindow::save);
+    saveAct->setShortcut(QKeySequence::Save);
+    QAction* saveAsAct = file->addAction(tr("Save Plan &As…"), this, &MainWindow::saveAs);
+    saveAsAct->setShortcut(QKeySequence::SaveAs);
+    file->addSeparator();
+    file->addAction(tr("Export Results as &CSV…"), this, [this] { exportResultsWithDialog(false); });
+    file->addAction(tr("Export Results as &JSON…"), this, [this] { exportResultsWithDialog(true); });
+    for (const bool svg : {false, true}) {
+        file->addAction(svg ? tr("Export Chart as S&VG…") : tr("Export Chart as P&NG…"), this, [this, svg] {
+            if (QChartView* c = results_->currentChart())
+                ChartExporter::exportWithDialog(c, svg);
+            else
+                statusBar()->showMessage(tr("Select a chart tab first"), 5000);
+        });
+    }
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+
+    QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
+    runAct_ = runMenu->addAction(tr("&Run"), this, &MainWindow::startRun);
+    runAct_->setShortcut(QKeySequence(Qt::Key_F5));
+    runAct_->setStatusTip(tr("Queue the plan; runs execute one after another"));
+    pauseAct_ = runMenu->addAction(tr("&Pause"));
+    pauseAct_->setCheckable(true);
+    pauseAct_->setShortcut(QKeySequence(Qt::Key_F6));
+    connect(pauseAct_, &QAction::toggled, this, [this](bool on) { on ? queue_->pause() : queue_->resume(); });
+    stopAct_ = runMenu->addAction(tr("&Stop"), queue_, &RunQueue::stop);
+    stopAct_->setShortcut(QKeySequence(Qt::Key_Escape));
+    stopAct_->setStatusTip(tr("Stop after the current batch; finished rounds are kept"));
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About DPU Planner"), this, [this] { AboutDialog::show(this); });
+
+    QToolBar* bar = addToolBar(tr("Run"));
+    bar->setObjectName(QStringLiteral("runToolBar"));
+    bar->addAction(runAct_);
+    bar->addAction(pauseAct_);
+    bar->addAction(stopAct_);
+}
+
+void MainWindow::connectQueue()
+{
+    connect(queue_, &RunQueue::runQueued, this, [this](int id, const dpu::Plan& plan) {
+        runPlans_.insert(id, plan);
+        run_->runQueued(id, plan, queue_->pendingCount());
+    });
+    connect(queue_, &RunQueue::runStarted, run_, &RunPanel::runStarted);
+    connect(queue_, &RunQueue::batchProgress, run_, &RunPanel::batchProgress);
+    connect(queue_, &RunQueue::message, this, [this](int id, const QString& text) { run_->log(tr("Run %1: %2").arg(id).arg(text)); });
+    connect(queue_, &RunQueue::epochDone, this, [this](int id, const dpu::EpochEvent& e) {
+        results_->addEpoch(seriesKey(id, e.strategy, e.seed), e);
+    });
+    connect(queue_, &RunQueue::roundDone, this, [this](int id, const dpu::RoundRecord& r) {
+        results_->addRecord(QString::number(id), seriesKey(id, r.strategy, r.seed), r);
+        run_->roundDone(id, r);
+    });
+    connect(queue_, &RunQueue::runFinished, this, [this](int id, const dpu::RunSummary& s) {
+        run_->runFinished(id, s, queue_->pendingCount());
+        statusBar()->showMessage(s.cancelled ? tr("Run %1 stopped").arg(id) : tr("Run %1 finished").arg(id), 5000);
+    });
+    connect(queue_, &RunQueue::runFailed, this, [this](int id, const QString& error) {
+        run_->runFailed(id, error, queue_->pendingCount());
+        statusBar()->showMessage(tr("Run %1 failed: %2").arg(id).arg(error));
+    });
+    connect(queue_, &RunQueue::pausedChanged, this, [this](bool paused) {
+        const QSignalBlocker block(pauseAct_);
+        pauseAct_->setChecked(paused);
+        run_->setPaused(paused);
+    });
+    connect(queue_, &RunQueue::busyChanged, this, &MainWindow::updateActions);
+    connect(queue_, &RunQueue::idle, this, [this] {
+        Q_EMIT runsFinished();
+        if (closeWhenIdle_)
+            close(); // the run was stopped because the user closed the window
+    });
+}
+
+QString MainWindow::seriesKey(int runId, const std::string& strategy, uint64_t seed) const
+{
+    QString key = QString::fromStdString(strategy);
+    const dpu::Plan plan = runPlans_.value(runId);
+    if (plan.seeds.size() > 1)
+        key += QStringLiteral(" s%1").arg(seed);
+    // Runs queued behind the first one of a batch (e.g. a k sweep) get their own series.
+    if (runId != firstRunOfBatch_)
+        key += QStringLiteral(" · run %1 (k=%2)").arg(runId).arg(plan.k);
+    return key;
+}
+
+bool MainWindow::startRun()
+{
+    if (!plan_->validate()) {
+        run_->log(tr("Not started: %1").arg(plan_->errorText().replace(QLatin1Char('\n'), QStringLiteral("; "))));
+        statusBar()->showMessage(tr("The plan has errors; see the marked fields"), 5000);
+        return false;
+    }
+    if (!queue_->isBusy()) {
+        // A new batch: the charts and the table show this batch only.
+        results_->clear();
+        firstRunOfBatch_ = queue_->enqueue(plan_->plan());
+    } else {
+        queue_->enqueue(plan_->plan());
+    }
+    return true;
+}
+
+void MainWindow::updateActions()
+{
+    const bool busy = queue_->isBusy();
+    runAct_->setEnabled(plan_->isValid());
+    runAct_->setText(busy ? tr("&Queue Run") : tr("&Run"));
+    pauseAct_->setEnabled(busy);
+    stopAct_->setEnabled(busy);
+    if (!busy) {
+        const QSignalBlocker block(pauseAct_);
+        pauseAct_->setChecked(false);
+    }
+}
+
+void MainWindow::updateTitle()
+{
+    const QString name = file_.isEmpty() ? tr("Untitled plan") : QFileInfo(file_).fileName();
+    setWindowTitle(QStringLiteral("%1%2 — DPU Planner").arg(name, dirty_ ? QStringLiteral("*") : QString()));
+}
+
+bool MainWindow::openPlan(const QString& path, QString* error)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = tr("%1: cannot read (%2)").arg(path, f.errorString());
+        return false;
+    }
+    try {
+        const dpu::Plan plan = dpu::parsePlan(f.readAll().toStdString(), path.toStdString());
+        plan_->setPlan(plan);
+    } catch (const dpu::Error& e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return false;
+    }
+    // A built-in preset (":/plans/...") is a template: Save asks where to put the copy.
+    const bool preset = path.startsWith(QLatin1Char(':'));
+    file_ = preset ? QString() : path;
+    dirty_ = false;
+    if (!preset)
+        recent_->add(path);
+    updateTitle();
+    updateActions();
+    return true;
+}
+
+bool MainWindow::savePlanTo(const QString& path, QString* error)
+{
+    const dpu::Plan plan = plan_->plan();
+    try {
+        dpu::validatePlan(plan); // a saved plan must open again, in the GUI and in dpu-cli
+    } catch (const dpu::PlanError& e) {
+        if (error)
+            *error = tr("The plan is not valid: %1").arg(QString::fromStdString(e.what()));
+        return false;
+    }
+    if (!AtomicFile::write(path, QByteArray::fromStdString(dpu::planToJson(plan)), error))
+        return false;
+    file_ = path;
+    dirty_ = false;
+    recent_->add(path);
+    updateTitle();
+    return true;
+}
+
+void MainWindow::openWithDialog()
+{
+    const QString dir = QSettings().value(QStringLiteral("lastDir"), QDir::homePath()).toString();
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open plan"), dir, tr("Plans (*.json);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    QSettings().setValue(QStringLiteral("lastDir"), QFileInfo(path).absolutePath());
+    QString error;
+    if (!openPlan(path, &error))
+        QMessageBox::warning(this, tr("Open plan"), error);
+}
+
+bool MainWindow::save()
+{
+    if (file_.isEmpty())
+        return saveAs();
+    QString error;
+    if (!savePlanTo(file_, &error)) {
+        QMessageBox::warning(this, tr("Save plan"), error);
+        return false;
+    }
+    return true;
+}
+
+bool MainWindow::saveAs()
+{
+    const QString dir = QSettings().value(QStringLiteral("lastDir"), QDir::homePath()).toString();
+    const QString suggested = QDir(dir).filePath(QString::fromStdString(plan_->plan().name) + QStringLiteral(".json"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save plan"), suggested, tr("Plans (*.json)"));
+    if (path.isEmpty())
+        return false;
+    QSettings().setValue(QStringLiteral("lastDir"), QFileInfo(path).absolutePath());
+    QString error;
+    if (!savePlanTo(path, &error)) {
+        QMessageBox::warning(this, tr("Save plan"), error);
+        return false;
+    }
+    return true;
+}
+
+bool MainWindow::exportResultsCsv(const QString& path, QString* error) const
+{
+    // The engine's own results.csv format, so GUI exports and CLI runs read the same way.
+    const std::string csv = dpu::recordsToCsv(results_->roundsModel()->records());
+    return AtomicFile::write(path, QByteArray::fromStdString(csv), error);
+}
+
+bool MainWindow::exportResultsJson(const QString& path, QString* error) const
+{
+    std::string json = "[\n";
+    const auto records = results_->roundsModel()->records();
+    for (size_t i = 0; i < records.size(); ++i)
+        json += "  " + dpu::recordToJson(records[i]) + (i + 1 < records.size() ? ",\n" : "\n");
+    json += "]\n";
+    return AtomicFile::write(path, QByteArray::fromStdString(json), error);
+}
+
+void MainWindow::exportResultsWithDialog(bool json)
+{
+    const QString filter = json ? tr("JSON (*.json)") : tr("CSV (*.csv)");
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export results"),
+                                                      json ? QStringLiteral("results.json") : QStringLiteral("results.csv"), filter);
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!(json ? exportResultsJson(path, &error) : exportResultsCsv(path, &error)))
+        QMessageBox::warning(this, tr("Export results"), error);
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings s;
+    // First start: room for the form and a readable chart side by side.
+    resize(1440, 900);
+    splitter_->setSizes({540, 900});
+    restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+    splitter_->restoreState(s.value(QStringLiteral("window/splitter")).toByteArray());
+    const QString last = s.value(QStringLiteral("lastPlan")).toString();
+    if (!last.isEmpty()) {
+        try {
+            plan_->setPlan(dpu::parsePlan(last.toStdString(), "settings"));
+        } catch (const dpu::Error&) {
+            // An older or hand-edited setting: start from the default plan instead.
+        }
+    }
+    file_ = s.value(QStringLiteral("lastFile")).toString();
+    dirty_ = s.value(QStringLiteral("lastPlanDirty"), false).toBool();
+}
+
+void MainWindow::saveSettings() const
+{
+    QSettings s;
+    s.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    s.setValue(QStringLiteral("window/state"), saveState());
+    s.setValue(QStringLiteral("window/splitter"), splitter_->saveState());
+    s.setValue(QStringLiteral("lastPlan"), QString::fromStdString(dpu::planToJson(plan_->plan())));
+    s.setValue(QStringLiteral("lastFile"), file_);
+    s.setValue(QStringLiteral("lastPlanDirty"), dirty_);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (queue_->isBusy()) {
+        if (askOnClose_ && !closeWhenIdle_) {
+            const auto answer = QMessageBox::question(
+                this, tr("Stop the run?"),
+                tr("A run is in progress. Stop it and close? Finished rounds are kept."),
+                QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
+            if (answer != QMessageBox::Yes) {
+                event->ignore();
+                return;
+            }
+        }
+        // Never wait here: cancel, and close again once the worker reports it has stopped.
+        closeWhenIdle_ = true;
+        queue_->stop();
+        statusBar()->showMessage(tr("Stopping the run before closing…"));
+        event->ignore();
+        return;
+    }
+    saveSettings();
+    event->accept();
+}
+
+} // namespace dpu::ui

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+// RecentFiles: keeps the menu and the "recentFiles" settings key in step.
+#include "RecentFiles.h"
+#include <QAction>
+#include <QDir>
+#include <QFileInfo>
+#include <QMenu>
+#include <QSettings>
+
+namespace dpu::ui {
+
+RecentFiles::RecentFiles(QMenu* menu, QObject* parent) : QObject(parent), menu_(menu)
+{
+    files_ = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+    rebuild();
+}
+
+void RecentFiles::add(const QString& path)
+{
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    files_.removeAll(absolute);
+    files_.prepend(absolute);
+    while (files_.size() > kMax)
+        files_.removeLast();
+    QSettings().setValue(QStringLiteral("recentFiles"), files_);
+    rebuild();
+}
+
+void RecentFiles::rebuild()
+{
+    menu_->clear();
+    int n = 0;
+    for (const QString& path : files_) {
+        // &1..&8 give keyboard accelerators; the full path shows as the status tip.
+        QAction* a = menu_->addAction(QStringLiteral("&%1 %2").arg(++n).arg(QFileInfo(path).fileName()));
+        a->setStatusTip(QDir::toNativeSeparators(path));
+        connect(a, &QAction::triggered, this, [this, path] { Q_EMIT openRequested(path); });
+    }
+    menu_->setEnabled(!files_.isEmpty());
+}
+
+} // namespace dpu::ui

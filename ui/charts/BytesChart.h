@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+// Test accuracy against cumulative server-to-device bytes (logarithmic), per strategy.
+#pragma once
+#include "charts/ChartView.h"
+#include "dpu/Events.h"
+
+class QLogValueAxis;
+class QValueAxis;
+
+namespace dpu::ui {
+
+class BytesChart : public ChartView {
+    Q_OBJECT
+public:
+    explicit BytesChart(QWidget* parent = nullptr);
+    void addRecord(const QString& key, const dpu::RoundRecord& record);
+
+protected:
+    void fitAxes(const QRectF& bounds) override;
+    QString describePoint(const QString& key, const QPointF& point) const override;
+
+private:
+    QLogValueAxis* x_;
+    QValueAxis* y_;
+};
+
+} // namespace dpu::ui

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT
+// ChartView: shared behaviour of the live charts (series per key, legend, hover, export).
+#include "charts/ChartView.h"
+#include "charts/ChartExporter.h"
+#include <QAbstractAxis>
+#include <QChart>
+#include <QContextMenuEvent>
+#include <QCursor>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QMenu>
+#include <QToolTip>
+#include <limits>
+
+namespace dpu::ui {
+
+ChartView::ChartView(const QString& title, QWidget* parent) : QChartView(parent)
+{
+    auto* c = new QChart;
+    c->setTitle(title);
+    c->legend()->setVisible(true);
+    c->legend()->setAlignment(Qt::AlignBottom);
+    // Live updates: animations would lag behind a fast run and blur where points really are.
+    c->setAnimationOptions(QChart::NoAnimation);
+    setChart(c);
+    setRenderHint(QPainter::Antialiasing);
+    setMinimumSize(320, 220);
+}
+
+QColor ChartView::colorFor(const QString& key)
+{
+    static QHash<QString, QColor> colors;
+    // Okabe-Ito palette: distinguishable for colour-blind readers and in print.
+    static const QColor palette[] = {QColor(0x00, 0x72, 0xB2), QColor(0xD5, 0x5E, 0x00), QColor(0x00, 0x9E, 0x73),
+                                     QColor(0xCC, 0x79, 0xA7), QColor(0xE6, 0x9F, 0x00), QColor(0x56, 0xB4, 0xE9),
+                                     QColor(0xF0, 0xE4, 0x42), QColor(0x00, 0x00, 0x00)};
+    auto it = colors.find(key);
+    if (it == colors.end())
+        it = colors.insert(key, palette[colors.size() % (sizeof palette / sizeof palette[0])]);
+    return *it;
+}
+
+void ChartView::setAxes(QAbstractAxis* x, QAbstractAxis* y)
+{
+    x_ = x;
+    y_ = y;
+    chart()->addAxis(x, Qt::AlignBottom);
+    chart()->addAxis(y, Qt::AlignLeft);
+}
+
+void ChartView::clearSeries()
+{
+    chart()->removeAllSeries(); // deletes the series
+    series_.clear();
+    order_.clear();
+    hasBounds_ = false;
+}
+
+int ChartView::pointCount(const QString& key) const
+{
+    const QLineSeries* s = series_.value(key);
+    return s ? s->count() : 0;
+}
+
+void ChartView::setSeriesVisible(const QString& key, bool visible)
+{
+    QLineSeries* s = series_.value(key);
+    if (!s)
+        return;
+    s->setVisible(visible);
+    for (QLegendMarker* m : chart()->legend()->markers(s)) {
+        m->setVisible(true); // hiding a series hides its marker; keep it to toggle back
+        QColor label = m->labelBrush().color();
+        label.setAlphaF(visible ? 1.0 : 0.4);
+        m->setLabelBrush(label);
+    }
+}
+
+QLineSeries* ChartView::ensureSeries(const QString& key)
+{
+    if (QLineSeries* s = series_.value(key))
+        return s;
+    auto* s = new QLineSeries;
+    s->setName(key);
+    s->setColor(colorFor(key));
+    s->setPointsVisible(true); // every point drawn, not only the polyline through them
+    chart()->addSeries(s);
+    s->attachAxis(x_);
+    s->attachAxis(y_);
+    series_.insert(key, s);
+    order_ << key;
+    connect(s, &QLineSeries::hovered, this, [this, s](const QPointF& p, bool state) { onHovered(s, p, state); });
+    for (QLegendMarker* m : chart()->legend()->markers(s))
+        connect(m, &QLegendMarker::clicked, this, [this, key] { setSeriesVisible(key, !series_.value(key)->isVisible()); });
+    return s;
+}
+
+void ChartView::addPoint(const QString& key, const QPointF& point)
+{
+    ensureSeries(key)->append(point);
+    if (!hasBounds_) {
+        bounds_ = QRectF(point, QSizeF(0, 0));
+        hasBounds_ = true;
+    } else {
+        bounds_.setLeft(std::min(bounds_.left(), point.x()));
+        bounds_.setRight(std::max(bounds_.right(), point.x()));
+        bounds_.setTop(std::min(bounds_.top(), point.y()));
+        bounds_.setBottom(std::max(bounds_.bottom(), point.y()));
+    }
+    fitAxes(bounds_);
+}
+
+void ChartView::onHovered(QLineSeries* series, const QPointF& point, bool state)
+{
+    if (!state) {
+        QToolTip::hideText();
+        return;
+    }
+    // hovered() reports the cursor's position on the line; read out the nearest real point.
+    const QPointF cursor = chart()->mapToPosition(point, series);
+    QPointF best = point;
+    qreal bestDist = std::numeric_limits<qreal>::max();
+    for (const QPointF& p : series->points()) {
+        const QPointF d = chart()->mapToPosition(p, series) - cursor;
+        const qreal dist = d.x() * d.x() + d.y() * d.y();
+        if (dist < bestDist) {
+            bestDist = dist;
+            best = p;
+        }
+    }
+    QToolTip::showText(QCursor::pos(), describePoint(series->name(), best), this);
+}
+
+bool ChartView::exportPng(const QString& path, QString* error, qreal scale)
+{
+    return ChartExporter::toPng(this, path, error, scale);
+}
+
+bool ChartView::exportSvg(const QString& path, QString* error)
+{
+    return ChartExporter::toSvg(this, path, error);
+}
+
+void ChartView::contextMenuEvent(QContextMenuEvent* event)
+{
+    QMenu menu(this);
+    menu.addAction(tr("Export as PNG…"), this, [this] { exportWithDialog(false); });
+    menu.addAction(tr("Export as SVG…"), this, [this] { exportWithDialog(true); });
+    menu.addSeparator();
+    for (const QString& key : order_) {
+        QAction* a = menu.addAction(key);
+        a->setCheckable(true);
+        a->setChecked(series_.value(key)->isVisible());
+        connect(a, &QAction::toggled, this, [this, key](bool on) { setSeriesVisible(key, on); });
+    }
+    menu.exec(event->globalPos());
+}
+
+void ChartView::exportWithDialog(bool svg)
+{
+    ChartExporter::exportWithDialog(this, svg);
+}
+
+} // namespace dpu::ui

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+// Base of the live charts: one line series per key, legend toggles, hover read-outs, export.
+#pragma once
+#include <QChartView>
+#include <QHash>
+#include <QPointF>
+#include <QString>
+#include <QStringList>
+
+class QAbstractAxis;
+class QLineSeries;
+
+namespace dpu::ui {
+
+class ChartView : public QChartView {
+    Q_OBJECT
+public:
+    explicit ChartView(const QString& title, QWidget* parent = nullptr);
+
+    /// Removes every series (a new batch of runs starts).
+    void clearSeries();
+    QStringList seriesKeys() const { return order_; }
+    /// Points in the series of key (0 when there is none).
+    int pointCount(const QString& key) const;
+    QLineSeries* series(const QString& key) const { return series_.value(key); }
+    /// Shows or hides a series, as clicking its legend marker does.
+    void setSeriesVisible(const QString& key, bool visible);
+
+    /// Writes the chart with its axes, labels and legend (scale: device pixels per point).
+    bool exportPng(const QString& path, QString* error = nullptr, qreal scale = 2.0);
+    bool exportSvg(const QString& path, QString* error = nullptr);
+    /// Asks for a file name and exports; reports failures in a message box.
+    void exportWithDialog(bool svg);
+
+    /// The same colour for the same key in every chart (strategy "dpu" is one colour everywhere).
+    static QColor colorFor(const QString& key);
+
+protected:
+    /// Appends a point to the key's series (created on first use) and refits the axes.
+    void addPoint(const QString& key, const QPointF& point);
+    void setAxes(QAbstractAxis* x, QAbstractAxis* y);
+    /// Fits the axes to the data bounds (called after every point).
+    virtual void fitAxes(const QRectF& bounds) = 0;
+    /// Text of the hover read-out for a data point.
+    virtual QString describePoint(const QString& key, const QPointF& point) const = 0;
+    void contextMenuEvent(QContextMenuEvent* event) override;
+
+private:
+    QLineSeries* ensureSeries(const QString& key);
+    void onHovered(QLineSeries* series, const QPointF& point, bool state);
+
+    QAbstractAxis* x_ = nullptr;
+    QAbstractAxis* y_ = nullptr;
+    QHash<QString, QLineSeries*> series_;
+    QStringList order_;
+    QRectF bounds_;
+    bool hasBounds_ = false;
+};
+
+} // namespace dpu::ui

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+// LayerChart: which layers a round changed, as a share of each tensor's weights.
+#include "charts/LayerChart.h"
+#include "charts/ChartExporter.h"
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QLegend>
+#include <QValueAxis>
+#include <algorithm>
+
+namespace dpu::ui {
+
+LayerChart::LayerChart(QWidget* parent) : QChartView(parent)
+{
+    auto* c = new QChart;
+    c->setTitle(tr("Updated weights per layer"));
+    c->setAnimationOptions(QChart::NoAnimation);
+    c->legend()->setVisible(true);
+    c->legend()->setAlignment(Qt::AlignBottom);
+    series_ = new QBarSeries;
+    c->addSeries(series_);
+    x_ = new QBarCategoryAxis;
+    x_->setTitleText(tr("Partial tensor"));
+    y_ = new QValueAxis;
+    y_->setTitleText(tr("Updated weights (% of the tensor)"));
+    y_->setLabelFormat(QStringLiteral("%.2f"));
+    y_->setRange(0, 1);
+    c->addAxis(x_, Qt::AlignBottom);
+    c->addAxis(y_, Qt::AlignLeft);
+    series_->attachAxis(x_);
+    series_->attachAxis(y_);
+    setChart(c);
+    setRenderHint(QPainter::Antialiasing);
+    setMinimumSize(320, 220);
+}
+
+void LayerChart::clearRecord()
+{
+    series_->clear();
+    x_->clear();
+    chart()->setTitle(tr("Updated weights per layer"));
+}
+
+void LayerChart::showRecord(const dpu::RoundRecord& r)
+{
+    clearRecord();
+    auto* set = new QBarSet(QStringLiteral("%1, seed %2, round %3").arg(QString::fromStdString(r.strategy)).arg(r.seed).arg(r.round));
+    QStringList names;
+    double top = 0;
+    for (const dpu::LayerUpdate& l : r.layers) {
+        const double share = l.total > 0 ? 100.0 * static_cast<double>(l.updated) / static_cast<double>(l.total) : 0;
+        *set << share;
+        top = std::max(top, share);
+        // "features.0.weight" -> "features.0": the suffix is the same for every partial tensor.
+        QString name = QString::fromStdString(l.name);
+        if (name.endsWith(QLatin1String(".weight")))
+            name.chop(7);
+        names << name;
+    }
+    series_->append(set);
+    x_->append(names);
+    y_->setRange(0, top > 0 ? top * 1.1 : 1.0);
+    chart()->setTitle(tr("Updated weights per layer: %1 round %2 (%3 of %4 weights)")
+                          .arg(QString::fromStdString(r.strategy)).arg(r.round).arg(r.updatedWeights)
+                          .arg([&r] { qint64 t = 0; for (const auto& l : r.layers) t += l.total; return t; }()));
+}
+
+int LayerChart::barCount() const
+{
+    return series_->count() ? series_->barSets().constFirst()->count() : 0;
+}
+
+bool LayerChart::exportPng(const QString& path, QString* error)
+{
+    return ChartExporter::toPng(this, path, error);
+}
+
+bool LayerChart::exportSvg(const QString& path, QString* error)
+{
+    return ChartExporter::toSvg(this, path, error);
+}
+
+} // namespace dpu::ui

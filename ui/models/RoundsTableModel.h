@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+// Table model over the finished RoundRecords of the runs on screen.
+#pragma once
+#include "dpu/Events.h"
+#include <QAbstractTableModel>
+#include <QModelIndexList>
+#include <vector>
+
+namespace dpu::ui {
+
+class RoundsTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        Run, Round, Strategy, Seed, Samples, Reinitialised, Deployed, ValAccuracy, TestAccuracy,
+        UpdatedWeights, Bytes, CumulativeRatio, ColumnCount
+    };
+    /// Raw numbers for sorting (Qt::DisplayRole is formatted text).
+    static constexpr int SortRole = Qt::UserRole + 1;
+
+    explicit RoundsTableModel(QObject* parent = nullptr);
+
+    void append(const QString& run, const dpu::RoundRecord& record);
+    void clear();
+    const dpu::RoundRecord& record(int row) const { return rows_[static_cast<size_t>(row)].record; }
+    std::vector<dpu::RoundRecord> records() const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    /// Tab-separated text (header line + rows) of the given rows, in the given order; ready for
+    /// the clipboard (spreadsheets paste it as cells).
+    QString toTsv(const QList<int>& rows) const;
+    /// Every row as CSV (RFC 4180 quoting), header first.
+    QString toCsv() const;
+
+private:
+    struct Row {
+        QString run;
+        dpu::RoundRecord record;
+    };
+    QVariant value(const Row& row, int column) const;
+    std::vector<Row> rows_;
+};
+
+} // namespace dpu::ui

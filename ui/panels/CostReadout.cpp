@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+// CostReadout: the paper's analytic cost (DESIGN.md "Communication cost") as the user edits k.
+#include "panels/CostReadout.h"
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <cmath>
+
+namespace dpu::ui {
+namespace {
+struct LinkPreset {
+    const char* name;
+    double bitsPerSecond; // 0: custom
+};
+// Typical application-layer rates of the links edge devices sit behind.
+const LinkPreset kPresets[] = {
+    {"LoRa (5.5 kbit/s)", 5.5e3},
+    {"NB-IoT (60 kbit/s)", 60e3},
+    {"LTE-M (375 kbit/s)", 375e3},
+    {"BLE (1 Mbit/s)", 1e6},
+    {"Custom", 0},
+};
+} // namespace
+
+CostReadout::CostReadout(QWidget* parent) : QWidget(parent)
+{
+    auto* form = new QFormLayout(this);
+    form->setContentsMargins(0, 0, 0, 0);
+    bytes_ = new QLabel(this);
+    bytes_->setObjectName(QStringLiteral("costBytes"));
+    bytes_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    ratio_ = new QLabel(this);
+    ratio_->setObjectName(QStringLiteral("costRatio"));
+    time_ = new QLabel(this);
+    time_->setObjectName(QStringLiteral("costTime"));
+    link_ = new QComboBox(this);
+    link_->setObjectName(QStringLiteral("linkPreset"));
+    for (const auto& p : kPresets)
+        link_->addItem(QString::fromLatin1(p.name), p.bitsPerSecond);
+    link_->setCurrentIndex(1);
+    customKbps_ = new QDoubleSpinBox(this);
+    customKbps_->setObjectName(QStringLiteral("linkCustomKbps"));
+    customKbps_->setRange(0.01, 1e7);
+    customKbps_->setDecimals(2);
+    customKbps_->setValue(100);
+    customKbps_->setSuffix(QStringLiteral(" kbit/s"));
+    customKbps_->setEnabled(false);
+    auto* linkRow = new QHBoxLayout;
+    linkRow->addWidget(link_, 1);
+    linkRow->addWidget(customKbps_);
+    form->addRow(tr("Bytes per round"), bytes_);
+    form->addRow(tr("Ratio to full"), ratio_);
+    form->addRow(tr("Link"), linkRow);
+    form->addRow(tr("Per device"), time_);
+    connect(link_, &QComboBox::currentIndexChanged, this, [this] {
+        customKbps_->setEnabled(link_->currentData().toDouble() == 0);
+        refresh();
+    });
+    connect(customKbps_, &QDoubleSpinBox::valueChanged, this, &CostReadout::refresh);
+    refresh();
+}
+
+void CostReadout::setCostModel(const dpu::CostModel& model)
+{
+    model_ = model;
+    refresh();
+}
+
+void CostReadout::setK(double k)
+{
+    k_ = k;
+    refresh();
+}
+
+void CostReadout::setLinkPreset(int index)
+{
+    link_->setCurrentIndex(index);
+}
+
+double CostReadout::bytesPerRound() const
+{
+    if (model_.partialWeights <= 0 || !(k_ > 0 && k_ <= 1))
+        return 0;
+    return dpu::partialRoundBits(model_, k_) / 8.0;
+}
+
+double CostReadout::fullBytesPerRound() const
+{
+    return dpu::fullRoundBits(model_) / 8.0;
+}
+
+double CostReadout::linkBitsPerSecond() const
+{
+    const double preset = link_->currentData().toDouble();
+    return preset > 0 ? preset : customKbps_->value() * 1e3;
+}
+
+double CostReadout::transferSeconds() const
+{
+    return bytesPerRound() * 8.0 / linkBitsPerSecond();
+}
+
+QString CostReadout::bytesText() const
+{
+    return bytes_->text();
+}
+
+QString CostReadout::formatBytes(double bytes)
+{
+    // The exact integer first (what tests and budgets compare), then a human unit.
+    const auto whole = static_cast<qlonglong>(std::llround(bytes));
+    QString human;
+    if (bytes >= 1e6)
+        human = QStringLiteral("%1 MB").arg(bytes / 1e6, 0, 'f', 2);
+    else if (bytes >= 1e3)
+        human = QStringLiteral("%1 KB").arg(bytes / 1e3, 0, 'f', 1);
+    else
+        return QStringLiteral("%1 B").arg(whole);
+    return QStringLiteral("%1 B (%2)").arg(whole).arg(human);
+}
+
+QString CostReadout::formatSeconds(double seconds)
+{
+    if (seconds < 1)
+        return QStringLiteral("%1 ms").arg(seconds * 1e3, 0, 'f', 0);
+    if (seconds < 120)
+        return QStringLiteral("%1 s").arg(seconds, 0, 'f', 1);
+    if (seconds < 7200)
+        return QStringLiteral("%1 min").arg(seconds / 60, 0, 'f', 1);
+    return QStringLiteral("%1 h").arg(seconds / 3600, 0, 'f', 1);
+}
+
+void CostReadout::refresh()
+{
+    const double bytes = bytesPerRound();
+    if (bytes <= 0) {
+        bytes_->setText(QStringLiteral("–"));
+        ratio_->setText(QStringLiteral("–"));
+        time_->setText(QStringLiteral("–"));
+        return;
+    }
+    const double full = fullBytesPerRound();
+    bytes_->setText(formatBytes(bytes));
+    ratio_->setText(QStringLiteral("%1 (full: %2)").arg(bytes / full, 0, 'g', 4).arg(formatBytes(full)));
+    time_->setText(tr("%1 per round (full: %2)")
+                       .arg(formatSeconds(transferSeconds()), formatSeconds(full * 8.0 / linkBitsPerSecond())));
+}
+
+} // namespace dpu::ui

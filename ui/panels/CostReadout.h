@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+// Live readout beside k: bytes per round, ratio to full updating, transfer time per device.
+#pragma once
+#include "dpu/Cost.h"
+#include <QWidget>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+
+namespace dpu::ui {
+
+class CostReadout : public QWidget {
+    Q_OBJECT
+public:
+    explicit CostReadout(QWidget* parent = nullptr);
+
+    void setCostModel(const dpu::CostModel& model);
+    void setK(double k);
+
+    /// Analytic bytes of one deployed partial round (dpu::partialRoundBits / 8).
+    double bytesPerRound() const;
+    double fullBytesPerRound() const;
+    /// Link rate in bit/s of the selected preset (or the custom value).
+    double linkBitsPerSecond() const;
+    /// Seconds to send one round to one device at the link rate.
+    double transferSeconds() const;
+    /// Selects a preset by its index in the combo (LoRa, NB-IoT, LTE-M, BLE, custom).
+    void setLinkPreset(int index);
+    QString bytesText() const;
+
+    static QString formatBytes(double bytes);
+    static QString formatSeconds(double seconds);
+
+private:
+    void refresh();
+
+    dpu::CostModel model_;
+    double k_ = 0.01;
+    QLabel* bytes_;
+    QLabel* ratio_;
+    QLabel* time_;
+    QComboBox* link_;
+    QDoubleSpinBox* customKbps_;
+};
+
+} // namespace dpu::ui

@@ -1,0 +1,462 @@
+// SPDX-License-Identifier: MIT
+// PlanPanel: edits a dpu::Plan; validation comes from the engine so the GUI and CLI agree.
+#include "panels/PlanPanel.h"
+#include "dpu/Cost.h"
+#include "dpu/Error.h"
+#include "panels/CostReadout.h"
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QSpinBox>
+#include <QVBoxLayout>
+#include <cmath>
+
+namespace dpu::ui {
+namespace {
+constexpr double kMinSliderK = 0.0005;
+constexpr int kSliderSteps = 1000;
+const char* const kFashionMnist = "/usr/share/datasets/fashion-mnist";
+
+QSpinBox* intSpin(QWidget* parent, int lo, int hi)
+{
+    auto* s = new QSpinBox(parent);
+    s->setRange(lo, hi);
+    s->setGroupSeparatorShown(false);
+    return s;
+}
+
+dpu::InputShape shapeOf(const QString& kind, int* classes)
+{
+    *classes = kind == QLatin1String("cifar100") ? 100 : 10;
+    if (kind == QLatin1String("idx"))
+        return {1, 28, 28};
+    return {3, 32, 32};
+}
+} // namespace
+
+PlanPanel::PlanPanel(QWidget* parent) : QWidget(parent)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(buildForm());
+    errorLabel_ = new QLabel(this);
+    errorLabel_->setObjectName(QStringLiteral("planErrors"));
+    errorLabel_->setWordWrap(true);
+    errorLabel_->setStyleSheet(QStringLiteral("color: #b00020;"));
+    layout->addWidget(errorLabel_);
+    layout->addStretch(1);
+    dpu::Plan initial = dpu::defaultPlan();
+    // Preselect Fashion-MNIST when Debian's dataset-fashion-mnist package is installed.
+    if (QDir(QString::fromLatin1(kFashionMnist)).exists()) {
+        initial.dataset.kind = "idx";
+        initial.dataset.path = kFashionMnist;
+    }
+    setPlan(initial);
+    connectEdits();
+}
+
+QWidget* PlanPanel::buildForm()
+{
+    auto* box = new QWidget(this);
+    auto* form = new QFormLayout(box);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+
+    name_ = new QLineEdit(box);
+    form->addRow(tr("&Name"), name_);
+
+    model_ = new QComboBox(box);
+    model_->setEditable(true); // also accepts "torchscript:PATH"
+    for (const auto& m : dpu::builtinModels()) {
+        model_->addItem(QString::fromStdString(m));
+        model_->setItemData(model_->count() - 1, QString::fromStdString(dpu::modelDescription(m)), Qt::ToolTipRole);
+    }
+    modelInfo_ = new QLabel(box);
+    modelInfo_->setObjectName(QStringLiteral("modelInfo"));
+    form->addRow(tr("&Model"), model_);
+    form->addRow(QString(), modelInfo_);
+
+    datasetKind_ = new QComboBox(box);
+    datasetKind_->addItem(tr("MNIST format (IDX)"), QStringLiteral("idx"));
+    datasetKind_->addItem(tr("CIFAR-10 (binary)"), QStringLiteral("cifar10"));
+    datasetKind_->addItem(tr("CIFAR-100 (binary)"), QStringLiteral("cifar100"));
+    datasetPath_ = new QLineEdit(box);
+    auto* browse = new QPushButton(tr("…"), box);
+    browse->setToolTip(tr("Choose the dataset folder"));
+    connect(browse, &QPushButton::clicked, this, &PlanPanel::browseDataset);
+    auto* pathRow = new QHBoxLayout;
+    pathRow->addWidget(datasetPath_, 1);
+    pathRow->addWidget(browse);
+    form->addRow(tr("&Dataset"), datasetKind_);
+    form->addRow(tr("Folder"), pathRow);
+
+    // Spin boxes allow 0 where the engine forbids it, so the engine's own message is shown.
+    initial_ = intSpin(box, 0, 10000000);
+    perRound_ = intSpin(box, 0, 10000000);
+    rounds_ = intSpin(box, 0, 100000);
+    validation_ = intSpin(box, 0, 1000000);
+    auto* split = new QGridLayout;
+    split->addWidget(new QLabel(tr("|D1|"), box), 0, 0);
+    split->addWidget(initial_, 0, 1);
+    split->addWidget(new QLabel(tr("|ΔD|"), box), 0, 2);
+    split->addWidget(perRound_, 0, 3);
+    split->addWidget(new QLabel(tr("Rounds"), box), 1, 0);
+    split->addWidget(rounds_, 1, 1);
+    split->addWidget(new QLabel(tr("Validation"), box), 1, 2);
+    split->addWidget(validation_, 1, 3);
+    form->addRow(tr("Split"), split);
+
+    strategiesBox_ = new QGroupBox(tr("Strategies to compare"), box);
+    auto* grid = new QGridLayout(strategiesBox_);
+    int i = 0;
+    for (const auto& s : dpu::strategyNames()) {
+        auto* c = new QCheckBox(QString::fromStdString(s), strategiesBox_);
+        c->setObjectName(QStringLiteral("strategy_") + QString::fromStdString(s));
+        strategies_.insert(QString::fromStdString(s), c);
+        grid->addWidget(c, i / 3, i % 3);
+        ++i;
+    }
+    form->addRow(strategiesBox_);
+
+    k_ = new QDoubleSpinBox(box);
+    k_->setObjectName(QStringLiteral("k"));
+    k_->setRange(0, 1);
+    k_->setDecimals(5);
+    k_->setSingleStep(0.001);
+    kSlider_ = new QSlider(Qt::Horizontal, box);
+    kSlider_->setObjectName(QStringLiteral("kSlider"));
+    kSlider_->setRange(0, kSliderSteps);
+    kSlider_->setToolTip(tr("Logarithmic: 0.0005 … 1"));
+    auto* kRow = new QHBoxLayout;
+    kRow->addWidget(k_);
+    kRow->addWidget(kSlider_, 1);
+    form->addRow(tr("Updating ratio k"), kRow);
+    cost_ = new CostReadout(box);
+    form->addRow(QString(), cost_);
+
+    lambda_ = new QDoubleSpinBox(box);
+    lambda_->setRange(-1, 2); // out-of-range values get the engine's message
+    lambda_->setDecimals(3);
+    lambda_->setSingleStep(0.05);
+    form->addRow(tr("λ (global weight)"), lambda_);
+    epochs_ = intSpin(box, 0, 10000);
+    form->addRow(tr("&Epochs"), epochs_);
+    lr_ = new QDoubleSpinBox(box);
+    lr_->setRange(0, 100);
+    lr_->setDecimals(6);
+    lr_->setSingleStep(0.001);
+    form->addRow(tr("Learning rate"), lr_);
+    optimizer_ = new QComboBox(box);
+    optimizer_->addItem(QStringLiteral("Adam"), QStringLiteral("adam"));
+    optimizer_->addItem(QStringLiteral("SGD (Nesterov)"), QStringLiteral("sgd"));
+    form->addRow(tr("Optimiser"), optimizer_);
+    seeds_ = new QLineEdit(box);
+    seeds_->setPlaceholderText(tr("1, 2, 3"));
+    seeds_->setToolTip(tr("One run per seed, separated by commas or spaces"));
+    form->addRow(tr("&Seeds"), seeds_);
+    device_ = new QComboBox(box);
+    for (const char* d : {"auto", "cpu", "cuda"})
+        device_->addItem(QString::fromLatin1(d));
+    form->addRow(tr("De&vice"), device_);
+
+    name_->setObjectName(QStringLiteral("name"));
+    model_->setObjectName(QStringLiteral("model"));
+    datasetKind_->setObjectName(QStringLiteral("datasetKind"));
+    datasetPath_->setObjectName(QStringLiteral("datasetPath"));
+    initial_->setObjectName(QStringLiteral("splitInitial"));
+    perRound_->setObjectName(QStringLiteral("splitPerRound"));
+    rounds_->setObjectName(QStringLiteral("splitRounds"));
+    validation_->setObjectName(QStringLiteral("splitValidation"));
+    lambda_->setObjectName(QStringLiteral("lambda"));
+    epochs_->setObjectName(QStringLiteral("epochs"));
+    lr_->setObjectName(QStringLiteral("lr"));
+    optimizer_->setObjectName(QStringLiteral("optimizer"));
+    seeds_->setObjectName(QStringLiteral("seeds"));
+    device_->setObjectName(QStringLiteral("device"));
+    return box;
+}
+
+void PlanPanel::connectEdits()
+{
+    auto edited = [this] {
+        if (filling_)
+            return;
+        validate();
+        Q_EMIT planEdited();
+    };
+    connect(name_, &QLineEdit::textChanged, this, edited);
+    connect(model_, &QComboBox::currentTextChanged, this, [this, edited] {
+        onModelOrDatasetChanged();
+        edited();
+    });
+    connect(datasetKind_, &QComboBox::currentIndexChanged, this, [this, edited] {
+        onModelOrDatasetChanged();
+        edited();
+    });
+    connect(datasetPath_, &QLineEdit::textChanged, this, edited);
+    for (QSpinBox* s : {initial_, perRound_, rounds_, validation_, epochs_})
+        connect(s, &QSpinBox::valueChanged, this, edited);
+    for (QCheckBox* c : strategies_)
+        connect(c, &QCheckBox::toggled, this, edited);
+    connect(k_, &QDoubleSpinBox::valueChanged, this, [this, edited](double k) {
+        onKSpinChanged(k);
+        edited();
+    });
+    connect(kSlider_, &QSlider::valueChanged, this, &PlanPanel::onKSliderMoved);
+    connect(lambda_, &QDoubleSpinBox::valueChanged, this, edited);
+    connect(lr_, &QDoubleSpinBox::valueChanged, this, edited);
+    connect(optimizer_, &QComboBox::currentIndexChanged, this, edited);
+    connect(seeds_, &QLineEdit::textChanged, this, edited);
+    connect(device_, &QComboBox::currentIndexChanged, this, edited);
+}
+
+void PlanPanel::setPlan(const dpu::Plan& plan)
+{
+    base_ = plan;
+    filling_ = true;
+    name_->setText(QString::fromStdString(plan.name));
+    model_->setCurrentText(QString::fromStdString(plan.model));
+    const int kind = datasetKind_->findData(QString::fromStdString(plan.dataset.kind));
+    datasetKind_->setCurrentIndex(kind < 0 ? 0 : kind);
+    datasetPath_->setText(QString::fromStdString(plan.dataset.path));
+    initial_->setValue(static_cast<int>(plan.split.initial));
+    perRound_->setValue(static_cast<int>(plan.split.perRound));
+    rounds_->setValue(plan.split.rounds);
+    validation_->setValue(static_cast<int>(plan.split.validation));
+    for (auto it = strategies_.begin(); it != strategies_.end(); ++it) {
+        const bool on = std::find(plan.strategies.begin(), plan.strategies.end(), it.key().toStdString())
+                        != plan.strategies.end();
+        it.value()->setChecked(on);
+    }
+    k_->setValue(plan.k);
+    onKSpinChanged(plan.k);
+    lambda_->setValue(plan.lambda);
+    epochs_->setValue(plan.train.epochs);
+    lr_->setValue(plan.train.lr);
+    optimizer_->setCurrentIndex(plan.train.optimizer == "sgd" ? 1 : 0);
+    QStringList seeds;
+    for (uint64_t s : plan.seeds)
+        seeds << QString::number(s);
+    seeds_->setText(seeds.join(QStringLiteral(", ")));
+    device_->setCurrentText(QString::fromStdString(plan.device));
+    filling_ = false;
+    onModelOrDatasetChanged();
+    validate();
+}
+
+dpu::Plan PlanPanel::plan() const
+{
+    dpu::Plan p = base_;
+    p.name = name_->text().trimmed().toStdString();
+    p.model = model_->currentText().trimmed().toStdString();
+    p.dataset.kind = datasetKind_->currentData().toString().toStdString();
+    p.dataset.path = datasetPath_->text().trimmed().toStdString();
+    p.split.initial = initial_->value();
+    p.split.perRound = perRound_->value();
+    p.split.rounds = rounds_->value();
+    p.split.validation = validation_->value();
+    // Keep the engine's canonical order so saved plans compare equal.
+    p.strategies.clear();
+    for (const auto& s : dpu::strategyNames())
+        if (strategies_.value(QString::fromStdString(s))->isChecked())
+            p.strategies.push_back(s);
+    p.k = k_->value();
+    p.lambda = lambda_->value();
+    p.train.epochs = epochs_->value();
+    p.train.lr = lr_->value();
+    p.train.optimizer = optimizer_->currentData().toString().toStdString();
+    p.seeds.clear();
+    for (const QString& part : seeds_->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const qulonglong v = part.toULongLong(&ok);
+        if (ok)
+            p.seeds.push_back(v);
+    }
+    p.device = device_->currentText().toStdString();
+    return p;
+}
+
+bool PlanPanel::validate()
+{
+    const bool wasValid = errors_.isEmpty();
+    errors_.clear();
+    const dpu::Plan p = plan();
+    // Local checks the engine only finds at run time, or cannot see (unparsed text).
+    for (const QString& part : seeds_->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts)) {
+        bool ok = false;
+        part.toULongLong(&ok);
+        if (!ok) {
+            errors_.insert(QStringLiteral("seeds"), tr("expected non-negative integers, found \"%1\"").arg(part));
+            break;
+        }
+    }
+    if (!p.dataset.path.empty() && !QDir(QString::fromStdString(p.dataset.path)).exists())
+        errors_.insert(QStringLiteral("dataset.path"), tr("folder not found"));
+    if (!modelInfo_->property("error").toString().isEmpty())
+        errors_.insert(QStringLiteral("model"), modelInfo_->property("error").toString());
+    try {
+        dpu::validatePlan(p);
+    } catch (const dpu::PlanError& e) {
+        const QString path = QString::fromStdString(e.path());
+        QString reason = QString::fromStdString(e.what());
+        if (!path.isEmpty() && reason.startsWith(path + QStringLiteral(": ")))
+            reason = reason.mid(path.size() + 2);
+        if (!errors_.contains(path))
+            errors_.insert(path, reason);
+    }
+    markErrors();
+    if (wasValid != errors_.isEmpty())
+        Q_EMIT validityChanged(errors_.isEmpty());
+    return errors_.isEmpty();
+}
+
+QString PlanPanel::errorText() const
+{
+    QStringList lines;
+    for (auto it = errors_.begin(); it != errors_.end(); ++it)
+        lines << (it.key().isEmpty() ? it.value() : it.key() + QStringLiteral(": ") + it.value());
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString PlanPanel::fieldError(const QString& path) const
+{
+    for (auto it = errors_.begin(); it != errors_.end(); ++it)
+        if (fieldFor(it.key()) && fieldFor(it.key()) == fieldFor(path))
+            return it.value();
+    return {};
+}
+
+QWidget* PlanPanel::fieldFor(const QString& path) const
+{
+    if (path == QLatin1String("name")) return name_;
+    if (path == QLatin1String("model") || path == QLatin1String("width_multiplier")) return model_;
+    if (path == QLatin1String("dataset.kind")) return datasetKind_;
+    if (path.startsWith(QLatin1String("dataset."))) return datasetPath_;
+    if (path == QLatin1String("split.initial")) return initial_;
+    if (path == QLatin1String("split.per_round")) return perRound_;
+    if (path == QLatin1String("split.rounds")) return rounds_;
+    if (path == QLatin1String("split.validation")) return validation_;
+    if (path.startsWith(QLatin1String("strategies"))) return strategiesBox_;
+    if (path == QLatin1String("k")) return k_;
+    if (path == QLatin1String("lambda")) return lambda_;
+    if (path == QLatin1String("train.epochs")) return epochs_;
+    if (path == QLatin1String("train.lr")) return lr_;
+    if (path == QLatin1String("train.optimizer")) return optimizer_;
+    if (path == QLatin1String("seeds")) return seeds_;
+    if (path == QLatin1String("device")) return device_;
+    return nullptr;
+}
+
+void PlanPanel::markErrors()
+{
+    const QList<QWidget*> all{name_, model_, datasetKind_, datasetPath_, initial_, perRound_, rounds_, validation_,
+                              strategiesBox_, k_, lambda_, epochs_, lr_, optimizer_, seeds_, device_};
+    for (QWidget* w : all) {
+        if (w->property("dpuInvalid").toBool()) {
+            w->setStyleSheet(QString());
+            w->setToolTip(w->property("dpuTip").toString());
+            w->setProperty("dpuInvalid", false);
+        }
+    }
+    for (auto it = errors_.begin(); it != errors_.end(); ++it) {
+        QWidget* w = fieldFor(it.key());
+        if (!w)
+            continue; // still listed in the label below the form
+        if (!w->property("dpuInvalid").toBool())
+            w->setProperty("dpuTip", w->toolTip());
+        w->setProperty("dpuInvalid", true);
+        // A red frame at the field and the reason as its tooltip; the label below lists all.
+        const QString cls = QString::fromLatin1(w->metaObject()->className());
+        w->setStyleSheet(QStringLiteral("%1 { border: 2px solid #d32f2f; }").arg(cls));
+        w->setToolTip(it.value());
+    }
+    errorLabel_->setText(errorText());
+}
+
+void PlanPanel::onModelOrDatasetChanged()
+{
+    const QString name = model_->currentText().trimmed();
+    int classes = 10;
+    const dpu::InputShape shape = shapeOf(datasetKind_->currentData().toString(), &classes);
+    const QString key = QStringLiteral("%1|%2x%3x%4|%5|%6")
+                            .arg(name)
+                            .arg(shape.channels).arg(shape.height).arg(shape.width)
+                            .arg(classes).arg(base_.widthMultiplier);
+    modelInfo_->setProperty("error", QString());
+    const bool builtin = model_->findText(name) >= 0;
+    if (!modelCache_.contains(key)) {
+        if (!builtin && !name.startsWith(QLatin1String("torchscript:"))) {
+            modelInfo_->setProperty("error", tr("unknown model \"%1\"").arg(name));
+            modelInfo_->setText(QString());
+            cost_->setCostModel({});
+            return;
+        }
+        try {
+            // Builds the model once on the GUI thread (milliseconds for the zoo); cached per shape.
+            const double width = name == QLatin1String("mobilenetv1") ? base_.widthMultiplier : 1.0;
+            modelCache_.insert(key, dpu::describeModel(name.toStdString(), shape, classes, width));
+        } catch (const std::exception& e) {
+            modelInfo_->setProperty("error", QString::fromStdString(e.what()));
+            modelInfo_->setText(QString());
+            cost_->setCostModel({});
+            return;
+        }
+    }
+    const dpu::ModelInfo& info = modelCache_[key];
+    modelInfo_->setText(tr("%L1 weights (%L2 partial + %L3 dense), %4 fp32")
+                            .arg(info.partialWeights + info.denseWeights)
+                            .arg(info.partialWeights)
+                            .arg(info.denseWeights)
+                            .arg(CostReadout::formatBytes(static_cast<double>(info.fp32Bytes()))));
+    cost_->setCostModel({info.partialWeights, info.denseWeights});
+}
+
+void PlanPanel::onKSpinChanged(double k)
+{
+    const QSignalBlocker block(kSlider_);
+    kSlider_->setValue(sliderPosForK(k));
+    cost_->setK(k);
+}
+
+void PlanPanel::onKSliderMoved(int pos)
+{
+    // The spin box is the source of truth; the slider only proposes a rounded value.
+    const double k = kForSliderPos(pos);
+    const double rounded = std::round(k * 1e5) / 1e5;
+    k_->setValue(std::max(rounded, kMinSliderK));
+}
+
+int PlanPanel::sliderPosForK(double k)
+{
+    if (!(k > kMinSliderK))
+        return 0;
+    if (k >= 1)
+        return kSliderSteps;
+    const double t = (std::log10(k) - std::log10(kMinSliderK)) / -std::log10(kMinSliderK);
+    return static_cast<int>(std::lround(t * kSliderSteps));
+}
+
+double PlanPanel::kForSliderPos(int pos)
+{
+    const double t = static_cast<double>(pos) / kSliderSteps;
+    return std::pow(10.0, std::log10(kMinSliderK) * (1.0 - t));
+}
+
+void PlanPanel::browseDataset()
+{
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Dataset folder"), datasetPath_->text());
+    if (!dir.isEmpty())
+        datasetPath_->setText(dir);
+}
+
+} // namespace dpu::ui

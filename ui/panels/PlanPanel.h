@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+// The plan form: model, dataset, split, strategies, k (with cost readout), training settings.
+#pragma once
+#include "dpu/Models.h"
+#include "dpu/Plan.h"
+#include <QHash>
+#include <QMap>
+#include <QString>
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QGroupBox;
+class QLabel;
+class QLineEdit;
+class QSlider;
+class QSpinBox;
+
+namespace dpu::ui {
+
+class CostReadout;
+
+class PlanPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit PlanPanel(QWidget* parent = nullptr);
+
+    /// Fills the form. Fields the form does not show (batch, schedule, limits, ...) are kept
+    /// and come back unchanged from plan().
+    void setPlan(const dpu::Plan& plan);
+    /// The plan as edited (not validated).
+    dpu::Plan plan() const;
+
+    /// Checks the form (local checks, then dpu::validatePlan), marks the offending field and
+    /// returns true when the plan can run.
+    bool validate();
+    bool isValid() const { return errors_.isEmpty(); }
+    /// "path: reason" of every problem found by the last validate(), one per line.
+    QString errorText() const;
+    /// The reason shown at the field owning a plan path (e.g. "train.epochs"); empty when fine.
+    QString fieldError(const QString& path) const;
+    /// The widget that edits a plan path (nullptr when the form does not show it).
+    QWidget* fieldFor(const QString& path) const;
+
+    CostReadout* costReadout() const { return cost_; }
+    /// Maps k in [0.0005, 1] to the slider's 0..1000 and back (logarithmic).
+    static int sliderPosForK(double k);
+    static double kForSliderPos(int pos);
+
+Q_SIGNALS:
+    /// Any field changed (the plan differs from the one last set).
+    void planEdited();
+    void validityChanged(bool valid);
+
+private:
+    QWidget* buildForm();
+    void connectEdits();
+    void onModelOrDatasetChanged();
+    void onKSpinChanged(double k);
+    void onKSliderMoved(int pos);
+    void markErrors();
+    void browseDataset();
+
+    dpu::Plan base_;
+    bool filling_ = false;
+    QMap<QString, QString> errors_; // plan path -> reason
+    QHash<QString, dpu::ModelInfo> modelCache_;
+
+    QLineEdit* name_;
+    QComboBox* model_;
+    QLabel* modelInfo_;
+    QComboBox* datasetKind_;
+    QLineEdit* datasetPath_;
+    QSpinBox* initial_;
+    QSpinBox* perRound_;
+    QSpinBox* rounds_;
+    QSpinBox* validation_;
+    QGroupBox* strategiesBox_;
+    QMap<QString, QCheckBox*> strategies_;
+    QDoubleSpinBox* k_;
+    QSlider* kSlider_;
+    CostReadout* cost_;
+    QDoubleSpinBox* lambda_;
+    QSpinBox* epochs_;
+    QDoubleSpinBox* lr_;
+    QComboBox* optimizer_;
+    QLineEdit* seeds_;
+    QComboBox* device_;
+    QLabel* errorLabel_;
+};
+
+} // namespace dpu::ui

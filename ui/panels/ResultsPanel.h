@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+// Results of the runs on screen: the three live charts and the rounds table, as tabs.
+#pragma once
+#include "dpu/Events.h"
+#include <QWidget>
+
+class QChartView;
+class QSortFilterProxyModel;
+class QTabWidget;
+class QTableView;
+
+namespace dpu::ui {
+
+class AccuracyChart;
+class BytesChart;
+class ChartView;
+class LayerChart;
+class LossChart;
+class RoundsTableModel;
+
+class ResultsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ResultsPanel(QWidget* parent = nullptr);
+
+    void clear();
+    void addRecord(const QString& run, const QString& seriesKey, const dpu::RoundRecord& record);
+    void addEpoch(const QString& seriesKey, const dpu::EpochEvent& epoch);
+
+    AccuracyChart* accuracyChart() const { return accuracy_; }
+    BytesChart* bytesChart() const { return bytes_; }
+    LossChart* lossChart() const { return loss_; }
+    LayerChart* layerChart() const { return layers_; }
+    RoundsTableModel* roundsModel() const { return rounds_; }
+    QSortFilterProxyModel* roundsProxy() const { return proxy_; }
+    QTableView* roundsView() const { return table_; }
+    QTabWidget* tabs() const { return tabs_; }
+    /// The chart on the current tab (nullptr on the table tab).
+    QChartView* currentChart() const;
+
+    /// Copies the selected rows (all rows when none is selected) in view order as TSV.
+    void copyRows() const;
+    bool exportTableCsv(const QString& path, QString* error = nullptr) const;
+
+private:
+    void showTableMenu(const QPoint& pos);
+    void showSelectedLayers();
+
+    QTabWidget* tabs_;
+    AccuracyChart* accuracy_;
+    BytesChart* bytes_;
+    LossChart* loss_;
+    LayerChart* layers_;
+    RoundsTableModel* rounds_;
+    QSortFilterProxyModel* proxy_;
+    QTableView* table_;
+};
+
+} // namespace dpu::ui
