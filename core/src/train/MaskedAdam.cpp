@@ -20,38 +20,77 @@ void MaskedAdam::beginStep()
     ++step_;
 }
 
+namespace {
+
+struct AdamConstants {
+    float b1, b2, stepSize, bc2Sqrt, eps, wd;
+};
+
+// One pass per tensor. Specialised on the optional parts and written with restrict pointers
+// and by-value constants so that the compiler can keep everything in vector registers: a
+// lambda capturing floats by reference must reload them after every float store.
+template <bool Masked, bool Local, bool Decay>
+void adamKernel(float* __restrict p, const float* __restrict g, float* __restrict m, float* __restrict v,
+                const float* __restrict mask, float* __restrict c, int64_t begin, int64_t end, AdamConstants k)
+{
+    for (int64_t i = begin; i < end; ++i) {
+        const float grad = Decay ? g[i] + k.wd * p[i] : g[i];
+        const float mi = m[i] * k.b1 + grad * (1.0f - k.b1);
+        const float vi = v[i] * k.b2 + (1.0f - k.b2) * grad * grad;
+        m[i] = mi;
+        v[i] = vi;
+        const float denom = std::sqrt(vi) / k.bc2Sqrt + k.eps;
+        float dw = -k.stepSize * (mi / denom);
+        if (Masked) {
+            const bool on = mask[i] != 0.0f;
+            dw = on ? dw : 0.0f;
+            p[i] = on ? p[i] + dw : p[i]; // a masked weight is never rewritten
+        } else {
+            p[i] += dw;
+        }
+        if (Local)
+            c[i] -= g[i] * dw;
+    }
+}
+
+template <bool Masked, bool Local>
+void adamDispatch(bool decay, float* p, const float* g, float* m, float* v, const float* mask, float* c, int64_t n,
+                  const AdamConstants& k)
+{
+    at::parallel_for(0, n, 16384, [=](int64_t begin, int64_t end) {
+        if (decay)
+            adamKernel<Masked, Local, true>(p, g, m, v, mask, c, begin, end, k);
+        else
+            adamKernel<Masked, Local, false>(p, g, m, v, mask, c, begin, end, k);
+    });
+}
+
+} // namespace
+
 void MaskedAdam::stepFused(size_t index, float* p, const float* g, const float* mask, float* c, int64_t n)
 {
     // The same arithmetic as torch.optim.Adam (single-tensor path), in one pass instead of
     // eight: this is where most of the speed over the Python loop comes from.
-    const float b1 = static_cast<float>(beta1_), b2 = static_cast<float>(beta2_);
+    AdamConstants k;
+    k.b1 = static_cast<float>(beta1_);
+    k.b2 = static_cast<float>(beta2_);
     const float bc1 = static_cast<float>(1.0 - std::pow(beta1_, static_cast<double>(step_)));
     const float bc2 = static_cast<float>(1.0 - std::pow(beta2_, static_cast<double>(step_)));
-    const float stepSize = static_cast<float>(lr_) / bc1;
-    const float bc2Sqrt = std::sqrt(bc2);
-    const float eps = static_cast<float>(eps_);
-    const float wd = static_cast<float>(weightDecay_);
+    k.stepSize = static_cast<float>(lr_) / bc1;
+    k.bc2Sqrt = std::sqrt(bc2);
+    k.eps = static_cast<float>(eps_);
+    k.wd = static_cast<float>(weightDecay_);
+    const bool decay = k.wd != 0.0f;
     float* m = m_[index].data_ptr<float>();
     float* v = v_[index].data_ptr<float>();
-    at::parallel_for(0, n, 16384, [&](int64_t begin, int64_t end) {
-        for (int64_t i = begin; i < end; ++i) {
-            const float grad = wd != 0.0f ? g[i] + wd * p[i] : g[i];
-            const float mi = m[i] * b1 + grad * (1.0f - b1);
-            const float vi = v[i] * b2 + (1.0f - b2) * grad * grad;
-            m[i] = mi;
-            v[i] = vi;
-            const float denom = std::sqrt(vi) / bc2Sqrt + eps;
-            float dw = -stepSize * (mi / denom);
-            if (mask) {
-                dw = mask[i] != 0.0f ? dw : 0.0f;
-                p[i] = mask[i] != 0.0f ? p[i] + dw : p[i];
-            } else {
-                p[i] += dw;
-            }
-            if (c)
-                c[i] -= g[i] * dw;
-        }
-    });
+    if (mask && c)
+        adamDispatch<true, true>(decay, p, g, m, v, mask, c, n, k);
+    else if (mask)
+        adamDispatch<true, false>(decay, p, g, m, v, mask, c, n, k);
+    else if (c)
+        adamDispatch<false, true>(decay, p, g, m, v, mask, c, n, k);
+    else
+        adamDispatch<false, false>(decay, p, g, m, v, mask, c, n, k);
 }
 
 torch::Tensor MaskedAdam::stepDelta(size_t index, const torch::Tensor& p, const torch::Tensor& g)
