@@ -6,8 +6,9 @@
 //              or VGGNet on random 3x32x32 data; prints samples per second.
 //   dpu-round  one DPU round through createStrategy("dpu") on D Fashion-MNIST samples.
 //   fu-round   one FU round through createStrategy("fu") on the same data.
-//   ratio      in one process, alternating: FU round, DPU round, full step with and without the
-//              c_local accumulation, and the selection (contributions, top-k, rewind); medians.
+//   ratio      in one process: FU and DPU rounds alternating, the selection (contributions, top-k,
+//              rewind) and MaskedOptimizer::step per step (plain, with c_local, masked, generic path),
+//              from which the cost of the contribution bookkeeping per round follows; medians.
 //   profile    a DPU round through an instrumented copy of the trainer loop (same engine calls:
 //              index_select, Network::forward, cross_entropy, backward, MaskedOptimizer::step,
 //              accuracy) that times data indexing, forward, backward, optimiser step, evaluation.
@@ -264,70 +265,105 @@ json taskRound(const Args& a, const std::string& strategyName)
     return j;
 }
 
-/// FU vs DPU rounds and the cost of the contribution bookkeeping, alternating in one process.
+/// Median milliseconds per MaskedOptimizer::step on the MLP's parameters (fixed random gradients),
+/// in alternating blocks: plain, with c_local, masked (k), and the generic tensor-operation path.
+std::map<std::string, double> optimizerStepMs(const BenchData& d, const Args& a, int blocks, int steps)
+{
+    auto net = network("mlp", d.shape, d.classes, a.seed);
+    std::vector<torch::Tensor> params, local, partial;
+    torch::manual_seed(a.seed);
+    for (auto& p : net->parameters()) {
+        p.tensor.mutable_grad() = torch::randn_like(p.tensor) * 0.01;
+        params.push_back(p.tensor);
+        partial.push_back(p.tensor.dim() > 1 ? p.tensor : torch::Tensor());
+        local.push_back(p.tensor.dim() > 1 ? torch::zeros_like(p.tensor) : torch::Tensor());
+    }
+    int64_t total = 0;
+    for (const auto& p : partial)
+        if (p.defined())
+            total += p.numel();
+    const dpu::MaskSet masks = dpu::randomLayerMasks(partial, a.k, a.seed);
+    const dpu::TrainSpec spec = trainSpec(a);
+    const char* names[] = {"plain", "with c_local", "masked", "generic path with c_local"};
+    std::map<std::string, std::vector<double>> samples;
+    for (int block = 0; block < blocks; ++block) {
+        for (int variant = 0; variant < 4; ++variant) {
+            auto opt = dpu::MaskedOptimizer::create(spec, params);
+            if (variant == 1 || variant == 3)
+                opt->setLocalContribution(&local);
+            if (variant == 2)
+                opt->setMasks(&masks);
+            opt->setFused(variant != 3);
+            opt->step(); // allocates nothing further after the first step
+            const auto t0 = Clock::now();
+            for (int s = 0; s < steps; ++s)
+                opt->step();
+            samples[names[variant]].push_back(1e3 * since(t0) / steps);
+        }
+    }
+    std::map<std::string, double> out;
+    for (const auto& [name, v] : samples)
+        out[name] = median(v);
+    return out;
+}
+
+/// FU vs DPU rounds (alternating in one process) and the cost of the contribution bookkeeping:
+/// the c_local accumulation (extra optimiser time per step x steps of the full step) plus
+/// steps 2-4 of Alg. 1 (contributions, top-k, rewind).
 json taskRatio(const Args& a)
 {
     const BenchData d = fashion(a);
-    const dpu::TrainSpec spec = trainSpec(a);
-    std::vector<double> fu, dpuRound, withLocal, withoutLocal, selection;
+    std::vector<double> fu, dpuRound, selection;
     for (int rep = 0; rep < a.reps; ++rep) {
         fu.push_back(runRound("fu", d, a).seconds);
         dpuRound.push_back(runRound("dpu", d, a).seconds);
 
-        // The full step of the DPU round with and without c_local, then the selection.
-        for (int withC = 1; withC >= 0; --withC) {
-            auto net = network("mlp", d.shape, d.classes, a.seed);
-            const dpu::Weights start = dpu::snapshot(*net);
-            std::vector<torch::Tensor> partial, local;
+        // Steps 2-4 of Alg. 1 exactly as ContributionUpdating::runRound does them, on a trained-like state.
+        auto net = network("mlp", d.shape, d.classes, a.seed);
+        const dpu::Weights start = dpu::snapshot(*net);
+        std::vector<torch::Tensor> partial, local;
+        torch::manual_seed(a.seed + static_cast<uint64_t>(rep));
+        {
+            torch::NoGradGuard guard;
             for (auto& p : net->parameters()) {
+                p.tensor.add_(torch::randn_like(p.tensor) * 0.01);
                 partial.push_back(p.tensor.dim() > 1 ? p.tensor : torch::Tensor());
-                local.push_back(p.tensor.dim() > 1 ? torch::zeros_like(p.tensor) : torch::Tensor());
+                local.push_back(p.tensor.dim() > 1 ? torch::randn_like(p.tensor).abs_() : torch::Tensor());
             }
-            dpu::TrainOptions opt;
-            opt.selectBest = false;
-            opt.shuffleSeed = dpu::deriveSeed(a.seed, 1);
-            opt.localContribution = withC ? &local : nullptr;
-            dpu::TrainContext ctx{nullptr, nullptr, "dpu", a.seed, 1, false};
-            auto t0 = Clock::now();
-            dpu::trainNetwork(*net, d.train, d.validation, spec, opt, ctx);
-            (withC ? withLocal : withoutLocal).push_back(since(t0));
-            if (!withC)
-                continue;
-            // Steps 2-4 of Alg. 1 exactly as ContributionUpdating::runRound does them.
-            t0 = Clock::now();
-            std::vector<torch::Tensor> global(partial.size());
-            {
-                torch::NoGradGuard guard;
-                for (size_t i = 0; i < partial.size(); ++i)
-                    if (partial[i].defined())
-                        global[i] = (partial[i] - start.params[i]).square();
-            }
-            const auto scores = dpu::combineContributions(global, local, a.lambda);
-            int64_t total = 0;
-            for (const auto& p : partial)
-                if (p.defined())
-                    total += p.numel();
-            const dpu::MaskSet masks = dpu::topKMask(scores, std::llround(a.k * static_cast<double>(total)));
-            std::vector<torch::Tensor> params;
-            for (auto& p : net->parameters())
-                params.push_back(p.tensor);
-            dpu::rewindInPlace(params, start.params, masks);
-            selection.push_back(since(t0));
         }
+        const auto t0 = Clock::now();
+        std::vector<torch::Tensor> global(partial.size());
+        {
+            torch::NoGradGuard guard;
+            for (size_t i = 0; i < partial.size(); ++i)
+                if (partial[i].defined())
+                    global[i] = (partial[i] - start.params[i]).square();
+        }
+        const auto scores = dpu::combineContributions(global, local, a.lambda);
+        int64_t total = 0;
+        for (const auto& p : partial)
+            if (p.defined())
+                total += p.numel();
+        const dpu::MaskSet masks = dpu::topKMask(scores, std::llround(a.k * static_cast<double>(total)));
+        std::vector<torch::Tensor> params;
+        for (auto& p : net->parameters())
+            params.push_back(p.tensor);
+        dpu::rewindInPlace(params, start.params, masks);
+        selection.push_back(since(t0));
     }
-    const double fuM = median(fu), dpuM = median(dpuRound), withM = median(withLocal), withoutM = median(withoutLocal),
-                 selM = median(selection);
-    const double bookkeeping = (withM - withoutM) + selM;
+    const auto stepMs = optimizerStepMs(d, a, std::max(3, a.reps), 50);
+    const int64_t batchesPerEpoch = (d.train.size() + a.batch - 1) / a.batch;
+    const int64_t fullSteps = batchesPerEpoch * a.epochs;
+    const double cLocalSeconds = 1e-3 * (stepMs.at("with c_local") - stepMs.at("plain")) * static_cast<double>(fullSteps);
+    const double fuM = median(fu), dpuM = median(dpuRound), selM = median(selection);
     json j = commonFields(a);
     j.update({{"model", "mlp"}, {"samples", d.train.size()}, {"reps", a.reps},
-              {"fu_round_s", fu}, {"dpu_round_s", dpuRound},
-              {"full_step_with_c_local_s", withLocal}, {"full_step_without_c_local_s", withoutLocal},
-              {"selection_s", selection},
-              {"median", {{"fu_round_s", fuM}, {"dpu_round_s", dpuM}, {"full_step_with_c_local_s", withM},
-                          {"full_step_without_c_local_s", withoutM}, {"selection_s", selM}}},
+              {"fu_round_s", fu}, {"dpu_round_s", dpuRound}, {"selection_s", selection},
+              {"optimizer_step_ms", stepMs}, {"full_step_optimizer_steps", fullSteps},
+              {"median", {{"fu_round_s", fuM}, {"dpu_round_s", dpuM}, {"selection_s", selM}}},
               {"dpu_over_fu", dpuM / fuM},
-              {"c_local_overhead_of_full_step", (withM - withoutM) / withoutM},
-              {"bookkeeping_share_of_dpu_round", bookkeeping / dpuM}});
+              {"c_local_seconds_per_round", cLocalSeconds},
+              {"bookkeeping_share_of_dpu_round", (cLocalSeconds + selM) / dpuM}});
     return j;
 }
 

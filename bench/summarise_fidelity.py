@@ -58,12 +58,15 @@ def load(path):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("results", help="results.jsonl written by dpu-cli run")
+    parser.add_argument("results", nargs="+",
+                        help="results.jsonl written by dpu-cli run (several: records are merged, e.g. an "
+                             "ablation run with the main run's FU)")
     parser.add_argument("--baseline", default="fu", help="strategy the others are compared with (default: fu)")
     parser.add_argument("--per-round", action="store_true", help="also print the mean test accuracy per round")
     args = parser.parse_args()
 
-    records = load(args.results)
+    records = [r for path in args.results for r in load(path)]
+    source = ", ".join(args.results)
     # by[strategy][seed][round] = record
     by = defaultdict(lambda: defaultdict(dict))
     order = []
@@ -73,7 +76,7 @@ def main():
         by[r["strategy"]][r["seed"]][r["round"]] = r
     base = args.baseline
     if base not in by:
-        sys.exit(f"{args.results}: no records of the baseline strategy '{base}'")
+        sys.exit(f"{source}: no records of the baseline strategy '{base}'")
     seeds = sorted(by[base])
     rounds = sorted({rnd for s in by.values() for seed in s.values() for rnd in seed})
     incomplete = [(st, seed) for st in order for seed in seeds if sorted(by[st].get(seed, {})) != rounds]
