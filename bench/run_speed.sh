@@ -3,7 +3,7 @@
 # Speed benchmark: engine (bench_speed) against the PyTorch reference (python/dpu_round.py), alternating.
 #
 # Usage: bench/run_speed.sh [OUT_DIR]           (default OUT_DIR: out/speed)
-# Environment: DPU_BENCH_BUILD_DIR (default build-bench/), DPU_JOBS (default 2), REPS (default 3),
+# Environment: DPU_BENCH_BUILD_DIR (default build-bench/), DPU_JOBS (default 2), REPS (default 5),
 #              THREADS (default 2), SAMPLES (default 5000), EPOCHS (default 5), VGG_SAMPLES (default 256),
 #              PROFILE (default 1: one per-phase profile of each implementation at the end).
 # The Python side must be Debian's interpreter with python3-torch (the same libtorch 1.13.1).
@@ -11,7 +11,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${DPU_BENCH_BUILD_DIR:-$root/build-bench}"
 out="${1:-$root/out/speed}"
-reps="${REPS:-3}"
+reps="${REPS:-5}"
 threads="${THREADS:-2}"
 samples="${SAMPLES:-5000}"
 epochs="${EPOCHS:-5}"
