@@ -18,5 +18,6 @@ int runCommand(const std::vector<std::string>& args);
 int modelsCommand(const std::vector<std::string>& args);
 int costCommand(const std::vector<std::string>& args);
 int planCommand(const std::vector<std::string>& args);
+int bundleCommand(const std::vector<std::string>& args);
 
 } // namespace dpu::cli

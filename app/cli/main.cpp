@@ -32,6 +32,8 @@ int main(int argc, char** argv)
             return dpu::cli::costCommand(args);
         if (command == "plan")
             return dpu::cli::planCommand(args);
+        if (command == "bundle")
+            return dpu::cli::bundleCommand(args);
         std::fprintf(stderr, "dpu-cli: unknown command '%s' (try --help)\n", command.c_str());
         return 2;
     } catch (const dpu::cli::UsageError& e) {

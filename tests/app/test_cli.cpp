@@ -2,9 +2,15 @@
 // dpu-cli as a user meets it: help, version, models, cost, and clear errors with exit codes.
 #include "TestSupport.h"
 #include "dpu/Version.h"
+#include <QFile>
 #include <QProcess>
+#include <QTemporaryDir>
 
 namespace {
+
+const char kPlan[] = R"({"name": "cli-bundles", "dataset": {"test_limit": 600},
+    "split": {"initial": 300, "per_round": 300, "rounds": 2, "validation": 300},
+    "strategies": ["dpu"], "k": 0.02, "train": {"epochs": 1}, "seeds": [2]})";
 
 struct Result {
     int code = -1;
@@ -87,6 +93,44 @@ private Q_SLOTS:
         const Result model = cli({"cost", "--model", "resnet9"});
         QCOMPARE(model.code, 1);
         QVERIFY(model.err.contains("resnet9"));
+    }
+
+    void bundleCommandsOnARealRun()
+    {
+        if (dpu::test::fashionMnistDir().empty())
+            QFAIL("Fashion-MNIST is missing: install the Debian package dataset-fashion-mnist (scripts/deps does)");
+        QTemporaryDir dir;
+        const QString plan = dir.filePath("plan.json");
+        dpu::test::writeFile(plan.toStdString(), std::vector<uint8_t>(kPlan, kPlan + sizeof kPlan - 1));
+        const QString run = dir.filePath("run");
+        const Result r = cli({"run", plan, "--out", run, "--quiet"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+
+        const QString out = dir.filePath("export");
+        const Result ex = cli({"bundle", "export", run, "--out", out});
+        QVERIFY2(ex.code == 0, qPrintable(ex.err));
+        QVERIFY(ex.out.contains("matches the run's device state"));
+        QVERIFY(QFile::exists(out + "/initial.safetensors"));
+        QVERIFY(QFile::exists(out + "/round-001.dpub"));
+
+        const Result inspect = cli({"bundle", "inspect", out + "/round-001.dpub"});
+        QCOMPARE(inspect.code, 0);
+        QVERIFY(inspect.out.contains("reinit"));
+        QVERIFY(inspect.out.contains("fc1.weight"));
+        const Result ok = cli({"bundle", "verify", out + "/round-001.dpub"});
+        QCOMPARE(ok.code, 0);
+        QVERIFY(ok.out.contains("OK, update version 1"));
+        if (QFile::exists(out + "/round-002.dpub")) { // a delta needs the device's current file
+            const Result noBase = cli({"bundle", "verify", out + "/round-002.dpub"});
+            QCOMPARE(noBase.code, 1);
+            QVERIFY(noBase.err.contains("REJECTED"));
+        }
+        const Result missing = cli({"bundle", "inspect", dir.filePath("nope.dpub")});
+        QCOMPARE(missing.code, 1);
+        QVERIFY(missing.err.contains("nope.dpub"));
+        QCOMPARE(cli({"bundle"}).code, 2);
+        QCOMPARE(cli({"bundle", "frobnicate"}).code, 2);
+        QCOMPARE(cli({"bundle", "export", run}).code, 2); // --out missing
     }
 
     void planPrintsTheDefaultPlan()

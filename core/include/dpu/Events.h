@@ -82,6 +82,11 @@ struct RoundRecord {
     double analyticBits = 0;          ///< DESIGN.md "Communication cost"; 0 if not deployed
     double cumulativeBits = 0;
     double cumulativeRatio = 0;       ///< cumulative bits over rounds x full-model bits
+    int64_t bundleBytes = 0;          ///< real size of the round's update bundle; 0 if not deployed
+    int64_t cumulativeBundleBytes = 0;
+    std::string bundleKind;           ///< "full", "delta", "reinit+delta"; empty if not deployed
+    uint64_t deviceVersion = 0;       ///< update version on the devices after this round
+    std::string deviceSha256;         ///< hex SHA-256 of the device's weight file after this round
     double seconds = 0;               ///< wall time of the unit
 };
 

@@ -42,6 +42,13 @@ struct TrainSpec {
     ScheduleSpec schedule;
 };
 
+/// The update bundles a run builds for every deployed round (docs/bundle-format.md).
+struct BundleSpec {
+    std::string values = "fp32"; ///< coding of changed weights: "fp32" (exact), "fp16" or "q8"
+    bool write = true;           ///< keep them in OUT/bundles/ (their sizes are always measured)
+    std::string secretKey;       ///< Ed25519 secret key file (64 bytes) to sign them; empty: unsigned
+};
+
 struct Plan {
     std::string name = "fashion-mlp-k0.01";
     std::string model = "mlp"; ///< built-in name or "torchscript:PATH"
@@ -54,6 +61,7 @@ struct Plan {
     bool reinit = true;   ///< DPU: re-initialisation rule of the paper (Sec. 4.2)
     std::string mode = "multi"; ///< "multi" (multi-round) or "single" (one update, iterative rewinding)
     TrainSpec train;
+    BundleSpec bundle;
     std::vector<uint64_t> seeds{1};
     std::string device = "auto"; ///< "auto", "cpu" or "cuda"
     int threads = 0;             ///< intra-op threads (0: all cores)

@@ -34,12 +34,13 @@ void saveCheckpoint(const std::string& outDir, const CheckpointData& data)
         keep.insert(file);
         states.push_back({{"file", file}, {"params", s.deployed.params.size()},
                           {"deployed_val", s.deployedVal}, {"deployed_test", s.deployedTest},
-                          {"last_reinit_samples", s.lastReinitSamples}, {"cumulative_bits", s.cumulativeBits}});
+                          {"last_reinit_samples", s.lastReinitSamples}, {"cumulative_bits", s.cumulativeBits},
+                          {"device_version", s.deviceVersion}, {"cumulative_bundle_bytes", s.cumulativeBundleBytes}});
     }
     nlohmann::json records = nlohmann::json::array();
     for (const auto& r : data.records)
         records.push_back(nlohmann::json::parse(recordToJson(r)));
-    nlohmann::json j{{"format", 1}, {"plan", data.planJson}, {"completed", data.completed},
+    nlohmann::json j{{"format", 2}, {"plan", data.planJson}, {"completed", data.completed},
                      {"records", records}, {"states", states}};
     writeFileAtomic((dir / "state.json").string(), j.dump());
     for (const auto& entry : fs::directory_iterator(dir))
@@ -56,7 +57,7 @@ std::optional<CheckpointData> loadCheckpoint(const std::string& outDir)
     CheckpointData data;
     try {
         const auto j = nlohmann::json::parse(readWholeFile(statePath.string()));
-        if (j.at("format").get<int>() != 1)
+        if (j.at("format").get<int>() != 2)
             throw Error(statePath.string() + ": unsupported checkpoint format " + j.at("format").dump());
         data.planJson = j.at("plan").get<std::string>();
         data.completed = j.at("completed").get<int64_t>();
@@ -81,6 +82,8 @@ std::optional<CheckpointData> loadCheckpoint(const std::string& outDir)
             st.deployedTest = s.at("deployed_test").get<double>();
             st.lastReinitSamples = s.at("last_reinit_samples").get<int64_t>();
             st.cumulativeBits = s.at("cumulative_bits").get<double>();
+            st.deviceVersion = s.at("device_version").get<uint64_t>();
+            st.cumulativeBundleBytes = s.at("cumulative_bundle_bytes").get<int64_t>();
             data.states.push_back(std::move(st));
         }
     } catch (const nlohmann::json::exception& e) {

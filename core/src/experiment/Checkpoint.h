@@ -16,6 +16,8 @@ struct StrategyState {
     double deployedTest = 0;
     int64_t lastReinitSamples = 0; ///< |D| at the last deployed re-initialisation
     double cumulativeBits = 0;
+    uint64_t deviceVersion = 0;          ///< update version on the devices (bundles deployed)
+    int64_t cumulativeBundleBytes = 0;
 };
 
 struct CheckpointData {

@@ -156,6 +156,8 @@ void validatePlan(const Plan& p)
     require(t.schedule.stepEpochs >= 0, "train.schedule.step_epochs", "expected >= 0 (0: epochs / 3)");
     require(t.schedule.gamma > 0 && t.schedule.gamma <= 1, "train.schedule.gamma",
             "expected a factor in (0, 1], found " + show(t.schedule.gamma));
+    require(p.bundle.values == "fp32" || p.bundle.values == "fp16" || p.bundle.values == "q8", "bundle.values",
+            "expected \"fp32\", \"fp16\" or \"q8\", found \"" + p.bundle.values + "\"");
     require(!p.seeds.empty(), "seeds", "expected at least one seed");
     require(p.device == "auto" || p.device == "cpu" || p.device == "cuda", "device",
             "expected \"auto\", \"cpu\" or \"cuda\", found \"" + p.device + "\"");
@@ -221,6 +223,13 @@ Plan parsePlan(const std::string& text, const std::string& source)
         }
         o.finish();
     }
+    if (const json* b = r.find("bundle")) {
+        ObjectReader o(*b, "bundle");
+        o.string("values", p.bundle.values);
+        o.boolean("write", p.bundle.write);
+        o.string("secret_key", p.bundle.secretKey);
+        o.finish();
+    }
     if (const json* s = r.find("seeds")) {
         if (s->is_number_unsigned() || s->is_number_integer()) {
             require(s->get<int64_t>() >= 0, "seeds", "expected a non-negative integer");
@@ -283,6 +292,9 @@ std::string planToJson(const Plan& p)
                   {"weight_decay", p.train.weightDecay},
                   {"schedule", {{"kind", p.train.schedule.kind}, {"step_epochs", p.train.schedule.stepEpochs},
                                 {"gamma", p.train.schedule.gamma}}}};
+    j["bundle"] = {{"values", p.bundle.values}, {"write", p.bundle.write}};
+    if (!p.bundle.secretKey.empty())
+        j["bundle"]["secret_key"] = p.bundle.secretKey;
     j["seeds"] = p.seeds;
     j["device"] = p.device;
     j["threads"] = p.threads;

@@ -25,7 +25,10 @@ std::string recordToJson(const RoundRecord& r)
                      {"candidate_test_accuracy", r.candidateTestAccuracy},
                      {"updated_weights", r.updatedWeights}, {"layers", layers},
                      {"analytic_bits", r.analyticBits}, {"cumulative_bits", r.cumulativeBits},
-                     {"cumulative_ratio", r.cumulativeRatio}, {"seconds", r.seconds}};
+                     {"cumulative_ratio", r.cumulativeRatio}, {"bundle_bytes", r.bundleBytes},
+                     {"cumulative_bundle_bytes", r.cumulativeBundleBytes}, {"bundle_kind", r.bundleKind},
+                     {"device_version", r.deviceVersion}, {"device_sha256", r.deviceSha256},
+                     {"seconds", r.seconds}};
     return j.dump();
 }
 
@@ -50,6 +53,11 @@ RoundRecord recordFromJson(const std::string& line)
         r.analyticBits = j.at("analytic_bits").get<double>();
         r.cumulativeBits = j.at("cumulative_bits").get<double>();
         r.cumulativeRatio = j.at("cumulative_ratio").get<double>();
+        r.bundleBytes = j.at("bundle_bytes").get<int64_t>();
+        r.cumulativeBundleBytes = j.at("cumulative_bundle_bytes").get<int64_t>();
+        r.bundleKind = j.at("bundle_kind").get<std::string>();
+        r.deviceVersion = j.at("device_version").get<uint64_t>();
+        r.deviceSha256 = j.at("device_sha256").get<std::string>();
         r.seconds = j.at("seconds").get<double>();
         return r;
     } catch (const nlohmann::json::exception& e) {
@@ -62,13 +70,15 @@ std::string recordsToCsv(const std::vector<RoundRecord>& records)
     std::ostringstream s;
     s << "strategy,seed,round,samples,reinitialised,deployed,val_accuracy,test_accuracy,"
          "candidate_val_accuracy,candidate_test_accuracy,updated_weights,analytic_bits,cumulative_bits,"
-         "cumulative_ratio,seconds\n";
+         "cumulative_ratio,bundle_bytes,cumulative_bundle_bytes,bundle_kind,device_version,device_sha256,seconds\n";
     s << std::setprecision(10);
     for (const auto& r : records)
         s << r.strategy << ',' << r.seed << ',' << r.round << ',' << r.samples << ',' << (r.reinitialised ? 1 : 0)
           << ',' << (r.deployed ? 1 : 0) << ',' << r.valAccuracy << ',' << r.testAccuracy << ','
           << r.candidateValAccuracy << ',' << r.candidateTestAccuracy << ',' << r.updatedWeights << ','
-          << r.analyticBits << ',' << r.cumulativeBits << ',' << r.cumulativeRatio << ',' << r.seconds << '\n';
+          << r.analyticBits << ',' << r.cumulativeBits << ',' << r.cumulativeRatio << ',' << r.bundleBytes << ','
+          << r.cumulativeBundleBytes << ',' << r.bundleKind << ',' << r.deviceVersion << ',' << r.deviceSha256 << ','
+          << r.seconds << '\n';
     return s.str();
 }
 

@@ -6,7 +6,9 @@
 #include "train/Evaluator.h"
 #include "util/AtomicFile.h"
 #include "util/Rng.h"
+#include "dpu_sha256.h"
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <sstream>
 
@@ -49,6 +51,20 @@ void RunSession::prepare()
     data_ = loadData(plan_.dataset);
     network_ = createNetwork({plan_.model, data_.shape, data_.classes, plan_.widthMultiplier});
     network_->to(device_);
+    DeviceUpdate::Config deviceConfig;
+    deviceConfig.model = plan_.model;
+    deviceConfig.compat = DeviceUpdate::compatString(plan_.model, data_.shape, data_.classes);
+    deviceConfig.coding = plan_.bundle.values == "q8"   ? bundle::ValueCoding::Q8
+                          : plan_.bundle.values == "fp16" ? bundle::ValueCoding::Fp16
+                                                          : bundle::ValueCoding::Fp32;
+    if (!plan_.bundle.secretKey.empty()) {
+        const std::string key = readWholeFile(plan_.bundle.secretKey);
+        if (key.size() != 64)
+            throw PlanError("bundle.secret_key", plan_.bundle.secretKey + ": expected a 64-byte Ed25519 secret key, found "
+                                                     + std::to_string(key.size()) + " bytes");
+        deviceConfig.secretKey.assign(key.begin(), key.end());
+    }
+    deviceUpdate_ = std::make_unique<DeviceUpdate>(*network_, deviceConfig);
     for (auto& p : network_->parameters()) {
         if (p.tensor.dim() > 1) {
             partialNames_.push_back(p.name);
@@ -115,6 +131,11 @@ void RunSession::runSeed(size_t seedIndex, int64_t& unit)
     split_ = {toDevice(cpuSplit.validation, device_), toDevice(cpuSplit.test, device_), cpuSplit.arrivalOrder};
     initialiseNetwork(*network_, seed);
     randomModel_ = snapshot(*network_);
+    if (plan_.bundle.write && !options_.outDir.empty()) { // the device file every deployment starts from
+        std::filesystem::create_directories(bundleDir(seed));
+        const auto file = deviceUpdate_->deviceFile(randomModel_, 0);
+        writeFileAtomic(bundleDir(seed) + "/initial.safetensors", std::string(file.begin(), file.end()));
+    }
     if (unit < resumeFrom_ && !resumedStates_.empty()) {
         states_ = resumedStates_;
     } else {
@@ -184,9 +205,18 @@ RoundRecord RunSession::runUnit(size_t seedIndex, int round, size_t s, const Ten
     r.deployed = passesDeployGate(out.valAccuracy, st.deployedVal);
     const bool full = singleBase || strategy.shipsFullModel();
     if (r.deployed) {
-        st.deployed = std::move(out.weights);
+        // The first deployment regenerates the seeded model too: it is what the devices start from.
+        const bundle::Kind kind = full ? bundle::Kind::Full
+                                  : (reinit || st.deviceVersion == 0) ? bundle::Kind::ReinitDelta
+                                                                      : bundle::Kind::Delta;
+        deployBundle(r, st, kind, out.weights);
         st.deployedVal = out.valAccuracy;
         st.deployedTest = candidateTest;
+        if (plan_.bundle.values != "fp32") { // lossy values: measure what the devices really run
+            restore(*network_, st.deployed);
+            st.deployedVal = accuracy(*network_, split_.validation);
+            st.deployedTest = accuracy(*network_, split_.test);
+        }
         if (reinit)
             st.lastReinitSamples = n;
         r.analyticBits = full ? fullRoundBits(cost_) : partialRoundBits(cost_, plan_.k);
@@ -199,12 +229,45 @@ RoundRecord RunSession::runUnit(size_t seedIndex, int round, size_t s, const Ten
             l.updated = 0;
     }
     st.cumulativeBits += r.analyticBits;
+    r.cumulativeBundleBytes = st.cumulativeBundleBytes;
+    r.deviceVersion = st.deviceVersion;
     r.valAccuracy = st.deployedVal;
     r.testAccuracy = st.deployedTest;
     r.cumulativeBits = st.cumulativeBits;
     r.cumulativeRatio = st.cumulativeBits / (static_cast<double>(round) * fullRoundBits(cost_));
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return r;
+}
+
+std::string RunSession::bundleDir(uint64_t seed) const
+{
+    return options_.outDir + "/bundles/seed-" + std::to_string(seed);
+}
+
+void RunSession::deployBundle(RoundRecord& r, StrategyState& st, bundle::Kind kind, const Weights& target)
+{
+    const uint64_t version = st.deviceVersion + 1;
+    DeviceUpdate::Result u = deviceUpdate_->build(kind, st.deployed, target, r.seed, version, device_);
+    st.deployed = std::move(u.weights);
+    st.deviceVersion = version;
+    st.cumulativeBundleBytes += static_cast<int64_t>(u.bundle.size());
+    r.bundleBytes = static_cast<int64_t>(u.bundle.size());
+    r.bundleKind = kind == bundle::Kind::Full ? "full" : kind == bundle::Kind::Delta ? "delta" : "reinit+delta";
+    // Hash the engine's own serialisation of its new deployed state (not the decoder's output):
+    // whoever applies the bundles in order must arrive at exactly this file.
+    const std::vector<uint8_t> file = deviceUpdate_->deviceFile(st.deployed, version);
+    uint8_t digest[32];
+    dpu_sha256_buf(file.data(), file.size(), digest);
+    static const char* hex = "0123456789abcdef";
+    for (uint8_t b : digest)
+        r.deviceSha256 += {hex[b >> 4], hex[b & 15]};
+    if (plan_.bundle.write && !options_.outDir.empty()) {
+        char name[32];
+        std::snprintf(name, sizeof name, "/round-%03d.dpub", r.round);
+        const std::string dir = bundleDir(r.seed) + "/" + r.strategy;
+        std::filesystem::create_directories(dir);
+        writeFileAtomic(dir + name, std::string(u.bundle.begin(), u.bundle.end()));
+    }
 }
 
 std::vector<LayerUpdate> RunSession::layerUpdates(const MaskSet& masks) const

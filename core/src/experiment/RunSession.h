@@ -5,6 +5,7 @@
 #include "dpu/Cost.h"
 #include "dpu/Runner.h"
 #include "experiment/Checkpoint.h"
+#include "experiment/DeviceUpdate.h"
 #include "models/Network.h"
 #include "strategies/Strategy.h"
 #include <atomic>
@@ -24,6 +25,8 @@ private:
                         const TrainContext& ctx);
     void writeResults(bool withCheckpoint);
     std::vector<LayerUpdate> layerUpdates(const MaskSet& masks) const;
+    void deployBundle(RoundRecord& r, StrategyState& st, bundle::Kind kind, const Weights& target);
+    std::string bundleDir(uint64_t seed) const;
 
     const Plan& plan_;
     const RunOptions& options_;
@@ -33,6 +36,7 @@ private:
     torch::Device device_{torch::kCPU};
     LoadedData data_;
     std::unique_ptr<Network> network_;
+    std::unique_ptr<DeviceUpdate> deviceUpdate_;
     std::vector<std::unique_ptr<Strategy>> strategies_;
     std::vector<std::string> partialNames_;
     std::vector<int64_t> partialSizes_;

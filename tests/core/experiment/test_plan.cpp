@@ -39,11 +39,15 @@ private Q_SLOTS:
         p.seeds = {4, 5};
         p.device = "cpu";
         p.threads = 2;
+        p.bundle = {"q8", false, "/keys/server.key"};
         const std::string text = dpu::planToJson(p);
         const dpu::Plan q = dpu::parsePlan(text);
         QCOMPARE(dpu::planToJson(q), text);
         QCOMPARE(q.dataset.trainLimit, int64_t(500));
         QCOMPARE(q.seeds, (std::vector<uint64_t>{4, 5}));
+        QCOMPARE(q.bundle.values, std::string("q8"));
+        QCOMPARE(q.bundle.write, false);
+        QCOMPARE(q.bundle.secretKey, std::string("/keys/server.key"));
     }
 
     void partialPlansKeepDefaults()
@@ -80,6 +84,9 @@ private Q_SLOTS:
         QTest::newRow("lambda") << R"({"lambda": 2})" << "lambda" << "[0, 1]";
         QTest::newRow("width on mlp") << R"({"width_multiplier": 0.5})" << "width_multiplier" << "only mobilenetv1";
         QTest::newRow("mode") << R"({"mode": "double"})" << "mode" << "\"double\"";
+        QTest::newRow("bundle values") << R"({"bundle": {"values": "int4"}})" << "bundle.values" << "\"int4\"";
+        QTest::newRow("bundle key") << R"({"bundle": {"sign": true}})" << "bundle.sign" << "unknown key";
+        QTest::newRow("bundle write") << R"({"bundle": {"write": 1}})" << "bundle.write" << "true or false";
     }
     void errorsNameTheField()
     {

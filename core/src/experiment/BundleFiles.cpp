@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: MIT
+// Bundle files of a run: inspect, verify, export with a chain check, and signing keys.
+#include "dpu/Bundles.h"
+#include "bundle/BundleApplier.h"
+#include "bundle/BundleInspector.h"
+#include "bundle/BundleWriter.h"
+#include "dpu/Error.h"
+#include "dpu/Runner.h"
+#include "dpu_sha256.h"
+#include "util/AtomicFile.h"
+#include <nlohmann/json.hpp>
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <set>
+#include <sstream>
+
+namespace dpu {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<uint8_t> readBytes(const std::string& path)
+{
+    const std::string s = readWholeFile(path);
+    return {s.begin(), s.end()};
+}
+
+std::string shaHex(const std::vector<uint8_t>& bytes)
+{
+    uint8_t d[32];
+    dpu_sha256_buf(bytes.data(), bytes.size(), d);
+    static const char* hex = "0123456789abcdef";
+    std::string s;
+    for (uint8_t b : d)
+        s += {hex[b >> 4], hex[b & 15]};
+    return s;
+}
+
+std::string roundFile(int round)
+{
+    char name[32];
+    std::snprintf(name, sizeof name, "round-%03d.dpub", round);
+    return name;
+}
+
+std::vector<RoundRecord> readRecords(const std::string& runDir)
+{
+    const std::string path = runDir + "/results.jsonl";
+    std::istringstream lines(readWholeFile(path));
+    std::vector<RoundRecord> out;
+    std::string line;
+    for (int n = 1; std::getline(lines, line); ++n) {
+        if (line.empty())
+            continue;
+        try {
+            out.push_back(recordFromJson(line));
+        } catch (const Error& e) {
+            throw Error(path + ":" + std::to_string(n) + ": " + e.what());
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+std::string inspectBundleFile(const std::string& path)
+{
+    try {
+        return bundle::BundleInspector::inspect(readBytes(path));
+    } catch (const Error& e) {
+        throw Error(path + ": " + e.what());
+    }
+}
+
+BundleVerification verifyBundleFile(const std::string& bundlePath, const std::string& basePath,
+                                    const std::string& publicKeyPath)
+{
+    const auto bytes = readBytes(bundlePath);
+    const auto base = basePath.empty() ? std::vector<uint8_t>{} : readBytes(basePath);
+    bundle::BundleApplier::Options options;
+    if (!publicKeyPath.empty()) {
+        options.publicKey = readBytes(publicKeyPath);
+        if (options.publicKey.size() != 32)
+            throw Error(publicKeyPath + ": expected a 32-byte Ed25519 public key, found "
+                        + std::to_string(options.publicKey.size()) + " bytes");
+    }
+    const auto r = bundle::BundleApplier::apply(bytes, base, options);
+    BundleVerification v;
+    v.ok = r.status == 0;
+    v.message = r.message;
+    v.updateVersion = r.updateVersion;
+    if (v.ok)
+        v.targetSha256 = shaHex(r.file);
+    return v;
+}
+
+BundleExport exportRunBundles(const std::string& runDir, const std::string& strategyWanted, uint64_t seedWanted,
+                              bool anySeed, const std::string& outDir)
+{
+    const auto records = readRecords(runDir);
+    if (records.empty())
+        throw Error(runDir + "/results.jsonl: no finished rounds to export");
+    std::set<std::string> strategies;
+    for (const auto& r : records)
+        strategies.insert(r.strategy);
+    BundleExport ex;
+    ex.folder = outDir;
+    ex.seed = anySeed ? records.front().seed : seedWanted;
+    ex.strategy = strategyWanted;
+    if (ex.strategy.empty()) {
+        if (strategies.size() != 1)
+            throw Error(runDir + ": the run has several strategies; name one to export");
+        ex.strategy = *strategies.begin();
+    } else if (!strategies.count(ex.strategy)) {
+        throw Error(runDir + ": the run has no strategy \"" + ex.strategy + "\"");
+    }
+    const std::string source = runDir + "/bundles/seed-" + std::to_string(ex.seed);
+    const std::string initialPath = source + "/initial.safetensors";
+    if (!fs::exists(initialPath))
+        throw Error(initialPath + ": missing (was the run's plan \"bundle.write\" false, or the seed not run?)");
+
+    // Check the whole chain in memory before writing a single file.
+    std::vector<std::pair<std::string, std::vector<uint8_t>>> files;
+    std::vector<uint8_t> device = readBytes(initialPath);
+    files.emplace_back("initial.safetensors", device);
+    uint64_t version = 0;
+    for (const auto& r : records) {
+        if (r.seed != ex.seed || r.strategy != ex.strategy || !r.deployed)
+            continue;
+        const std::string path = source + "/" + ex.strategy + "/" + roundFile(r.round);
+        if (!fs::exists(path))
+            throw Error(path + ": missing (round " + std::to_string(r.round) + " was deployed)");
+        auto bytes = readBytes(path);
+        bundle::BundleApplier::Options options;
+        options.currentVersion = version;
+        const auto applied = bundle::BundleApplier::apply(bytes, device, options);
+        if (applied.status != 0)
+            throw Error(path + ": rejected by the device decoder: " + applied.message);
+        if (shaHex(applied.file) != r.deviceSha256)
+            throw Error(path + ": applying it gives a device file with SHA-256 " + shaHex(applied.file)
+                        + ", the run recorded " + r.deviceSha256);
+        version = applied.updateVersion;
+        device = applied.file;
+        ex.rounds.push_back({r.round, version, roundFile(r.round), static_cast<int64_t>(bytes.size()), r.bundleKind,
+                             r.deviceSha256});
+        ex.totalBytes += static_cast<int64_t>(bytes.size());
+        files.emplace_back(roundFile(r.round), std::move(bytes));
+    }
+    if (ex.rounds.empty() && records.end() == std::find_if(records.begin(), records.end(), [&](const RoundRecord& r) {
+            return r.seed == ex.seed && r.strategy == ex.strategy;
+        }))
+        throw Error(runDir + ": the run has no rounds of seed " + std::to_string(ex.seed) + " and strategy \""
+                    + ex.strategy + "\"");
+
+    fs::create_directories(outDir);
+    for (const auto& [name, bytes] : files)
+        writeFileAtomic(outDir + "/" + name, std::string(bytes.begin(), bytes.end()));
+    nlohmann::json rounds = nlohmann::json::array();
+    for (const auto& r : ex.rounds)
+        rounds.push_back({{"round", r.round}, {"update_version", r.updateVersion}, {"file", r.file},
+                          {"bytes", r.bytes}, {"kind", r.kind}, {"device_sha256", r.deviceSha256}});
+    const nlohmann::json index{{"seed", ex.seed}, {"strategy", ex.strategy},
+                               {"initial", {{"file", "initial.safetensors"}, {"sha256", shaHex(files.front().second)}}},
+                               {"rounds", rounds}, {"total_bytes", ex.totalBytes}};
+    writeFileAtomic(outDir + "/bundles.json", index.dump(2) + "\n");
+    return ex;
+}
+
+void generateSigningKeys(const std::string& secretPath, const std::string& publicPath)
+{
+    if (fs::exists(secretPath))
+        throw Error(secretPath + ": exists already; refusing to overwrite a signing key");
+    std::vector<uint8_t> secretKey, publicKey;
+    bundle::BundleWriter::generateKeyPair(secretKey, publicKey);
+    writeFileAtomic(publicPath, std::string(publicKey.begin(), publicKey.end()));
+    writeFileAtomic(secretPath, std::string(secretKey.begin(), secretKey.end()));
+    fs::permissions(secretPath, fs::perms::owner_read | fs::perms::owner_write, fs::perm_options::replace);
+}
+
+} // namespace dpu

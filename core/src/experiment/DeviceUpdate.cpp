@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+// Bundles from weight snapshots, and deployed states from the device decoder's output.
+#include "experiment/DeviceUpdate.h"
+#include "bundle/BundleApplier.h"
+#include "bundle/BundleWriter.h"
+#include "bundle/SafetensorsFile.h"
+#include "dpu/Error.h"
+#include "models/PortableInit.h"
+#include <cstring>
+
+namespace dpu {
+
+namespace {
+
+bundle::TensorData toData(const std::string& name, const torch::Tensor& t)
+{
+    const torch::Tensor c = t.detach().to(torch::kCPU).contiguous();
+    bundle::TensorData d;
+    d.name = name;
+    d.shape.assign(c.sizes().begin(), c.sizes().end());
+    d.values.resize(static_cast<size_t>(c.numel()));
+    if (c.numel() > 0)
+        std::memcpy(d.values.data(), c.data_ptr<float>(), 4 * d.values.size());
+    return d;
+}
+
+/// 1 where the bit patterns differ: -0.0 against 0.0 and NaN payloads count as changes.
+std::vector<uint8_t> changedMask(const std::vector<float>& from, const std::vector<float>& to, size_t& changed)
+{
+    std::vector<uint8_t> mask(to.size());
+    changed = 0;
+    for (size_t j = 0; j < to.size(); ++j) {
+        uint32_t a, b;
+        std::memcpy(&a, &from[j], 4);
+        std::memcpy(&b, &to[j], 4);
+        mask[j] = a != b;
+        changed += mask[j];
+    }
+    return mask;
+}
+
+} // namespace
+
+DeviceUpdate::DeviceUpdate(Network& network, Config config) : config_(std::move(config))
+{
+    const auto params = network.parameters();
+    const auto rules = initRules(params);
+    paramCount_ = params.size();
+    for (size_t i = 0; i < params.size(); ++i) {
+        names_.push_back(params[i].name);
+        bundle::InitSpec spec;
+        spec.index = rules[i].index;
+        if (rules[i].kind == InitRule::Kind::Uniform) {
+            spec.rule = bundle::InitSpec::Rule::Uniform;
+            spec.fanIn = static_cast<uint32_t>(rules[i].fanIn);
+        } else {
+            spec.rule = bundle::InitSpec::Rule::Constant;
+            spec.constant = rules[i].value;
+        }
+        init_.push_back(spec);
+    }
+    const auto buffers = network.buffers();
+    for (size_t i = 0; i < buffers.size(); ++i) {
+        if (buffers[i].tensor.scalar_type() != torch::kFloat)
+            continue; // counters (num_batches_tracked) do not change inference
+        floatBuffers_.push_back(i);
+        names_.push_back(buffers[i].name);
+        bundle::InitSpec spec;
+        double value = 0;
+        if (initialBufferValue(buffers[i].name, value)) {
+            spec.rule = bundle::InitSpec::Rule::Constant;
+            spec.constant = static_cast<float>(value);
+        }
+        init_.push_back(spec);
+    }
+}
+
+std::string DeviceUpdate::compatString(const std::string& model, const InputShape& shape, int classes)
+{
+    return "dpu-planner/1 " + model + " " + std::to_string(shape.channels) + "x" + std::to_string(shape.height) + "x"
+           + std::to_string(shape.width) + " classes=" + std::to_string(classes);
+}
+
+std::vector<bundle::TensorData> DeviceUpdate::tensors(const Weights& w) const
+{
+    if (w.params.size() != paramCount_)
+        throw Error("device update: snapshot has " + std::to_string(w.params.size()) + " parameters, expected "
+                    + std::to_string(paramCount_));
+    std::vector<bundle::TensorData> out;
+    out.reserve(names_.size());
+    for (size_t i = 0; i < w.params.size(); ++i)
+        out.push_back(toData(names_[i], w.params[i]));
+    for (size_t k = 0; k < floatBuffers_.size(); ++k)
+        out.push_back(toData(names_[paramCount_ + k], w.buffers.at(floatBuffers_[k])));
+    return out;
+}
+
+Weights DeviceUpdate::toWeights(const std::vector<bundle::TensorData>& t, const Weights& like,
+                                const torch::Device& device) const
+{
+    if (t.size() != names_.size())
+        throw Error("device update: the device file has " + std::to_string(t.size()) + " tensors, expected "
+                    + std::to_string(names_.size()));
+    auto tensor = [&](size_t i, const torch::Tensor& shapeOf) {
+        if (t[i].name != names_[i] || static_cast<int64_t>(t[i].values.size()) != shapeOf.numel())
+            throw Error("device update: tensor " + std::to_string(i) + " of the device file is \"" + t[i].name
+                        + "\", expected \"" + names_[i] + "\" with " + std::to_string(shapeOf.numel()) + " values");
+        torch::Tensor c = torch::empty(shapeOf.sizes(), torch::kFloat);
+        if (c.numel() > 0)
+            std::memcpy(c.data_ptr<float>(), t[i].values.data(), 4 * t[i].values.size());
+        return c.to(device);
+    };
+    Weights w;
+    for (size_t i = 0; i < paramCount_; ++i)
+        w.params.push_back(tensor(i, like.params[i]));
+    for (const auto& b : like.buffers)
+        w.buffers.push_back(b.detach().clone().to(device));
+    for (size_t k = 0; k < floatBuffers_.size(); ++k)
+        w.buffers[floatBuffers_[k]] = tensor(paramCount_ + k, like.buffers[floatBuffers_[k]]);
+    return w;
+}
+
+std::vector<uint8_t> DeviceUpdate::deviceFile(const Weights& weights, uint64_t version) const
+{
+    return bundle::SafetensorsFile::write(tensors(weights),
+                                          bundle::SafetensorsFile::deviceMetadata(config_.model, config_.compat, version));
+}
+
+DeviceUpdate::Result DeviceUpdate::build(bundle::Kind kind, const Weights& previous, const Weights& target,
+                                         uint64_t seed, uint64_t version, const torch::Device& device) const
+{
+    bundle::BundleInput in;
+    in.kind = kind;
+    in.coding = config_.coding;
+    in.model = config_.model;
+    in.compat = config_.compat;
+    in.updateVersion = version;
+    in.seed = seed;
+    in.secretKey = config_.secretKey;
+    in.target = tensors(target);
+    std::vector<uint8_t> base;
+    if (kind == bundle::Kind::Delta)
+        base = deviceFile(previous, version - 1);
+    in.baseFile = base;
+    if (kind != bundle::Kind::Full) {
+        in.masks.resize(in.target.size());
+        if (kind == bundle::Kind::ReinitDelta)
+            in.init = init_;
+        std::vector<bundle::TensorData> before;
+        if (kind == bundle::Kind::Delta)
+            before = tensors(previous);
+        for (size_t i = 0; i < paramCount_; ++i) {
+            const bundle::TensorData& t = in.target[i];
+            if (t.shape.size() < 2) // always-shipped: dense (or copied when unchanged)
+                continue;
+            const std::vector<float> from = kind == bundle::Kind::Delta
+                                                ? before[i].values
+                                                : bundle::BundleWriter::initialValues(t, init_[i], seed);
+            size_t changed = 0;
+            auto mask = changedMask(from, t.values, changed);
+            // Past half the tensor, positions cost more than they save: ship it dense.
+            if (2 * changed <= t.values.size())
+                in.masks[i] = std::move(mask);
+        }
+    }
+    bundle::BundleOutput out = bundle::BundleWriter::write(in);
+
+    bundle::BundleApplier::Options options;
+    options.currentVersion = version - 1;
+    options.compat = config_.compat;
+    options.checkCompat = true;
+    if (config_.secretKey.size() == 64) // libsodium's secret key ends with the public key
+        options.publicKey.assign(config_.secretKey.end() - 32, config_.secretKey.end());
+    const auto applied = bundle::BundleApplier::apply(out.bytes, base, options);
+    if (applied.status != 0)
+        throw Error("device update: the device decoder rejected the bundle of update " + std::to_string(version) + ": "
+                    + applied.message);
+    if (applied.file != out.targetFile)
+        throw Error("device update: the device decoder produced a different file than the writer for update "
+                    + std::to_string(version));
+    Result r;
+    r.kind = kind;
+    r.weights = toWeights(bundle::SafetensorsFile::read(applied.file), target, device);
+    r.file = applied.file;
+    r.bundle = std::move(out.bytes);
+    r.stats = out.stats;
+    return r;
+}
+
+} // namespace dpu

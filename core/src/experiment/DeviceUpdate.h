@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+// A deployed round as a device sees it: the update bundle, and the state obtained by applying it.
+#pragma once
+#include "bundle/BundleTypes.h"
+#include "models/Network.h"
+#include "train/Weights.h"
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dpu {
+
+/// Turns weight snapshots into device files and update bundles. The new deployed state is always
+/// what the device's own decoder (core/patch) produces from the bundle, so server and device
+/// cannot drift, with lossy value codings too (DESIGN.md, "Invariants").
+class DeviceUpdate {
+public:
+    struct Config {
+        std::string model;                    ///< the bundle's model identity
+        std::string compat;                   ///< the compatibility string devices compare
+        bundle::ValueCoding coding = bundle::ValueCoding::Fp32;
+        std::vector<uint8_t> secretKey;       ///< Ed25519, 64 bytes; empty: unsigned bundles
+    };
+    struct Result {
+        bundle::Kind kind = bundle::Kind::Delta;
+        std::vector<uint8_t> bundle;  ///< the bytes that travel to the device
+        std::vector<uint8_t> file;    ///< the device file after applying it
+        Weights weights;              ///< that file's tensors, on the requested device
+        bundle::BundleStats stats;
+    };
+
+    /// Reads the network's tensor names and initialiser rules (device-file order: parameters,
+    /// then float32 buffers). Throws Error for tensors the device format cannot carry.
+    DeviceUpdate(Network& network, Config config);
+
+    /// The device file (safetensors) holding `weights` at update version `version`.
+    std::vector<uint8_t> deviceFile(const Weights& weights, uint64_t version) const;
+
+    /// Builds the bundle taking a device from `previous` (at version `version - 1`) to `target`
+    /// and applies it with the device decoder. Full ships every tensor; ReinitDelta regenerates
+    /// seed `seed`'s model and ships the partial weights that differ from it; Delta ships those
+    /// that differ from `previous`. Always-shipped tensors go dense (unchanged ones are copied).
+    /// Throws Error if the decoder rejects the bundle or produces other bytes than the writer
+    /// computed: an engine defect that must never be deployed silently.
+    Result build(bundle::Kind kind, const Weights& previous, const Weights& target, uint64_t seed,
+                 uint64_t version, const torch::Device& device) const;
+
+    /// The compatibility string for a model on inputs of `shape` with `classes` outputs.
+    static std::string compatString(const std::string& model, const InputShape& shape, int classes);
+
+private:
+    std::vector<bundle::TensorData> tensors(const Weights& weights) const;
+    Weights toWeights(const std::vector<bundle::TensorData>& tensors, const Weights& like,
+                      const torch::Device& device) const;
+
+    Config config_;
+    size_t paramCount_ = 0;
+    std::vector<std::string> names_;        ///< device-file order
+    std::vector<size_t> floatBuffers_;      ///< positions in Weights::buffers that the file carries
+    std::vector<bundle::InitSpec> init_;    ///< per device-file tensor
+};
+
+} // namespace dpu
