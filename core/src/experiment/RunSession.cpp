@@ -44,11 +44,13 @@ RunSession::RunSession(const Plan& plan, const RunOptions& options, const std::a
 void RunSession::prepare()
 {
     validatePlan(plan_);
+    checkCancel();
     planJson_ = planToJson(plan_);
     if (plan_.threads > 0)
         at::set_num_threads(plan_.threads);
     device_ = selectDevice(plan_.device);
     data_ = loadData(plan_.dataset);
+    checkCancel(); // loading takes seconds: a Stop pressed meanwhile takes effect here
     network_ = createNetwork({plan_.model, data_.shape, data_.classes, plan_.widthMultiplier});
     network_->to(device_);
     DeviceUpdate::Config deviceConfig;
@@ -99,9 +101,23 @@ void RunSession::prepare()
     }
 }
 
+void RunSession::checkCancel()
+{
+    if (cancel_.load() || observer_.shouldCancel())
+        throw Cancelled();
+}
+
 RunSummary RunSession::run()
 {
-    prepare();
+    try {
+        prepare();
+    } catch (const Cancelled&) {
+        RunSummary cancelled;
+        cancelled.cancelled = true;
+        cancelled.outDir = options_.outDir;
+        observer_.runFinished(cancelled);
+        return cancelled;
+    }
     RunInfo info{plan_.name, plan_.model, device_.str(), plan_.strategies, plan_.seeds, rounds_,
                  cost_.partialWeights, cost_.denseWeights, data_.train.size(), static_cast<int>(resumeFrom_)};
     observer_.runStarted(info);

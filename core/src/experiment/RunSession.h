@@ -20,6 +20,7 @@ public:
 
 private:
     void prepare();
+    void checkCancel();
     void runSeed(size_t seedIndex, int64_t& unit);
     RoundRecord runUnit(size_t seedIndex, int round, size_t strategyIndex, const TensorDataset& train,
                         const TrainContext& ctx);

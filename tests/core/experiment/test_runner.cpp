@@ -62,6 +62,25 @@ private Q_SLOTS:
         QCOMPARE(reference_.size(), size_t(6));
     }
 
+    /// A Stop before or during data loading ends the run there: no training, no records, and
+    /// the observer still hears that the run finished.
+    void cancelBeforeTrainingStopsAtOnce()
+    {
+        struct StopAtOnce : dpu::RunObserver {
+            int started = 0, finished = 0, batches = 0;
+            void runStarted(const dpu::RunInfo&) override { ++started; }
+            void batchDone(const dpu::BatchProgress&) override { ++batches; }
+            void runFinished(const dpu::RunSummary&) override { ++finished; }
+            bool shouldCancel() override { return true; }
+        } stop;
+        const auto summary = dpu::Runner(smallPlan(), {}).run(stop);
+        QVERIFY(summary.cancelled);
+        QVERIFY(summary.records.empty());
+        QCOMPARE(stop.batches, 0);
+        QCOMPARE(stop.started, 0);
+        QCOMPARE(stop.finished, 1);
+    }
+
     /// Three rounds at k = 0.05: DPU stays within a few points of FU, and every record obeys the
     /// re-initialisation rule, the deploy gate and the cost model.
     void endToEndRecordsFollowThePaper()
