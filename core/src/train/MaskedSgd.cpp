@@ -13,34 +13,92 @@ MaskedSgd::MaskedSgd(std::vector<torch::Tensor> params, double lr, double moment
     started_.assign(params_.size(), false);
 }
 
-void MaskedSgd::stepFused(size_t index, float* p, const float* g, const float* mask, float* c, int64_t n)
+namespace {
+
+/// How the momentum buffer enters a step: none, PyTorch's first step (the buffer starts as a
+/// copy of the direction) or the running average; each with or without Nesterov.
+enum class Momentum { None, First, Running, FirstNesterov, RunningNesterov };
+
+struct SgdConstants {
+    float lr, wd, mu;
+};
+
+// Specialised per option set, restrict pointers and by-value constants, like MaskedAdam: a
+// loop without per-element branches is what the compiler can vectorise.
+template <bool Masked, bool Local, bool Decay, Momentum M>
+void sgdKernel(float* __restrict p, const float* __restrict g, float* __restrict buf, const float* __restrict mask,
+               float* __restrict c, int64_t begin, int64_t end, SgdConstants k)
 {
-    const float lr = static_cast<float>(lr_), wd = static_cast<float>(weightDecay_);
-    const float mu = static_cast<float>(momentum_);
-    const bool first = !started_[index];
-    const bool nesterov = nesterov_;
-    started_[index] = true;
-    float* buf = buf_[index].data_ptr<float>();
-    at::parallel_for(0, n, 16384, [&](int64_t begin, int64_t end) {
-        for (int64_t i = begin; i < end; ++i) {
-            float d = wd != 0.0f ? g[i] + wd * p[i] : g[i];
-            if (mu != 0.0f) {
-                // PyTorch starts the momentum buffer as a copy of the first step's direction.
-                const float b = first ? d : buf[i] * mu + d;
-                buf[i] = b;
-                d = nesterov ? d + mu * b : b;
-            }
-            float dw = -lr * d;
-            if (mask) {
-                dw = mask[i] != 0.0f ? dw : 0.0f;
-                p[i] = mask[i] != 0.0f ? p[i] + dw : p[i];
-            } else {
-                p[i] += dw;
-            }
-            if (c)
-                c[i] -= g[i] * dw;
+    for (int64_t i = begin; i < end; ++i) {
+        float d = Decay ? g[i] + k.wd * p[i] : g[i];
+        if (M != Momentum::None) {
+            const bool first = M == Momentum::First || M == Momentum::FirstNesterov;
+            const float b = first ? d : buf[i] * k.mu + d;
+            buf[i] = b;
+            d = (M == Momentum::FirstNesterov || M == Momentum::RunningNesterov) ? d + k.mu * b : b;
+        }
+        float dw = -k.lr * d;
+        if (Masked) {
+            const bool on = mask[i] != 0.0f;
+            dw = on ? dw : 0.0f;
+            p[i] = on ? p[i] + dw : p[i]; // a masked weight is never rewritten
+        } else {
+            p[i] += dw;
+        }
+        if (Local)
+            c[i] -= g[i] * dw;
+    }
+}
+
+template <bool Masked, bool Local, bool Decay>
+void sgdMomentum(Momentum m, float* p, const float* g, float* buf, const float* mask, float* c, int64_t n,
+                 const SgdConstants& k)
+{
+    at::parallel_for(0, n, 16384, [=](int64_t begin, int64_t end) {
+        switch (m) {
+        case Momentum::None: sgdKernel<Masked, Local, Decay, Momentum::None>(p, g, buf, mask, c, begin, end, k); break;
+        case Momentum::First: sgdKernel<Masked, Local, Decay, Momentum::First>(p, g, buf, mask, c, begin, end, k); break;
+        case Momentum::Running: sgdKernel<Masked, Local, Decay, Momentum::Running>(p, g, buf, mask, c, begin, end, k); break;
+        case Momentum::FirstNesterov:
+            sgdKernel<Masked, Local, Decay, Momentum::FirstNesterov>(p, g, buf, mask, c, begin, end, k);
+            break;
+        case Momentum::RunningNesterov:
+            sgdKernel<Masked, Local, Decay, Momentum::RunningNesterov>(p, g, buf, mask, c, begin, end, k);
+            break;
         }
     });
+}
+
+template <bool Masked, bool Local>
+void sgdDispatch(bool decay, Momentum m, float* p, const float* g, float* buf, const float* mask, float* c, int64_t n,
+                 const SgdConstants& k)
+{
+    if (decay)
+        sgdMomentum<Masked, Local, true>(m, p, g, buf, mask, c, n, k);
+    else
+        sgdMomentum<Masked, Local, false>(m, p, g, buf, mask, c, n, k);
+}
+
+} // namespace
+
+void MaskedSgd::stepFused(size_t index, float* p, const float* g, const float* mask, float* c, int64_t n)
+{
+    SgdConstants k{static_cast<float>(lr_), static_cast<float>(weightDecay_), static_cast<float>(momentum_)};
+    const bool first = !started_[index];
+    started_[index] = true;
+    const Momentum m = k.mu == 0.0f ? Momentum::None
+                       : first      ? (nesterov_ ? Momentum::FirstNesterov : Momentum::First)
+                                    : (nesterov_ ? Momentum::RunningNesterov : Momentum::Running);
+    const bool decay = k.wd != 0.0f;
+    float* buf = buf_[index].data_ptr<float>();
+    if (mask && c)
+        sgdDispatch<true, true>(decay, m, p, g, buf, mask, c, n, k);
+    else if (mask)
+        sgdDispatch<true, false>(decay, m, p, g, buf, mask, c, n, k);
+    else if (c)
+        sgdDispatch<false, true>(decay, m, p, g, buf, mask, c, n, k);
+    else
+        sgdDispatch<false, false>(decay, m, p, g, buf, mask, c, n, k);
 }
 
 torch::Tensor MaskedSgd::stepDelta(size_t index, const torch::Tensor& p, const torch::Tensor& g)
