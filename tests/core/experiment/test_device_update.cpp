@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+// DeviceUpdate on every zoo model's real tensors: each kind and value coding round-trips through the device decoder.
+#include "TestSupport.h"
+#include "dpu/Error.h"
+#include "experiment/DeviceUpdate.h"
+#include "models/Network.h"
+#include <QtTest/QtTest>
+#include <cstring>
+
+using dpu::DeviceUpdate;
+using dpu::Weights;
+namespace bundle = dpu::bundle;
+
+namespace {
+
+bool sameBits(const torch::Tensor& a, const torch::Tensor& b)
+{
+    return a.sizes() == b.sizes() && std::memcmp(a.data_ptr<float>(), b.data_ptr<float>(), 4 * size_t(a.numel())) == 0;
+}
+
+/// `from` with a seeded share `k` of every partial tensor moved, and every 1-D parameter and
+/// float buffer nudged (biases and BatchNorm statistics change densely in a real round).
+Weights roundOf(const Weights& from, double k, uint64_t seed)
+{
+    torch::manual_seed(seed);
+    Weights w = dpu::cloneWeights(from);
+    for (auto& p : w.params) {
+        if (p.dim() > 1)
+            p.add_(torch::randn_like(p).mul_(0.02).mul_(torch::rand_like(p).lt(k)));
+        else
+            p.add_(torch::randn_like(p).mul_(0.01));
+    }
+    for (auto& b : w.buffers)
+        if (b.is_floating_point())
+            b.add_(torch::rand_like(b).mul_(0.1));
+    return w;
+}
+
+int64_t changedPartial(const Weights& a, const Weights& b)
+{
+    int64_t n = 0;
+    for (size_t i = 0; i < a.params.size(); ++i)
+        if (a.params[i].dim() > 1)
+            n += a.params[i].ne(b.params[i]).sum().item<int64_t>();
+    return n;
+}
+
+} // namespace
+
+class TestDeviceUpdate : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void everyModelEveryKindRoundTrips_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<int>("coding");
+        for (const char* m : {"mlp", "vgg", "resnet20", "resnet56", "mobilenetv1"})
+            QTest::newRow(m) << m << int(bundle::ValueCoding::Fp32);
+        QTest::newRow("resnet20 fp16") << "resnet20" << int(bundle::ValueCoding::Fp16);
+        QTest::newRow("mobilenetv1 q8") << "mobilenetv1" << int(bundle::ValueCoding::Q8);
+    }
+    void everyModelEveryKindRoundTrips()
+    {
+        QFETCH(QString, model);
+        QFETCH(int, coding);
+        const bool cifar = model != "mlp";
+        const dpu::InputShape shape = cifar ? dpu::InputShape{3, 32, 32} : dpu::InputShape{1, 28, 28};
+        auto net = dpu::createNetwork({model.toStdString(), shape, 10, 1.0});
+        dpu::initialiseNetwork(*net, 11);
+        const Weights w0 = dpu::snapshot(*net);
+        const auto valueCoding = bundle::ValueCoding(coding);
+        DeviceUpdate du(*net, {model.toStdString(), DeviceUpdate::compatString(model.toStdString(), shape, 10),
+                               valueCoding, {}});
+        const torch::Device cpu(torch::kCPU);
+        const bool exact = valueCoding == bundle::ValueCoding::Fp32;
+
+        // Round 1 from the seeded model (reinit+delta), round 2 a delta, round 3 full.
+        Weights device = w0;
+        for (int version = 1; version <= 3; ++version) {
+            const auto kind = version == 1 ? bundle::Kind::ReinitDelta : version == 2 ? bundle::Kind::Delta : bundle::Kind::Full;
+            const Weights target = roundOf(device, 0.01, uint64_t(version));
+            const auto r = du.build(kind, device, target, 11, uint64_t(version), cpu);
+            QCOMPARE(r.file, du.deviceFile(r.weights, uint64_t(version))); // the deployed state is the file
+            QVERIFY(r.bundle.size() > 0);
+            QCOMPARE(r.weights.params.size(), target.params.size());
+            for (size_t i = 0; i < target.params.size(); ++i) {
+                const auto& got = r.weights.params[i];
+                if (exact || kind == bundle::Kind::Full || target.params[i].dim() < 2) {
+                    QVERIFY2(sameBits(got, target.params[i]), net->parameters()[i].name.c_str());
+                    continue;
+                }
+                // Lossy values: unchanged weights stay bit-identical, changed ones land near the target.
+                const auto moved = device.params[i].ne(target.params[i]);
+                QVERIFY(got.masked_select(moved.logical_not()).equal(device.params[i].masked_select(moved.logical_not())));
+                const double err = (got - target.params[i]).abs().max().item<double>();
+                QVERIFY2(err < 0.02, qPrintable(QStringLiteral("%1: error %2").arg(net->parameters()[i].name.c_str()).arg(err)));
+            }
+            for (size_t i = 0; i < target.buffers.size(); ++i)
+                if (target.buffers[i].scalar_type() == torch::kFloat)
+                    QVERIFY(sameBits(r.weights.buffers[i], target.buffers[i]));
+            if (kind != bundle::Kind::Full) { // positions: exactly the moved weights
+                QCOMPARE(int64_t(r.stats.changed), changedPartial(device, target));
+                // Far below a full model: positions near H(k) bits plus the values.
+                QVERIFY(r.bundle.size() < du.deviceFile(target, 0).size() / 8);
+            }
+            device = r.weights;
+        }
+    }
+
+    void aMostlyChangedTensorShipsDense()
+    {
+        auto net = dpu::createNetwork({"mlp", {1, 28, 28}, 10, 1.0});
+        dpu::initialiseNetwork(*net, 3);
+        const Weights w0 = dpu::snapshot(*net);
+        DeviceUpdate du(*net, {"mlp", "c", bundle::ValueCoding::Fp32, {}});
+        Weights target = dpu::cloneWeights(w0);
+        target.params[0].add_(0.5); // every weight of fc1 moves
+        const auto r = du.build(bundle::Kind::Delta, w0, target, 3, 1, torch::Device(torch::kCPU));
+        QVERIFY(sameBits(r.weights.params[0], target.params[0]));
+        QCOMPARE(int64_t(r.stats.changed), int64_t(0)); // no sparse positions: fc1 went dense
+        int64_t partial = 0; // fc1 is not among the sparse-coded tensors any more
+        for (const auto& p : w0.params)
+            partial += p.dim() > 1 ? p.numel() : 0;
+        QCOMPARE(int64_t(r.stats.partialWeights), partial - target.params[0].numel());
+    }
+
+    void aSnapshotOfAnotherModelIsRefused()
+    {
+        auto mlp = dpu::createNetwork({"mlp", {1, 28, 28}, 10, 1.0});
+        auto resnet = dpu::createNetwork({"resnet20", {3, 32, 32}, 10, 1.0});
+        DeviceUpdate du(*mlp, {"mlp", "c", bundle::ValueCoding::Fp32, {}});
+        const Weights other = dpu::snapshot(*resnet);
+        DPU_EXPECT_THROW_MESSAGE(dpu::Error, du.deviceFile(other, 0), "parameters, expected");
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDeviceUpdate)
+#include "test_device_update.moc"
