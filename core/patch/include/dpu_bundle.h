@@ -15,7 +15,7 @@ extern "C" {
 
 /* ---- Format constants (docs/bundle-format.md, "Layout") ---- */
 #define DPU_BUNDLE_MAGIC "DPUB"
-#define DPU_BUNDLE_FORMAT_VERSION 1u
+#define DPU_BUNDLE_FORMAT_VERSION 2u
 #define DPU_BUNDLE_PREAMBLE_SIZE 16u
 #define DPU_BUNDLE_SIGNATURE_SIZE 64u
 #define DPU_BUNDLE_FLAG_SIGNED 1u
@@ -28,6 +28,12 @@ extern "C" {
 #define DPU_MAX_STRING 255u           /* model and compatibility strings */
 #define DPU_MAX_HEADER (64u << 20)    /* safetensors header bytes */
 #define DPU_SIG_CONTEXT "DPU-BUNDLE-SIG-1" /* 16 bytes signed before the manifest digest */
+#define DPU_SPARSE_DIRECT 0x10u       /* sparse flags bit 4 (fp32): words are the new bits, no XOR */
+#define DPU_CENTROIDS_F32 0u          /* q8 centroid table: C raw f32 */
+#define DPU_CENTROIDS_F16 1u          /* q8 centroid table: sorted binary16, Rice-coded key steps */
+#define DPU_HEADER_VERBATIM 0u        /* section H: the target header's bytes */
+#define DPU_HEADER_BASE_EDIT 1u       /* section H: base header prefix + literal + a base header range */
+#define DPU_HEADER_EDIT_FIELDS 32u    /* u64 length, prefix, tail source offset, tail length */
 
 enum dpu_kind { DPU_KIND_FULL = 1, DPU_KIND_DELTA = 2, DPU_KIND_REINIT_DELTA = 3 };
 enum dpu_mode { DPU_MODE_COPY = 0, DPU_MODE_DENSE = 1, DPU_MODE_SPARSE = 2, DPU_MODE_INIT_SPARSE = 3 };
@@ -132,6 +138,9 @@ typedef struct dpu_apply_ctx {
     uint64_t manifest_size;
     uint64_t sections_start;
     uint64_t header_sec_offset, header_sec_len;
+    uint32_t header_form;        /* DPU_HEADER_VERBATIM or DPU_HEADER_BASE_EDIT */
+    uint64_t header_len;         /* produced header bytes (8 + N) */
+    uint64_t header_prefix, header_tail_src, header_tail; /* base-edit form: base header bytes taken */
     uint64_t base_data_start;
     uint8_t header_sha[DPU_SHA256_SIZE];
     int verified;                /* dpu_bundle_verify succeeded */

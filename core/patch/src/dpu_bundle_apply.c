@@ -55,7 +55,13 @@ dpu_status dpu_bundle_apply(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dp
     ctx->written = 0;
     dpu_sha256_init(&ctx->sha);
     /* The target header: the writer's exact safetensors bytes, so no JSON is ever produced here. */
-    if ((s = copy_range(ctx, io, 1, ctx->header_sec_offset, ctx->header_sec_len)) != DPU_OK)
+    if (ctx->header_form == DPU_HEADER_VERBATIM)
+        s = copy_range(ctx, io, 1, ctx->header_sec_offset, ctx->header_sec_len);
+    else if ((s = copy_range(ctx, io, 0, 0, ctx->header_prefix)) == DPU_OK &&
+             (s = copy_range(ctx, io, 1, ctx->header_sec_offset + DPU_HEADER_EDIT_FIELDS,
+                             ctx->header_sec_len - DPU_HEADER_EDIT_FIELDS)) == DPU_OK)
+        s = copy_range(ctx, io, 0, ctx->header_tail_src, ctx->header_tail);
+    if (s != DPU_OK)
         return s;
     off = DPU_BUNDLE_PREAMBLE_SIZE + DPU_MANIFEST_FIXED_SIZE + strlen(ctx->info.model) +
           strlen(ctx->info.compat);

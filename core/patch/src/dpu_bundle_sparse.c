@@ -6,12 +6,61 @@
 
 #define CHUNK 256u /* floats per output chunk: ctx->vals */
 
+/* binary16 bits from their order-preserving 16-bit key (negative values below positive ones). */
+static uint16_t half_from_key(uint32_t key)
+{
+    return (uint16_t)(key >= 0x8000u ? key ^ 0x8000u : ~key & 0xffffu);
+}
+
+/* q8: u16 C (1..256), u8 form, then C f32 or (u8 Rice parameter, u16 first key, C - 1 Rice-coded
+ * key steps, zero padding to a byte): fills ctx->centroid. */
+static dpu_status read_centroids(dpu_apply_ctx *ctx, uint64_t index, unsigned *ncent)
+{
+    dpu_bits *b = &ctx->bits;
+    unsigned i, p, form, rice;
+    uint32_t key;
+    int ok = 1;
+    *ncent = dpu_bits_get(b, 8);
+    *ncent |= dpu_bits_get(b, 8) << 8;
+    form = dpu_bits_get(b, 8);
+    if (b->error || *ncent == 0 || *ncent > 256)
+        return dpu_fail(ctx, DPU_E_CENTROIDS, "centroid count", index);
+    if (form == DPU_CENTROIDS_F32) {
+        for (i = 0; i < *ncent; ++i) {
+            uint32_t u = 0;
+            for (p = 0; p < 4; ++p)
+                u |= dpu_bits_get(b, 8) << (8 * p);
+            ctx->centroid[i] = dpu_bits_float(u);
+        }
+    } else if (form == DPU_CENTROIDS_F16) {
+        rice = dpu_bits_get(b, 8);
+        key = dpu_bits_get(b, 8);
+        key |= dpu_bits_get(b, 8) << 8;
+        if (rice > 15)
+            return dpu_fail(ctx, DPU_E_CENTROIDS, "centroid rice parameter", index);
+        ctx->centroid[0] = dpu_half_to_float(half_from_key(key));
+        /* keys never decrease and stay within 16 bits: the limit bounds every step */
+        for (i = 1; i < *ncent && ok && !b->error; ++i) {
+            key += (uint32_t)dpu_rice_get(b, rice, 0xffffu - key, &ok);
+            ctx->centroid[i] = dpu_half_to_float(half_from_key(key));
+        }
+        if (ok && dpu_bits_get(b, (8u - b->bit) & 7u) != 0)
+            ok = 0; /* padding to the byte boundary must be zero */
+    } else {
+        return dpu_fail(ctx, DPU_E_CENTROIDS, "centroid table form", index);
+    }
+    if (b->error || !ok)
+        return dpu_fail(ctx, DPU_E_CENTROIDS, "centroids run past the section or overflow", index);
+    return DPU_OK;
+}
+
 /* Reads the sparse section's header: count, Rice parameter, plane mask, centroids, tables. */
 static dpu_status read_tables(dpu_apply_ctx *ctx, const dpu_entry *e, uint64_t index, uint64_t *count,
                               unsigned *rice, unsigned *mask, unsigned *planes, unsigned *ncent)
 {
     dpu_bits *b = &ctx->bits;
     unsigned i, p, t = 0;
+    dpu_status s;
     *count = 0;
     for (i = 0; i < 8; ++i)
         *count |= (uint64_t)dpu_bits_get(b, 8) << (8 * i);
@@ -24,23 +73,11 @@ static dpu_status read_tables(dpu_apply_ctx *ctx, const dpu_entry *e, uint64_t i
     if (*rice > 31)
         return dpu_fail(ctx, DPU_E_RICE_PARAM, "rice parameter", index);
     *planes = e->coding == DPU_CODING_FP32 ? 4u : e->coding == DPU_CODING_FP16 ? 2u : 1u;
-    if ((*mask >> *planes) != 0)
+    if ((*mask & ~(((1u << *planes) - 1u) | (e->coding == DPU_CODING_FP32 ? DPU_SPARSE_DIRECT : 0u))) != 0)
         return dpu_fail(ctx, DPU_E_PLANES, "plane mask", index);
     *ncent = 256;
-    if (e->coding == DPU_CODING_Q8) {
-        *ncent = dpu_bits_get(b, 8);
-        *ncent |= dpu_bits_get(b, 8) << 8;
-        if (b->error || *ncent == 0 || *ncent > 256)
-            return dpu_fail(ctx, DPU_E_CENTROIDS, "centroid count", index);
-        for (i = 0; i < *ncent; ++i) {
-            uint32_t u = 0;
-            for (p = 0; p < 4; ++p)
-                u |= dpu_bits_get(b, 8) << (8 * p);
-            ctx->centroid[i] = dpu_bits_float(u);
-        }
-        if (b->error)
-            return dpu_fail(ctx, DPU_E_CENTROIDS, "centroids run past the section", index);
-    }
+    if (e->coding == DPU_CODING_Q8 && (s = read_centroids(ctx, index, ncent)) != DPU_OK)
+        return s;
     for (p = 0; p < *planes; ++p) {
         if (!(*mask >> p & 1u))
             continue;
@@ -96,7 +133,7 @@ static int decode_value(dpu_apply_ctx *ctx, const dpu_entry *e, unsigned mask, u
         x |= (uint32_t)sym << (8 * p);
     }
     if (e->coding == DPU_CODING_FP32)
-        *out = dpu_bits_float(dpu_float_bits(old) ^ x); /* XOR with the old value's bits */
+        *out = dpu_bits_float((mask & DPU_SPARSE_DIRECT) ? x : dpu_float_bits(old) ^ x);
     else if (e->coding == DPU_CODING_FP16)
         *out = dpu_half_to_float((uint16_t)x);
     else if (x < ncent)

@@ -125,8 +125,11 @@ static dpu_status check_fixed(dpu_apply_ctx *ctx, const dpu_apply_io *io, const 
     if ((s = dpu_read_bundle(ctx, io, DPU_BUNDLE_PREAMBLE_SIZE, DPU_MANIFEST_FIXED_SIZE)) != DPU_OK)
         return s;
     in->kind = b[0];
-    if (b[1] || b[2] || b[3] || dpu_le32(b + 116) != 0 || !all_zero(b + 170, 6))
+    if (b[1] || b[2] || b[3] || !all_zero(b + 170, 6))
         return dpu_fail(ctx, DPU_E_FLAGS, "manifest reserved bytes", UINT64_MAX);
+    ctx->header_form = dpu_le32(b + 116);
+    if (ctx->header_form > DPU_HEADER_BASE_EDIT || (ctx->header_form != 0 && b[0] != DPU_KIND_DELTA))
+        return dpu_fail(ctx, DPU_E_HEADER, "header form", UINT64_MAX);
     if (in->kind < DPU_KIND_FULL || in->kind > DPU_KIND_REINIT_DELTA)
         return dpu_fail(ctx, DPU_E_KIND, "kind", UINT64_MAX);
     in->tensor_count = dpu_le32(b + 4);
@@ -167,12 +170,40 @@ static dpu_status check_fixed(dpu_apply_ctx *ctx, const dpu_apply_io *io, const 
     if (in->update_version <= opt->current_version)
         return dpu_fail(ctx, DPU_E_ROLLBACK, "update version", UINT64_MAX);
     /* the target header section comes first among the sections */
-    if (ctx->header_sec_offset != ctx->sections_start || ctx->header_sec_len < 10 ||
+    if (ctx->header_sec_offset != ctx->sections_start ||
+        ctx->header_sec_len < (ctx->header_form ? DPU_HEADER_EDIT_FIELDS : 10u) ||
         ctx->header_sec_len > 8u + DPU_MAX_HEADER || ctx->header_sec_len > io->bundle_size - ctx->sections_start)
         return dpu_fail(ctx, DPU_E_HEADER, "header section bounds", UINT64_MAX);
     if (in->kind == DPU_KIND_DELTA &&
         (ctx->base_data_start < 10 || ctx->base_data_start > in->base_size))
         return dpu_fail(ctx, DPU_E_TENSOR_LAYOUT, "base data start", UINT64_MAX);
+    return DPU_OK;
+}
+
+/* Section H's produced length; for the base-edit form (its digest already checked) the four
+ * fields, bounded by the section, the base header and each other. */
+static dpu_status header_fields(dpu_apply_ctx *ctx, const dpu_apply_io *io)
+{
+    uint64_t lit;
+    dpu_status s;
+    if (ctx->header_form == DPU_HEADER_VERBATIM) {
+        ctx->header_len = ctx->header_sec_len;
+        return DPU_OK;
+    }
+    if ((s = dpu_read_bundle(ctx, io, ctx->header_sec_offset, DPU_HEADER_EDIT_FIELDS)) != DPU_OK)
+        return s;
+    ctx->header_len = dpu_le64(ctx->buf);
+    ctx->header_prefix = dpu_le64(ctx->buf + 8);
+    ctx->header_tail_src = dpu_le64(ctx->buf + 16);
+    ctx->header_tail = dpu_le64(ctx->buf + 24);
+    lit = ctx->header_sec_len - DPU_HEADER_EDIT_FIELDS;
+    /* differences only, each operand bounded by the previous checks: nothing can wrap */
+    if (ctx->header_len < 10 || ctx->header_len > 8u + DPU_MAX_HEADER || ctx->header_prefix > ctx->header_len ||
+        ctx->header_tail > ctx->header_len - ctx->header_prefix ||
+        lit != ctx->header_len - ctx->header_prefix - ctx->header_tail ||
+        ctx->header_prefix > ctx->base_data_start || ctx->header_tail_src > ctx->base_data_start ||
+        ctx->header_tail > ctx->base_data_start - ctx->header_tail_src)
+        return dpu_fail(ctx, DPU_E_HEADER, "header edit fields", UINT64_MAX);
     return DPU_OK;
 }
 
@@ -203,11 +234,13 @@ static dpu_status check_table(dpu_apply_ctx *ctx, const dpu_apply_io *io)
         if (memcmp(digest, e.section_sha, DPU_SHA256_SIZE) != 0)
             return dpu_fail(ctx, DPU_E_SECTION_DIGEST, "tensor section", i);
     }
+    if ((s = header_fields(ctx, io)) != DPU_OK)
+        return s;
     if (off != DPU_BUNDLE_PREAMBLE_SIZE + ctx->manifest_size)
         return dpu_fail(ctx, DPU_E_MANIFEST_TRAILING, "manifest", UINT64_MAX);
     if (sec_pos != io->bundle_size)
         return dpu_fail(ctx, DPU_E_SECTION_LAYOUT, "bytes after the last section", UINT64_MAX);
-    if (ctx->info.target_size != ctx->header_sec_len + data_end ||
+    if (ctx->info.target_size != ctx->header_len + data_end ||
         (ctx->info.kind == DPU_KIND_DELTA && ctx->info.base_size != ctx->base_data_start + data_end))
         return dpu_fail(ctx, DPU_E_TENSOR_LAYOUT, "file sizes != header + tensor bytes", UINT64_MAX);
     return DPU_OK;
@@ -217,6 +250,8 @@ static dpu_status check_table(dpu_apply_ctx *ctx, const dpu_apply_io *io)
 static dpu_status check_header(dpu_apply_ctx *ctx, const dpu_apply_io *io)
 {
     dpu_status s;
+    if (ctx->header_form != DPU_HEADER_VERBATIM)
+        return DPU_OK; /* its bytes come partly from the base: the produced file's hash decides */
     if ((s = dpu_read_bundle(ctx, io, ctx->header_sec_offset, 9)) != DPU_OK)
         return s;
     if (dpu_le64(ctx->buf) != ctx->header_sec_len - 8u || ctx->buf[8] != '{')

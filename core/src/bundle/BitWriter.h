@@ -14,6 +14,8 @@ public:
     void byte(uint8_t b) { put(b, 8); }
     /// Golomb-Rice code of v with parameter k: (v >> k) ones, a zero, the k low bits.
     void rice(uint64_t v, unsigned k);
+    /// Zero bits up to the next byte boundary.
+    void align() { put(0, unsigned((8 - bits_ % 8) % 8)); }
     /// Bits written so far.
     uint64_t bits() const { return bits_; }
     /// Pads with zero bits to a byte boundary and returns the bytes.

@@ -86,7 +86,7 @@ std::string BundleInspector::inspect(const std::vector<uint8_t>& bundle)
     const uint64_t baseSize = c.u(8, "base size"), targetSize = c.u(8, "target size");
     c.u(8, "base data start");
     const uint64_t seed = c.u(8, "seed"), initVersion = c.u(4, "init version");
-    c.u(4, "reserved");
+    const uint64_t headerForm = c.u(4, "header form");
     c.u(8, "header offset");
     const uint64_t headerLen = c.u(8, "header length");
     c.bytes(32, "header hash");
@@ -99,7 +99,8 @@ std::string BundleInspector::inspect(const std::vector<uint8_t>& bundle)
         o << "reinitialise: seed " << seed << ", initialiser version " << initVersion << "\n";
     if (kind == DPU_KIND_DELTA)
         o << "base   " << hex(baseSha) << " (" << baseSize << " bytes)\n";
-    o << "target " << hex(targetSha) << " (" << targetSize << " bytes, header " << headerLen << ")\n";
+    o << "target " << hex(targetSha) << " (" << targetSize << " bytes, header section " << headerLen
+      << (headerForm == DPU_HEADER_BASE_EDIT ? " bytes, an edit of the base header)\n" : " bytes)\n");
     o << "tensors: " << count << "\n";
     for (uint64_t i = 0; i < count && i < DPU_MAX_TENSORS; ++i) {
         const uint64_t mode = c.u(1, "mode"), coding = c.u(1, "coding");
@@ -118,7 +119,14 @@ std::string BundleInspector::inspect(const std::vector<uint8_t>& bundle)
         if (mode >= DPU_MODE_SPARSE) {
             Cursor s(bundle, secOff);
             const uint64_t changed = s.u(8, "change count"), rice = s.u(1, "rice parameter");
+            const uint64_t flags = s.u(1, "plane flags");
             o << " " << codingName(coding) << ", " << changed << "/" << numel << " changed, rice k=" << rice;
+            if (coding == DPU_CODING_FP32)
+                o << ((flags & DPU_SPARSE_DIRECT) ? ", direct" : ", xor");
+            if (coding == DPU_CODING_Q8) {
+                const uint64_t ncent = s.u(2, "centroid count"), form = s.u(1, "centroid form");
+                o << ", " << ncent << (form == DPU_CENTROIDS_F16 ? " f16" : " f32") << " centroids";
+            }
         }
         o << ", " << secLen << " bytes\n";
     }

@@ -2,6 +2,7 @@
 // Bundle assembly: decide each tensor's mode, encode sections, then preamble, manifest, digest
 // and signature (docs/bundle-format.md, "Layout").
 #include "bundle/BundleWriter.h"
+#include "bundle/HeaderSection.h"
 #include "bundle/SafetensorsFile.h"
 #include "bundle/SparseEncoder.h"
 #include "dpu/Error.h"
@@ -121,19 +122,52 @@ BundleOutput BundleWriter::write(const BundleInput& in)
                 p.mode = DPU_MODE_INIT_SPARSE;
             }
             p.coding = uint8_t(in.coding);
-            p.section = SparseEncoder::encode(source, t.values, in.masks[i], in.coding, out.applied[i].values,
-                                              out.stats);
-            out.stats.sparseBytes += p.section.size();
+            BundleStats s;
+            p.section = SparseEncoder::encode(source, t.values, in.masks[i], in.coding, out.applied[i].values, s);
+            if (p.section.size() < 4 * t.values.size()) {
+                out.stats.positionBits += s.positionBits;
+                out.stats.valueBits += s.valueBits;
+                out.stats.changed += s.changed;
+                out.stats.partialWeights += s.partialWeights;
+                out.stats.sparseBytes += p.section.size();
+            } else { // nearly every element changed: the values alone are smaller (and exact)
+                for (size_t j = 0; j < source.size(); ++j)
+                    if (in.masks[i][j])
+                        source[j] = t.values[j];
+                p = Planned{};
+                p.section = floatBytes(source);
+                out.applied[i].values = source;
+                out.stats.denseBytes += p.section.size();
+            }
         } else if (in.kind == Kind::Delta && sameBits(base[i].values, t.values)) {
             p.mode = DPU_MODE_COPY; // an unchanged always-shipped tensor costs nothing
         } else {
             p.section = floatBytes(t.values);
+            if (in.kind == Kind::Delta) {
+                // An always-shipped tensor as an exact fp32 sparse section over its base values
+                // when that is smaller (unchanged elements cost a position bit, not 32).
+                std::vector<uint8_t> changed(t.values.size());
+                for (size_t j = 0; j < changed.size(); ++j)
+                    changed[j] = std::memcmp(&t.values[j], &base[i].values[j], 4) != 0;
+                std::vector<float> decoded;
+                BundleStats ignored; // dense bytes are accounted below, not as changed positions
+                std::vector<uint8_t> sparse =
+                    SparseEncoder::encode(base[i].values, t.values, changed, ValueCoding::Fp32, decoded, ignored);
+                if (sparse.size() < p.section.size()) {
+                    p.mode = DPU_MODE_SPARSE;
+                    p.coding = DPU_CODING_FP32;
+                    p.section.swap(sparse);
+                }
+            }
             out.stats.denseBytes += p.section.size();
         }
     }
     const auto meta = SafetensorsFile::deviceMetadata(in.model, in.compat, in.updateVersion);
     out.targetFile = SafetensorsFile::write(out.applied, meta);
-    const std::vector<uint8_t> header = SafetensorsFile::header(out.applied, meta);
+    const std::vector<uint8_t> fullHeader = SafetensorsFile::header(out.applied, meta);
+    uint32_t headerForm = DPU_HEADER_VERBATIM;
+    const std::vector<uint8_t> header =
+        in.kind == Kind::Delta ? HeaderSection::encode(in.baseFile, baseDataStart, fullHeader, headerForm) : fullHeader;
 
     // Manifest size first: section offsets follow it.
     uint64_t manifestSize = DPU_MANIFEST_FIXED_SIZE + in.model.size() + in.compat.size();
@@ -163,7 +197,7 @@ BundleOutput BundleWriter::write(const BundleInput& in)
     le(m, baseDataStart, 8);
     le(m, in.kind == Kind::ReinitDelta ? in.seed : 0, 8);
     le(m, in.kind == Kind::ReinitDelta ? DPU_INIT_VERSION : 0, 4);
-    le(m, 0, 4);
+    le(m, headerForm, 4);
     le(m, sectionsStart, 8);
     le(m, header.size(), 8);
     put(m, sha(header).data(), 32);

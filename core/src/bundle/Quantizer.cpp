@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // 1-D k-means (linear init) on sorted values: assignments are contiguous runs, so each Lloyd step is a sweep.
 #include "bundle/Quantizer.h"
+#include "bundle/HalfFloat.h"
+#include "dpu_codes.h"
 
 #include <algorithm>
 
@@ -17,6 +19,7 @@ Quantizer::Quantizer(const std::vector<float>& values, int iterations)
     } else if (distinct.size() <= 256) {
         centroids_ = distinct; // exact: q8 then loses nothing
     } else {
+        exact_ = false;
         centroids_.resize(256);
         // Linear initialisation over [min, max] (Han et al. found it best for weights): unlike
         // quantiles it keeps centroids near rare large values, which matter most.
@@ -55,6 +58,25 @@ void Quantizer::updateBoundaries()
     boundary_.resize(centroids_.size() > 0 ? centroids_.size() - 1 : 0);
     for (size_t c = 0; c + 1 < centroids_.size(); ++c)
         boundary_[c] = 0.5 * (double(centroids_[c]) + double(centroids_[c + 1]));
+}
+
+bool Quantizer::roundToHalf()
+{
+    std::vector<float> r(centroids_.size());
+    for (size_t c = 0; c < r.size(); ++c) {
+        uint16_t h = HalfFloat::fromFloat(centroids_[c]);
+        if ((h & 0x7c00u) == 0x7c00u)
+            return false; // beyond binary16's range: keep the f32 table
+        if (h == 0x8000u)
+            h = 0; // -0 as +0: the table's order-preserving keys must not decrease
+        r[c] = dpu_half_to_float(h);
+    }
+    // Rounding is monotonic, so the table stays sorted (neighbours may now coincide; the nearest
+    // search then never picks the second of a pair and its Huffman code is absent).
+    centroids_ = r;
+    exact_ = false;
+    updateBoundaries();
+    return true;
 }
 
 uint8_t Quantizer::index(float v) const

@@ -6,8 +6,10 @@
 #include "bundle/HalfFloat.h"
 #include "bundle/HuffmanCode.h"
 #include "bundle/Quantizer.h"
+#include "dpu_bundle.h"
 #include "dpu_codes.h"
 
+#include <algorithm>
 #include <array>
 #include <memory>
 
@@ -31,6 +33,64 @@ unsigned SparseEncoder::bestRiceParameter(const std::vector<uint64_t>& gaps, uin
     return best;
 }
 
+uint64_t SparseEncoder::planeCodes(const std::vector<uint32_t>& word, unsigned planes,
+                                   std::vector<HuffmanCode>& codes, unsigned& planeMask)
+{
+    std::vector<std::array<uint64_t, 256>> freq(planes);
+    for (auto& f : freq)
+        f.fill(0);
+    for (uint32_t w : word)
+        for (unsigned p = 0; p < planes; ++p)
+            freq[p][(w >> (8 * p)) & 0xffu]++;
+    codes.clear();
+    planeMask = 0;
+    uint64_t bits = 0;
+    for (unsigned p = 0; p < planes; ++p) {
+        codes.emplace_back(freq[p]);
+        const uint64_t huff = codes[p].cost(freq[p]), raw = 8 * uint64_t(word.size());
+        if (!word.empty() && huff < raw)
+            planeMask |= 1u << p; // Huffman beats raw bytes, table included
+        bits += std::min(huff, raw);
+    }
+    return bits;
+}
+
+void SparseEncoder::writeCentroids(BitWriter& w, const std::vector<float>& centroids, bool half)
+{
+    w.byte(uint8_t(centroids.size()));
+    w.byte(uint8_t(centroids.size() >> 8));
+    w.byte(uint8_t(half ? DPU_CENTROIDS_F16 : DPU_CENTROIDS_F32));
+    if (!half) {
+        for (float f : centroids)
+            for (int i = 0; i < 4; ++i)
+                w.byte(uint8_t(dpu_float_bits(f) >> (8 * i)));
+        return;
+    }
+    // Sorted centroids have non-decreasing order-preserving keys: code the first, then the steps.
+    std::vector<uint32_t> keys;
+    for (float f : centroids) {
+        const uint32_t h = HalfFloat::fromFloat(f);
+        keys.push_back((h & 0x8000u) ? (~h & 0x7fffu) : (h | 0x8000u));
+    }
+    unsigned best = 0;
+    uint64_t bestBits = UINT64_MAX;
+    for (unsigned r = 0; r < 16; ++r) {
+        uint64_t bits = 0;
+        for (size_t i = 1; i < keys.size(); ++i)
+            bits += ((keys[i] - keys[i - 1]) >> r) + 1 + r;
+        if (bits < bestBits) {
+            bestBits = bits;
+            best = r;
+        }
+    }
+    w.byte(uint8_t(best));
+    w.byte(uint8_t(keys[0]));
+    w.byte(uint8_t(keys[0] >> 8));
+    for (size_t i = 1; i < keys.size(); ++i)
+        w.rice(keys[i] - keys[i - 1], best);
+    w.align();
+}
+
 std::vector<uint8_t> SparseEncoder::encode(const std::vector<float>& source, const std::vector<float>& target,
                                            const std::vector<uint8_t>& mask, ValueCoding coding,
                                            std::vector<float>& applied, BundleStats& stats)
@@ -50,7 +110,9 @@ std::vector<uint8_t> SparseEncoder::encode(const std::vector<float>& source, con
     std::unique_ptr<Quantizer> q;
     if (coding == ValueCoding::Q8)
         q = std::make_unique<Quantizer>(newValues);
-    std::vector<uint32_t> word(pos.size());
+    std::vector<uint32_t> word(pos.size()), direct;
+    // Lossy anyway unless exact: a binary16 table costs about a quarter of an f32 one.
+    const bool halfTable = coding == ValueCoding::Q8 && !q->exact() && q->roundToHalf();
     for (size_t c = 0; c < pos.size(); ++c) {
         const float nv = newValues[c];
         if (coding == ValueCoding::Fp32) {
@@ -64,18 +126,22 @@ std::vector<uint8_t> SparseEncoder::encode(const std::vector<float>& source, con
             applied[pos[c]] = q->centroids()[word[c]];
         }
     }
-    std::vector<std::array<uint64_t, 256>> freq(planes);
-    for (auto& f : freq)
-        f.fill(0);
-    for (uint32_t w : word)
-        for (unsigned p = 0; p < planes; ++p)
-            freq[p][(w >> (8 * p)) & 0xffu]++;
     std::vector<HuffmanCode> codes;
     unsigned planeMask = 0;
-    for (unsigned p = 0; p < planes; ++p) {
-        codes.emplace_back(freq[p]);
-        if (!pos.empty() && codes[p].cost(freq[p]) < 8 * uint64_t(pos.size()))
-            planeMask |= 1u << p; // Huffman beats raw bytes, table included
+    const uint64_t wordBits = planeCodes(word, planes, codes, planeMask);
+    if (coding == ValueCoding::Fp32) {
+        // A DPU round's changed weights move by more than their own size (top-k by change), so
+        // their bits share little with the old value: then the new bits themselves code smaller.
+        direct.resize(pos.size());
+        for (size_t c = 0; c < pos.size(); ++c)
+            direct[c] = dpu_float_bits(newValues[c]);
+        std::vector<HuffmanCode> directCodes;
+        unsigned directMask = 0;
+        if (planeCodes(direct, planes, directCodes, directMask) < wordBits) {
+            word.swap(direct);
+            codes.swap(directCodes);
+            planeMask = directMask | DPU_SPARSE_DIRECT;
+        }
     }
     const unsigned k = bestRiceParameter(gaps);
 
@@ -84,14 +150,8 @@ std::vector<uint8_t> SparseEncoder::encode(const std::vector<float>& source, con
         w.byte(uint8_t(uint64_t(pos.size()) >> (8 * i)));
     w.byte(uint8_t(k));
     w.byte(uint8_t(planeMask));
-    if (coding == ValueCoding::Q8) {
-        const auto& c = q->centroids();
-        w.byte(uint8_t(c.size()));
-        w.byte(uint8_t(c.size() >> 8));
-        for (float f : c)
-            for (int i = 0; i < 4; ++i)
-                w.byte(uint8_t(dpu_float_bits(f) >> (8 * i)));
-    }
+    if (coding == ValueCoding::Q8)
+        writeCentroids(w, q->centroids(), halfTable);
     for (unsigned p = 0; p < planes; ++p)
         if (planeMask >> p & 1u)
             codes[p].writeTable(w);
@@ -102,7 +162,7 @@ std::vector<uint8_t> SparseEncoder::encode(const std::vector<float>& source, con
         for (unsigned p = 0; p < planes; ++p) {
             const unsigned sym = (word[c] >> (8 * p)) & 0xffu;
             if (planeMask >> p & 1u)
-                codes[p].write(w, sym);
+                codes[p].write(w, sym); // bit 4 (DPU_SPARSE_DIRECT) is no plane: p < 4
             else
                 w.byte(uint8_t(sym));
         }

@@ -8,6 +8,9 @@
 
 namespace dpu::bundle {
 
+class BitWriter;
+class HuffmanCode;
+
 class SparseEncoder {
 public:
     /// Section bytes for the positions where mask != 0, taking values from `target` over
@@ -16,6 +19,13 @@ public:
     static std::vector<uint8_t> encode(const std::vector<float>& source, const std::vector<float>& target,
                                        const std::vector<uint8_t>& mask, ValueCoding coding,
                                        std::vector<float>& applied, BundleStats& stats);
+
+    /// Per-plane Huffman codes of `word`'s byte planes; planeMask gets bit p where Huffman
+    /// (table included) beats raw bytes. Returns the value bits, tables included.
+    static uint64_t planeCodes(const std::vector<uint32_t>& word, unsigned planes, std::vector<HuffmanCode>& codes,
+                               unsigned& planeMask);
+    /// q8 centroid table: u16 count, u8 form, then f32 values or binary16 key steps (Rice).
+    static void writeCentroids(BitWriter& w, const std::vector<float>& centroids, bool half);
 
     /// Rice parameter (0..31) minimising the total code length of `gaps`, and that length.
     static unsigned bestRiceParameter(const std::vector<uint64_t>& gaps, uint64_t* bits = nullptr);

@@ -156,11 +156,8 @@ DeviceUpdate::Result DeviceUpdate::build(bundle::Kind kind, const Weights& previ
             const std::vector<float> from = kind == bundle::Kind::Delta
                                                 ? before[i].values
                                                 : bundle::BundleWriter::initialValues(t, init_[i], seed);
-            size_t changed = 0;
-            auto mask = changedMask(from, t.values, changed);
-            // Past half the tensor, positions cost more than they save: ship it dense.
-            if (2 * changed <= t.values.size())
-                in.masks[i] = std::move(mask);
+            size_t changed = 0; // the writer ships the tensor dense when that is smaller
+            in.masks[i] = changedMask(from, t.values, changed);
         }
     }
     bundle::BundleOutput out = bundle::BundleWriter::write(in);

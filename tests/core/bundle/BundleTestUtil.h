@@ -81,6 +81,21 @@ inline std::vector<TensorData> perturbed(const std::vector<TensorData>& prev, ui
     return t;
 }
 
+/// Like a real DPU round: the changed weights take values unrelated to the old ones (the top-k
+/// moved by more than their own size) and every always-shipped tensor changes.
+inline std::vector<TensorData> roundLike(const std::vector<TensorData>& prev,
+                                         const std::vector<std::vector<uint8_t>>& masks, uint32_t seed)
+{
+    std::vector<TensorData> t = prev;
+    std::mt19937 rng(seed);
+    std::normal_distribution<float> nd(0.f, 0.08f);
+    for (size_t i = 0; i < t.size(); ++i)
+        for (size_t j = 0; j < t[i].values.size(); ++j)
+            if (masks[i].empty() || masks[i][j])
+                t[i].values[j] = nd(rng);
+    return t;
+}
+
 /// A device file for `state` at update version `version`.
 inline std::vector<uint8_t> deviceFile(const std::vector<TensorData>& state, uint64_t version)
 {

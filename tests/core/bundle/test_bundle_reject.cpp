@@ -3,6 +3,7 @@
 // is rejected; wrong base, wrong key, replayed versions and wrong compatibility are refused.
 #include "BundleTestUtil.h"
 #include "bundle/BundleApplier.h"
+#include "bundle/BundleInspector.h"
 #include "dpu_bundle.h"
 
 #include <QtTest/QtTest>
@@ -99,6 +100,61 @@ private Q_SLOTS:
                     dpu_sha256_buf(b.data(), 16 + m, b.data() + 16 + m);
                     const auto r = BundleApplier::apply(b, f.base, {});
                     QVERIFY(r.status != 0 || r.file == f.out.targetFile);
+                }
+        }
+    }
+
+    void resealedMutationsOfCompactForms()
+    {
+        // Format 2's fp32 direct words and binary16 q8 tables (more than 256 distinct values)
+        // under payload mutations with recomputed digests: rejected or harmless, never a crash.
+        std::vector<TensorData> old = {{"w", {24, 16}, {}}, {"b", {16}, {}}};
+        std::mt19937 rng(4);
+        std::normal_distribution<float> nd(0.f, 0.01f);
+        for (auto& t : old)
+            for (size_t i = 0; i < size_t(t.shape[0]) * size_t(t.shape.size() > 1 ? t.shape[1] : 1); ++i)
+                t.values.push_back(nd(rng));
+        const auto masks = randomMasks(old, 0.8, 5);
+        const auto base = deviceFile(old, 1);
+        for (ValueCoding coding : {ValueCoding::Fp32, ValueCoding::Q8}) {
+            const BundleOutput out = BundleWriter::write(deltaInput(base, roundLike(old, masks, 6), masks, coding, 2));
+            const std::string text = BundleInspector::inspect(out.bytes);
+            QVERIFY2(text.find(coding == ValueCoding::Fp32 ? "direct" : "f16 centroids") != std::string::npos,
+                     text.c_str());
+            const std::vector<uint8_t>& good = out.bytes;
+            const uint64_t m = le(good, 8, 4), entry0 = 16 + DPU_MANIFEST_FIXED_SIZE + 4 + 8;
+            const uint64_t secOff = le(good, entry0 + 40, 8), secLen = le(good, entry0 + 48, 8);
+            for (uint64_t i = secOff; i < secOff + std::min<uint64_t>(secLen, 600); ++i)
+                for (unsigned x : {0x01u, 0x10u, 0x80u, 0xffu}) {
+                    std::vector<uint8_t> b = good;
+                    b[i] ^= uint8_t(x);
+                    dpu_sha256_buf(b.data() + secOff, secLen, b.data() + entry0 + 56);
+                    dpu_sha256_buf(b.data(), 16 + m, b.data() + 16 + m);
+                    const auto r = BundleApplier::apply(b, base, {});
+                    QVERIFY(r.status != 0 || r.file == out.targetFile);
+                }
+        }
+    }
+
+    void resealedHeaderEditMutations()
+    {
+        // Section H as an edit of the base header (u64 length, prefix, suffix, then the literal):
+        // any mutation, digests recomputed, is rejected or, at worst, caught by the target hash.
+        for (int coding = 1; coding <= 3; ++coding) {
+            const Fixture f = smallBundle(ValueCoding(coding), {});
+            const std::vector<uint8_t>& good = f.out.bytes;
+            const uint64_t m = le(good, 8, 4);
+            QCOMPARE(le(good, 16 + 116, 4), uint64_t(DPU_HEADER_BASE_EDIT));
+            const uint64_t hOff = le(good, 16 + 120, 8), hLen = le(good, 16 + 128, 8);
+            for (uint64_t i = hOff; i < hOff + hLen; ++i)
+                for (unsigned x : {0x01u, 0x02u, 0x10u, 0x80u, 0xffu}) {
+                    std::vector<uint8_t> b = good;
+                    b[i] ^= uint8_t(x);
+                    dpu_sha256_buf(b.data() + hOff, hLen, b.data() + 16 + 136);
+                    dpu_sha256_buf(b.data(), 16 + m, b.data() + 16 + m);
+                    const auto r = BundleApplier::apply(b, f.base, {});
+                    QVERIFY(r.status != 0 || r.file == f.out.targetFile);
+                    QVERIFY(r.status == 0 || r.file.empty());
                 }
         }
     }

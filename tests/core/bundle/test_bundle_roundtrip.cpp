@@ -5,6 +5,7 @@
 #include "bundle/BundleApplier.h"
 #include "bundle/BundleInspector.h"
 #include "bundle/SparseEncoder.h"
+#include "dpu_bundle.h"
 
 #include <QtTest/QtTest>
 #include <cmath>
@@ -62,6 +63,118 @@ private Q_SLOTS:
                                 }
                             }
                     }
+    }
+
+    void compactFormsOfFormat2()
+    {
+        // fp32 words as the new bits when they share little with the old (DPU-like values), as
+        // XOR otherwise; q8 tables in binary16 past 256 distinct values, exact f32 otherwise;
+        // changed dense tensors as exact fp32 sparse sections over the base.
+        const auto old = modelState("mlp", 31);
+        const auto masks = randomMasks(old, 0.05, 33);
+        const auto base = deviceFile(old, 1);
+        auto few = perturbed(old, 34); // q8 exact: at most 256 distinct new values
+        for (size_t t = 0; t < few.size(); ++t)
+            for (size_t i = 0; i < few[t].values.size(); ++i)
+                if (!masks[t].empty())
+                    few[t].values[i] = masks[t][i] ? float(int(i % 200)) / 1024.f : old[t].values[i];
+        const struct {
+            std::vector<TensorData> next;
+            ValueCoding coding;
+            const char* form;
+            bool exact;
+        } cases[] = {{roundLike(old, masks, 32), ValueCoding::Fp32, "direct", true},
+                     {perturbed(old, 35), ValueCoding::Fp32, "xor", true},
+                     {roundLike(old, masks, 36), ValueCoding::Q8, "256 f16 centroids", false},
+                     {few, ValueCoding::Q8, "200 f32 centroids", true},
+                     {roundLike(old, masks, 37), ValueCoding::Fp16, "fp16", false}};
+        for (const auto& c : cases) {
+            const BundleOutput out = BundleWriter::write(deltaInput(base, c.next, masks, c.coding, 2));
+            const auto r = BundleApplier::apply(out.bytes, base, {});
+            QVERIFY2(r.status == 0, r.message.c_str());
+            QVERIFY(r.file == out.targetFile);
+            const std::string text = BundleInspector::inspect(out.bytes);
+            const auto weightLine = text.substr(text.find("fc1.weight"));
+            QVERIFY2(weightLine.substr(0, weightLine.find('\n')).find(c.form) != std::string::npos, text.c_str());
+            // Small dense changes code smaller as XOR over the base; never larger than raw f32.
+            const auto biasLine = text.substr(text.find("fc1.bias"));
+            if (std::string(c.form) == "xor")
+                QVERIFY2(biasLine.substr(0, biasLine.find('\n')).find("sparse fp32") != std::string::npos, text.c_str());
+            QVERIFY(out.stats.denseBytes <= 4 * (256 + 10));
+            double worst = 0;
+            for (size_t t = 0; t < old.size(); ++t)
+                for (size_t i = 0; i < old[t].values.size(); ++i) {
+                    const float a = out.applied[t].values[i], want = c.next[t].values[i];
+                    if (!masks[t].empty() && !masks[t][i])
+                        QVERIFY(sameBits(a, old[t].values[i]));
+                    else if (masks[t].empty() || c.exact)
+                        QVERIFY(sameBits(a, want)); // exact: dense, fp32, q8 with its values as table
+                    else
+                        worst = std::max(worst, double(std::abs(a - want)));
+                }
+            // q8: 256 centroids over about +-0.35, rounded to binary16, stay within a few 1e-3.
+            QVERIFY2(worst < (c.coding == ValueCoding::Fp16 ? 1e-3 : 0.01), qPrintable(QString::number(worst)));
+        }
+    }
+
+    void headerTravelsAsAnEditOfTheBase()
+    {
+        // Only the update version digits differ between base and target headers, also when their
+        // count (and so the padding or the header length) changes.
+        const auto old = modelState("conv", 51);
+        const auto next = perturbed(old, 52);
+        const auto masks = randomMasks(old, 0.05, 53);
+        for (auto [from, to] : {std::pair<uint64_t, uint64_t>{1, 2}, {9, 10}, {99, 100}, {7, 123456789012ull}}) {
+            const auto base = deviceFile(old, from);
+            const BundleOutput out = BundleWriter::write(deltaInput(base, next, masks, ValueCoding::Fp32, to));
+            BundleApplier::Options o;
+            o.currentVersion = from;
+            const auto r = BundleApplier::apply(out.bytes, base, o);
+            QVERIFY2(r.status == 0, r.message.c_str());
+            QVERIFY(r.file == out.targetFile);
+            uint64_t baseStart = 0, targetStart = 0;
+            SafetensorsFile::read(base, &baseStart);
+            SafetensorsFile::read(out.targetFile, &targetStart);
+            if (baseStart == targetStart) { // same padded length: the fields and the new digits
+                QVERIFY(BundleInspector::inspect(out.bytes).find("an edit of the base header") != std::string::npos);
+                QVERIFY(out.stats.headerBytes < DPU_HEADER_EDIT_FIELDS + 16);
+            }
+            QVERIFY(out.stats.headerBytes <= targetStart); // never more than the header itself
+        }
+    }
+
+    void fullyChangedMaskedTensorTravelsDense()
+    {
+        // Every element of fc2.weight changed to incompressible bit patterns: positions and
+        // value codes would exceed the raw floats, so the writer ships it dense, and the other
+        // tensors keep their masks' semantics.
+        const auto old = modelState("mlp", 41);
+        auto masks = randomMasks(old, 0.01, 42);
+        std::fill(masks[2].begin(), masks[2].end(), uint8_t(1));
+        auto next = roundLike(old, masks, 43);
+        std::mt19937 rng(44);
+        for (float& v : next[2].values) {
+            uint32_t u = rng();
+            if ((u & 0x7f800000u) == 0x7f800000u)
+                u ^= 0x00800000u; // finite
+            std::memcpy(&v, &u, 4);
+        }
+        const auto base = deviceFile(old, 1);
+        {
+            const ValueCoding coding = ValueCoding::Fp32; // q8 indices would still compress
+            const BundleOutput out = BundleWriter::write(deltaInput(base, next, masks, coding, 2));
+            const auto r = BundleApplier::apply(out.bytes, base, {});
+            QVERIFY2(r.status == 0, r.message.c_str());
+            QVERIFY(r.file == out.targetFile);
+            const std::string text = BundleInspector::inspect(out.bytes);
+            const auto line = text.substr(text.find("fc2.weight"));
+            QVERIFY2(line.substr(0, line.find('\n')).find("dense") != std::string::npos, text.c_str());
+            for (size_t i = 0; i < next[2].values.size(); ++i)
+                QVERIFY(sameBits(out.applied[2].values[i], next[2].values[i]));
+            for (size_t i = 0; i < old[0].values.size(); ++i)
+                if (!masks[0][i])
+                    QVERIFY(sameBits(out.applied[0].values[i], old[0].values[i]));
+        }
     }
 
     void reinitAndFull()

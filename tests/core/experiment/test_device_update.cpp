@@ -107,21 +107,21 @@ private Q_SLOTS:
         }
     }
 
-    void aMostlyChangedTensorShipsDense()
+    /// Every weight of fc1 moves: the bundle still round-trips, and the writer's choice between
+    /// positions and a dense section keeps it no larger than fc1 shipped dense.
+    void aWhollyChangedTensorCostsAtMostItsDenseSize()
     {
         auto net = dpu::createNetwork({"mlp", {1, 28, 28}, 10, 1.0});
         dpu::initialiseNetwork(*net, 3);
         const Weights w0 = dpu::snapshot(*net);
         DeviceUpdate du(*net, {"mlp", "c", bundle::ValueCoding::Fp32, {}});
         Weights target = dpu::cloneWeights(w0);
-        target.params[0].add_(0.5); // every weight of fc1 moves
+        target.params[0].add_(0.5);
         const auto r = du.build(bundle::Kind::Delta, w0, target, 3, 1, torch::Device(torch::kCPU));
         QVERIFY(sameBits(r.weights.params[0], target.params[0]));
-        QCOMPARE(int64_t(r.stats.changed), int64_t(0)); // no sparse positions: fc1 went dense
-        int64_t partial = 0; // fc1 is not among the sparse-coded tensors any more
-        for (const auto& p : w0.params)
-            partial += p.dim() > 1 ? p.numel() : 0;
-        QCOMPARE(int64_t(r.stats.partialWeights), partial - target.params[0].numel());
+        for (size_t i = 1; i < target.params.size(); ++i)
+            QVERIFY(sameBits(r.weights.params[i], w0.params[i]));
+        QVERIFY2(r.bundle.size() <= size_t(4 * target.params[0].numel()) + 2048, qPrintable(QString::number(r.bundle.size())));
     }
 
     void aSnapshotOfAnotherModelIsRefused()

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+// The fuzz target's seed corpus (tests/data/bundle/corpus) is current: every value coding, kind
+// and format-2 form, byte-identical to what the writer produces now, and each seed applies.
+//
+// Regenerate after a format change: DPU_WRITE_FUZZ_CORPUS=tests/data/bundle/corpus test_bundle_corpus
+#include "BundleTestUtil.h"
+#include "bundle/BundleApplier.h"
+#include "bundle/BundleInspector.h"
+
+#include <QtTest/QtTest>
+#include <fstream>
+#include <iterator>
+
+using namespace dpu::bundle;
+using namespace dpu::test;
+
+namespace {
+
+struct Seed {
+    std::string name;
+    std::vector<uint8_t> bundle, base;
+    std::string form; ///< what BundleInspector must show, so each seed reaches its decoder
+};
+
+std::vector<Seed> seeds()
+{
+    std::vector<Seed> s;
+    const char* codings[] = {"", "fp32", "fp16", "q8"};
+    const auto tiny = modelState("tiny", 1);
+    const auto tinyBase = deviceFile(tiny, 1);
+    for (int c = 1; c <= 3; ++c) {
+        BundleInput in = deltaInput(tinyBase, perturbed(tiny, 2), randomMasks(tiny, 0.3, 3), ValueCoding(c), 2);
+        s.push_back({std::string("delta-") + codings[c], BundleWriter::write(in).bytes, tinyBase, "sparse"});
+        in.kind = Kind::ReinitDelta;
+        in.baseFile.clear();
+        in.init = initRules(tiny);
+        in.seed = 99;
+        s.push_back({std::string("reinit-") + codings[c], BundleWriter::write(in).bytes, {}, "init+sparse"});
+        if (c == 1) {
+            in.kind = Kind::Full;
+            s.push_back({"full-fp32", BundleWriter::write(in).bytes, {}, "dense"});
+        }
+    }
+    // A DPU-like round with more than 256 changes: fp32 direct words, binary16 q8 centroids and
+    // an always-shipped tensor as an fp32 sparse section over the base.
+    std::vector<TensorData> old = {{"w", {24, 16}, {}}, {"b", {64}, {}}};
+    std::mt19937 rng(4);
+    std::normal_distribution<float> nd(0.f, 0.01f);
+    for (auto& t : old)
+        for (size_t i = 0; i < size_t(t.shape[0]) * size_t(t.shape.size() > 1 ? t.shape[1] : 1); ++i)
+            t.values.push_back(nd(rng));
+    const auto masks = randomMasks(old, 0.8, 5);
+    const auto base = deviceFile(old, 1);
+    auto next = roundLike(old, masks, 6);
+    for (size_t i = 0; i < old[1].values.size(); ++i)
+        next[1].values[i] = old[1].values[i] * 1.001f; // small dense changes: XOR sparse wins
+    s.push_back({"round-fp32-direct", BundleWriter::write(deltaInput(base, next, masks, ValueCoding::Fp32, 2)).bytes,
+                 base, "direct"});
+    s.push_back({"round-q8-f16", BundleWriter::write(deltaInput(base, next, masks, ValueCoding::Q8, 2)).bytes, base,
+                 "f16 centroids"});
+    return s;
+}
+
+std::vector<uint8_t> readFile(const QString& path)
+{
+    std::ifstream f(path.toStdString(), std::ios::binary);
+    return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+}
+
+} // namespace
+
+class TestBundleCorpus : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void corpusIsCurrent()
+    {
+        const QString dir = qEnvironmentVariableIsSet("DPU_WRITE_FUZZ_CORPUS")
+                                ? qEnvironmentVariable("DPU_WRITE_FUZZ_CORPUS")
+                                : QStringLiteral(DPU_FUZZ_CORPUS_DIR);
+        const bool write = qEnvironmentVariableIsSet("DPU_WRITE_FUZZ_CORPUS");
+        for (const Seed& s : seeds()) {
+            const auto r = BundleApplier::apply(s.bundle, s.base, {});
+            QVERIFY2(r.status == 0, r.message.c_str());
+            QVERIFY2(BundleInspector::inspect(s.bundle).find(s.form) != std::string::npos, s.name.c_str());
+            // Input byte 0 selects the harness mode: 0 raw, 1 digests recomputed (resealed).
+            for (uint8_t mode : {0, 1}) {
+                std::vector<uint8_t> input{mode};
+                input.insert(input.end(), s.bundle.begin(), s.bundle.end());
+                const QString path = dir + "/seed-" + QString::fromStdString(s.name) + (mode ? "-resealed" : "-raw");
+                if (write) {
+                    std::ofstream f(path.toStdString(), std::ios::binary);
+                    f.write(reinterpret_cast<const char*>(input.data()), std::streamsize(input.size()));
+                    QVERIFY(bool(f));
+                }
+                QVERIFY2(readFile(path) == input, qPrintable(path + " is stale: regenerate (see the file header)"));
+            }
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestBundleCorpus)
+#include "test_bundle_corpus.moc"
