@@ -9,6 +9,8 @@
 #include "dpu/Error.h"
 #include "dpu/Runner.h"
 #include "models/RoundsTableModel.h"
+#include "panels/BudgetPanel.h"
+#include "panels/CostReadout.h"
 #include "panels/PlanPanel.h"
 #include "panels/ResultsPanel.h"
 #include "panels/RunPanel.h"
@@ -66,9 +68,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
     buildMenus();
     connectQueue();
+    connectBudget();
     connect(plan_, &PlanPanel::planEdited, this, [this] {
         dirty_ = true;
         updateTitle();
+        updateActions(); // the reasons on Run's tooltip follow every edit
     });
     connect(plan_, &PlanPanel::validityChanged, this, &MainWindow::updateActions);
     restoreSettings();
@@ -79,74 +83,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
 MainWindow::~MainWindow() = default;
 
-void MainWindow::buildMenus()
-{
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* open = file->addAction(tr("&Open Plan…"), this, &MainWindow::openWithDialog);
-    open->setShortcut(QKeySequence::Open);
-    QMenu* presets = file->addMenu(tr("Open P&reset"));
-    for (const QFileInfo& fi : QDir(QStringLiteral(":/plans")).entryInfoList({QStringLiteral("*.json")}, QDir::Files)) {
-        const QString path = fi.filePath();
-        presets->addAction(fi.completeBaseName(), this, [this, path] {
-            QString error;
-            if (!openPlan(path, &error))
-                QMessageBox::warning(this, tr("Open preset"), error);
-        });
-    }
-    QMenu* recentMenu = file->addMenu(tr("Recent &Files"));
-    recent_ = new RecentFiles(recentMenu, this);
-    connect(recent_, &RecentFiles::openRequested, this, [this](const QString& path) {
-        QString error;
-        if (!openPlan(path, &error))
-            QMessageBox::warning(this, tr("Open plan"), error);
-    });
-    file->addSeparator();
-    QAction* saveAct = file->addAction(tr("&Save Plan"), this, &MainWindow::save);
-    saveAct->setShortcut(QKeySequence::Save);
-    QAction* saveAsAct = file->addAction(tr("Save Plan &As…"), this, &MainWindow::saveAs);
-    saveAsAct->setShortcut(QKeySequence::SaveAs);
-    file->addSeparator();
-    file->addAction(tr("Export Results as &CSV…"), this, [this] { exportResultsWithDialog(false); });
-    file->addAction(tr("Export Results as &JSON…"), this, [this] { exportResultsWithDialog(true); });
-    for (const bool svg : {false, true}) {
-        file->addAction(svg ? tr("Export Chart as S&VG…") : tr("Export Chart as P&NG…"), this, [this, svg] {
-            if (QChartView* c = results_->currentChart())
-                ChartExporter::exportWithDialog(c, svg);
-            else
-                statusBar()->showMessage(tr("Select a chart tab first"), 5000);
-        });
-    }
-    file->addSeparator();
-    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
-
-    QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
-    runAct_ = runMenu->addAction(tr("&Run"), this, &MainWindow::startRun);
-    runAct_->setShortcut(QKeySequence(Qt::Key_F5));
-    runAct_->setStatusTip(tr("Queue the plan; runs execute one after another"));
-    pauseAct_ = runMenu->addAction(tr("&Pause"));
-    pauseAct_->setCheckable(true);
-    pauseAct_->setShortcut(QKeySequence(Qt::Key_F6));
-    connect(pauseAct_, &QAction::toggled, this, [this](bool on) { on ? queue_->pause() : queue_->resume(); });
-    stopAct_ = runMenu->addAction(tr("&Stop"), queue_, &RunQueue::stop);
-    stopAct_->setShortcut(QKeySequence(Qt::Key_Escape));
-    stopAct_->setStatusTip(tr("Stop after the current batch; finished rounds are kept"));
-
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About DPU Planner"), this, [this] { AboutDialog::show(this); });
-
-    QToolBar* bar = addToolBar(tr("Run"));
-    bar->setObjectName(QStringLiteral("runToolBar"));
-    bar->addAction(runAct_);
-    bar->addAction(pauseAct_);
-    bar->addAction(stopAct_);
-}
-
 void MainWindow::connectQueue()
 {
     connect(queue_, &RunQueue::runQueued, this, [this](int id, const dpu::Plan& plan) {
         runPlans_.insert(id, plan);
         run_->runQueued(id, plan, queue_->pendingCount());
+        results_->budgetPanel()->runQueued(id, plan);
     });
     connect(queue_, &RunQueue::runStarted, run_, &RunPanel::runStarted);
     connect(queue_, &RunQueue::batchProgress, run_, &RunPanel::batchProgress);
@@ -155,15 +97,25 @@ void MainWindow::connectQueue()
         results_->addEpoch(seriesKey(id, e.strategy, e.seed), e);
     });
     connect(queue_, &RunQueue::roundDone, this, [this](int id, const dpu::RoundRecord& r) {
-        results_->addRecord(QString::number(id), seriesKey(id, r.strategy, r.seed), r);
+        // Several seeds: the accuracy charts draw each strategy's mean with a +-std band.
+        const bool band = runPlans_.value(id).seeds.size() > 1;
+        results_->addRecord(QString::number(id), seriesKey(id, r.strategy, r.seed, !band), r, band);
         run_->roundDone(id, r);
+        results_->budgetPanel()->roundDone(id, r);
     });
     connect(queue_, &RunQueue::runFinished, this, [this](int id, const dpu::RunSummary& s) {
         run_->runFinished(id, s, queue_->pendingCount());
+        if (!s.outDir.empty() && !s.records.empty()) { // what File > Export Update Bundles offers
+            lastRunDir_ = QString::fromStdString(s.outDir);
+            lastRunRecords_ = s.records;
+            updateActions();
+        }
+        results_->budgetPanel()->runEnded(id, !s.cancelled);
         statusBar()->showMessage(s.cancelled ? tr("Run %1 stopped").arg(id) : tr("Run %1 finished").arg(id), 5000);
     });
     connect(queue_, &RunQueue::runFailed, this, [this](int id, const QString& error) {
         run_->runFailed(id, error, queue_->pendingCount());
+        results_->budgetPanel()->runEnded(id, false);
         statusBar()->showMessage(tr("Run %1 failed: %2").arg(id).arg(error));
     });
     connect(queue_, &RunQueue::pausedChanged, this, [this](bool paused) {
@@ -179,14 +131,30 @@ void MainWindow::connectQueue()
     });
 }
 
-QString MainWindow::seriesKey(int runId, const std::string& strategy, uint64_t seed) const
+void MainWindow::connectBudget()
+{
+    BudgetPanel* budget = results_->budgetPanel();
+    auto follow = [this, budget] {
+        const dpu::Plan p = plan_->plan();
+        budget->setCostModel(plan_->costReadout()->costModel());
+        budget->setRunFilter(QString::fromStdString(p.model), QString::fromStdString(p.dataset.kind));
+    };
+    connect(plan_->costReadout(), &CostReadout::changed, this, follow);
+    follow();
+    connect(budget, &BudgetPanel::sweepRequested, this, &MainWindow::queueKSweep);
+    connect(budget, &BudgetPanel::useKRequested, plan_, &PlanPanel::setK);
+}
+
+QString MainWindow::seriesKey(int runId, const std::string& strategy, uint64_t seed, bool withSeed) const
 {
     QString key = QString::fromStdString(strategy);
     const dpu::Plan plan = runPlans_.value(runId);
-    if (plan.seeds.size() > 1)
+    if (withSeed && plan.seeds.size() > 1)
         key += QStringLiteral(" s%1").arg(seed);
-    // Runs queued behind the first one of a batch (e.g. a k sweep) get their own series.
-    if (runId != firstRunOfBatch_)
+    // Runs queued behind the first one of a batch get their own series; a sweep names every k.
+    if (sweepBatch_)
+        key += QStringLiteral(" · k=%1").arg(plan.k);
+    else if (runId != firstRunOfBatch_)
         key += QStringLiteral(" · run %1 (k=%2)").arg(runId).arg(plan.k);
     return key;
 }
@@ -201,6 +169,7 @@ bool MainWindow::startRun()
     if (!queue_->isBusy()) {
         // A new batch: the charts and the table show this batch only.
         results_->clear();
+        sweepBatch_ = false;
         firstRunOfBatch_ = queue_->enqueue(plan_->plan());
     } else {
         queue_->enqueue(plan_->plan());
@@ -208,17 +177,39 @@ bool MainWindow::startRun()
     return true;
 }
 
-void MainWindow::updateActions()
+QList<int> MainWindow::queueKSweep(const QList<double>& ratios)
 {
-    const bool busy = queue_->isBusy();
-    runAct_->setEnabled(plan_->isValid());
-    runAct_->setText(busy ? tr("&Queue Run") : tr("&Run"));
-    pauseAct_->setEnabled(busy);
-    stopAct_->setEnabled(busy);
-    if (!busy) {
-        const QSignalBlocker block(pauseAct_);
-        pauseAct_->setChecked(false);
+    if (!plan_->validate()) {
+        run_->log(tr("k sweep not queued: %1").arg(plan_->errorText().replace(QLatin1Char('\n'), QStringLiteral("; "))));
+        statusBar()->showMessage(tr("The plan has errors; see the marked fields"), 5000);
+        return {};
     }
+    QList<dpu::Plan> plans;
+    for (const double k : ratios) {
+        dpu::Plan p = plan_->plan();
+        p.k = k;
+        p.name += "-k" + QString::number(k).toStdString();
+        try {
+            dpu::validatePlan(p);
+        } catch (const dpu::PlanError& e) {
+            run_->log(tr("k sweep not queued: %1").arg(QString::fromStdString(e.what())));
+            return {};
+        }
+        plans << p;
+    }
+    QList<int> ids;
+    for (const dpu::Plan& p : plans) {
+        if (!queue_->isBusy()) {
+            results_->clear();
+            sweepBatch_ = true;
+            firstRunOfBatch_ = queue_->enqueue(p);
+            ids << firstRunOfBatch_;
+        } else {
+            ids << queue_->enqueue(p);
+        }
+    }
+    statusBar()->showMessage(tr("k sweep: %1 runs queued").arg(ids.size()), 5000);
+    return ids;
 }
 
 void MainWindow::updateTitle()
@@ -351,6 +342,7 @@ void MainWindow::restoreSettings()
     restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(s.value(QStringLiteral("window/state")).toByteArray());
     splitter_->restoreState(s.value(QStringLiteral("window/splitter")).toByteArray());
+    results_->budgetPanel()->restoreSettings(s);
     const QString last = s.value(QStringLiteral("lastPlan")).toString();
     if (!last.isEmpty()) {
         try {
@@ -369,6 +361,7 @@ void MainWindow::saveSettings() const
     s.setValue(QStringLiteral("window/geometry"), saveGeometry());
     s.setValue(QStringLiteral("window/state"), saveState());
     s.setValue(QStringLiteral("window/splitter"), splitter_->saveState());
+    results_->budgetPanel()->saveSettings(s);
     s.setValue(QStringLiteral("lastPlan"), QString::fromStdString(dpu::planToJson(plan_->plan())));
     s.setValue(QStringLiteral("lastFile"), file_);
     s.setValue(QStringLiteral("lastPlanDirty"), dirty_);

@@ -33,6 +33,11 @@ public:
 
     /// Validates the plan on the form and queues it; false (nothing queued) when invalid.
     bool startRun();
+    /// Queues one run per ratio, the plan on the form otherwise unchanged; returns the run ids
+    /// (none when the plan or a ratio is invalid).
+    QList<int> queueKSweep(const QList<double>& ratios);
+    QAction* sweepAction() const { return sweepAct_; }
+    QAction* budgetAction() const { return budgetAct_; }
     bool openPlan(const QString& path, QString* error = nullptr);
     bool savePlanTo(const QString& path, QString* error = nullptr);
     QString currentFile() const { return file_; }
@@ -51,15 +56,18 @@ protected:
 private:
     void buildMenus();
     void connectQueue();
+    void connectBudget();
     void restoreSettings();
     void saveSettings() const;
     void updateActions();
     void updateTitle();
-    QString seriesKey(int runId, const std::string& strategy, uint64_t seed) const;
+    /// withSeed false: the key of a strategy's mean over the seeds of a run.
+    QString seriesKey(int runId, const std::string& strategy, uint64_t seed, bool withSeed = true) const;
     void openWithDialog();
     bool save();
     bool saveAs();
     void exportResultsWithDialog(bool json);
+    void exportBundlesWithDialog();
 
     PlanPanel* plan_;
     RunPanel* run_;
@@ -70,11 +78,17 @@ private:
     QAction* runAct_ = nullptr;
     QAction* pauseAct_ = nullptr;
     QAction* stopAct_ = nullptr;
+    QAction* sweepAct_ = nullptr;
+    QAction* budgetAct_ = nullptr;
+    QAction* exportBundlesAct_ = nullptr;
+    QString lastRunDir_;                       ///< the last finished run's output folder
+    std::vector<dpu::RoundRecord> lastRunRecords_;
     QString file_;
     bool dirty_ = false;
     bool askOnClose_ = true;
     bool closeWhenIdle_ = false;
     int firstRunOfBatch_ = 0;
+    bool sweepBatch_ = false; // every series of a k sweep names its k
     QHash<int, dpu::Plan> runPlans_;
 };
 

@@ -5,9 +5,11 @@
 #include "UiTestSupport.h"
 #include "charts/AccuracyChart.h"
 #include "charts/BytesChart.h"
+#include "charts/FrontierChart.h"
 #include "charts/LayerChart.h"
 #include "charts/LossChart.h"
 #include "models/RoundsTableModel.h"
+#include "panels/BudgetPanel.h"
 #include "panels/CostReadout.h"
 #include "panels/PlanPanel.h"
 #include "panels/ResultsPanel.h"
@@ -18,13 +20,24 @@
 #include <QElapsedTimer>
 #include <QTimer>
 #include <QtTest/QtTest>
+#include <ctime>
 
 using dpu::ui::MainWindow;
 
 namespace {
 constexpr int kRunTimeoutMs = 240000; // the shared two-core machine is slow
 
-/// Ticks every 10 ms on the GUI thread and records the longest gap between ticks.
+/// CPU time the calling thread has used, in ms.
+double threadCpuMs()
+{
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/// Ticks every 10 ms on the GUI thread and records the longest gap between ticks, and how
+/// much of that gap the GUI thread spent working (the rest it waited for a core: on a loaded
+/// machine the scheduler, not the application, makes most of a long gap).
 class GapProbe : public QObject {
 public:
     GapProbe()
@@ -32,23 +45,33 @@ public:
         timer_.setInterval(10);
         timer_.setTimerType(Qt::PreciseTimer);
         QObject::connect(&timer_, &QTimer::timeout, this, [this] {
-            longest_ = std::max(longest_, clock_.restart());
+            const qint64 gap = clock_.restart();
+            const double cpu = threadCpuMs();
+            if (gap > longest_) {
+                longest_ = gap;
+                longestCpu_ = cpu - lastCpu_;
+            }
+            lastCpu_ = cpu;
             ++ticks_;
         });
     }
     void start()
     {
         clock_.start();
+        lastCpu_ = threadCpuMs();
         timer_.start();
     }
     void stop() { timer_.stop(); }
     qint64 longestGapMs() const { return longest_; }
+    double longestGapCpuMs() const { return longestCpu_; }
     int ticks() const { return ticks_; }
 
 private:
     QTimer timer_;
     QElapsedTimer clock_;
     qint64 longest_ = 0;
+    double lastCpu_ = 0;
+    double longestCpu_ = 0;
     int ticks_ = 0;
 };
 } // namespace
@@ -121,10 +144,18 @@ private Q_SLOTS:
                 QCOMPARE(qRound64(rec.analyticBits / 8), qint64(37637));
         }
         QCOMPARE(qRound64(w.planPanel()->costReadout()->bytesPerRound()), qint64(37637));
+        // The finished run feeds the budget planner: one frontier point per strategy at its k.
+        const auto frontier = w.resultsPanel()->budgetPanel()->frontier().points("mlp", "idx");
+        QCOMPARE(frontier.size(), size_t(2));
+        for (const auto& p : frontier) {
+            QCOMPARE(p.k, 0.01);
+            QCOMPARE(p.rounds, 2);
+        }
         QVERIFY(!w.runQueue()->isBusy());
         QVERIFY(!w.stopAction()->isEnabled());
-        qInfo("UI responsiveness: longest gap between 10 ms ticks during the run: %lld ms (%d ticks)",
-              static_cast<long long>(probe.longestGapMs()), probe.ticks());
+        qInfo("UI responsiveness: longest gap between 10 ms ticks during the run: %lld ms (%d ticks); "
+              "GUI-thread CPU time in that gap: %.1f ms",
+              static_cast<long long>(probe.longestGapMs()), probe.ticks(), probe.longestGapCpuMs());
         QVERIFY2(probe.longestGapMs() < 200, qPrintable(QString::number(probe.longestGapMs())));
         QVERIFY(probe.ticks() > 10);
     }
@@ -160,6 +191,52 @@ private Q_SLOTS:
         QCOMPARE(w.resultsPanel()->roundsModel()->rowCount(), static_cast<int>(summary.records.size()));
         QVERIFY(w.runPanel()->statusText().contains(QStringLiteral("stopped")));
         QVERIFY(!w.pauseAction()->isChecked());
+    }
+
+    void stopCancelsWithinOneBatch()
+    {
+        MainWindow w;
+        prepare(w);
+        // |D1| = 2000: 32 batches of 64 per epoch, so the throttled progress signal (every 50 ms
+        // and at an epoch's end) comes from the middle of an epoch.
+        dpu::uitest::fillPlanForm(w, dataset_, 2000, 500, 3, 1, {"fu", "dpu"});
+        QSignalSpy finished(&w, &MainWindow::runsFinished);
+        QSignalSpy summaries(w.runQueue(), &dpu::ui::RunQueue::runFinished);
+        QSignalSpy rounds(w.runQueue(), &dpu::ui::RunQueue::roundDone);
+        QSignalSpy batches(w.runQueue(), &dpu::ui::RunQueue::batchProgress);
+        QVERIFY(w.startRun());
+        QVERIFY(rounds.wait(kRunTimeoutMs)); // a finished round that Stop must keep
+        QVERIFY(batches.wait(kRunTimeoutMs)); // the next unit is training
+        QElapsedTimer sinceStop;
+        sinceStop.start();
+        w.stopAction()->trigger();
+        // Deliver what the worker sent before Stop, so that only later batches are counted.
+        QCoreApplication::sendPostedEvents(w.runQueue(), QEvent::MetaCall);
+        const int atStop = batches.size();
+        QVERIFY(finished.wait(kRunTimeoutMs));
+        const qint64 stopMs = sinceStop.elapsed();
+        // After Stop the worker reports every batch (no throttling): at most the one in flight.
+        const int further = batches.size() - atStop;
+        qInfo("Stop: %d batch(es) after Stop, finished %lld ms after it", further, static_cast<long long>(stopMs));
+        QVERIFY2(further <= 1, qPrintable(QString::number(further)));
+        QCOMPARE(summaries.size(), 1);
+        const auto summary = summaries[0][1].value<dpu::RunSummary>();
+        QVERIFY(summary.cancelled);
+        QVERIFY(!summary.records.empty());
+        QVERIFY(summary.records.size() < 6);
+        QCOMPARE(w.resultsPanel()->roundsModel()->rowCount(), static_cast<int>(summary.records.size()));
+        QCOMPARE(w.resultsPanel()->accuracyChart()->pointCount(QString::fromStdString(summary.records[0].strategy)), 1);
+        // The window is usable: idle, editable, and it runs again.
+        QVERIFY(!w.runQueue()->isBusy());
+        QVERIFY(w.runAction()->isEnabled());
+        QVERIFY(!w.stopAction()->isEnabled());
+        w.planPanel()->setK(0.05);
+        QVERIFY(w.planPanel()->costReadout()->bytesPerRound() > 37637);
+        QVERIFY(w.startRun());
+        QVERIFY(w.runQueue()->isBusy());
+        w.stopAction()->trigger();
+        QVERIFY(finished.wait(kRunTimeoutMs));
+        QVERIFY(!w.runQueue()->isBusy());
     }
 
     void closingDuringRunStopsThenCloses()
@@ -198,6 +275,40 @@ private Q_SLOTS:
         QCOMPARE(summaries[0][0].toInt() + 1, summaries[1][0].toInt());
         QCOMPARE(w.resultsPanel()->roundsModel()->rowCount(), 2);
         QCOMPARE(w.resultsPanel()->accuracyChart()->seriesKeys().size(), 2);
+    }
+
+    void sweepRunsFeedTheFrontier()
+    {
+        MainWindow w;
+        prepare(w);
+        dpu::uitest::fillPlanForm(w, dataset_, 300, 300, 1, 1, {"dpu"}, 0.02);
+        dpu::ui::BudgetPanel* budget = w.resultsPanel()->budgetPanel();
+        budget->setSweepRatios(QStringLiteral("0.001 0.1"));
+        QSignalSpy finished(&w, &MainWindow::runsFinished);
+        QSignalSpy summaries(w.runQueue(), &dpu::ui::RunQueue::runFinished);
+        w.sweepAction()->trigger();
+        QVERIFY(finished.wait(kRunTimeoutMs));
+        QCOMPARE(summaries.size(), 2);
+        // Each run of the sweep is its own series, named by its k.
+        QCOMPARE(w.resultsPanel()->accuracyChart()->seriesKeys(),
+                 (QStringList{QStringLiteral("dpu · k=0.001"), QStringLiteral("dpu · k=0.1")}));
+        const auto points = budget->frontier().points("mlp", "idx");
+        QCOMPARE(points.size(), size_t(2));
+        QCOMPARE(points[0].k, 0.001);
+        QCOMPARE(points[1].k, 0.1);
+        for (int i = 0; i < 2; ++i) {
+            const auto rec = summaries[i][1].value<dpu::RunSummary>().records.at(0);
+            QCOMPARE(points[i].meanAccuracy, rec.testAccuracy); // one round: its accuracy is the mean
+            QCOMPARE(points[i].meanBytesPerRound, rec.analyticBits / 8);
+        }
+        QCOMPARE(budget->chart()->pointCount(QStringLiteral("dpu")), 2);
+        // A budget whose k falls between the two runs gets their log-k interpolation.
+        budget->setBudgetBytes(200000);
+        const double k = budget->largestK();
+        QVERIFY2(k > 0.001 && k < 0.1, qPrintable(QString::number(k)));
+        const double t = std::log(k / 0.001) / std::log(0.1 / 0.001);
+        const double expected = points[0].meanAccuracy + t * (points[1].meanAccuracy - points[0].meanAccuracy);
+        QVERIFY(std::abs(budget->expectation(QStringLiteral("dpu")).accuracy - expected) < 1e-12);
     }
 };
 

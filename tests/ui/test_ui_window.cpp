@@ -283,6 +283,7 @@ private Q_SLOTS:
         const QStringList lines = QApplication::clipboard()->text().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 4);
         QVERIFY(lines[0].contains(QStringLiteral("Bytes (analytic)")));
+        QVERIFY(lines[0].contains(QStringLiteral("Bundle bytes")));
         QVERIFY(lines[1].contains(QStringLiteral("fu"))); // in the order on screen
         const QString csv = tmp_.filePath(QStringLiteral("rounds.csv"));
         QString error;

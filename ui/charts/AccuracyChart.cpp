@@ -22,9 +22,13 @@ AccuracyChart::AccuracyChart(QWidget* parent) : ChartView(tr("Test accuracy per 
     setAxes(x_, y_);
 }
 
-void AccuracyChart::addRecord(const QString& key, const dpu::RoundRecord& record)
+void AccuracyChart::addRecord(const QString& key, const dpu::RoundRecord& record, bool seedBand)
 {
-    addPoint(key, QPointF(record.round, 100.0 * record.testAccuracy));
+    const QPointF p(record.round, 100.0 * record.testAccuracy);
+    if (seedBand)
+        addBandPoint(key, record.round, record.seed, p);
+    else
+        addPoint(key, p);
 }
 
 void AccuracyChart::fitAxes(const QRectF& b)

@@ -12,7 +12,8 @@ class AccuracyChart : public ChartView {
     Q_OBJECT
 public:
     explicit AccuracyChart(QWidget* parent = nullptr);
-    void addRecord(const QString& key, const dpu::RoundRecord& record);
+    /// seedBand: the key collects several seeds, drawn as their mean with a +-std band.
+    void addRecord(const QString& key, const dpu::RoundRecord& record, bool seedBand = false);
 
 protected:
     void fitAxes(const QRectF& bounds) override;

@@ -23,11 +23,15 @@ BytesChart::BytesChart(QWidget* parent) : ChartView(tr("Accuracy against cumulat
     setAxes(x_, y_);
 }
 
-void BytesChart::addRecord(const QString& key, const dpu::RoundRecord& record)
+void BytesChart::addRecord(const QString& key, const dpu::RoundRecord& record, bool seedBand)
 {
     // A log axis cannot show 0; a first round that sent nothing is drawn at 1 byte.
     const double bytes = std::max(1.0, record.cumulativeBits / 8.0);
-    addPoint(key, QPointF(bytes, 100.0 * record.testAccuracy));
+    const QPointF p(bytes, 100.0 * record.testAccuracy);
+    if (seedBand)
+        addBandPoint(key, record.round, record.seed, p); // seeds deploy differently: x is their mean too
+    else
+        addPoint(key, p);
 }
 
 void BytesChart::fitAxes(const QRectF& b)

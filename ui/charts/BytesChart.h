@@ -13,7 +13,9 @@ class BytesChart : public ChartView {
     Q_OBJECT
 public:
     explicit BytesChart(QWidget* parent = nullptr);
-    void addRecord(const QString& key, const dpu::RoundRecord& record);
+    /// seedBand: the key collects several seeds, drawn as their mean (bytes and accuracy) with a
+    /// +-std band of accuracy.
+    void addRecord(const QString& key, const dpu::RoundRecord& record, bool seedBand = false);
 
 protected:
     void fitAxes(const QRectF& bounds) override;

@@ -2,7 +2,9 @@
 // ChartView: shared behaviour of the live charts (series per key, legend, hover, export).
 #include "charts/ChartView.h"
 #include "charts/ChartExporter.h"
+#include "charts/SeedBand.h"
 #include <QAbstractAxis>
+#include <QAreaSeries>
 #include <QChart>
 #include <QContextMenuEvent>
 #include <QCursor>
@@ -28,6 +30,8 @@ ChartView::ChartView(const QString& title, QWidget* parent) : QChartView(parent)
     setMinimumSize(320, 220);
 }
 
+ChartView::~ChartView() = default;
+
 QColor ChartView::colorFor(const QString& key)
 {
     static QHash<QString, QColor> colors;
@@ -51,10 +55,12 @@ void ChartView::setAxes(QAbstractAxis* x, QAbstractAxis* y)
 
 void ChartView::clearSeries()
 {
-    chart()->removeAllSeries(); // deletes the series
+    chart()->removeAllSeries(); // deletes the series (band boundaries are children of their area)
+    bands_.clear();
     series_.clear();
     order_.clear();
     hasBounds_ = false;
+    axesStale_ = false;
 }
 
 int ChartView::pointCount(const QString& key) const
@@ -69,6 +75,8 @@ void ChartView::setSeriesVisible(const QString& key, bool visible)
     if (!s)
         return;
     s->setVisible(visible);
+    if (auto band = bands_.find(key); band != bands_.end())
+        band->second->setVisible(visible);
     for (QLegendMarker* m : chart()->legend()->markers(s)) {
         m->setVisible(true); // hiding a series hides its marker; keep it to toggle back
         QColor label = m->labelBrush().color();
@@ -96,9 +104,46 @@ QLineSeries* ChartView::ensureSeries(const QString& key)
     return s;
 }
 
+QLineSeries* ChartView::upperSeries(const QString& key) const
+{
+    const auto it = bands_.find(key);
+    return it == bands_.end() ? nullptr : it->second->upper();
+}
+
+QLineSeries* ChartView::lowerSeries(const QString& key) const
+{
+    const auto it = bands_.find(key);
+    return it == bands_.end() ? nullptr : it->second->lower();
+}
+
+QAreaSeries* ChartView::bandSeries(const QString& key) const
+{
+    const auto it = bands_.find(key);
+    return it == bands_.end() ? nullptr : it->second->area();
+}
+
 void ChartView::addPoint(const QString& key, const QPointF& point)
 {
     ensureSeries(key)->append(point);
+    extendBounds(point);
+}
+
+void ChartView::addBandPoint(const QString& key, int index, uint64_t seed, const QPointF& point)
+{
+    auto it = bands_.find(key);
+    if (it == bands_.end()) {
+        QLineSeries* mean = ensureSeries(key);
+        it = bands_.emplace(key, std::make_unique<SeedBand>(chart(), mean, mean->color())).first;
+        it->second->setVisible(mean->isVisible());
+    }
+    const SeedBand::Stats s = it->second->add(index, seed, point);
+    // Bounds only grow: a mean that moves inwards leaves the axes as they were (no jumping).
+    extendBounds(QPointF(s.mean.x(), s.mean.y() + s.std));
+    extendBounds(QPointF(s.mean.x(), s.mean.y() - s.std));
+}
+
+void ChartView::extendBounds(const QPointF& point)
+{
     if (!hasBounds_) {
         bounds_ = QRectF(point, QSizeF(0, 0));
         hasBounds_ = true;
@@ -108,7 +153,26 @@ void ChartView::addPoint(const QString& key, const QPointF& point)
         bounds_.setTop(std::min(bounds_.top(), point.y()));
         bounds_.setBottom(std::max(bounds_.bottom(), point.y()));
     }
+    // A hidden tab of a shown window refits when shown: relaying out axes nobody sees costs
+    // the GUI thread milliseconds per round (measured with the responsiveness probe).
+    if (!isVisible() && window()->isVisible()) {
+        axesStale_ = true;
+        return;
+    }
     fitAxes(bounds_);
+}
+
+void ChartView::refitIfStale()
+{
+    if (axesStale_ && hasBounds_)
+        fitAxes(bounds_);
+    axesStale_ = false;
+}
+
+void ChartView::showEvent(QShowEvent* event)
+{
+    refitIfStale();
+    QChartView::showEvent(event);
 }
 
 void ChartView::onHovered(QLineSeries* series, const QPointF& point, bool state)
@@ -129,16 +193,24 @@ void ChartView::onHovered(QLineSeries* series, const QPointF& point, bool state)
             best = p;
         }
     }
-    QToolTip::showText(QCursor::pos(), describePoint(series->name(), best), this);
+    QString text = describePoint(series->name(), best);
+    if (auto band = bands_.find(series->name()); band != bands_.end()) {
+        const SeedBand::Stats s = band->second->statsAt(best);
+        if (s.seeds > 0)
+            text += tr("\nmean of %n seed(s), ± %1 (std)", nullptr, s.seeds).arg(s.std, 0, 'f', 2);
+    }
+    QToolTip::showText(QCursor::pos(), text, this);
 }
 
 bool ChartView::exportPng(const QString& path, QString* error, qreal scale)
 {
+    refitIfStale();
     return ChartExporter::toPng(this, path, error, scale);
 }
 
 bool ChartView::exportSvg(const QString& path, QString* error)
 {
+    refitIfStale();
     return ChartExporter::toSvg(this, path, error);
 }
 

@@ -6,16 +6,23 @@
 #include <QPointF>
 #include <QString>
 #include <QStringList>
+#include <cstdint>
+#include <map>
+#include <memory>
 
 class QAbstractAxis;
+class QAreaSeries;
 class QLineSeries;
 
 namespace dpu::ui {
+
+class SeedBand;
 
 class ChartView : public QChartView {
     Q_OBJECT
 public:
     explicit ChartView(const QString& title, QWidget* parent = nullptr);
+    ~ChartView() override;
 
     /// Removes every series (a new batch of runs starts).
     void clearSeries();
@@ -23,7 +30,12 @@ public:
     /// Points in the series of key (0 when there is none).
     int pointCount(const QString& key) const;
     QLineSeries* series(const QString& key) const { return series_.value(key); }
-    /// Shows or hides a series, as clicking its legend marker does.
+    /// The +-std band of a key drawn as a mean over seeds (nullptr for a plain line): its upper
+    /// and lower boundaries and the area between them.
+    QLineSeries* upperSeries(const QString& key) const;
+    QLineSeries* lowerSeries(const QString& key) const;
+    QAreaSeries* bandSeries(const QString& key) const;
+    /// Shows or hides a series (and its band), as clicking its legend marker does.
     void setSeriesVisible(const QString& key, bool visible);
 
     /// Writes the chart with its axes, labels and legend (scale: device pixels per point).
@@ -38,23 +50,35 @@ public:
 protected:
     /// Appends a point to the key's series (created on first use) and refits the axes.
     void addPoint(const QString& key, const QPointF& point);
+    /// Adds one seed's point at an index (a round) to the key's mean +- std band: the key's
+    /// series becomes the mean over the seeds so far, rewritten at that index.
+    void addBandPoint(const QString& key, int index, uint64_t seed, const QPointF& point);
     void setAxes(QAbstractAxis* x, QAbstractAxis* y);
     /// Fits the axes to the data bounds (called after every point).
     virtual void fitAxes(const QRectF& bounds) = 0;
     /// Text of the hover read-out for a data point.
     virtual QString describePoint(const QString& key, const QPointF& point) const = 0;
     void contextMenuEvent(QContextMenuEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+    /// Fits the axes now if points arrived while the chart was hidden.
+    void refitIfStale();
+    /// The key's series, created (with its colour, legend toggle and hover) on first use.
+    QLineSeries* ensureSeries(const QString& key);
+    QAbstractAxis* axisX() const { return x_; }
+    QAbstractAxis* axisY() const { return y_; }
 
 private:
-    QLineSeries* ensureSeries(const QString& key);
     void onHovered(QLineSeries* series, const QPointF& point, bool state);
+    void extendBounds(const QPointF& point);
 
     QAbstractAxis* x_ = nullptr;
     QAbstractAxis* y_ = nullptr;
     QHash<QString, QLineSeries*> series_;
+    std::map<QString, std::unique_ptr<SeedBand>> bands_;
     QStringList order_;
     QRectF bounds_;
     bool hasBounds_ = false;
+    bool axesStale_ = false; // points arrived while hidden; refit when shown
 };
 
 } // namespace dpu::ui

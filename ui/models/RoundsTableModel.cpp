@@ -66,6 +66,7 @@ QVariant RoundsTableModel::value(const Row& row, int column) const
     case TestAccuracy: return r.testAccuracy;
     case UpdatedWeights: return static_cast<qlonglong>(r.updatedWeights);
     case Bytes: return r.analyticBits / 8.0;
+    case BundleBytes: return static_cast<qlonglong>(r.bundleBytes);
     case CumulativeRatio: return r.cumulativeRatio;
     default: return {};
     }
@@ -89,6 +90,7 @@ QVariant RoundsTableModel::data(const QModelIndex& index, int role) const
         case Bytes: return QLocale().toString(v.toDouble(), 'f', 0);
         case CumulativeRatio: return QString::number(v.toDouble(), 'g', 4);
         case UpdatedWeights:
+        case BundleBytes:
         case Samples: return QLocale().toString(v.toLongLong());
         default: return v;
         }
@@ -99,6 +101,8 @@ QVariant RoundsTableModel::data(const QModelIndex& index, int role) const
         if (index.column() == Bytes)
             return tr("Analytic bytes of this round (DESIGN.md: 32 bits per changed weight, H(k) bits per weight "
                       "for positions, 32 bits per dense value); 0 when the round did not deploy");
+        if (index.column() == BundleBytes)
+            return tr("Real size of the update bundle the round exported; 0 when the round did not deploy");
         return {};
     default:
         return {};
@@ -111,7 +115,8 @@ QVariant RoundsTableModel::headerData(int section, Qt::Orientation orientation, 
         return QAbstractTableModel::headerData(section, orientation, role);
     static const char* const names[] = {"Run", "Round", "Strategy", "Seed", "Samples", "Re-initialised", "Deployed",
                                         "Val. accuracy", "Test accuracy", "Updated weights", "Bytes (analytic)",
-                                        "Cumulative ratio"};
+                                        "Bundle bytes", "Cumulative ratio"};
+    static_assert(sizeof names / sizeof names[0] == ColumnCount, "one header per column");
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 
@@ -136,7 +141,8 @@ QString RoundsTableModel::toCsv() const
     // Machine-readable: raw numbers (accuracy as a fraction, bytes unrounded), not display text.
     static const char* const keys[] = {"run", "round", "strategy", "seed", "samples", "reinitialised", "deployed",
                                        "val_accuracy", "test_accuracy", "updated_weights", "analytic_bytes",
-                                       "cumulative_ratio"};
+                                       "bundle_bytes", "cumulative_ratio"};
+    static_assert(sizeof keys / sizeof keys[0] == ColumnCount, "one CSV key per column");
     QStringList lines;
     QStringList header;
     for (const char* k : keys)

@@ -13,7 +13,7 @@ class RoundsTableModel : public QAbstractTableModel {
 public:
     enum Column {
         Run, Round, Strategy, Seed, Samples, Reinitialised, Deployed, ValAccuracy, TestAccuracy,
-        UpdatedWeights, Bytes, CumulativeRatio, ColumnCount
+        UpdatedWeights, Bytes, BundleBytes, CumulativeRatio, ColumnCount
     };
     /// Raw numbers for sorting (Qt::DisplayRole is formatted text).
     static constexpr int SortRole = Qt::UserRole + 1;

@@ -9,20 +9,18 @@
 #include <cmath>
 
 namespace dpu::ui {
-namespace {
-struct LinkPreset {
-    const char* name;
-    double bitsPerSecond; // 0: custom
-};
-// Typical application-layer rates of the links edge devices sit behind.
-const LinkPreset kPresets[] = {
-    {"LoRa (5.5 kbit/s)", 5.5e3},
-    {"NB-IoT (60 kbit/s)", 60e3},
-    {"LTE-M (375 kbit/s)", 375e3},
-    {"BLE (1 Mbit/s)", 1e6},
-    {"Custom", 0},
-};
-} // namespace
+
+QList<CostReadout::LinkPreset> CostReadout::linkPresets()
+{
+    // Typical application-layer rates of the links edge devices sit behind.
+    return {
+        {QStringLiteral("LoRa (5.5 kbit/s)"), 5.5e3},
+        {QStringLiteral("NB-IoT (60 kbit/s)"), 60e3},
+        {QStringLiteral("LTE-M (375 kbit/s)"), 375e3},
+        {QStringLiteral("BLE (1 Mbit/s)"), 1e6},
+        {QStringLiteral("Custom"), 0},
+    };
+}
 
 CostReadout::CostReadout(QWidget* parent) : QWidget(parent)
 {
@@ -37,8 +35,8 @@ CostReadout::CostReadout(QWidget* parent) : QWidget(parent)
     time_->setObjectName(QStringLiteral("costTime"));
     link_ = new QComboBox(this);
     link_->setObjectName(QStringLiteral("linkPreset"));
-    for (const auto& p : kPresets)
-        link_->addItem(QString::fromLatin1(p.name), p.bitsPerSecond);
+    for (const LinkPreset& p : linkPresets())
+        link_->addItem(p.name, p.bitsPerSecond);
     link_->setCurrentIndex(1);
     customKbps_ = new QDoubleSpinBox(this);
     customKbps_->setObjectName(QStringLiteral("linkCustomKbps"));
@@ -139,6 +137,7 @@ void CostReadout::refresh()
         bytes_->setText(QStringLiteral("–"));
         ratio_->setText(QStringLiteral("–"));
         time_->setText(QStringLiteral("–"));
+        Q_EMIT changed();
         return;
     }
     const double full = fullBytesPerRound();
@@ -146,6 +145,7 @@ void CostReadout::refresh()
     ratio_->setText(QStringLiteral("%1 (full: %2)").arg(bytes / full, 0, 'g', 4).arg(formatBytes(full)));
     time_->setText(tr("%1 per round (full: %2)")
                        .arg(formatSeconds(transferSeconds()), formatSeconds(full * 8.0 / linkBitsPerSecond())));
+    Q_EMIT changed();
 }
 
 } // namespace dpu::ui

@@ -2,6 +2,8 @@
 // Live readout beside k: bytes per round, ratio to full updating, transfer time per device.
 #pragma once
 #include "dpu/Cost.h"
+#include <QList>
+#include <QString>
 #include <QWidget>
 
 class QComboBox;
@@ -13,9 +15,20 @@ namespace dpu::ui {
 class CostReadout : public QWidget {
     Q_OBJECT
 public:
+    /// A link preset: its label and application-layer rate (0 for "Custom").
+    struct LinkPreset {
+        QString name;
+        double bitsPerSecond;
+    };
+    /// LoRa, NB-IoT, LTE-M, BLE, custom: shared with the budget planner.
+    static QList<LinkPreset> linkPresets();
+
     explicit CostReadout(QWidget* parent = nullptr);
 
     void setCostModel(const dpu::CostModel& model);
+    /// The model sizes of the plan on the form (zero when the model is unknown).
+    const dpu::CostModel& costModel() const { return model_; }
+    double k() const { return k_; }
     void setK(double k);
 
     /// Analytic bytes of one deployed partial round (dpu::partialRoundBits / 8).
@@ -31,6 +44,10 @@ public:
 
     static QString formatBytes(double bytes);
     static QString formatSeconds(double seconds);
+
+Q_SIGNALS:
+    /// The cost model, k or the link changed.
+    void changed();
 
 private:
     void refresh();

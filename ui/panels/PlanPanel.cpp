@@ -4,6 +4,8 @@
 #include "dpu/Cost.h"
 #include "dpu/Error.h"
 #include "panels/CostReadout.h"
+#include "panels/DatasetCheck.h"
+#include "panels/FieldErrorMarks.h"
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
@@ -66,14 +68,18 @@ PlanPanel::PlanPanel(QWidget* parent) : QWidget(parent)
     connectEdits();
 }
 
+PlanPanel::~PlanPanel() = default;
+
 QWidget* PlanPanel::buildForm()
 {
     auto* box = new QWidget(this);
     auto* form = new QFormLayout(box);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    marks_ = std::make_unique<FieldErrorMarks>(form);
 
     name_ = new QLineEdit(box);
     form->addRow(tr("&Name"), name_);
+    marks_->addRow(QStringLiteral("name"), {name_});
 
     model_ = new QComboBox(box);
     model_->setEditable(true); // also accepts "torchscript:PATH"
@@ -85,6 +91,7 @@ QWidget* PlanPanel::buildForm()
     modelInfo_->setObjectName(QStringLiteral("modelInfo"));
     form->addRow(tr("&Model"), model_);
     form->addRow(QString(), modelInfo_);
+    marks_->addRow(QStringLiteral("model"), {model_});
 
     datasetKind_ = new QComboBox(box);
     datasetKind_->addItem(tr("MNIST format (IDX)"), QStringLiteral("idx"));
@@ -98,7 +105,9 @@ QWidget* PlanPanel::buildForm()
     pathRow->addWidget(datasetPath_, 1);
     pathRow->addWidget(browse);
     form->addRow(tr("&Dataset"), datasetKind_);
+    marks_->addRow(QStringLiteral("datasetKind"), {datasetKind_});
     form->addRow(tr("Folder"), pathRow);
+    marks_->addRow(QStringLiteral("datasetPath"), {datasetPath_});
 
     // Spin boxes allow 0 where the engine forbids it, so the engine's own message is shown.
     initial_ = intSpin(box, 0, 10000000);
@@ -115,6 +124,8 @@ QWidget* PlanPanel::buildForm()
     split->addWidget(new QLabel(tr("Validation"), box), 1, 2);
     split->addWidget(validation_, 1, 3);
     form->addRow(tr("Split"), split);
+    marks_->addRow(QStringLiteral("split"), {initial_, perRound_, rounds_, validation_},
+                   {tr("|D1|"), tr("|ΔD|"), tr("Rounds"), tr("Validation")});
 
     strategiesBox_ = new QGroupBox(tr("Strategies to compare"), box);
     auto* grid = new QGridLayout(strategiesBox_);
@@ -127,6 +138,7 @@ QWidget* PlanPanel::buildForm()
         ++i;
     }
     form->addRow(strategiesBox_);
+    marks_->addRow(QStringLiteral("strategies"), {strategiesBox_});
 
     k_ = new QDoubleSpinBox(box);
     k_->setObjectName(QStringLiteral("k"));
@@ -141,6 +153,7 @@ QWidget* PlanPanel::buildForm()
     kRow->addWidget(k_);
     kRow->addWidget(kSlider_, 1);
     form->addRow(tr("Updating ratio k"), kRow);
+    marks_->addRow(QStringLiteral("k"), {k_});
     cost_ = new CostReadout(box);
     form->addRow(QString(), cost_);
 
@@ -149,25 +162,31 @@ QWidget* PlanPanel::buildForm()
     lambda_->setDecimals(3);
     lambda_->setSingleStep(0.05);
     form->addRow(tr("λ (global weight)"), lambda_);
+    marks_->addRow(QStringLiteral("lambda"), {lambda_});
     epochs_ = intSpin(box, 0, 10000);
     form->addRow(tr("&Epochs"), epochs_);
+    marks_->addRow(QStringLiteral("epochs"), {epochs_});
     lr_ = new QDoubleSpinBox(box);
     lr_->setRange(0, 100);
     lr_->setDecimals(6);
     lr_->setSingleStep(0.001);
     form->addRow(tr("Learning rate"), lr_);
+    marks_->addRow(QStringLiteral("lr"), {lr_});
     optimizer_ = new QComboBox(box);
     optimizer_->addItem(QStringLiteral("Adam"), QStringLiteral("adam"));
     optimizer_->addItem(QStringLiteral("SGD (Nesterov)"), QStringLiteral("sgd"));
     form->addRow(tr("Optimiser"), optimizer_);
+    marks_->addRow(QStringLiteral("optimizer"), {optimizer_});
     seeds_ = new QLineEdit(box);
     seeds_->setPlaceholderText(tr("1, 2, 3"));
     seeds_->setToolTip(tr("One run per seed, separated by commas or spaces"));
     form->addRow(tr("&Seeds"), seeds_);
+    marks_->addRow(QStringLiteral("seeds"), {seeds_});
     device_ = new QComboBox(box);
     for (const char* d : {"auto", "cpu", "cuda"})
         device_->addItem(QString::fromLatin1(d));
     form->addRow(tr("De&vice"), device_);
+    marks_->addRow(QStringLiteral("device"), {device_});
 
     name_->setObjectName(QStringLiteral("name"));
     model_->setObjectName(QStringLiteral("model"));
@@ -300,8 +319,12 @@ bool PlanPanel::validate()
             break;
         }
     }
-    if (!p.dataset.path.empty() && !QDir(QString::fromStdString(p.dataset.path)).exists())
-        errors_.insert(QStringLiteral("dataset.path"), tr("folder not found"));
+    if (!p.dataset.path.empty()) {
+        const QString problem = DatasetCheck::problem(QString::fromStdString(p.dataset.kind),
+                                                      QString::fromStdString(p.dataset.path));
+        if (!problem.isEmpty())
+            errors_.insert(QStringLiteral("dataset.path"), problem);
+    }
     if (!modelInfo_->property("error").toString().isEmpty())
         errors_.insert(QStringLiteral("model"), modelInfo_->property("error").toString());
     try {
@@ -359,28 +382,20 @@ QWidget* PlanPanel::fieldFor(const QString& path) const
 
 void PlanPanel::markErrors()
 {
-    const QList<QWidget*> all{name_, model_, datasetKind_, datasetPath_, initial_, perRound_, rounds_, validation_,
-                              strategiesBox_, k_, lambda_, epochs_, lr_, optimizer_, seeds_, device_};
-    for (QWidget* w : all) {
-        if (w->property("dpuInvalid").toBool()) {
-            w->setStyleSheet(QString());
-            w->setToolTip(w->property("dpuTip").toString());
-            w->setProperty("dpuInvalid", false);
-        }
-    }
-    for (auto it = errors_.begin(); it != errors_.end(); ++it) {
-        QWidget* w = fieldFor(it.key());
-        if (!w)
-            continue; // still listed in the label below the form
-        if (!w->property("dpuInvalid").toBool())
-            w->setProperty("dpuTip", w->toolTip());
-        w->setProperty("dpuInvalid", true);
-        // A red frame at the field and the reason as its tooltip; the label below lists all.
-        const QString cls = QString::fromLatin1(w->metaObject()->className());
-        w->setStyleSheet(QStringLiteral("%1 { border: 2px solid #d32f2f; }").arg(cls));
-        w->setToolTip(it.value());
-    }
+    // At the field: red frame, tooltip and a line under it; the label below the form lists all
+    // (also problems of fields the form does not show, e.g. train.batch from a plan file).
+    QList<QPair<QWidget*, QString>> marks;
+    for (auto it = errors_.begin(); it != errors_.end(); ++it)
+        if (QWidget* w = fieldFor(it.key()))
+            marks.append({w, it.value()});
+    marks_->mark(marks);
     errorLabel_->setText(errorText());
+}
+
+QLabel* PlanPanel::errorLabelFor(const QString& path) const
+{
+    QWidget* w = fieldFor(path);
+    return w ? marks_->labelFor(w) : nullptr;
 }
 
 void PlanPanel::onModelOrDatasetChanged()
@@ -419,6 +434,11 @@ void PlanPanel::onModelOrDatasetChanged()
                             .arg(info.denseWeights)
                             .arg(CostReadout::formatBytes(static_cast<double>(info.fp32Bytes()))));
     cost_->setCostModel({info.partialWeights, info.denseWeights});
+}
+
+void PlanPanel::setK(double k)
+{
+    k_->setValue(k);
 }
 
 void PlanPanel::onKSpinChanged(double k)

@@ -7,6 +7,7 @@
 #include <QMap>
 #include <QString>
 #include <QWidget>
+#include <memory>
 
 class QCheckBox;
 class QComboBox;
@@ -20,11 +21,13 @@ class QSpinBox;
 namespace dpu::ui {
 
 class CostReadout;
+class FieldErrorMarks;
 
 class PlanPanel : public QWidget {
     Q_OBJECT
 public:
     explicit PlanPanel(QWidget* parent = nullptr);
+    ~PlanPanel() override;
 
     /// Fills the form. Fields the form does not show (batch, schedule, limits, ...) are kept
     /// and come back unchanged from plan().
@@ -40,10 +43,14 @@ public:
     QString errorText() const;
     /// The reason shown at the field owning a plan path (e.g. "train.epochs"); empty when fine.
     QString fieldError(const QString& path) const;
+    /// The red line under the field of a plan path that shows its reason (hidden when fine).
+    QLabel* errorLabelFor(const QString& path) const;
     /// The widget that edits a plan path (nullptr when the form does not show it).
     QWidget* fieldFor(const QString& path) const;
 
     CostReadout* costReadout() const { return cost_; }
+    /// Sets k as the user would (spin box, slider and readout follow).
+    void setK(double k);
     /// Maps k in [0.0005, 1] to the slider's 0..1000 and back (logarithmic).
     static int sliderPosForK(double k);
     static double kForSliderPos(int pos);
@@ -65,6 +72,7 @@ private:
     dpu::Plan base_;
     bool filling_ = false;
     QMap<QString, QString> errors_; // plan path -> reason
+    std::unique_ptr<FieldErrorMarks> marks_;
     QHash<QString, dpu::ModelInfo> modelCache_;
 
     QLineEdit* name_;

@@ -4,9 +4,11 @@
 #include "AtomicFile.h"
 #include "charts/AccuracyChart.h"
 #include "charts/BytesChart.h"
+#include "charts/FrontierChart.h"
 #include "charts/LayerChart.h"
 #include "charts/LossChart.h"
 #include "models/RoundsTableModel.h"
+#include "panels/BudgetPanel.h"
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
@@ -60,7 +62,14 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent)
     // The layer chart follows the row selected in the table (the latest round otherwise).
     connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &ResultsPanel::showSelectedLayers);
     tabs_->addTab(table_, tr("&Rounds"));
+    budget_ = new BudgetPanel(tabs_);
+    tabs_->addTab(budget_, tr("Bu&dget"));
     layout->addWidget(tabs_);
+}
+
+void ResultsPanel::showBudgetPanel()
+{
+    tabs_->setCurrentWidget(budget_);
 }
 
 void ResultsPanel::clear()
@@ -72,10 +81,10 @@ void ResultsPanel::clear()
     rounds_->clear();
 }
 
-void ResultsPanel::addRecord(const QString& run, const QString& seriesKey, const dpu::RoundRecord& record)
+void ResultsPanel::addRecord(const QString& run, const QString& seriesKey, const dpu::RoundRecord& record, bool seedBand)
 {
-    accuracy_->addRecord(seriesKey, record);
-    bytes_->addRecord(seriesKey, record);
+    accuracy_->addRecord(seriesKey, record, seedBand);
+    bytes_->addRecord(seriesKey, record, seedBand);
     rounds_->append(run, record);
     if (!table_->selectionModel()->currentIndex().isValid())
         layers_->showRecord(record);
@@ -95,6 +104,8 @@ void ResultsPanel::addEpoch(const QString& seriesKey, const dpu::EpochEvent& epo
 
 QChartView* ResultsPanel::currentChart() const
 {
+    if (tabs_->currentWidget() == budget_)
+        return budget_->chart();
     return qobject_cast<QChartView*>(tabs_->currentWidget());
 }
 

@@ -12,6 +12,7 @@ class QTableView;
 namespace dpu::ui {
 
 class AccuracyChart;
+class BudgetPanel;
 class BytesChart;
 class ChartView;
 class LayerChart;
@@ -24,18 +25,23 @@ public:
     explicit ResultsPanel(QWidget* parent = nullptr);
 
     void clear();
-    void addRecord(const QString& run, const QString& seriesKey, const dpu::RoundRecord& record);
+    /// seedBand: seriesKey names a strategy of a plan with several seeds; the accuracy charts draw
+    /// their mean with a +-std band (the table keeps every seed's row).
+    void addRecord(const QString& run, const QString& seriesKey, const dpu::RoundRecord& record, bool seedBand = false);
     void addEpoch(const QString& seriesKey, const dpu::EpochEvent& epoch);
 
     AccuracyChart* accuracyChart() const { return accuracy_; }
     BytesChart* bytesChart() const { return bytes_; }
     LossChart* lossChart() const { return loss_; }
     LayerChart* layerChart() const { return layers_; }
+    /// The budget planner's tab; clear() leaves it alone (its frontier spans batches).
+    BudgetPanel* budgetPanel() const { return budget_; }
+    void showBudgetPanel();
     RoundsTableModel* roundsModel() const { return rounds_; }
     QSortFilterProxyModel* roundsProxy() const { return proxy_; }
     QTableView* roundsView() const { return table_; }
     QTabWidget* tabs() const { return tabs_; }
-    /// The chart on the current tab (nullptr on the table tab).
+    /// The chart on the current tab (the frontier on the budget tab; nullptr on the table tab).
     QChartView* currentChart() const;
 
     /// Copies the selected rows (all rows when none is selected) in view order as TSV.
@@ -51,6 +57,7 @@ private:
     BytesChart* bytes_;
     LossChart* loss_;
     LayerChart* layers_;
+    BudgetPanel* budget_;
     RoundsTableModel* rounds_;
     QSortFilterProxyModel* proxy_;
     QTableView* table_;

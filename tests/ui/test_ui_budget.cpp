@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: MIT
+// Tests of the budget planner: the solver against hand-computed cases, the frontier's
+// interpolation on log k, the chart, and the k sweep queueing the right plans.
+#include "MainWindow.h"
+#include "UiTestSupport.h"
+#include "charts/FrontierChart.h"
+#include "dpu/Plan.h"
+#include "models/FrontierModel.h"
+#include "panels/BudgetPanel.h"
+#include "panels/PlanPanel.h"
+#include "panels/ResultsPanel.h"
+#include "workers/EngineMetatypes.h"
+#include "workers/RunQueue.h"
+#include <QAction>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QTabWidget>
+#include <QtTest/QtTest>
+#include <cmath>
+
+using dpu::ui::BudgetPanel;
+using dpu::ui::MainWindow;
+using dpu::ui::FrontierModel;
+
+namespace {
+// Binary entropy, written out here so the expected figures do not come from the code under test.
+double entropy(double k)
+{
+    return -k * std::log2(k) - (1 - k) * std::log2(1 - k);
+}
+
+dpu::RoundRecord record(const char* strategy, int round, double accuracy, double bytes)
+{
+    dpu::RoundRecord r;
+    r.strategy = strategy;
+    r.seed = 1;
+    r.round = round;
+    r.deployed = bytes > 0;
+    r.testAccuracy = accuracy;
+    r.analyticBits = bytes * 8;
+    return r;
+}
+
+dpu::Plan planAt(double k, const char* model = "mlp")
+{
+    dpu::Plan p;
+    p.k = k;
+    p.model = model;
+    return p;
+}
+
+/// Two finished runs of dpu: k = 0.001 (mean 75 %, 200 B) and k = 0.01 (mean 85 %, 2000 B); a
+/// cancelled run at k = 0.1 and a finished run of another model that must both be ignored.
+void feedRuns(BudgetPanel& panel)
+{
+    panel.runQueued(1, planAt(0.001));
+    panel.roundDone(1, record("dpu", 1, 0.70, 100));
+    panel.roundDone(1, record("dpu", 2, 0.80, 300));
+    panel.runEnded(1, true);
+    panel.runQueued(2, planAt(0.01));
+    panel.roundDone(2, record("dpu", 1, 0.80, 1000));
+    panel.roundDone(2, record("dpu", 2, 0.90, 3000));
+    panel.roundDone(2, record("fu", 1, 0.88, 4040));
+    panel.roundDone(2, record("fu", 2, 0.92, 4040));
+    panel.runEnded(2, true);
+    panel.runQueued(3, planAt(0.1));
+    panel.roundDone(3, record("dpu", 1, 0.99, 30000));
+    panel.runEnded(3, false);
+    panel.runQueued(4, planAt(0.1, "vggnet"));
+    panel.roundDone(4, record("dpu", 1, 0.10, 30000));
+    panel.runEnded(4, true);
+}
+} // namespace
+
+class TestUiBudget : public QObject {
+    Q_OBJECT
+    QTemporaryDir tmp_;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(tmp_.isValid());
+        dpu::uitest::isolateSettings(tmp_.filePath(QStringLiteral("settings")));
+        dpu::ui::registerEngineMetatypes();
+    }
+
+    void solverMatchesHandComputedCases()
+    {
+        BudgetPanel panel;
+        panel.setCostModel({1000, 10}); // I = 1000 partial weights, 10 dense
+        panel.setDevices(250);
+
+        // 1000 B = 8000 bits. A round costs 32 round(1000 k) + 1000 H(k) + 320 bits: with 216
+        // weights (k < 0.2165) 6912 + 753.72 + 320 = 7985.72 fits; 217 weights cost 8017.72.
+        panel.setBudgetBytes(1000);
+        QCOMPARE(panel.budgetBits(), 8000.0);
+        QVERIFY2(panel.largestK() <= 0.2165 && panel.largestK() > 0.2165 - 2e-7, qPrintable(QString::number(panel.largestK(), 'g', 10)));
+        const double bytesA = (32 * 216 + 1000 * entropy(0.2165) + 320) / 8; // 998.22
+        QVERIFY2(std::abs(panel.bytesPerDevice() - bytesA) < 0.01, qPrintable(QString::number(panel.bytesPerDevice())));
+        QVERIFY(std::abs(panel.totalBytes() - 250 * bytesA) < 2.5);
+        QVERIFY(panel.findChild<QLabel*>(QStringLiteral("budgetK"))->text().startsWith(QStringLiteral("0.2165 (216 of ")));
+        QVERIFY2(panel.findChild<QLabel*>(QStringLiteral("budgetBytesPerDevice"))->text().startsWith(QStringLiteral("998 B")),
+                 qPrintable(panel.findChild<QLabel*>(QStringLiteral("budgetBytesPerDevice"))->text()));
+        QVERIFY2(panel.findChild<QLabel*>(QStringLiteral("budgetTotal"))->text().startsWith(
+                     QStringLiteral("%1 B").arg(std::llround(250 * bytesA))),
+                 qPrintable(panel.findChild<QLabel*>(QStringLiteral("budgetTotal"))->text()));
+
+        // BLE (1 Mbit/s) for 5 ms = 5000 bits: 128 weights (k < 0.1285) cost 4096 + 553.31 + 320
+        // = 4969.31 bits; 129 would cost 5001.31.
+        panel.setLinkBudget(3, 0.005);
+        QCOMPARE(panel.budgetBits(), 5000.0);
+        QVERIFY(panel.largestK() <= 0.1285 && panel.largestK() > 0.1285 - 2e-7);
+        QVERIFY(std::abs(panel.bytesPerDevice() - (4096 + 1000 * entropy(0.1285) + 320) / 8) < 0.01);
+
+        // 30 B = 240 bits: not even the 10 dense values (320 bits) fit.
+        panel.setBudgetBytes(30);
+        QCOMPARE(panel.largestK(), 0.0);
+        QCOMPARE(panel.totalBytes(), 0.0);
+        QVERIFY(panel.findChild<QLabel*>(QStringLiteral("budgetK"))->text().contains(QStringLiteral("40 B")));
+        QVERIFY(!panel.findChild<QPushButton*>(QStringLiteral("budgetUseK"))->isEnabled());
+
+        // 5000 B is more than a full round (32 x 1010 bits = 4040 B): k = 1 at the full cost.
+        panel.setBudgetBytes(5000);
+        QCOMPARE(panel.largestK(), 1.0);
+        QCOMPARE(panel.bytesPerDevice(), 4040.0);
+        QCOMPARE(panel.totalBytes(), 250 * 4040.0);
+    }
+
+    void interpolationOnLogK()
+    {
+        BudgetPanel panel;
+        feedRuns(panel);
+        QCOMPARE(panel.frontier().finishedRuns(), 3); // the cancelled run is dropped
+        std::vector<dpu::ui::FrontierPoint> dpu;
+        for (const auto& p : panel.frontier().points("mlp", "idx"))
+            if (p.strategy == "dpu")
+                dpu.push_back(p);
+        QCOMPARE(dpu.size(), size_t(2));
+        QCOMPARE(dpu[0].k, 0.001);
+        QVERIFY(std::abs(dpu[0].meanAccuracy - 0.75) < 1e-12);
+        QVERIFY(std::abs(dpu[0].meanBytesPerRound - 200) < 1e-9);
+        QVERIFY(std::abs(dpu[1].meanAccuracy - 0.85) < 1e-12);
+        QVERIFY(std::abs(dpu[1].meanBytesPerRound - 2000) < 1e-9);
+
+        // Half way in log k between 0.001 and 0.01 is 10^-2.5: half way in accuracy, 80 %.
+        auto e = FrontierModel::expectedAccuracy(dpu, std::pow(10.0, -2.5));
+        QVERIFY(e.bracketed);
+        QVERIFY(std::abs(e.accuracy - 0.80) < 1e-12);
+        // k = 0.002: log10(2) = 0.30103 of the way, 75 + 10 x 0.30103 = 78.0103 %.
+        e = FrontierModel::expectedAccuracy(dpu, 0.002);
+        QVERIFY(std::abs(e.accuracy - 0.780103) < 1e-6);
+        QCOMPARE(e.kLow, 0.001);
+        QCOMPARE(e.kHigh, 0.01);
+        e = FrontierModel::expectedAccuracy(dpu, 0.01); // a finished run exactly at k
+        QVERIFY(e.bracketed);
+        QVERIFY(std::abs(e.accuracy - 0.85) < 1e-12);
+        QVERIFY(!FrontierModel::expectedAccuracy(dpu, 0.05).bracketed);
+        QVERIFY(!FrontierModel::expectedAccuracy(dpu, 0.0005).bracketed);
+
+        // Through the panel: with I = 1000 and dense = 10, 66 B (528 bits) allows a k between
+        // 0.001 and 0.01; the label shows the log-k interpolation at the panel's k.
+        panel.setCostModel({1000, 10});
+        panel.setRunFilter(QStringLiteral("mlp"), QStringLiteral("idx"));
+        panel.setBudgetBytes(66);
+        const double k = panel.largestK();
+        QVERIFY2(k > 0.001 && k < 0.01, qPrintable(QString::number(k)));
+        const double expected = 0.75 + 0.10 * std::log10(k / 0.001);
+        QVERIFY(std::abs(panel.expectation(QStringLiteral("dpu")).accuracy - expected) < 1e-9);
+        const QString text = panel.findChild<QLabel*>(QStringLiteral("budgetAccuracy"))->text();
+        QVERIFY2(text.contains(QStringLiteral("dpu: %1 %").arg(100 * expected, 0, 'f', 2)), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("fu: 90.00 %")), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("over the budget")));
+        // The frontier chart: dpu through (200 B, 75 %) and (2000 B, 85 %), the budget line at
+        // 66 B, and the expected point at the bytes of the budget's k.
+        dpu::ui::FrontierChart* chart = panel.chart();
+        QLineSeries* line = chart->series(QStringLiteral("dpu"));
+        QVERIFY(line);
+        QCOMPARE(line->count(), 2);
+        QCOMPARE(line->at(0), QPointF(200, 75));
+        QCOMPARE(line->at(1), QPointF(2000, 85));
+        QLineSeries* budget = chart->series(dpu::ui::FrontierChart::budgetKey());
+        QVERIFY(budget);
+        QCOMPARE(budget->at(0).x(), 66.0);
+        QVERIFY(chart->expectedSeries());
+        QCOMPARE(chart->expectedSeries()->count(), 1);
+        QVERIFY(std::abs(chart->expectedSeries()->at(0).y() - 100 * expected) < 1e-9);
+        QVERIFY(std::abs(chart->expectedSeries()->at(0).x() - panel.bytesPerDevice()) < 1e-9);
+
+        // 1000 B allows k = 0.2165, beyond the finished runs.
+        panel.setBudgetBytes(1000);
+        QVERIFY(panel.findChild<QLabel*>(QStringLiteral("budgetAccuracy"))->text().contains(
+            QStringLiteral("dpu: no finished runs bracket this k")));
+        QVERIFY(!chart->expectedSeries());
+        // Another model's runs are not this model's frontier.
+        panel.setRunFilter(QStringLiteral("vggnet"), QStringLiteral("idx"));
+        QCOMPARE(chart->series(QStringLiteral("dpu"))->count(), 1);
+    }
+
+    void budgetTabFollowsThePlan()
+    {
+        MainWindow w;
+        dpu::ui::PlanPanel* plan = w.planPanel();
+        plan->setK(0.01);
+        BudgetPanel* budget = w.resultsPanel()->budgetPanel();
+        w.budgetAction()->trigger();
+        QCOMPARE(w.resultsPanel()->tabs()->currentWidget(), budget);
+        QCOMPARE(w.resultsPanel()->currentChart(), budget->chart());
+        // The MLP: one round at k = 0.01 is 37637 B (the cost readout's figure), so a 37637 B
+        // budget allows k just below 0.01 at no more than that.
+        budget->setBudgetBytes(37637);
+        QVERIFY2(std::abs(budget->largestK() - 0.01) < 1e-4, qPrintable(QString::number(budget->largestK())));
+        QVERIFY(budget->bytesPerDevice() <= 37637.0);
+        QVERIFY(budget->bytesPerDevice() > 37637.0 - 40);
+        budget->setBudgetBytes(100000);
+        const double k = budget->largestK();
+        QVERIFY(k > 0.01);
+        budget->findChild<QPushButton*>(QStringLiteral("budgetUseK"))->click();
+        QVERIFY(std::abs(plan->plan().k - k) < 1e-5); // the spin box keeps 5 decimals
+    }
+
+    void sweepQueuesOneRunPerRatio()
+    {
+        MainWindow w;
+        w.setAskBeforeClosingRun(false);
+        w.runQueue()->setOutputRoot(tmp_.filePath(QStringLiteral("runs")));
+        dpu::uitest::fillPlanForm(w, dpu::uitest::datasetFolder(tmp_.path()), 300, 300, 2, 1, {"dpu", "fu"}, 0.02);
+        BudgetPanel* budget = w.resultsPanel()->budgetPanel();
+        auto* ratios = budget->findChild<QLineEdit*>(QStringLiteral("budgetSweepRatios"));
+        QCOMPARE(ratios->text(), QStringLiteral("0.001, 0.005, 0.01, 0.05, 0.1"));
+
+        // A bad list is marked at the field and queues nothing.
+        QSignalSpy queued(w.runQueue(), &dpu::ui::RunQueue::runQueued);
+        budget->setSweepRatios(QStringLiteral("0.01, 2"));
+        auto* error = budget->findChild<QLabel*>(QStringLiteral("budgetSweepError"));
+        QVERIFY2(error->text().contains(QStringLiteral("(0, 1]")) && error->text().contains(QStringLiteral("2")),
+                 qPrintable(error->text()));
+        QVERIFY(!error->isHidden());
+        QVERIFY(!budget->findChild<QPushButton*>(QStringLiteral("budgetSweep"))->isEnabled());
+        w.sweepAction()->trigger();
+        QCOMPARE(queued.size(), 0);
+
+        budget->setSweepRatios(QStringLiteral("0.001, 0.005 0.05"));
+        QVERIFY(error->isHidden());
+        const dpu::Plan form = w.planPanel()->plan();
+        QSignalSpy finished(&w, &MainWindow::runsFinished);
+        w.sweepAction()->trigger();
+        QCOMPARE(queued.size(), 3);
+        const double ks[] = {0.001, 0.005, 0.05};
+        for (int i = 0; i < 3; ++i) {
+            dpu::Plan p = queued[i][1].value<dpu::Plan>();
+            QCOMPARE(p.k, ks[i]);
+            // Everything but k (and the name that says it) is the plan on the form.
+            p.k = form.k;
+            QCOMPARE(QString::fromStdString(p.name), QString::fromStdString(form.name) + QStringLiteral("-k%1").arg(ks[i]));
+            p.name = form.name;
+            QCOMPARE(QString::fromStdString(dpu::planToJson(p)), QString::fromStdString(dpu::planToJson(form)));
+        }
+        QVERIFY(w.runQueue()->isBusy());
+        QCOMPARE(w.runQueue()->pendingCount(), 2);
+        // Not run to completion: Stop cancels the first and drops the others.
+        w.stopAction()->trigger();
+        QVERIFY(finished.wait(120000));
+        QVERIFY(!w.runQueue()->isBusy());
+        QCOMPARE(budget->frontier().finishedRuns(), 0);
+        QCOMPARE(w.planPanel()->plan().k, 0.02); // the form keeps its own k
+    }
+
+    // Last: it leaves its values in the (isolated) settings.
+    void settingsKeepTheBudget()
+    {
+        {
+            MainWindow w;
+            BudgetPanel* budget = w.resultsPanel()->budgetPanel();
+            budget->setLinkBudget(0, 12.5); // LoRa for 12.5 s
+            budget->setDevices(4321);
+            budget->setSweepRatios(QStringLiteral("0.002, 0.02"));
+            w.show();
+            QVERIFY(w.close());
+        }
+        MainWindow again;
+        BudgetPanel* budget = again.resultsPanel()->budgetPanel();
+        QCOMPARE(budget->budgetBits(), 5500.0 * 12.5);
+        QCOMPARE(budget->devices(), 4321);
+        QCOMPARE(budget->sweepRatios(), (QList<double>{0.002, 0.02}));
+    }
+};
+
+QTEST_MAIN(TestUiBudget)
+#include "test_ui_budget.moc"

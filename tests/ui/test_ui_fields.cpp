@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+// Tests of invalid input: each bad value shows its reason at its own field as the user types,
+// Run is disabled and says why, and nothing starts.
+#include "MainWindow.h"
+#include "UiTestSupport.h"
+#include "panels/PlanPanel.h"
+#include "workers/EngineMetatypes.h"
+#include "workers/RunQueue.h"
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QtTest/QtTest>
+
+using dpu::ui::MainWindow;
+using dpu::ui::PlanPanel;
+
+class TestUiFields : public QObject {
+    Q_OBJECT
+    QTemporaryDir tmp_;
+    QString dataset_;
+
+    /// The field of `path` shows `reason` in its own red line, frame and tooltip; Run refuses.
+    void expectRefused(MainWindow& w, const QString& path, const QString& reason)
+    {
+        PlanPanel* panel = w.planPanel();
+        QVERIFY2(!panel->isValid(), qPrintable(path));
+        QLabel* line = panel->errorLabelFor(path);
+        QVERIFY2(line, qPrintable(path));
+        QVERIFY2(line->text().contains(reason), qPrintable(path + QStringLiteral(": ") + line->text()));
+        QVERIFY2(!line->isHidden() && line->isVisible(), qPrintable(path));
+        // The tooltip and Run's reason carry the bare reason (the line may name the field first).
+        const QString bare = reason.mid(reason.indexOf(QStringLiteral(": ")) + 1).trimmed();
+        QVERIFY2(panel->fieldFor(path)->toolTip().contains(bare),
+                 qPrintable(path + QStringLiteral(": ") + panel->fieldFor(path)->toolTip()));
+        QVERIFY(panel->fieldFor(path)->styleSheet().contains(QStringLiteral("border")));
+        // Only this field is marked.
+        for (QLabel* other : panel->findChildren<QLabel*>())
+            if (other->objectName().startsWith(QStringLiteral("fieldError_")) && other != line)
+                QVERIFY2(other->isHidden(), qPrintable(other->objectName() + QStringLiteral(": ") + other->text()));
+        QVERIFY(!w.runAction()->isEnabled());
+        QVERIFY2(w.runAction()->toolTip().contains(bare), qPrintable(w.runAction()->toolTip()));
+        QSignalSpy queued(w.runQueue(), &dpu::ui::RunQueue::runQueued);
+        w.runAction()->trigger(); // a disabled action does nothing; startRun() refuses as well
+        QVERIFY(!w.startRun());
+        QCOMPARE(queued.size(), 0);
+        QVERIFY(!w.runQueue()->isBusy());
+    }
+
+    void expectFine(MainWindow& w, const QString& path)
+    {
+        QVERIFY2(w.planPanel()->isValid(), qPrintable(w.planPanel()->errorText()));
+        QVERIFY(w.planPanel()->errorLabelFor(path)->isHidden());
+        QVERIFY(w.planPanel()->fieldFor(path)->styleSheet().isEmpty());
+        QVERIFY(w.runAction()->isEnabled());
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(tmp_.isValid());
+        dpu::uitest::isolateSettings(tmp_.filePath(QStringLiteral("settings")));
+        dataset_ = dpu::uitest::datasetFolder(tmp_.path());
+        dpu::ui::registerEngineMetatypes();
+    }
+
+    void eachBadValueIsMarkedAtItsField()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        dpu::uitest::fillPlanForm(w, dataset_, 300, 300, 2, 1, {"dpu", "fu"});
+        PlanPanel* p = w.planPanel();
+        expectFine(w, QStringLiteral("k"));
+
+        auto* k = p->findChild<QDoubleSpinBox*>(QStringLiteral("k"));
+        k->setValue(0);
+        expectRefused(w, QStringLiteral("k"), QStringLiteral("expected a ratio in (0, 1], found 0"));
+        k->setValue(0.01);
+        expectFine(w, QStringLiteral("k"));
+
+        for (QCheckBox* c : p->findChildren<QCheckBox*>())
+            if (c->objectName().startsWith(QStringLiteral("strategy_")))
+                c->setChecked(false);
+        expectRefused(w, QStringLiteral("strategies"), QStringLiteral("at least one strategy"));
+        p->findChild<QCheckBox*>(QStringLiteral("strategy_dpu"))->setChecked(true);
+        expectFine(w, QStringLiteral("strategies"));
+
+        // Typed character by character: the check follows every keystroke.
+        auto* path = p->findChild<QLineEdit*>(QStringLiteral("datasetPath"));
+        path->clear();
+        QTest::keyClicks(path, tmp_.filePath(QStringLiteral("nowhere")));
+        expectRefused(w, QStringLiteral("dataset.path"), QStringLiteral("folder not found"));
+        // A folder without the expected files names the missing ones.
+        const QString half = tmp_.filePath(QStringLiteral("half-idx"));
+        QVERIFY(QDir().mkpath(half));
+        for (const char* name : {"train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte"}) {
+            QFile f(QDir(half).filePath(QString::fromLatin1(name)));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+        }
+        path->setText(half);
+        expectRefused(w, QStringLiteral("dataset.path"),
+                      QStringLiteral("missing t10k-images-idx3-ubyte, t10k-labels-idx1-ubyte"));
+        QVERIFY(!p->errorLabelFor(QStringLiteral("dataset.path"))->text().contains(QStringLiteral("train-")));
+        path->setText(dataset_);
+        expectFine(w, QStringLiteral("dataset.path"));
+        // CIFAR-10 wants its binary batches: the MNIST folder does not have them.
+        p->findChild<QComboBox*>(QStringLiteral("datasetKind"))->setCurrentIndex(1);
+        expectRefused(w, QStringLiteral("dataset.path"), QStringLiteral("data_batch_1.bin"));
+        p->findChild<QComboBox*>(QStringLiteral("datasetKind"))->setCurrentIndex(0);
+        expectFine(w, QStringLiteral("dataset.path"));
+
+        auto* rounds = p->findChild<QSpinBox*>(QStringLiteral("splitRounds"));
+        rounds->setValue(0);
+        expectRefused(w, QStringLiteral("split.rounds"), QStringLiteral("Rounds: expected 1..100000, found 0"));
+        rounds->setValue(2);
+        expectFine(w, QStringLiteral("split.rounds"));
+
+        auto* epochs = p->findChild<QSpinBox*>(QStringLiteral("epochs"));
+        epochs->setValue(0);
+        expectRefused(w, QStringLiteral("train.epochs"), QStringLiteral("expected 1..10000, found 0"));
+        epochs->setValue(1);
+
+        auto* lr = p->findChild<QDoubleSpinBox*>(QStringLiteral("lr"));
+        lr->setValue(0);
+        expectRefused(w, QStringLiteral("train.lr"), QStringLiteral("expected a learning rate in (0, 100), found 0"));
+        lr->setValue(100);
+        expectRefused(w, QStringLiteral("train.lr"), QStringLiteral("found 100"));
+        lr->setValue(0.005);
+        expectFine(w, QStringLiteral("train.lr"));
+
+        auto* seeds = p->findChild<QLineEdit*>(QStringLiteral("seeds"));
+        seeds->clear();
+        QTest::keyClicks(seeds, QStringLiteral("1, x"));
+        expectRefused(w, QStringLiteral("seeds"), QStringLiteral("expected non-negative integers, found \"x\""));
+        seeds->clear();
+        expectRefused(w, QStringLiteral("seeds"), QStringLiteral("expected at least one seed"));
+        QTest::keyClicks(seeds, QStringLiteral("1 2"));
+        expectFine(w, QStringLiteral("seeds"));
+        QCOMPARE(p->plan().seeds.size(), size_t(2));
+    }
+};
+
+QTEST_MAIN(TestUiFields)
+#include "test_ui_fields.moc"

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+// MainWindow's menus, toolbar and action states (split from MainWindow.cpp to keep both short).
+#include "MainWindow.h"
+#include "RecentFiles.h"
+#include "charts/ChartExporter.h"
+#include "dialogs/AboutDialog.h"
+#include "dialogs/ExportBundlesDialog.h"
+#include "panels/BudgetPanel.h"
+#include "panels/PlanPanel.h"
+#include "panels/ResultsPanel.h"
+#include "workers/RunQueue.h"
+#include <QAction>
+#include <QChartView>
+#include <QDir>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QStatusBar>
+#include <QToolBar>
+
+namespace dpu::ui {
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open Plan…"), this, &MainWindow::openWithDialog);
+    open->setShortcut(QKeySequence::Open);
+    QMenu* presets = file->addMenu(tr("Open P&reset"));
+    for (const QFileInfo& fi : QDir(QStringLiteral(":/plans")).entryInfoList({QStringLiteral("*.json")}, QDir::Files)) {
+        const QString path = fi.filePath();
+        presets->addAction(fi.completeBaseName(), this, [this, path] {
+            QString error;
+            if (!openPlan(path, &error))
+                QMessageBox::warning(this, tr("Open preset"), error);
+        });
+    }
+    QMenu* recentMenu = file->addMenu(tr("Recent &Files"));
+    recent_ = new RecentFiles(recentMenu, this);
+    connect(recent_, &RecentFiles::openRequested, this, [this](const QString& path) {
+        QString error;
+        if (!openPlan(path, &error))
+            QMessageBox::warning(this, tr("Open plan"), error);
+    });
+    file->addSeparator();
+    QAction* saveAct = file->addAction(tr("&Save Plan"), this, &MainWindow::save);
+    saveAct->setShortcut(QKeySequence::Save);
+    QAction* saveAsAct = file->addAction(tr("Save Plan &As…"), this, &MainWindow::saveAs);
+    saveAsAct->setShortcut(QKeySequence::SaveAs);
+    file->addSeparator();
+    file->addAction(tr("Export Results as &CSV…"), this, [this] { exportResultsWithDialog(false); });
+    file->addAction(tr("Export Results as &JSON…"), this, [this] { exportResultsWithDialog(true); });
+    exportBundlesAct_ = file->addAction(tr("Export Update &Bundles…"), this, &MainWindow::exportBundlesWithDialog);
+    exportBundlesAct_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    exportBundlesAct_->setStatusTip(tr("The update files devices apply: all rounds of the last finished run, or one round"));
+    for (const bool svg : {false, true}) {
+        file->addAction(svg ? tr("Export Chart as S&VG…") : tr("Export Chart as P&NG…"), this, [this, svg] {
+            if (QChartView* c = results_->currentChart())
+                ChartExporter::exportWithDialog(c, svg);
+            else
+                statusBar()->showMessage(tr("Select a chart tab first"), 5000);
+        });
+    }
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+
+    QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
+    runAct_ = runMenu->addAction(tr("&Run"), this, &MainWindow::startRun);
+    runAct_->setShortcut(QKeySequence(Qt::Key_F5));
+    runAct_->setStatusTip(tr("Queue the plan; runs execute one after another"));
+    pauseAct_ = runMenu->addAction(tr("&Pause"));
+    pauseAct_->setCheckable(true);
+    pauseAct_->setShortcut(QKeySequence(Qt::Key_F6));
+    connect(pauseAct_, &QAction::toggled, this, [this](bool on) { on ? queue_->pause() : queue_->resume(); });
+    stopAct_ = runMenu->addAction(tr("&Stop"), queue_, &RunQueue::stop);
+    stopAct_->setShortcut(QKeySequence(Qt::Key_Escape));
+    stopAct_->setStatusTip(tr("Stop after the current batch; finished rounds are kept"));
+    runMenu->addSeparator();
+    sweepAct_ = runMenu->addAction(tr("Queue k s&weep"), this, [this] {
+        QString error;
+        if (results_->budgetPanel()->sweepRatios(&error).isEmpty()) {
+            results_->showBudgetPanel(); // where the list is, marked
+            statusBar()->showMessage(error, 5000);
+            return;
+        }
+        results_->budgetPanel()->requestSweep();
+    });
+    sweepAct_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_K));
+    sweepAct_->setStatusTip(tr("Queue one run per ratio of the budget planner's list, the plan otherwise unchanged"));
+
+    QMenu* tools = menuBar()->addMenu(tr("&Tools"));
+    budgetAct_ = tools->addAction(tr("&Budget Planner"), results_, &ResultsPanel::showBudgetPanel);
+    budgetAct_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+    budgetAct_->setStatusTip(tr("The largest k a byte budget allows, and the accuracy finished runs suggest"));
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About DPU Planner"), this, [this] { AboutDialog::show(this); });
+
+    QToolBar* bar = addToolBar(tr("Run"));
+    bar->setObjectName(QStringLiteral("runToolBar"));
+    bar->addAction(runAct_);
+    bar->addAction(pauseAct_);
+    bar->addAction(stopAct_);
+}
+
+void MainWindow::updateActions()
+{
+    const bool busy = queue_->isBusy();
+    runAct_->setEnabled(plan_->isValid());
+    sweepAct_->setEnabled(plan_->isValid());
+    // A disabled Run says why (toolbar tooltip and status bar); the fields say where.
+    const QString why = plan_->isValid() ? QString() : tr("The plan has errors:\n%1").arg(plan_->errorText());
+    runAct_->setToolTip(why.isEmpty() ? tr("Run the plan (F5)") : why);
+    runAct_->setStatusTip(why.isEmpty() ? tr("Queue the plan; runs execute one after another") : why);
+    runAct_->setText(busy ? tr("&Queue Run") : tr("&Run"));
+    pauseAct_->setEnabled(busy);
+    exportBundlesAct_->setEnabled(!lastRunDir_.isEmpty());
+    stopAct_->setEnabled(busy);
+    if (!busy) {
+        const QSignalBlocker block(pauseAct_);
+        pauseAct_->setChecked(false);
+    }
+}
+
+void MainWindow::exportBundlesWithDialog()
+{
+    if (lastRunDir_.isEmpty()) {
+        statusBar()->showMessage(tr("No finished run with an output folder yet"), 5000);
+        return;
+    }
+    ExportBundlesDialog dialog(lastRunDir_, lastRunRecords_, this);
+    dialog.exec();
+}
+
+} // namespace dpu::ui

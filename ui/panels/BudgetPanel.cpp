@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: MIT
+// BudgetPanel: inverts the analytic cost (dpu::largestKForBudget) and reads the frontier of finished runs.
+#include "panels/BudgetPanel.h"
+#include "charts/FrontierChart.h"
+#include "panels/BudgetInputs.h"
+#include "panels/CostReadout.h"
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSettings>
+#include <QVBoxLayout>
+#include <set>
+
+namespace dpu::ui {
+namespace {
+QLabel* answerLabel(QWidget* parent, const char* name)
+{
+    auto* l = new QLabel(QStringLiteral("–"), parent);
+    l->setObjectName(QString::fromLatin1(name));
+    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    l->setWordWrap(true);
+    return l;
+}
+} // namespace
+
+BudgetPanel::BudgetPanel(QWidget* parent) : QWidget(parent)
+{
+    setObjectName(QStringLiteral("budgetPanel"));
+    auto* layout = new QHBoxLayout(this);
+    QWidget* controls = buildControls();
+    controls->setMaximumWidth(420);
+    layout->addWidget(controls);
+    chart_ = new FrontierChart(this);
+    layout->addWidget(chart_, 1);
+    refresh();
+}
+
+QWidget* BudgetPanel::buildControls()
+{
+    auto* box = new QWidget(this);
+    auto* v = new QVBoxLayout(box);
+    v->setContentsMargins(0, 0, 0, 0);
+
+    inputs_ = new BudgetInputs(box);
+    connect(inputs_, &BudgetInputs::changed, this, &BudgetPanel::refresh);
+    v->addWidget(inputs_);
+
+    auto* answer = new QGroupBox(tr("Answer"), box);
+    auto* af = new QFormLayout(answer);
+    kLabel_ = answerLabel(answer, "budgetK");
+    perDevice_ = answerLabel(answer, "budgetBytesPerDevice");
+    total_ = answerLabel(answer, "budgetTotal");
+    accuracy_ = answerLabel(answer, "budgetAccuracy");
+    af->addRow(tr("Largest k"), kLabel_);
+    af->addRow(tr("Per device"), perDevice_);
+    af->addRow(tr("All devices"), total_);
+    af->addRow(tr("Expected accuracy"), accuracy_);
+    useK_ = new QPushButton(tr("&Use this k in the plan"), answer);
+    useK_->setObjectName(QStringLiteral("budgetUseK"));
+    connect(useK_, &QPushButton::clicked, this, [this] { Q_EMIT useKRequested(k_); });
+    af->addRow(useK_);
+    v->addWidget(answer);
+
+    auto* sweep = new QGroupBox(tr("k sweep"), box);
+    auto* sv = new QVBoxLayout(sweep);
+    ratios_ = new QLineEdit(QStringLiteral("0.001, 0.005, 0.01, 0.05, 0.1"), sweep);
+    ratios_->setObjectName(QStringLiteral("budgetSweepRatios"));
+    ratios_->setToolTip(tr("Ratios k in (0, 1], separated by commas or spaces"));
+    ratiosError_ = new QLabel(sweep);
+    ratiosError_->setObjectName(QStringLiteral("budgetSweepError"));
+    ratiosError_->setStyleSheet(QStringLiteral("color: #b00020;"));
+    ratiosError_->setWordWrap(true);
+    ratiosError_->hide();
+    sweep_ = new QPushButton(tr("&Queue k sweep"), sweep);
+    sweep_->setObjectName(QStringLiteral("budgetSweep"));
+    sweep_->setToolTip(tr("Queue one run of the plan per ratio (Ctrl+Shift+K)"));
+    connect(sweep_, &QPushButton::clicked, this, &BudgetPanel::requestSweep);
+    sv->addWidget(ratios_);
+    sv->addWidget(ratiosError_);
+    sv->addWidget(sweep_);
+    v->addWidget(sweep);
+    v->addStretch(1);
+
+    connect(ratios_, &QLineEdit::textChanged, this, [this] {
+        QString error;
+        sweepRatios(&error);
+        ratiosError_->setText(error);
+        ratiosError_->setVisible(!error.isEmpty());
+        ratios_->setStyleSheet(error.isEmpty() ? QString() : QStringLiteral("QLineEdit { border: 2px solid #d32f2f; }"));
+        sweep_->setEnabled(error.isEmpty());
+    });
+    return box;
+}
+
+void BudgetPanel::setCostModel(const dpu::CostModel& model)
+{
+    if (model.partialWeights == model_.partialWeights && model.denseWeights == model_.denseWeights)
+        return;
+    model_ = model;
+    refresh();
+}
+
+void BudgetPanel::setRunFilter(const QString& model, const QString& datasetKind)
+{
+    if (model == modelFilter_ && datasetKind == kindFilter_)
+        return;
+    modelFilter_ = model;
+    kindFilter_ = datasetKind;
+    refresh();
+}
+
+void BudgetPanel::setBudgetBytes(double bytes)
+{
+    inputs_->setBudgetBytes(bytes);
+}
+
+void BudgetPanel::setLinkBudget(int presetIndex, double windowSeconds, double customKbps)
+{
+    inputs_->setLinkBudget(presetIndex, windowSeconds, customKbps);
+}
+
+void BudgetPanel::saveSettings(QSettings& s) const
+{
+    inputs_->saveSettings(s);
+    s.setValue(QStringLiteral("budget/ratios"), ratios_->text());
+}
+
+void BudgetPanel::restoreSettings(const QSettings& s)
+{
+    inputs_->restoreSettings(s);
+    if (s.contains(QStringLiteral("budget/ratios")))
+        ratios_->setText(s.value(QStringLiteral("budget/ratios")).toString());
+}
+
+void BudgetPanel::setDevices(int devices)
+{
+    inputs_->setDevices(devices);
+}
+
+int BudgetPanel::devices() const
+{
+    return inputs_->devices();
+}
+
+double BudgetPanel::budgetBits() const
+{
+    return inputs_->budgetBits();
+}
+
+Expectation BudgetPanel::expectation(const QString& strategy) const
+{
+    std::vector<FrontierPoint> mine;
+    for (const FrontierPoint& p : frontier_.points(modelFilter_.toStdString(), kindFilter_.toStdString()))
+        if (QString::fromStdString(p.strategy) == strategy)
+            mine.push_back(p);
+    return FrontierModel::expectedAccuracy(mine, k_);
+}
+
+QList<double> BudgetPanel::sweepRatios(QString* error) const
+{
+    QList<double> out;
+    const QStringList parts = ratios_->text().split(QRegularExpression(QStringLiteral("[,;\\s]+")), Qt::SkipEmptyParts);
+    for (const QString& part : parts) {
+        bool ok = false;
+        const double k = part.toDouble(&ok);
+        if (!ok || !(k > 0 && k <= 1)) {
+            if (error)
+                *error = ok ? tr("k sweep: expected ratios in (0, 1], found %1").arg(part)
+                            : tr("k sweep: expected numbers, found \"%1\"").arg(part);
+            return {};
+        }
+        if (!out.contains(k))
+            out << k;
+    }
+    if (out.isEmpty() && error)
+        *error = tr("k sweep: expected at least one ratio");
+    return out;
+}
+
+void BudgetPanel::setSweepRatios(const QString& text)
+{
+    ratios_->setText(text);
+}
+
+void BudgetPanel::requestSweep()
+{
+    QString error;
+    const QList<double> ratios = sweepRatios(&error);
+    if (!ratios.isEmpty())
+        Q_EMIT sweepRequested(ratios);
+}
+
+void BudgetPanel::runQueued(int runId, const dpu::Plan& plan)
+{
+    frontier_.runQueued(runId, plan);
+}
+
+void BudgetPanel::roundDone(int runId, const dpu::RoundRecord& record)
+{
+    frontier_.addRecord(runId, record);
+}
+
+void BudgetPanel::runEnded(int runId, bool finished)
+{
+    frontier_.runEnded(runId, finished);
+    refresh();
+}
+
+QString BudgetPanel::expectationText(const std::vector<FrontierPoint>& points) const
+{
+    if (points.empty())
+        return tr("no finished runs of this model yet: queue a k sweep");
+    std::set<std::string> strategies;
+    for (const FrontierPoint& p : points)
+        strategies.insert(p.strategy);
+    QStringList lines;
+    for (const std::string& s : strategies) {
+        const QString name = QString::fromStdString(s);
+        if (s == "fu") {
+            // Full updating ignores k: what it costs and reaches is one figure, not a curve.
+            for (const FrontierPoint& p : points)
+                if (p.strategy == s) {
+                    lines << tr("fu: %1 % at %2 per round (%3 the budget)")
+                                 .arg(100.0 * p.meanAccuracy, 0, 'f', 2)
+                                 .arg(CostReadout::formatBytes(p.meanBytesPerRound))
+                                 .arg(p.meanBytesPerRound * 8.0 <= budgetBits() ? tr("within") : tr("over"));
+                    break;
+                }
+            continue;
+        }
+        const Expectation e = expectation(name);
+        if (!e.bracketed)
+            lines << tr("%1: no finished runs bracket this k").arg(name);
+        else if (e.kLow == e.kHigh)
+            lines << tr("%1: %2 % (finished runs at k = %3)").arg(name).arg(100.0 * e.accuracy, 0, 'f', 2).arg(e.kLow);
+        else
+            lines << tr("%1: %2 % (between k = %3 and %4)")
+                         .arg(name).arg(100.0 * e.accuracy, 0, 'f', 2).arg(e.kLow).arg(e.kHigh);
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+void BudgetPanel::refresh()
+{
+    const double bits = budgetBits();
+    const std::vector<FrontierPoint> points = frontier_.points(modelFilter_.toStdString(), kindFilter_.toStdString());
+    k_ = 0;
+    bytesPerDevice_ = 0;
+    if (model_.partialWeights <= 0) {
+        kLabel_->setText(tr("– (choose a known model in the plan)"));
+    } else {
+        k_ = dpu::largestKForBudget(model_, bits);
+        if (k_ > 0) {
+            bytesPerDevice_ = dpu::partialRoundBits(model_, k_) / 8.0;
+            kLabel_->setText(tr("%1 (%L2 of %L3 weights)")
+                                 .arg(k_, 0, 'g', 4)
+                                 .arg(dpu::updatedCount(model_.partialWeights, k_))
+                                 .arg(model_.partialWeights));
+        } else {
+            kLabel_->setText(tr("none: the always-shipped weights alone need %1")
+                                 .arg(CostReadout::formatBytes(model_.denseWeights * 4.0)));
+        }
+    }
+    perDevice_->setText(k_ > 0 ? tr("%1 per round").arg(CostReadout::formatBytes(bytesPerDevice_)) : QStringLiteral("–"));
+    total_->setText(k_ > 0 ? tr("%1 per round for %L2 devices").arg(CostReadout::formatBytes(totalBytes())).arg(devices())
+                           : QStringLiteral("–"));
+    useK_->setEnabled(k_ > 0);
+    accuracy_->setText(k_ > 0 ? expectationText(points) : QStringLiteral("–"));
+
+    QList<QPointF> expected;
+    if (k_ > 0) {
+        std::set<std::string> strategies;
+        for (const FrontierPoint& p : points)
+            strategies.insert(p.strategy);
+        for (const std::string& s : strategies) {
+            const Expectation e = s == "fu" ? Expectation{} : expectation(QString::fromStdString(s));
+            if (e.bracketed)
+                expected << QPointF(bytesPerDevice_, 100.0 * e.accuracy);
+        }
+    }
+    chart_->setFrontier(points, bits / 8.0, expected);
+}
+
+} // namespace dpu::ui

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+// DatasetCheck: file names of the IDX and CIFAR readers, looked up without opening them.
+#include "panels/DatasetCheck.h"
+#include <QDir>
+#include <QFileInfo>
+
+namespace dpu::ui {
+namespace {
+bool present(const QDir& dir, const QString& name)
+{
+    // Anything under the name counts (as in the engine): the reader then says what is wrong with it.
+    return QFileInfo::exists(dir.filePath(name)) || QFileInfo::exists(dir.filePath(name + QStringLiteral(".gz")));
+}
+
+/// The IDX reader also accepts "train-images.idx3-ubyte" for "train-images-idx3-ubyte".
+QString otherIdxSpelling(const QString& name)
+{
+    const int pos = name.lastIndexOf(QStringLiteral("-idx"));
+    return pos < 0 ? QString() : name.left(pos) + QLatin1Char('.') + name.mid(pos + 1);
+}
+} // namespace
+
+QStringList DatasetCheck::expectedFiles(const QString& kind)
+{
+    if (kind == QLatin1String("idx"))
+        return {QStringLiteral("train-images-idx3-ubyte"), QStringLiteral("train-labels-idx1-ubyte"),
+                QStringLiteral("t10k-images-idx3-ubyte"), QStringLiteral("t10k-labels-idx1-ubyte")};
+    if (kind == QLatin1String("cifar10")) {
+        QStringList names;
+        for (int b = 1; b <= 5; ++b)
+            names << QStringLiteral("data_batch_%1.bin").arg(b);
+        return names << QStringLiteral("test_batch.bin");
+    }
+    if (kind == QLatin1String("cifar100"))
+        return {QStringLiteral("train.bin"), QStringLiteral("test.bin")};
+    return {};
+}
+
+QString DatasetCheck::problem(const QString& kind, const QString& folder)
+{
+    const QFileInfo info(folder);
+    if (!info.exists())
+        return QObject::tr("folder not found");
+    if (!info.isDir())
+        return QObject::tr("not a folder");
+    QDir dir(folder);
+    // The CIFAR archives unpack into a subfolder; the readers descend into it (as here).
+    const QString nested = kind == QLatin1String("cifar10") ? QStringLiteral("cifar-10-batches-bin")
+                           : kind == QLatin1String("cifar100") ? QStringLiteral("cifar-100-binary")
+                                                                : QString();
+    const QStringList expected = expectedFiles(kind);
+    if (!nested.isEmpty() && !QFileInfo::exists(dir.filePath(expected.first())) && QFileInfo(dir.filePath(nested)).isDir())
+        dir.setPath(dir.filePath(nested));
+    QStringList missing;
+    for (const QString& name : expected) {
+        const QString other = kind == QLatin1String("idx") ? otherIdxSpelling(name) : QString();
+        if (!present(dir, name) && (other.isEmpty() || !present(dir, other)))
+            missing << name;
+    }
+    if (missing.isEmpty())
+        return {};
+    const QString what = kind == QLatin1String("idx") ? QObject::tr("MNIST-format (IDX)")
+                         : kind == QLatin1String("cifar10") ? QObject::tr("CIFAR-10 binary")
+                                                            : QObject::tr("CIFAR-100 binary");
+    return QObject::tr("no %1 data here: missing %2 (.gz also accepted)").arg(what, missing.join(QStringLiteral(", ")));
+}
+
+} // namespace dpu::ui

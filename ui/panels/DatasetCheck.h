@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: MIT
+// Checks a dataset folder for the files its kind needs, as the user types its path.
+#pragma once
+#include <QString>
+#include <QStringList>
+
+namespace dpu::ui {
+
+/// Mirrors the engine's readers' file names (core/src/data: IDX with either spelling, CIFAR
+/// binary batches, optionally gzipped, optionally inside the archive's own subfolder) without
+/// reading a byte: cheap enough to run on every keystroke. The engine still has the last word.
+class DatasetCheck {
+public:
+    /// Empty when the folder holds every file of `kind` ("idx", "cifar10", "cifar100");
+    /// otherwise the reason: "folder not found", "not a folder" or which files are missing.
+    static QString problem(const QString& kind, const QString& folder);
+    /// The files a kind needs (names without the optional ".gz").
+    static QStringList expectedFiles(const QString& kind);
+};
+
+} // namespace dpu::ui
