@@ -30,11 +30,8 @@ QString ExportWorker::exportNow(const ExportRequest& r, bool* ok)
                 .arg(r.seed)
                 .arg(QLocale().toString(qlonglong(ex.totalBytes)), r.destination);
         }
-        const QString source = QStringLiteral("%1/bundles/seed-%2/%3/round-%4.dpub")
-                                   .arg(r.runDir)
-                                   .arg(r.seed)
-                                   .arg(r.strategy)
-                                   .arg(r.round, 3, 10, QLatin1Char('0'));
+        const QString source = QString::fromStdString(
+            dpu::runBundlePath(r.runDir.toStdString(), r.seed, r.strategy.toStdString(), r.round));
         QFile in(source);
         if (!in.open(QIODevice::ReadOnly))
             return tr("%1: cannot read (%2). Was round %3 deployed?").arg(source, in.errorString()).arg(r.round);

@@ -25,6 +25,10 @@ struct BundleVerification {
 BundleVerification verifyBundleFile(const std::string& bundlePath, const std::string& basePath,
                                     const std::string& publicKeyPath = {});
 
+/// Where a run written to `runDir` keeps the bundle of one deployed round
+/// (runDir/bundles/seed-S/STRATEGY/round-NNN.dpub).
+std::string runBundlePath(const std::string& runDir, uint64_t seed, const std::string& strategy, int round);
+
 /// One round of an exported run.
 struct ExportedRound {
     int round = 0;

@@ -6,11 +6,11 @@
 #include "bundle/BundleWriter.h"
 #include "dpu/Error.h"
 #include "dpu/Runner.h"
-#include "dpu_sha256.h"
+#include "experiment/BundlePaths.h"
 #include "util/AtomicFile.h"
+#include "util/Sha256Hex.h"
 #include <nlohmann/json.hpp>
 #include <algorithm>
-#include <cstdio>
 #include <filesystem>
 #include <set>
 #include <sstream>
@@ -25,24 +25,6 @@ std::vector<uint8_t> readBytes(const std::string& path)
 {
     const std::string s = readWholeFile(path);
     return {s.begin(), s.end()};
-}
-
-std::string shaHex(const std::vector<uint8_t>& bytes)
-{
-    uint8_t d[32];
-    dpu_sha256_buf(bytes.data(), bytes.size(), d);
-    static const char* hex = "0123456789abcdef";
-    std::string s;
-    for (uint8_t b : d)
-        s += {hex[b >> 4], hex[b & 15]};
-    return s;
-}
-
-std::string roundFile(int round)
-{
-    char name[32];
-    std::snprintf(name, sizeof name, "round-%03d.dpub", round);
-    return name;
 }
 
 std::vector<RoundRecord> readRecords(const std::string& runDir)
@@ -64,6 +46,11 @@ std::vector<RoundRecord> readRecords(const std::string& runDir)
 }
 
 } // namespace
+
+std::string runBundlePath(const std::string& runDir, uint64_t seed, const std::string& strategy, int round)
+{
+    return bundlepaths::roundFile(runDir, seed, strategy, round);
+}
 
 std::string inspectBundleFile(const std::string& path)
 {
@@ -92,7 +79,7 @@ BundleVerification verifyBundleFile(const std::string& bundlePath, const std::st
     v.message = r.message;
     v.updateVersion = r.updateVersion;
     if (v.ok)
-        v.targetSha256 = shaHex(r.file);
+        v.targetSha256 = sha256Hex(r.file);
     return v;
 }
 
@@ -116,8 +103,7 @@ BundleExport exportRunBundles(const std::string& runDir, const std::string& stra
     } else if (!strategies.count(ex.strategy)) {
         throw Error(runDir + ": the run has no strategy \"" + ex.strategy + "\"");
     }
-    const std::string source = runDir + "/bundles/seed-" + std::to_string(ex.seed);
-    const std::string initialPath = source + "/initial.safetensors";
+    const std::string initialPath = bundlepaths::initialFile(runDir, ex.seed);
     if (!fs::exists(initialPath))
         throw Error(initialPath + ": missing (was the run's plan \"bundle.write\" false, or the seed not run?)");
 
@@ -129,7 +115,7 @@ BundleExport exportRunBundles(const std::string& runDir, const std::string& stra
     for (const auto& r : records) {
         if (r.seed != ex.seed || r.strategy != ex.strategy || !r.deployed)
             continue;
-        const std::string path = source + "/" + ex.strategy + "/" + roundFile(r.round);
+        const std::string path = bundlepaths::roundFile(runDir, ex.seed, ex.strategy, r.round);
         if (!fs::exists(path))
             throw Error(path + ": missing (round " + std::to_string(r.round) + " was deployed)");
         auto bytes = readBytes(path);
@@ -138,15 +124,16 @@ BundleExport exportRunBundles(const std::string& runDir, const std::string& stra
         const auto applied = bundle::BundleApplier::apply(bytes, device, options);
         if (applied.status != 0)
             throw Error(path + ": rejected by the device decoder: " + applied.message);
-        if (shaHex(applied.file) != r.deviceSha256)
-            throw Error(path + ": applying it gives a device file with SHA-256 " + shaHex(applied.file)
+        const std::string produced = sha256Hex(applied.file);
+        if (produced != r.deviceSha256)
+            throw Error(path + ": applying it gives a device file with SHA-256 " + produced
                         + ", the run recorded " + r.deviceSha256);
         version = applied.updateVersion;
         device = applied.file;
-        ex.rounds.push_back({r.round, version, roundFile(r.round), static_cast<int64_t>(bytes.size()), r.bundleKind,
+        ex.rounds.push_back({r.round, version, bundlepaths::roundFileName(r.round), static_cast<int64_t>(bytes.size()), r.bundleKind,
                              r.deviceSha256});
         ex.totalBytes += static_cast<int64_t>(bytes.size());
-        files.emplace_back(roundFile(r.round), std::move(bytes));
+        files.emplace_back(bundlepaths::roundFileName(r.round), std::move(bytes));
     }
     if (ex.rounds.empty() && records.end() == std::find_if(records.begin(), records.end(), [&](const RoundRecord& r) {
             return r.seed == ex.seed && r.strategy == ex.strategy;
@@ -162,7 +149,7 @@ BundleExport exportRunBundles(const std::string& runDir, const std::string& stra
         rounds.push_back({{"round", r.round}, {"update_version", r.updateVersion}, {"file", r.file},
                           {"bytes", r.bytes}, {"kind", r.kind}, {"device_sha256", r.deviceSha256}});
     const nlohmann::json index{{"seed", ex.seed}, {"strategy", ex.strategy},
-                               {"initial", {{"file", "initial.safetensors"}, {"sha256", shaHex(files.front().second)}}},
+                               {"initial", {{"file", "initial.safetensors"}, {"sha256", sha256Hex(files.front().second)}}},
                                {"rounds", rounds}, {"total_bytes", ex.totalBytes}};
     writeFileAtomic(outDir + "/bundles.json", index.dump(2) + "\n");
     return ex;

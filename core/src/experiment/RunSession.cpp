@@ -6,9 +6,9 @@
 #include "train/Evaluator.h"
 #include "util/AtomicFile.h"
 #include "util/Rng.h"
-#include "dpu_sha256.h"
+#include "experiment/BundlePaths.h"
+#include "util/Sha256Hex.h"
 #include <chrono>
-#include <cstdio>
 #include <filesystem>
 #include <sstream>
 
@@ -148,9 +148,9 @@ void RunSession::runSeed(size_t seedIndex, int64_t& unit)
     initialiseNetwork(*network_, seed);
     randomModel_ = snapshot(*network_);
     if (plan_.bundle.write && !options_.outDir.empty()) { // the device file every deployment starts from
-        std::filesystem::create_directories(bundleDir(seed));
+        std::filesystem::create_directories(bundlepaths::seedDir(options_.outDir, seed));
         const auto file = deviceUpdate_->deviceFile(randomModel_, 0);
-        writeFileAtomic(bundleDir(seed) + "/initial.safetensors", std::string(file.begin(), file.end()));
+        writeFileAtomic(bundlepaths::initialFile(options_.outDir, seed), std::string(file.begin(), file.end()));
     }
     if (unit < resumeFrom_ && !resumedStates_.empty()) {
         states_ = resumedStates_;
@@ -255,11 +255,6 @@ RoundRecord RunSession::runUnit(size_t seedIndex, int round, size_t s, const Ten
     return r;
 }
 
-std::string RunSession::bundleDir(uint64_t seed) const
-{
-    return options_.outDir + "/bundles/seed-" + std::to_string(seed);
-}
-
 void RunSession::deployBundle(RoundRecord& r, StrategyState& st, bundle::Kind kind, const Weights& target)
 {
     const uint64_t version = st.deviceVersion + 1;
@@ -271,18 +266,11 @@ void RunSession::deployBundle(RoundRecord& r, StrategyState& st, bundle::Kind ki
     r.bundleKind = kind == bundle::Kind::Full ? "full" : kind == bundle::Kind::Delta ? "delta" : "reinit+delta";
     // Hash the engine's own serialisation of its new deployed state (not the decoder's output):
     // whoever applies the bundles in order must arrive at exactly this file.
-    const std::vector<uint8_t> file = deviceUpdate_->deviceFile(st.deployed, version);
-    uint8_t digest[32];
-    dpu_sha256_buf(file.data(), file.size(), digest);
-    static const char* hex = "0123456789abcdef";
-    for (uint8_t b : digest)
-        r.deviceSha256 += {hex[b >> 4], hex[b & 15]};
+    r.deviceSha256 = sha256Hex(deviceUpdate_->deviceFile(st.deployed, version));
     if (plan_.bundle.write && !options_.outDir.empty()) {
-        char name[32];
-        std::snprintf(name, sizeof name, "/round-%03d.dpub", r.round);
-        const std::string dir = bundleDir(r.seed) + "/" + r.strategy;
-        std::filesystem::create_directories(dir);
-        writeFileAtomic(dir + name, std::string(u.bundle.begin(), u.bundle.end()));
+        const std::string path = bundlepaths::roundFile(options_.outDir, r.seed, r.strategy, r.round);
+        std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+        writeFileAtomic(path, std::string(u.bundle.begin(), u.bundle.end()));
     }
 }
 

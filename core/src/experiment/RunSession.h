@@ -27,7 +27,6 @@ private:
     void writeResults(bool withCheckpoint);
     std::vector<LayerUpdate> layerUpdates(const MaskSet& masks) const;
     void deployBundle(RoundRecord& r, StrategyState& st, bundle::Kind kind, const Weights& target);
-    std::string bundleDir(uint64_t seed) const;
 
     const Plan& plan_;
     const RunOptions& options_;

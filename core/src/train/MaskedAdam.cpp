@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Adam with masked steps and c_local accumulation in one fused pass per tensor.
 #include "train/MaskedAdam.h"
+#include "train/FusedStep.h"
 #include <ATen/Parallel.h>
 #include <cmath>
 
@@ -40,16 +41,8 @@ void adamKernel(float* __restrict p, const float* __restrict g, float* __restric
         m[i] = mi;
         v[i] = vi;
         const float denom = std::sqrt(vi) / k.bc2Sqrt + k.eps;
-        float dw = -k.stepSize * (mi / denom);
-        if (Masked) {
-            const bool on = mask[i] != 0.0f;
-            dw = on ? dw : 0.0f;
-            p[i] = on ? p[i] + dw : p[i]; // a masked weight is never rewritten
-        } else {
-            p[i] += dw;
-        }
-        if (Local)
-            c[i] -= g[i] * dw;
+        const float dw = -k.stepSize * (mi / denom);
+        finishFusedStep<Masked, Local>(p, g, mask, c, i, dw);
     }
 }
 

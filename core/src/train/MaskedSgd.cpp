@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // SGD (momentum, Nesterov, weight decay) with masked steps and c_local in one fused pass.
 #include "train/MaskedSgd.h"
+#include "train/FusedStep.h"
 #include <ATen/Parallel.h>
 
 namespace dpu {
@@ -37,16 +38,8 @@ void sgdKernel(float* __restrict p, const float* __restrict g, float* __restrict
             buf[i] = b;
             d = (M == Momentum::FirstNesterov || M == Momentum::RunningNesterov) ? d + k.mu * b : b;
         }
-        float dw = -k.lr * d;
-        if (Masked) {
-            const bool on = mask[i] != 0.0f;
-            dw = on ? dw : 0.0f;
-            p[i] = on ? p[i] + dw : p[i]; // a masked weight is never rewritten
-        } else {
-            p[i] += dw;
-        }
-        if (Local)
-            c[i] -= g[i] * dw;
+        const float dw = -k.lr * d;
+        finishFusedStep<Masked, Local>(p, g, mask, c, i, dw);
     }
 }
 
