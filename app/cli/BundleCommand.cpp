@@ -30,10 +30,11 @@ int bundleCommand(const std::vector<std::string>& argv)
     const std::string sub = argv[0];
     ArgList args(std::vector<std::string>(argv.begin() + 1, argv.end()));
     if (sub == "inspect") {
+        const std::string base = args.value("--base");
         const auto pos = args.positional();
         if (pos.size() != 1)
             throw UsageError("bundle inspect takes one bundle file");
-        std::fputs(inspectBundleFile(pos[0]).c_str(), stdout);
+        std::fputs(inspectBundleFile(pos[0], base).c_str(), stdout);
         return 0;
     }
     if (sub == "verify") {

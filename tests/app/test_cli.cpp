@@ -120,10 +120,20 @@ private Q_SLOTS:
         const Result ok = cli({"bundle", "verify", out + "/round-001.dpub"});
         QCOMPARE(ok.code, 0);
         QVERIFY(ok.out.contains("OK, update version 1"));
-        if (QFile::exists(out + "/round-002.dpub")) { // a delta needs the device's current file
+        QVERIFY(QFile::exists(out + "/round-002.dpub")); // a seeded run: round 2 is a delta
+        {                                                 // a delta needs the device's current file
             const Result noBase = cli({"bundle", "verify", out + "/round-002.dpub"});
             QCOMPARE(noBase.code, 1);
             QVERIFY(noBase.err.contains("REJECTED"));
+            // inspect: a delta's names need its base; the wrong file is refused by name
+            const Result numbered = cli({"bundle", "inspect", out + "/round-002.dpub"});
+            QCOMPARE(numbered.code, 0);
+            QVERIFY(numbered.out.contains("kind delta"));
+            QVERIFY(numbered.out.contains("inspect with the base file"));
+            const Result wrongBase =
+                cli({"bundle", "inspect", out + "/round-002.dpub", "--base", out + "/initial.safetensors"});
+            QCOMPARE(wrongBase.code, 1);
+            QVERIFY2(wrongBase.err.contains("not the device file this delta applies to"), qPrintable(wrongBase.err));
         }
         const Result missing = cli({"bundle", "inspect", dir.filePath("nope.dpub")});
         QCOMPARE(missing.code, 1);

@@ -8,8 +8,10 @@
 namespace dpu {
 
 /// Multi-line human-readable summary of the bundle file at `path` (kind, versions, hashes, one
-/// line per tensor). Throws Error naming the file and the field when it is unreadable or malformed.
-std::string inspectBundleFile(const std::string& path);
+/// line per tensor). Tensor names and shapes of a delta need the device file it applies to
+/// (`basePath`, may be empty: tensors are then numbered). Throws Error naming the file and the
+/// field when a file is unreadable or the bundle malformed.
+std::string inspectBundleFile(const std::string& path, const std::string& basePath = {});
 
 struct BundleVerification {
     bool ok = false;
@@ -19,7 +21,7 @@ struct BundleVerification {
 };
 
 /// Checks a bundle the way a device does (signature when `publicKeyPath` is set, base hash,
-/// every section digest) and decodes it in memory. `basePath` is the device's current weight file
+/// the sections digest) and decodes it in memory. `basePath` is the device's current weight file
 /// (may be empty for full and reinit+delta bundles). Rejection is a result, not an exception;
 /// throws Error only when a file cannot be read.
 BundleVerification verifyBundleFile(const std::string& bundlePath, const std::string& basePath,

@@ -15,16 +15,15 @@ extern "C" {
 
 /* ---- Format constants (docs/bundle-format.md, "Layout") ---- */
 #define DPU_BUNDLE_MAGIC "DPUB"
-#define DPU_BUNDLE_FORMAT_VERSION 2u
+#define DPU_BUNDLE_FORMAT_VERSION 3u
 #define DPU_BUNDLE_PREAMBLE_SIZE 16u
 #define DPU_BUNDLE_SIGNATURE_SIZE 64u
 #define DPU_BUNDLE_FLAG_SIGNED 1u
 #define DPU_MANIFEST_FIXED_SIZE 176u
-#define DPU_TENSOR_FIXED_SIZE 88u
+#define DPU_TENSOR_ENTRY_MAX 32u      /* longest tensor entry (varint fields, 2.3) */
+#define DPU_MAX_NUMEL ((uint64_t)1 << 61) /* numel < 2^61, so 4 * numel never wraps */
 #define DPU_MAX_MANIFEST (16u << 20)  /* 16 MiB: far above any real model's table */
 #define DPU_MAX_TENSORS 65535u
-#define DPU_MAX_DIMS 8u
-#define DPU_MAX_NAME 255u
 #define DPU_MAX_STRING 255u           /* model and compatibility strings */
 #define DPU_MAX_HEADER (64u << 20)    /* safetensors header bytes */
 #define DPU_SIG_CONTEXT "DPU-BUNDLE-SIG-1" /* 16 bytes signed before the manifest digest */
@@ -62,13 +61,13 @@ typedef enum dpu_status {
     DPU_E_ROLLBACK,        /* update version not above the device's current version */
     DPU_E_INIT_VERSION,    /* reinit bundle for an unknown initialiser version */
     DPU_E_TENSOR_COUNT,    /* tensor count zero or above DPU_MAX_TENSORS */
-    DPU_E_TENSOR_ENTRY,    /* malformed tensor entry: dims, name, reserved bytes, dtype */
-    DPU_E_TENSOR_SHAPE,    /* numel differs from the product of the shape, or overflows */
+    DPU_E_TENSOR_ENTRY,    /* malformed tensor entry: reserved bits, a bad or overlong varint */
+    DPU_E_TENSOR_SHAPE,    /* numel of 2^61 or more (4 * numel would overflow) */
     DPU_E_TENSOR_LAYOUT,   /* tensor offsets not contiguous, or sizes disagree with the file sizes */
     DPU_E_TENSOR_MODE,     /* mode, coding or init rule not allowed for the bundle kind */
     DPU_E_SECTION_LAYOUT,  /* sections not contiguous, overlapping, or not ending at the bundle end */
     DPU_E_SECTION_SIZE,    /* a section's length does not fit its tensor's mode */
-    DPU_E_SECTION_DIGEST,  /* a section does not match its SHA-256 */
+    DPU_E_SECTION_DIGEST,  /* the sections do not match the manifest's sections digest */
     DPU_E_MANIFEST_TRAILING, /* manifest bytes left over after the last tensor entry */
     DPU_E_HEADER,          /* target safetensors header section malformed */
     DPU_E_BASE_SIZE,       /* the device file has the wrong size */
@@ -128,7 +127,7 @@ typedef struct dpu_bundle_info {
     char compat[DPU_MAX_STRING + 1];
 } dpu_bundle_info;
 
-/** Working memory of a verify/apply (about 5.4 KiB); the caller owns it. After any error the
+/** Working memory of a verify/apply (about 5.6 KiB); the caller owns it. After any error the
  *  context is terminal: every later call returns that same error until dpu_apply_init. */
 typedef struct dpu_apply_ctx {
     uint32_t magic;              /* set by dpu_apply_init */
@@ -142,10 +141,11 @@ typedef struct dpu_apply_ctx {
     uint64_t header_len;         /* produced header bytes (8 + N) */
     uint64_t header_prefix, header_tail_src, header_tail; /* base-edit form: base header bytes taken */
     uint64_t base_data_start;
-    uint8_t header_sha[DPU_SHA256_SIZE];
+    uint8_t sections_sha[DPU_SHA256_SIZE]; /* digest of the list of section digests (2.2) */
     int verified;                /* dpu_bundle_verify succeeded */
     dpu_bundle_info info;
     dpu_sha256 sha;
+    dpu_sha256 root;             /* running digest of the section digests */
     dpu_huff huff[4];
     float centroid[256];
     uint8_t lengths[256];
@@ -159,7 +159,7 @@ typedef struct dpu_apply_ctx {
 void dpu_apply_init(dpu_apply_ctx *ctx);
 
 /** Checks the whole bundle without writing: preamble, manifest digest, signature (when a key is
- *  given), version/compatibility/rollback, every table field and bound, every section digest,
+ *  given), version/compatibility/rollback, every table field and bound, the sections digest,
  *  then the device file's size and SHA-256 (delta bundles). Payload bits are parsed only after
  *  all of these passed. Returns DPU_OK or the first error (context then terminal). */
 dpu_status dpu_bundle_verify(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dpu_apply_options *opt);

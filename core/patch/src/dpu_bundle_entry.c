@@ -1,12 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Parsing and bounds-checking one tensor entry of the manifest (docs/bundle-format.md). */
+/* Parsing and bounds-checking one tensor entry of the manifest (docs/bundle-format.md 2.3). */
 #include "dpu_bundle_internal.h"
-
-/* Section length a dense tensor must have, or UINT64_MAX on overflow. */
-static uint64_t bytes_of(uint64_t numel)
-{
-    return numel > UINT64_MAX / 4u ? UINT64_MAX : numel * 4u;
-}
 
 /* Whether (mode, coding, init rule) is allowed in a bundle of `kind`. */
 static int mode_allowed(uint32_t kind, const dpu_entry *e)
@@ -27,76 +21,102 @@ static int mode_allowed(uint32_t kind, const dpu_entry *e)
     }
 }
 
+/* Unsigned LEB128 at b[*pos], at most `avail` bytes: 7 bits per byte, low group first. Refuses
+ * an encoding that runs past `avail`, is longer than needed (a final 0x00 byte after the first)
+ * or exceeds `max`. */
+static int get_varint(const uint8_t *b, size_t avail, size_t *pos, uint64_t max, uint64_t *out)
+{
+    uint64_t v = 0;
+    unsigned shift = 0;
+    size_t p = *pos;
+    for (;;) {
+        uint8_t c;
+        if (p >= avail || shift > 63)
+            return -1;
+        c = b[p++];
+        if (shift == 63 && (c & 0x7eu) != 0)
+            return -1; /* bits above 2^64 */
+        v |= (uint64_t)(c & 0x7fu) << shift;
+        if ((c & 0x80u) == 0) {
+            if (c == 0 && p - *pos > 1)
+                return -1; /* overlong */
+            break;
+        }
+        shift += 7;
+    }
+    if (v > max)
+        return -1;
+    *pos = p;
+    *out = v;
+    return 0;
+}
+
 dpu_status dpu_read_entry(dpu_apply_ctx *ctx, const dpu_apply_io *io, uint64_t *off, uint64_t index,
                           uint64_t *data_end, uint64_t *sec_pos, dpu_entry *e)
 {
     const uint8_t *b = ctx->buf;
     const uint64_t manifest_end = DPU_BUNDLE_PREAMBLE_SIZE + ctx->manifest_size;
-    uint64_t numel = 1, var, nbytes;
-    uint32_t d;
+    const size_t avail = manifest_end - *off < DPU_TENSOR_ENTRY_MAX ? (size_t)(manifest_end - *off)
+                                                                    : DPU_TENSOR_ENTRY_MAX;
+    size_t pos = 1;
+    uint64_t v, nbytes;
     dpu_status s;
-    if (manifest_end - *off < DPU_TENSOR_FIXED_SIZE)
+    if (avail == 0)
         return dpu_fail(ctx, DPU_E_TENSOR_ENTRY, "entry runs past the manifest", index);
-    if ((s = dpu_read_bundle(ctx, io, *off, DPU_TENSOR_FIXED_SIZE)) != DPU_OK)
+    if ((s = dpu_read_bundle(ctx, io, *off, avail)) != DPU_OK)
         return s;
-    e->mode = b[0];
-    e->coding = b[1];
-    e->dtype = b[2];
-    e->ndim = b[3];
-    e->init_rule = b[4];
-    e->name_len = b[5];
-    e->init_index = dpu_le32(b + 8);
-    e->fan_in = dpu_le32(b + 12);
-    e->constant = dpu_bits_float(dpu_le32(b + 16));
-    e->data_offset = dpu_le64(b + 24);
-    e->numel = dpu_le64(b + 32);
-    e->section_offset = dpu_le64(b + 40);
-    e->section_length = dpu_le64(b + 48);
-    for (d = 0; d < DPU_SHA256_SIZE; ++d)
-        e->section_sha[d] = b[56 + d];
-    if (e->dtype != 0 || e->ndim > DPU_MAX_DIMS || e->name_len == 0 || dpu_le16(b + 6) != 0 ||
-        dpu_le32(b + 20) != 0)
-        return dpu_fail(ctx, DPU_E_TENSOR_ENTRY, "dtype, dims, name or reserved", index);
-    var = (uint64_t)e->ndim * 8u + e->name_len;
-    if (manifest_end - *off - DPU_TENSOR_FIXED_SIZE < var)
-        return dpu_fail(ctx, DPU_E_TENSOR_ENTRY, "shape/name run past the manifest", index);
-    if (e->ndim > 0 &&
-        (s = dpu_read_bundle(ctx, io, *off + DPU_TENSOR_FIXED_SIZE, (size_t)e->ndim * 8u)) != DPU_OK)
-        return s;
-    for (d = 0; d < e->ndim; ++d) {
-        const uint64_t dim = dpu_le64(b + 8u * d);
-        if (dim != 0 && numel > UINT64_MAX / dim)
-            return dpu_fail(ctx, DPU_E_TENSOR_SHAPE, "shape product overflows", index);
-        numel *= dim;
-    }
-    if (numel != e->numel)
-        return dpu_fail(ctx, DPU_E_TENSOR_SHAPE, "numel != product of shape", index);
-    *off += DPU_TENSOR_FIXED_SIZE + var;
-    nbytes = bytes_of(e->numel);
-    if (nbytes == UINT64_MAX || e->data_offset != *data_end || nbytes > UINT64_MAX - *data_end)
-        return dpu_fail(ctx, DPU_E_TENSOR_LAYOUT, "data offset not contiguous", index);
-    *data_end += nbytes;
+    if (b[0] & 0xc0u)
+        return dpu_fail(ctx, DPU_E_TENSOR_ENTRY, "reserved bits", index);
+    e->mode = b[0] & 3u;
+    e->coding = (b[0] >> 2) & 3u;
+    e->init_rule = (b[0] >> 4) & 3u;
+    e->init_index = 0;
+    e->fan_in = 0;
+    e->constant = 0.f;
     if (!mode_allowed(ctx->info.kind, e))
         return dpu_fail(ctx, DPU_E_TENSOR_MODE, "mode/coding/init rule", index);
-    if (e->mode == DPU_MODE_INIT_SPARSE && e->init_rule == DPU_INIT_UNIFORM &&
-        (e->fan_in == 0 || e->fan_in > (1u << 24)))
-        return dpu_fail(ctx, DPU_E_INIT_RULE, "fan-in", index);
-    if (e->section_offset != *sec_pos || e->section_length > io->bundle_size - *sec_pos)
-        return dpu_fail(ctx, DPU_E_SECTION_LAYOUT, "section offset/length", index);
-    *sec_pos += e->section_length;
-    switch (e->mode) {
-    case DPU_MODE_COPY:
-        if (e->section_length != 0)
-            return dpu_fail(ctx, DPU_E_SECTION_SIZE, "copy tensor with a section", index);
-        break;
-    case DPU_MODE_DENSE:
-        if (e->section_length != nbytes)
-            return dpu_fail(ctx, DPU_E_SECTION_SIZE, "dense section != 4 * numel", index);
-        break;
-    default:
+    if (get_varint(b, avail, &pos, UINT64_MAX, &e->numel) != 0)
+        return dpu_fail(ctx, DPU_E_TENSOR_ENTRY, "numel varint", index);
+    if (e->numel >= DPU_MAX_NUMEL)
+        return dpu_fail(ctx, DPU_E_TENSOR_SHAPE, "numel of 2^61 or more", index);
+    nbytes = e->numel * 4u;
+    if (e->mode == DPU_MODE_COPY) {
+        e->section_length = 0;
+    } else if (e->mode == DPU_MODE_DENSE) {
+        e->section_length = nbytes;
+    } else {
+        if (get_varint(b, avail, &pos, UINT64_MAX, &e->section_length) != 0)
+            return dpu_fail(ctx, DPU_E_TENSOR_ENTRY, "section length varint", index);
         if (e->section_length < 10)
             return dpu_fail(ctx, DPU_E_SECTION_SIZE, "sparse section shorter than its header", index);
-        break;
     }
+    if (e->mode == DPU_MODE_INIT_SPARSE) {
+        if (get_varint(b, avail, &pos, UINT32_MAX, &v) != 0)
+            return dpu_fail(ctx, DPU_E_TENSOR_ENTRY, "init index varint", index);
+        e->init_index = (uint32_t)v;
+        if (e->init_rule == DPU_INIT_UNIFORM) {
+            if (get_varint(b, avail, &pos, UINT32_MAX, &v) != 0)
+                return dpu_fail(ctx, DPU_E_TENSOR_ENTRY, "fan-in varint", index);
+            if (v == 0 || v > (1u << 24))
+                return dpu_fail(ctx, DPU_E_INIT_RULE, "fan-in", index);
+            e->fan_in = (uint32_t)v;
+        } else {
+            if (avail - pos < 4)
+                return dpu_fail(ctx, DPU_E_TENSOR_ENTRY, "constant runs past the manifest", index);
+            e->constant = dpu_bits_float(dpu_le32(b + pos));
+            pos += 4;
+        }
+    }
+    *off += pos;
+    /* Offsets follow from the entries before: data back to back from 0, sections back to back
+     * after section H. Both sums are bounded by the file and bundle sizes checked below. */
+    if (nbytes > UINT64_MAX - *data_end)
+        return dpu_fail(ctx, DPU_E_TENSOR_LAYOUT, "tensor data past 2^64", index);
+    e->data_offset = *data_end;
+    *data_end += nbytes;
+    if (*sec_pos > io->bundle_size || e->section_length > io->bundle_size - *sec_pos)
+        return dpu_fail(ctx, DPU_E_SECTION_LAYOUT, "section runs past the bundle", index);
+    e->section_offset = *sec_pos;
+    *sec_pos += e->section_length;
     return DPU_OK;
 }

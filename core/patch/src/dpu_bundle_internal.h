@@ -7,14 +7,14 @@
 
 #define DPU_CTX_MAGIC 0x44505541u /* "DPUA": context initialised */
 
-/** One tensor entry of the manifest, bounds already checked. */
+/** One tensor entry of the manifest, bounds already checked. The data and section offsets are
+ *  not stored in the bundle: they follow from the entries before (docs/bundle-format.md 2.3). */
 typedef struct dpu_entry {
-    uint32_t mode, coding, dtype, ndim, init_rule, name_len;
+    uint32_t mode, coding, init_rule;
     uint32_t init_index, fan_in;
     float constant;
     uint64_t data_offset, numel;
     uint64_t section_offset, section_length;
-    uint8_t section_sha[DPU_SHA256_SIZE];
 } dpu_entry;
 
 /** Sets the sticky error with a detail string and returns it. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Bundle verification: preamble, manifest digest and signature, table bounds, section digests,
+/* Bundle verification: preamble, manifest digest and signature, table bounds, sections digest,
  * base file hash, all before any payload bit is interpreted. */
 #include "dpu_bundle_internal.h"
 
@@ -143,7 +143,7 @@ static dpu_status check_fixed(dpu_apply_ctx *ctx, const dpu_apply_io *io, const 
     in->init_version = dpu_le32(b + 112);
     ctx->header_sec_offset = dpu_le64(b + 120);
     ctx->header_sec_len = dpu_le64(b + 128);
-    memcpy(ctx->header_sha, b + 136, DPU_SHA256_SIZE);
+    memcpy(ctx->sections_sha, b + 136, DPU_SHA256_SIZE);
     model_len = b[168];
     compat_len = b[169];
     if (in->kind != DPU_KIND_DELTA &&
@@ -207,7 +207,20 @@ static dpu_status header_fields(dpu_apply_ctx *ctx, const dpu_apply_io *io)
     return DPU_OK;
 }
 
-/* Step 3: every tensor entry, the layout sums, and every section's digest. */
+/* SHA-256 of one section into the running digest of section digests. */
+static dpu_status digest_section(dpu_apply_ctx *ctx, const dpu_apply_io *io, uint64_t off, uint64_t len)
+{
+    uint8_t digest[DPU_SHA256_SIZE];
+    dpu_status s;
+    dpu_sha256_init(&ctx->sha);
+    if ((s = hash_range(ctx, io, io->read_bundle, io->bundle_user, off, len, 1)) != DPU_OK)
+        return s;
+    dpu_sha256_final(&ctx->sha, digest);
+    dpu_sha256_update(&ctx->root, digest, sizeof digest);
+    return DPU_OK;
+}
+
+/* Step 3: every tensor entry, the layout sums, and the digest of every section. */
 static dpu_status check_table(dpu_apply_ctx *ctx, const dpu_apply_io *io)
 {
     uint8_t digest[DPU_SHA256_SIZE];
@@ -216,30 +229,23 @@ static dpu_status check_table(dpu_apply_ctx *ctx, const dpu_apply_io *io)
     uint64_t data_end = 0, sec_pos = ctx->sections_start + ctx->header_sec_len, i;
     dpu_entry e;
     dpu_status s;
-    dpu_sha256_init(&ctx->sha);
-    if ((s = hash_range(ctx, io, io->read_bundle, io->bundle_user, ctx->header_sec_offset,
-                        ctx->header_sec_len, 1)) != DPU_OK)
+    dpu_sha256_init(&ctx->root);
+    if ((s = digest_section(ctx, io, ctx->header_sec_offset, ctx->header_sec_len)) != DPU_OK)
         return s;
-    dpu_sha256_final(&ctx->sha, digest);
-    if (memcmp(digest, ctx->header_sha, DPU_SHA256_SIZE) != 0)
-        return dpu_fail(ctx, DPU_E_SECTION_DIGEST, "target header section", UINT64_MAX);
     for (i = 0; i < ctx->info.tensor_count; ++i) {
-        if ((s = dpu_read_entry(ctx, io, &off, i, &data_end, &sec_pos, &e)) != DPU_OK)
+        if ((s = dpu_read_entry(ctx, io, &off, i, &data_end, &sec_pos, &e)) != DPU_OK ||
+            (s = digest_section(ctx, io, e.section_offset, e.section_length)) != DPU_OK)
             return s;
-        dpu_sha256_init(&ctx->sha);
-        if ((s = hash_range(ctx, io, io->read_bundle, io->bundle_user, e.section_offset,
-                            e.section_length, 1)) != DPU_OK)
-            return s;
-        dpu_sha256_final(&ctx->sha, digest);
-        if (memcmp(digest, e.section_sha, DPU_SHA256_SIZE) != 0)
-            return dpu_fail(ctx, DPU_E_SECTION_DIGEST, "tensor section", i);
     }
-    if ((s = header_fields(ctx, io)) != DPU_OK)
-        return s;
+    dpu_sha256_final(&ctx->root, digest);
     if (off != DPU_BUNDLE_PREAMBLE_SIZE + ctx->manifest_size)
         return dpu_fail(ctx, DPU_E_MANIFEST_TRAILING, "manifest", UINT64_MAX);
     if (sec_pos != io->bundle_size)
         return dpu_fail(ctx, DPU_E_SECTION_LAYOUT, "bytes after the last section", UINT64_MAX);
+    if (memcmp(digest, ctx->sections_sha, DPU_SHA256_SIZE) != 0)
+        return dpu_fail(ctx, DPU_E_SECTION_DIGEST, "sections digest", UINT64_MAX);
+    if ((s = header_fields(ctx, io)) != DPU_OK)
+        return s;
     if (ctx->info.target_size != ctx->header_len + data_end ||
         (ctx->info.kind == DPU_KIND_DELTA && ctx->info.base_size != ctx->base_data_start + data_end))
         return dpu_fail(ctx, DPU_E_TENSOR_LAYOUT, "file sizes != header + tensor bytes", UINT64_MAX);

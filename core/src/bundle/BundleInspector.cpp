@@ -4,6 +4,9 @@
 #include "dpu/Error.h"
 #include "dpu_bundle.h"
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
 #include <iomanip>
 #include <sstream>
 
@@ -31,6 +34,18 @@ public:
         return s;
     }
     uint64_t offset() const { return off_; }
+    /// Unsigned LEB128 (docs/bundle-format.md 2.3).
+    uint64_t varint(const char* what)
+    {
+        uint64_t v = 0;
+        for (unsigned shift = 0; shift < 64; shift += 7) {
+            const uint64_t c = u(1, what);
+            v |= (c & 0x7f) << shift;
+            if (!(c & 0x80))
+                return v;
+        }
+        throw Error(std::string("bundle: varint too long at ") + what + " (offset " + std::to_string(off_) + ")");
+    }
 
 private:
     void need(uint64_t n, const char* what) const
@@ -67,9 +82,66 @@ const char* codingName(uint64_t c)
     return c < 4 ? names[c] : "unknown";
 }
 
+struct Named {
+    uint64_t begin = 0;
+    std::string name, shape;
+};
+
+// Names and shapes of the produced file's tensors in data order, from its safetensors header;
+// empty when the header is not at hand (an edit of a base header without the base) or malformed.
+std::vector<Named> tensorNames(const std::vector<uint8_t>& header)
+{
+    std::vector<Named> out;
+    if (header.size() < 10)
+        return out;
+    const nlohmann::json j = nlohmann::json::parse(header.begin() + 8, header.end(), nullptr, false);
+    if (!j.is_object())
+        return out;
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        if (it.key() == "__metadata__")
+            continue;
+        const nlohmann::json& t = *it;
+        if (!t.is_object() || !t.contains("data_offsets") || !t["data_offsets"].is_array() ||
+            t["data_offsets"].empty() || !t["data_offsets"][0].is_number_unsigned() || !t.contains("shape") ||
+            !t["shape"].is_array())
+            return {};
+        Named n;
+        n.name = it.key();
+        n.begin = t["data_offsets"][0].get<uint64_t>();
+        for (size_t d = 0; d < t["shape"].size(); ++d)
+            n.shape += (d ? "x" : "") + t["shape"][d].dump();
+        out.push_back(n);
+    }
+    std::sort(out.begin(), out.end(), [](const Named& a, const Named& b) { return a.begin < b.begin; });
+    return out;
+}
+
+// The produced file's header from section H: verbatim, or rebuilt from the base file's.
+std::vector<uint8_t> producedHeader(const std::vector<uint8_t>& bundle, uint64_t off, uint64_t len,
+                                    uint64_t form, const std::vector<uint8_t>* base)
+{
+    Cursor h(bundle, off);
+    if (form == DPU_HEADER_VERBATIM) {
+        const std::string bytes = h.bytes(len, "header section");
+        return {bytes.begin(), bytes.end()};
+    }
+    if (base == nullptr || len < DPU_HEADER_EDIT_FIELDS)
+        return {};
+    const uint64_t total = h.u(8, "header length"), prefix = h.u(8, "header prefix"),
+                   tailSrc = h.u(8, "header tail offset"), tail = h.u(8, "header tail");
+    const std::string literal = h.bytes(len - DPU_HEADER_EDIT_FIELDS, "header literal");
+    if (prefix > base->size() || tailSrc > base->size() || tail > base->size() - tailSrc ||
+        prefix + literal.size() + tail != total)
+        return {};
+    std::vector<uint8_t> header(base->begin(), base->begin() + std::ptrdiff_t(prefix));
+    header.insert(header.end(), literal.begin(), literal.end());
+    header.insert(header.end(), base->begin() + std::ptrdiff_t(tailSrc), base->begin() + std::ptrdiff_t(tailSrc + tail));
+    return header;
+}
+
 } // namespace
 
-std::string BundleInspector::inspect(const std::vector<uint8_t>& bundle)
+std::string BundleInspector::inspect(const std::vector<uint8_t>& bundle, const std::vector<uint8_t>* base)
 {
     std::ostringstream o;
     Cursor c(bundle, 0);
@@ -79,6 +151,9 @@ std::string BundleInspector::inspect(const std::vector<uint8_t>& bundle)
     c.u(4, "reserved");
     o << "DPU bundle, format " << version << ", " << bundle.size() << " bytes, "
       << ((flags & 1) ? "signed (Ed25519)" : "unsigned") << ", manifest " << msize << " bytes\n";
+    if (version != DPU_BUNDLE_FORMAT_VERSION)
+        throw Error("bundle: format version " + std::to_string(version) + ", this build reads " +
+                    std::to_string(DPU_BUNDLE_FORMAT_VERSION));
     const uint64_t kind = c.u(1, "kind");
     c.u(3, "reserved");
     const uint64_t count = c.u(4, "tensor count"), update = c.u(8, "update version");
@@ -87,9 +162,9 @@ std::string BundleInspector::inspect(const std::vector<uint8_t>& bundle)
     c.u(8, "base data start");
     const uint64_t seed = c.u(8, "seed"), initVersion = c.u(4, "init version");
     const uint64_t headerForm = c.u(4, "header form");
-    c.u(8, "header offset");
+    const uint64_t headerOff = c.u(8, "header offset");
     const uint64_t headerLen = c.u(8, "header length");
-    c.bytes(32, "header hash");
+    const std::string sectionsSha = c.bytes(32, "sections digest");
     const uint64_t modelLen = c.u(1, "model length"), compatLen = c.u(1, "compat length");
     c.u(6, "reserved");
     const std::string model = c.bytes(modelLen, "model"), compat = c.bytes(compatLen, "compat");
@@ -101,34 +176,48 @@ std::string BundleInspector::inspect(const std::vector<uint8_t>& bundle)
         o << "base   " << hex(baseSha) << " (" << baseSize << " bytes)\n";
     o << "target " << hex(targetSha) << " (" << targetSize << " bytes, header section " << headerLen
       << (headerForm == DPU_HEADER_BASE_EDIT ? " bytes, an edit of the base header)\n" : " bytes)\n");
-    o << "tensors: " << count << "\n";
+    o << "sections digest " << hex(sectionsSha) << "\n";
+    if (base != nullptr && kind == DPU_KIND_DELTA) {
+        std::string baseDigest(32, '\0');
+        dpu_sha256_buf(base->data(), base->size(), reinterpret_cast<uint8_t*>(baseDigest.data()));
+        if (baseDigest != baseSha)
+            throw Error("bundle: the given base is not the device file this delta applies to (its SHA-256 is " +
+                        hex(baseDigest) + ", the bundle's base " + hex(baseSha) + ")");
+    }
+    const std::vector<Named> names = tensorNames(producedHeader(bundle, headerOff, headerLen, headerForm, base));
+    const bool named = names.size() == count;
+    o << "tensors: " << count << (named ? "" : " (names and shapes: inspect with the base file)") << "\n";
+    uint64_t secPos = headerOff + headerLen;
     for (uint64_t i = 0; i < count && i < DPU_MAX_TENSORS; ++i) {
-        const uint64_t mode = c.u(1, "mode"), coding = c.u(1, "coding");
-        c.u(1, "dtype");
-        const uint64_t ndim = c.u(1, "ndim");
-        c.u(1, "init rule");
-        const uint64_t nameLen = c.u(1, "name length");
-        c.bytes(26, "entry fields"); // reserved, init rule fields, data offset
-        const uint64_t numel = c.u(8, "numel"), secOff = c.u(8, "section offset"), secLen = c.u(8, "section length");
-        c.bytes(32, "section hash");
-        std::ostringstream shape;
-        for (uint64_t d = 0; d < ndim && d < DPU_MAX_DIMS; ++d)
-            shape << (d ? "x" : "") << c.u(8, "shape");
-        const std::string name = c.bytes(nameLen, "name");
-        o << "  " << std::left << std::setw(28) << name << " [" << shape.str() << "] " << modeName(mode);
+        const uint64_t entry = c.u(1, "mode"), mode = entry & 3, coding = (entry >> 2) & 3;
+        const uint64_t numel = c.varint("numel");
+        uint64_t secLen = mode == DPU_MODE_DENSE ? 4 * numel : 0;
+        if (mode >= DPU_MODE_SPARSE)
+            secLen = c.varint("section length");
+        if (mode == DPU_MODE_INIT_SPARSE) {
+            c.varint("init index");
+            if (((entry >> 4) & 3) == DPU_INIT_UNIFORM)
+                c.varint("fan-in");
+            else
+                c.u(4, "init constant");
+        }
+        const std::string label = named ? names[i].name + " [" + names[i].shape + "]"
+                                         : "#" + std::to_string(i) + " [" + std::to_string(numel) + " values]";
+        o << "  " << std::left << std::setw(36) << label << " " << modeName(mode);
         if (mode >= DPU_MODE_SPARSE) {
-            Cursor s(bundle, secOff);
+            Cursor s(bundle, secPos);
             const uint64_t changed = s.u(8, "change count"), rice = s.u(1, "rice parameter");
-            const uint64_t flags = s.u(1, "plane flags");
+            const uint64_t planes = s.u(1, "plane flags");
             o << " " << codingName(coding) << ", " << changed << "/" << numel << " changed, rice k=" << rice;
             if (coding == DPU_CODING_FP32)
-                o << ((flags & DPU_SPARSE_DIRECT) ? ", direct" : ", xor");
+                o << ((planes & DPU_SPARSE_DIRECT) ? ", direct" : ", xor");
             if (coding == DPU_CODING_Q8) {
                 const uint64_t ncent = s.u(2, "centroid count"), form = s.u(1, "centroid form");
                 o << ", " << ncent << (form == DPU_CENTROIDS_F16 ? " f16" : " f32") << " centroids";
             }
         }
         o << ", " << secLen << " bytes\n";
+        secPos += secLen;
     }
     return o.str();
 }

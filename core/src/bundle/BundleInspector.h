@@ -10,9 +10,12 @@ namespace dpu::bundle {
 class BundleInspector {
 public:
     /// Multi-line summary: preamble, kind, versions, strings, hashes, and one line per tensor
-    /// (name, shape, mode, coding, section bytes; for sparse tensors the change count and Rice
-    /// parameter). Throws dpu::Error naming the field when the bundle is too short or malformed.
-    static std::string inspect(const std::vector<uint8_t>& bundle);
+    /// (mode, coding, section bytes; for sparse tensors the change count and Rice parameter).
+    /// Names and shapes come from the produced file's header in section H; a delta's section H
+    /// is usually an edit of the base header, so they need `base` (the device file it applies
+    /// to; tensors are numbered otherwise). Throws dpu::Error naming the field when the bundle is
+    /// too short or malformed, or when `base` is not the file a delta applies to.
+    static std::string inspect(const std::vector<uint8_t>& bundle, const std::vector<uint8_t>* base = nullptr);
 };
 
 } // namespace dpu::bundle

@@ -32,6 +32,16 @@ void le(std::vector<uint8_t>& out, uint64_t v, int bytes)
         out.push_back(uint8_t(v >> (8 * i)));
 }
 
+// Unsigned LEB128, the shortest form (docs/bundle-format.md 2.3).
+void varint(std::vector<uint8_t>& out, uint64_t v)
+{
+    while (v >= 0x80) {
+        out.push_back(uint8_t(v | 0x80));
+        v >>= 7;
+    }
+    out.push_back(uint8_t(v));
+}
+
 void put(std::vector<uint8_t>& out, const void* p, size_t n)
 {
     const auto* b = static_cast<const uint8_t*>(p);
@@ -124,6 +134,20 @@ BundleOutput BundleWriter::write(const BundleInput& in)
             p.coding = uint8_t(in.coding);
             BundleStats s;
             p.section = SparseEncoder::encode(source, t.values, in.masks[i], in.coding, out.applied[i].values, s);
+            if (in.coding == ValueCoding::Q8 && s.changed <= 256) {
+                // Up to 256 changed values are each their own centroid (an exact f32 table): fp16
+                // values are smaller, and their rounding (2^-11 relative) is far below 8-bit
+                // quantisation's, so a q8 bundle takes them for such tensors when they are.
+                std::vector<float> half;
+                BundleStats hs;
+                std::vector<uint8_t> alt = SparseEncoder::encode(source, t.values, in.masks[i], ValueCoding::Fp16, half, hs);
+                if (alt.size() < p.section.size()) {
+                    p.section.swap(alt);
+                    p.coding = DPU_CODING_FP16;
+                    out.applied[i].values.swap(half);
+                    s = hs;
+                }
+            }
             if (p.section.size() < 4 * t.values.size()) {
                 out.stats.positionBits += s.positionBits;
                 out.stats.valueBits += s.valueBits;
@@ -169,13 +193,33 @@ BundleOutput BundleWriter::write(const BundleInput& in)
     const std::vector<uint8_t> header =
         in.kind == Kind::Delta ? HeaderSection::encode(in.baseFile, baseDataStart, fullHeader, headerForm) : fullHeader;
 
-    // Manifest size first: section offsets follow it.
-    uint64_t manifestSize = DPU_MANIFEST_FIXED_SIZE + in.model.size() + in.compat.size();
-    for (const TensorData& t : in.target) {
-        if (t.name.empty() || t.name.size() > DPU_MAX_NAME || t.shape.size() > DPU_MAX_DIMS)
-            throw Error("bundle: tensor \"" + t.name + "\": name must be 1..255 bytes, at most 8 dims");
-        manifestSize += DPU_TENSOR_FIXED_SIZE + 8 * t.shape.size() + t.name.size();
+    // The tensor table: offsets follow from the order, so an entry is its mode byte and varints.
+    std::vector<uint8_t> table;
+    table.reserve(8 * n);
+    dpu_sha256 root;
+    dpu_sha256_init(&root);
+    dpu_sha256_update(&root, sha(header).data(), 32);
+    for (size_t i = 0; i < n; ++i) {
+        const TensorData& t = in.target[i];
+        if (t.values.size() >= DPU_MAX_NUMEL)
+            throw Error("bundle: tensor \"" + t.name + "\" has 2^61 or more elements");
+        const InitSpec spec = in.kind == Kind::ReinitDelta && plan[i].mode == DPU_MODE_INIT_SPARSE ? in.init[i] : InitSpec{};
+        table.push_back(uint8_t(plan[i].mode | plan[i].coding << 2 | uint8_t(spec.rule) << 4));
+        varint(table, t.values.size());
+        if (plan[i].mode == DPU_MODE_SPARSE || plan[i].mode == DPU_MODE_INIT_SPARSE)
+            varint(table, plan[i].section.size());
+        if (plan[i].mode == DPU_MODE_INIT_SPARSE) {
+            varint(table, spec.index);
+            if (spec.rule == InitSpec::Rule::Uniform)
+                varint(table, spec.fanIn);
+            else
+                le(table, dpu_float_bits(spec.constant), 4);
+        }
+        dpu_sha256_update(&root, sha(plan[i].section).data(), 32);
     }
+    std::array<uint8_t, 32> sectionsDigest{};
+    dpu_sha256_final(&root, sectionsDigest.data());
+    const uint64_t manifestSize = DPU_MANIFEST_FIXED_SIZE + in.model.size() + in.compat.size() + table.size();
     if (manifestSize > DPU_MAX_MANIFEST)
         throw Error("bundle: manifest of " + std::to_string(manifestSize) + " bytes too large");
     const bool sign = !in.secretKey.empty();
@@ -200,38 +244,13 @@ BundleOutput BundleWriter::write(const BundleInput& in)
     le(m, headerForm, 4);
     le(m, sectionsStart, 8);
     le(m, header.size(), 8);
-    put(m, sha(header).data(), 32);
+    put(m, sectionsDigest.data(), 32);
     m.push_back(uint8_t(in.model.size()));
     m.push_back(uint8_t(in.compat.size()));
     le(m, 0, 6);
     put(m, in.model.data(), in.model.size());
     put(m, in.compat.data(), in.compat.size());
-    uint64_t secPos = sectionsStart + header.size(), dataOffset = 0;
-    for (size_t i = 0; i < n; ++i) {
-        const TensorData& t = in.target[i];
-        const InitSpec spec = in.kind == Kind::ReinitDelta && plan[i].mode == DPU_MODE_INIT_SPARSE ? in.init[i] : InitSpec{};
-        m.push_back(plan[i].mode);
-        m.push_back(plan[i].coding);
-        m.push_back(0); // dtype F32
-        m.push_back(uint8_t(t.shape.size()));
-        m.push_back(uint8_t(spec.rule));
-        m.push_back(uint8_t(t.name.size()));
-        le(m, 0, 2);
-        le(m, spec.index, 4);
-        le(m, spec.rule == InitSpec::Rule::Uniform ? spec.fanIn : 0, 4);
-        le(m, spec.rule == InitSpec::Rule::Constant ? dpu_float_bits(spec.constant) : 0, 4);
-        le(m, 0, 4);
-        le(m, dataOffset, 8);
-        le(m, t.values.size(), 8);
-        le(m, secPos, 8);
-        le(m, plan[i].section.size(), 8);
-        put(m, sha(plan[i].section).data(), 32);
-        for (int64_t d : t.shape)
-            le(m, uint64_t(d), 8);
-        put(m, t.name.data(), t.name.size());
-        secPos += plan[i].section.size();
-        dataOffset += 4 * t.values.size();
-    }
+    put(m, table.data(), table.size());
 
     std::vector<uint8_t>& b = out.bytes;
     put(b, DPU_BUNDLE_MAGIC, 4);

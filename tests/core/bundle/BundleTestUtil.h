@@ -4,8 +4,11 @@
 #include "bundle/BundleTypes.h"
 #include "bundle/BundleWriter.h"
 #include "bundle/SafetensorsFile.h"
+#include "dpu_bundle.h"
 
 #include <random>
+#include <stdexcept>
+#include <utility>
 
 namespace dpu::test {
 
@@ -117,6 +120,68 @@ inline BundleInput deltaInput(const std::vector<uint8_t>& base, const std::vecto
     in.target = target;
     in.masks = masks;
     return in;
+}
+
+
+/// Where each section of a bundle lies (offset, length): section H first, then one per tensor
+/// entry, read from the compact table independently of the decoder (docs/bundle-format.md 2.3).
+inline std::vector<std::pair<uint64_t, uint64_t>> sectionSpans(const std::vector<uint8_t>& b)
+{
+    auto le = [&b](uint64_t off, int n) {
+        uint64_t v = 0;
+        for (int i = 0; i < n; ++i)
+            v |= uint64_t(b.at(off + uint64_t(i))) << (8 * i);
+        return v;
+    };
+    uint64_t off = 0;
+    auto varint = [&b, &off]() {
+        uint64_t v = 0;
+        for (unsigned shift = 0;; shift += 7) {
+            const uint8_t c = b.at(off++);
+            v |= uint64_t(c & 0x7f) << shift;
+            if (!(c & 0x80))
+                return v;
+        }
+    };
+    const uint64_t m = 16;
+    std::vector<std::pair<uint64_t, uint64_t>> spans{{le(m + 120, 8), le(m + 128, 8)}};
+    uint64_t pos = spans[0].first + spans[0].second;
+    off = m + DPU_MANIFEST_FIXED_SIZE + b.at(m + 168) + b.at(m + 169);
+    for (uint64_t i = 0, n = le(m + 4, 4); i < n; ++i) {
+        const uint8_t entry = b.at(off++);
+        const uint64_t numel = varint();
+        uint64_t len = (entry & 3) == DPU_MODE_DENSE ? 4 * numel : 0;
+        if ((entry & 3) >= DPU_MODE_SPARSE)
+            len = varint();
+        if ((entry & 3) == DPU_MODE_INIT_SPARSE) {
+            varint();
+            if (((entry >> 4) & 3) == DPU_INIT_UNIFORM)
+                varint();
+            else
+                off += 4;
+        }
+        spans.emplace_back(pos, len);
+        pos += len;
+    }
+    return spans;
+}
+
+/// Recomputes the sections digest and the manifest digest after a change, as a hostile lab
+/// signer could (unsigned bundles), so that mutations reach the payload decoders.
+inline void reseal(std::vector<uint8_t>& b)
+{
+    dpu_sha256 root;
+    dpu_sha256_init(&root);
+    for (const auto& [off, len] : sectionSpans(b)) {
+        uint8_t d[32];
+        if (off > b.size() || len > b.size() - off)
+            throw std::runtime_error("reseal: section outside the bundle");
+        dpu_sha256_buf(b.data() + off, len, d);
+        dpu_sha256_update(&root, d, 32);
+    }
+    dpu_sha256_final(&root, b.data() + 16 + 136);
+    const uint64_t m = uint64_t(b[8]) | uint64_t(b[9]) << 8 | uint64_t(b[10]) << 16 | uint64_t(b[11]) << 24;
+    dpu_sha256_buf(b.data(), 16 + m, b.data() + 16 + m);
 }
 
 } // namespace dpu::test

@@ -89,15 +89,14 @@ private Q_SLOTS:
         for (int coding = 1; coding <= 3; ++coding) {
             const Fixture f = smallBundle(ValueCoding(coding), {});
             const std::vector<uint8_t>& good = f.out.bytes;
-            const uint64_t m = le(good, 8, 4), entry0 = 16 + DPU_MANIFEST_FIXED_SIZE + 4 + 8;
-            const uint64_t secOff = le(good, entry0 + 40, 8), secLen = le(good, entry0 + 48, 8);
-            QCOMPARE(good[entry0], uint8_t(DPU_MODE_SPARSE));
+            const uint64_t entry0 = 16 + DPU_MANIFEST_FIXED_SIZE + 4 + 8;
+            const auto [secOff, secLen] = sectionSpans(good).at(1);
+            QCOMPARE(good[entry0] & 3, int(DPU_MODE_SPARSE));
             for (uint64_t i = secOff; i < secOff + secLen; ++i)
                 for (unsigned x : {0x01u, 0x10u, 0x80u, 0xffu}) {
                     std::vector<uint8_t> b = good;
                     b[i] ^= uint8_t(x);
-                    dpu_sha256_buf(b.data() + secOff, secLen, b.data() + entry0 + 56);
-                    dpu_sha256_buf(b.data(), 16 + m, b.data() + 16 + m);
+                    reseal(b);
                     const auto r = BundleApplier::apply(b, f.base, {});
                     QVERIFY(r.status != 0 || r.file == f.out.targetFile);
                 }
@@ -118,18 +117,16 @@ private Q_SLOTS:
         const auto base = deviceFile(old, 1);
         for (ValueCoding coding : {ValueCoding::Fp32, ValueCoding::Q8}) {
             const BundleOutput out = BundleWriter::write(deltaInput(base, roundLike(old, masks, 6), masks, coding, 2));
-            const std::string text = BundleInspector::inspect(out.bytes);
+            const std::string text = BundleInspector::inspect(out.bytes, &base);
             QVERIFY2(text.find(coding == ValueCoding::Fp32 ? "direct" : "f16 centroids") != std::string::npos,
                      text.c_str());
             const std::vector<uint8_t>& good = out.bytes;
-            const uint64_t m = le(good, 8, 4), entry0 = 16 + DPU_MANIFEST_FIXED_SIZE + 4 + 8;
-            const uint64_t secOff = le(good, entry0 + 40, 8), secLen = le(good, entry0 + 48, 8);
+            const auto [secOff, secLen] = sectionSpans(good).at(1);
             for (uint64_t i = secOff; i < secOff + std::min<uint64_t>(secLen, 600); ++i)
                 for (unsigned x : {0x01u, 0x10u, 0x80u, 0xffu}) {
                     std::vector<uint8_t> b = good;
                     b[i] ^= uint8_t(x);
-                    dpu_sha256_buf(b.data() + secOff, secLen, b.data() + entry0 + 56);
-                    dpu_sha256_buf(b.data(), 16 + m, b.data() + 16 + m);
+                    reseal(b);
                     const auto r = BundleApplier::apply(b, base, {});
                     QVERIFY(r.status != 0 || r.file == out.targetFile);
                 }
@@ -143,20 +140,83 @@ private Q_SLOTS:
         for (int coding = 1; coding <= 3; ++coding) {
             const Fixture f = smallBundle(ValueCoding(coding), {});
             const std::vector<uint8_t>& good = f.out.bytes;
-            const uint64_t m = le(good, 8, 4);
             QCOMPARE(le(good, 16 + 116, 4), uint64_t(DPU_HEADER_BASE_EDIT));
             const uint64_t hOff = le(good, 16 + 120, 8), hLen = le(good, 16 + 128, 8);
             for (uint64_t i = hOff; i < hOff + hLen; ++i)
                 for (unsigned x : {0x01u, 0x02u, 0x10u, 0x80u, 0xffu}) {
                     std::vector<uint8_t> b = good;
                     b[i] ^= uint8_t(x);
-                    dpu_sha256_buf(b.data() + hOff, hLen, b.data() + 16 + 136);
-                    dpu_sha256_buf(b.data(), 16 + m, b.data() + 16 + m);
+                    reseal(b);
                     const auto r = BundleApplier::apply(b, f.base, {});
                     QVERIFY(r.status != 0 || r.file == f.out.targetFile);
                     QVERIFY(r.status == 0 || r.file.empty());
                 }
         }
+    }
+
+    void resealedTableMutationsRejectedOrHarmless()
+    {
+        // The compact tensor table (varints) with digests recomputed after each change: every
+        // bit flip and inversion of every table byte, for delta and reinit bundles.
+        for (Kind kind : {Kind::Delta, Kind::ReinitDelta}) {
+            const Fixture f = smallBundle(ValueCoding::Q8, {}, kind);
+            const std::vector<uint8_t>& good = f.out.bytes;
+            const uint64_t table = 16 + DPU_MANIFEST_FIXED_SIZE + good[16 + 168] + good[16 + 169];
+            const uint64_t end = 16 + le(good, 8, 4);
+            QVERIFY(end > table + 4);
+            for (uint64_t i = table; i < end; ++i)
+                for (unsigned x : {0x01u, 0x02u, 0x04u, 0x08u, 0x10u, 0x20u, 0x40u, 0x80u, 0xffu}) {
+                    std::vector<uint8_t> b = good;
+                    b[i] ^= uint8_t(x);
+                    try {
+                        reseal(b);
+                    } catch (const std::exception&) { // spans outside the bundle: manifest digest only
+                        const uint64_t m = le(b, 8, 4);
+                        dpu_sha256_buf(b.data(), 16 + m, b.data() + 16 + m);
+                    }
+                    const auto r = BundleApplier::apply(b, f.base, {});
+                    QVERIFY(r.status != 0 || r.file == f.out.targetFile);
+                    QVERIFY(r.status == 0 || r.file.empty());
+                }
+        }
+    }
+
+    void hostileVarintsNamed()
+    {
+        // Hand-made table entries, resealed: each is refused with its own status.
+        const Fixture f = smallBundle(ValueCoding::Fp32, {});
+        const std::vector<uint8_t>& good = f.out.bytes;
+        const uint64_t table = 16 + DPU_MANIFEST_FIXED_SIZE + good[16 + 168] + good[16 + 169];
+        QCOMPARE(good[table] & 3, int(DPU_MODE_SPARSE));
+        QCOMPARE(good[table + 1], uint8_t(32)); // numel of the 4x8 tensor, one byte
+        // Rebuilds the bundle with entry 0's numel varint replaced (manifest length adjusted).
+        auto withNumel = [&](const std::vector<uint8_t>& numel) {
+            std::vector<uint8_t> b(good.begin(), good.begin() + std::ptrdiff_t(table + 1));
+            b.insert(b.end(), numel.begin(), numel.end());
+            b.insert(b.end(), good.begin() + std::ptrdiff_t(table + 2), good.end());
+            const int64_t grow = int64_t(numel.size()) - 1;
+            const uint64_t m = le(good, 8, 4) + uint64_t(grow);
+            for (int k = 0; k < 4; ++k)
+                b[8 + size_t(k)] = uint8_t(m >> (8 * k));
+            const uint64_t sOff = le(good, 16 + 120, 8) + uint64_t(grow);
+            for (int k = 0; k < 8; ++k)
+                b[16 + 120 + size_t(k)] = uint8_t(sOff >> (8 * k));
+            reseal(b);
+            return BundleApplier::apply(b, f.base, {});
+        };
+        QCOMPARE(withNumel({32}).status, 0); // the rebuild itself is faithful
+        QCOMPARE(withNumel({0xa0, 0x00}).status, int(DPU_E_TENSOR_ENTRY));      // overlong 32
+        QCOMPARE(withNumel({0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01}).status,
+                 int(DPU_E_TENSOR_ENTRY));                                       // 11 bytes
+        QCOMPARE(withNumel({0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x20}).status,
+                 int(DPU_E_TENSOR_SHAPE));                                       // 2^61
+        QCOMPARE(withNumel({0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f}).status,
+                 int(DPU_E_TENSOR_ENTRY));                                       // above 2^64
+        QCOMPARE(withNumel({33}).status, int(DPU_E_TENSOR_LAYOUT));             // sizes disagree
+        std::vector<uint8_t> reserved = good;
+        reserved[table] |= 0x40;
+        reseal(reserved);
+        QCOMPARE(BundleApplier::apply(reserved, f.base, {}).status, int(DPU_E_TENSOR_ENTRY));
     }
 
     void everyTruncationRejected()

@@ -93,7 +93,7 @@ private Q_SLOTS:
             const auto r = BundleApplier::apply(out.bytes, base, {});
             QVERIFY2(r.status == 0, r.message.c_str());
             QVERIFY(r.file == out.targetFile);
-            const std::string text = BundleInspector::inspect(out.bytes);
+            const std::string text = BundleInspector::inspect(out.bytes, &base);
             const auto weightLine = text.substr(text.find("fc1.weight"));
             QVERIFY2(weightLine.substr(0, weightLine.find('\n')).find(c.form) != std::string::npos, text.c_str());
             // Small dense changes code smaller as XOR over the base; never larger than raw f32.
@@ -115,6 +115,43 @@ private Q_SLOTS:
             // q8: 256 centroids over about +-0.35, rounded to binary16, stay within a few 1e-3.
             QVERIFY2(worst < (c.coding == ValueCoding::Fp16 ? 1e-3 : 0.01), qPrintable(QString::number(worst)));
         }
+    }
+
+    void q8TakesFp16ForTensorsWithFewChanges()
+    {
+        // With at most 256 changes a q8 table would hold every value exactly as f32; fp16 values
+        // are smaller and round by at most 2^-11 relative. Larger tensors stay q8.
+        const auto old = modelState("mlp", 71);
+        const auto masks = randomMasks(old, 0.02, 72); // fc1: about 4000 changes, fc2: about 50
+        const auto base = deviceFile(old, 1);
+        const auto next = roundLike(old, masks, 73);
+        const BundleOutput out = BundleWriter::write(deltaInput(base, next, masks, ValueCoding::Q8, 2));
+        const auto r = BundleApplier::apply(out.bytes, base, {});
+        QVERIFY2(r.status == 0, r.message.c_str());
+        QVERIFY(r.file == out.targetFile);
+        const std::string text = BundleInspector::inspect(out.bytes, &base);
+        auto line = [&text](const std::string& name) {
+            const size_t at = text.find("  " + name + " [");
+            return at == std::string::npos ? std::string() : text.substr(at, text.find('\n', at) - at);
+        };
+        QVERIFY2(line("fc1.weight").find("sparse q8") != std::string::npos, text.c_str());
+        QVERIFY2(line("fc2.weight").find("sparse fp16") != std::string::npos, text.c_str());
+        for (size_t i = 0; i < next[2].values.size(); ++i) {
+            const float a = out.applied[2].values[i], want = next[2].values[i];
+            if (masks[2][i])
+                QVERIFY(std::abs(a - want) <= std::abs(want) / 2048.f);
+            else
+                QVERIFY(sameBits(a, old[2].values[i]));
+        }
+        // ... because it is smaller than the exact q8 table would have been
+        std::vector<float> decoded;
+        BundleStats st;
+        const size_t q8Bytes =
+            SparseEncoder::encode(old[2].values, next[2].values, masks[2], ValueCoding::Q8, decoded, st).size();
+        const size_t fp16Bytes =
+            SparseEncoder::encode(old[2].values, next[2].values, masks[2], ValueCoding::Fp16, decoded, st).size();
+        QVERIFY2(fp16Bytes < q8Bytes, qPrintable(QStringLiteral("%1 vs %2").arg(fp16Bytes).arg(q8Bytes)));
+        QVERIFY2(line("fc2.weight").find(", " + std::to_string(fp16Bytes) + " bytes") != std::string::npos, text.c_str());
     }
 
     void headerTravelsAsAnEditOfTheBase()
@@ -166,7 +203,7 @@ private Q_SLOTS:
             const auto r = BundleApplier::apply(out.bytes, base, {});
             QVERIFY2(r.status == 0, r.message.c_str());
             QVERIFY(r.file == out.targetFile);
-            const std::string text = BundleInspector::inspect(out.bytes);
+            const std::string text = BundleInspector::inspect(out.bytes, &base);
             const auto line = text.substr(text.find("fc2.weight"));
             QVERIFY2(line.substr(0, line.find('\n')).find("dense") != std::string::npos, text.c_str());
             for (size_t i = 0; i < next[2].values.size(); ++i)
@@ -219,8 +256,17 @@ private Q_SLOTS:
         next[7] = old[7]; // running_mean unchanged
         const auto base = deviceFile(old, 1);
         const BundleOutput out = BundleWriter::write(deltaInput(base, next, randomMasks(old, 0.01, 1), ValueCoding::Fp32, 2));
-        QVERIFY(BundleInspector::inspect(out.bytes).find("bn1.running_mean") != std::string::npos);
-        QVERIFY(BundleInspector::inspect(out.bytes).find("copy") != std::string::npos);
+        // Names come from the produced header, rebuilt from the base's; without it, numbers.
+        auto lineOf = [](const std::string& text, const std::string& label) {
+            const size_t at = text.find("  " + label + " ");
+            return at == std::string::npos ? std::string() : text.substr(at, text.find('\n', at) - at);
+        };
+        const std::string named = BundleInspector::inspect(out.bytes, &base);
+        QVERIFY2(lineOf(named, "bn1.running_mean [16]").find(" copy, 0 bytes") != std::string::npos, named.c_str());
+        QVERIFY2(lineOf(named, "conv1.weight [16x3x3x3]").find(" sparse fp32") != std::string::npos, named.c_str());
+        const std::string numbered = BundleInspector::inspect(out.bytes);
+        QVERIFY2(lineOf(numbered, "#7 [16 values]").find(" copy, 0 bytes") != std::string::npos, numbered.c_str());
+        QVERIFY(numbered.find("names and shapes: inspect with the base file") != std::string::npos);
         const auto r = BundleApplier::apply(out.bytes, base, {});
         QVERIFY2(r.status == 0, r.message.c_str());
         QVERIFY(r.file == out.targetFile);

@@ -78,6 +78,9 @@ class TestRunBundles : public QObject {
                 continue;
             }
             QCOMPARE(QFileInfo(bundle).size(), qint64(r.bundleBytes));
+            // With the device's current file, every kind shows the tensors by name and shape.
+            const std::string text = dpu::inspectBundleFile(bundle.toStdString(), device.toStdString());
+            QVERIFY2(text.find("  fc1.weight [") != std::string::npos, text.c_str());
             QString out;
             QVERIFY2(runApply({bundle, device}, &out) == 0, qPrintable(out));
             QCOMPARE(sha256Hex(device), QString::fromStdString(r.deviceSha256));
@@ -206,6 +209,11 @@ private Q_SLOTS:
                 const auto noBase = dpu::verifyBundleFile(delta, "");
                 QVERIFY(!noBase.ok);
                 QVERIFY2(!noBase.message.empty(), "a rejection names its reason");
+                // Inspecting: numbered tensors without the base, a clear refusal of a wrong one.
+                QVERIFY(dpu::inspectBundleFile(delta).find("  #0 [") != std::string::npos);
+                const std::string initial = (run_ + "/bundles/seed-5/initial.safetensors").toStdString();
+                DPU_EXPECT_THROW_MESSAGE(dpu::Error, dpu::inspectBundleFile(delta, initial),
+                                         "not the device file this delta applies to");
                 break;
             }
         DPU_EXPECT_THROW_MESSAGE(dpu::Error, dpu::verifyBundleFile("/nonexistent/b.dpub", ""), "/nonexistent/b.dpub");

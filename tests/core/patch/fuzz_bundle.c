@@ -26,10 +26,37 @@ static int wr(void *u, const uint8_t *buf, size_t len)
     return 0;
 }
 
-/* Recomputes section and manifest digests of a plausible bundle in place (best effort). */
+/* Unsigned LEB128 at b[*off] (bounded by `end`); 0 when it runs out. */
+static uint64_t varint(const uint8_t *b, uint64_t *off, uint64_t end)
+{
+    uint64_t v = 0;
+    unsigned shift;
+    for (shift = 0; shift < 64 && *off < end; shift += 7) {
+        const uint8_t c = b[(*off)++];
+        v |= (uint64_t)(c & 0x7fu) << shift;
+        if (!(c & 0x80u))
+            return v;
+    }
+    return 0;
+}
+
+/* Digest of one section into the running sections digest (zeros when out of range). */
+static void digest_section(dpu_sha256 *root, const uint8_t *b, uint64_t n, uint64_t off, uint64_t len)
+{
+    uint8_t d[DPU_SHA256_SIZE];
+    if (off <= n && len <= n - off)
+        dpu_sha256_buf(b + off, (size_t)len, d);
+    else
+        memset(d, 0, sizeof d);
+    dpu_sha256_update(root, d, sizeof d);
+}
+
+/* Recomputes the sections digest and the manifest digest of a plausible bundle in place (best
+ * effort: the table is walked as the decoder would, and a nonsense entry just ends the walk). */
 static void reseal(uint8_t *b, uint64_t n)
 {
-    uint64_t m, off, i, t, sec_off, sec_len;
+    uint64_t m, off, i, t, pos, len, numel;
+    dpu_sha256 root;
     if (n < 16 + DPU_MANIFEST_FIXED_SIZE)
         return;
     m = dpu_le32(b + 8);
@@ -41,18 +68,29 @@ static void reseal(uint8_t *b, uint64_t n)
         base_len = dpu_le64(b + 16 + 80);
         dpu_sha256_buf(zeros, (size_t)base_len, b + 16 + 16);
     }
-    sec_off = dpu_le64(b + 16 + 120);
-    sec_len = dpu_le64(b + 16 + 128);
-    if (sec_off <= n && sec_len <= n - sec_off)
-        dpu_sha256_buf(b + sec_off, (size_t)sec_len, b + 16 + 136);
+    dpu_sha256_init(&root);
+    pos = dpu_le64(b + 16 + 120);
+    len = dpu_le64(b + 16 + 128);
+    digest_section(&root, b, n, pos, len);
+    pos += len;
     off = 16 + DPU_MANIFEST_FIXED_SIZE + (uint64_t)b[16 + 168] + b[16 + 169];
-    for (i = 0; i < t && off + DPU_TENSOR_FIXED_SIZE <= 16 + m; ++i) {
-        sec_off = dpu_le64(b + off + 40);
-        sec_len = dpu_le64(b + off + 48);
-        if (sec_off <= n && sec_len <= n - sec_off)
-            dpu_sha256_buf(b + sec_off, (size_t)sec_len, b + off + 56);
-        off += DPU_TENSOR_FIXED_SIZE + 8u * b[off + 3] + b[off + 5];
+    for (i = 0; i < t && off < 16 + m; ++i) {
+        const uint8_t e = b[off++];
+        numel = varint(b, &off, 16 + m);
+        len = (e & 3u) == DPU_MODE_DENSE ? numel * 4u : 0;
+        if ((e & 3u) >= DPU_MODE_SPARSE)
+            len = varint(b, &off, 16 + m);
+        if ((e & 3u) == DPU_MODE_INIT_SPARSE) {
+            (void)varint(b, &off, 16 + m);
+            if (((e >> 4) & 3u) == DPU_INIT_UNIFORM)
+                (void)varint(b, &off, 16 + m);
+            else
+                off += 4;
+        }
+        digest_section(&root, b, n, pos, len);
+        pos += len;
     }
+    dpu_sha256_final(&root, b + 16 + 136);
     dpu_sha256_buf(b, (size_t)(16 + m), b + 16 + m);
 }
 
