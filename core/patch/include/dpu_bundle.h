@@ -127,7 +127,7 @@ typedef struct dpu_bundle_info {
     char compat[DPU_MAX_STRING + 1];
 } dpu_bundle_info;
 
-/** Working memory of a verify/apply (about 5.6 KiB); the caller owns it. After any error the
+/** Working memory of a verify/apply (about 6.9 KiB); the caller owns it. After any error the
  *  context is terminal: every later call returns that same error until dpu_apply_init. */
 typedef struct dpu_apply_ctx {
     uint32_t magic;              /* set by dpu_apply_init */
@@ -152,6 +152,11 @@ typedef struct dpu_apply_ctx {
     uint8_t buf[1024];
     float vals[256];
     dpu_bits bits;
+    dpu_bits pbits;              /* the shared dense stream of pooled tensors (2.5) */
+    dpu_huff phuff[4];
+    uint32_t pooled_mask;        /* its plane mask and DIRECT flag */
+    int pooled_started;          /* its header was read (apply pass) */
+    int table_pooled;            /* a pooled entry was seen (either pass) */
     char detail[96];             /* which tensor/field failed, for messages */
 } dpu_apply_ctx;
 

@@ -66,6 +66,8 @@ dpu_status dpu_bundle_apply(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dp
     off = DPU_BUNDLE_PREAMBLE_SIZE + DPU_MANIFEST_FIXED_SIZE + strlen(ctx->info.model) +
           strlen(ctx->info.compat);
     sec_pos = ctx->sections_start + ctx->header_sec_len;
+    ctx->table_pooled = 0;
+    ctx->pooled_started = 0;
     for (i = 0; i < ctx->info.tensor_count; ++i) {
         /* entries were verified; re-reading them re-checks every bound at no real cost */
         if ((s = dpu_read_entry(ctx, io, &off, i, &data_end, &sec_pos, &e)) != DPU_OK)
@@ -75,7 +77,8 @@ dpu_status dpu_bundle_apply(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dp
             s = copy_range(ctx, io, 0, ctx->base_data_start + e.data_offset, e.numel * 4u);
             break;
         case DPU_MODE_DENSE:
-            s = copy_range(ctx, io, 1, e.section_offset, e.section_length);
+            s = e.coding == DPU_CODING_NONE ? copy_range(ctx, io, 1, e.section_offset, e.section_length)
+                                            : dpu_apply_pooled(ctx, io, &e, i);
             break;
         default:
             s = dpu_apply_sparse(ctx, io, &e, i);
@@ -84,6 +87,8 @@ dpu_status dpu_bundle_apply(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dp
         if (s != DPU_OK)
             return s;
     }
+    if ((s = dpu_pooled_finish(ctx)) != DPU_OK)
+        return s;
     dpu_sha256_final(&ctx->sha, digest);
     if (ctx->written != ctx->info.target_size || memcmp(digest, ctx->info.target_sha256, 32) != 0)
         return dpu_fail(ctx, DPU_E_TARGET_HASH, "produced file", UINT64_MAX);

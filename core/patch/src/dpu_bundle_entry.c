@@ -9,8 +9,8 @@ static int mode_allowed(uint32_t kind, const dpu_entry *e)
     switch (e->mode) {
     case DPU_MODE_COPY:
         return kind == DPU_KIND_DELTA && e->coding == DPU_CODING_NONE && e->init_rule == DPU_INIT_NONE;
-    case DPU_MODE_DENSE:
-        return e->coding == DPU_CODING_NONE && e->init_rule == DPU_INIT_NONE;
+    case DPU_MODE_DENSE: /* coding fp32: pooled in the shared dense stream (2.5) */
+        return (e->coding == DPU_CODING_NONE || e->coding == DPU_CODING_FP32) && e->init_rule == DPU_INIT_NONE;
     case DPU_MODE_SPARSE:
         return kind == DPU_KIND_DELTA && value_coding && e->init_rule == DPU_INIT_NONE;
     case DPU_MODE_INIT_SPARSE:
@@ -82,8 +82,15 @@ dpu_status dpu_read_entry(dpu_apply_ctx *ctx, const dpu_apply_io *io, uint64_t *
     nbytes = e->numel * 4u;
     if (e->mode == DPU_MODE_COPY) {
         e->section_length = 0;
-    } else if (e->mode == DPU_MODE_DENSE) {
+    } else if (e->mode == DPU_MODE_DENSE && e->coding == DPU_CODING_NONE) {
         e->section_length = nbytes;
+    } else if (e->mode == DPU_MODE_DENSE) {
+        /* pooled: the first such entry's section is the whole shared stream, the others have none */
+        if (get_varint(b, avail, &pos, UINT64_MAX, &e->section_length) != 0)
+            return dpu_fail(ctx, DPU_E_TENSOR_ENTRY, "section length varint", index);
+        if (ctx->table_pooled ? e->section_length != 0 : e->section_length == 0)
+            return dpu_fail(ctx, DPU_E_SECTION_SIZE, "dense stream section length", index);
+        ctx->table_pooled = 1;
     } else {
         if (get_varint(b, avail, &pos, UINT64_MAX, &e->section_length) != 0)
             return dpu_fail(ctx, DPU_E_TENSOR_ENTRY, "section length varint", index);

@@ -32,6 +32,14 @@ dpu_status dpu_read_entry(dpu_apply_ctx *ctx, const dpu_apply_io *io, uint64_t *
 dpu_status dpu_apply_sparse(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dpu_entry *e,
                             uint64_t index);
 
+/** Streams one pooled dense tensor from the shared dense stream (the first one reads its
+ *  header), over the base file's values when the stream is XOR-coded. */
+dpu_status dpu_apply_pooled(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dpu_entry *e,
+                            uint64_t index);
+
+/** After the last tensor: the shared dense stream, when there is one, ended exactly. */
+dpu_status dpu_pooled_finish(dpu_apply_ctx *ctx);
+
 /** Writes bytes to the output and the running target digest. */
 dpu_status dpu_emit(dpu_apply_ctx *ctx, const dpu_apply_io *io, const uint8_t *p, size_t n);
 

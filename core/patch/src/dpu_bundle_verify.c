@@ -230,6 +230,7 @@ static dpu_status check_table(dpu_apply_ctx *ctx, const dpu_apply_io *io)
     dpu_entry e;
     dpu_status s;
     dpu_sha256_init(&ctx->root);
+    ctx->table_pooled = 0;
     if ((s = digest_section(ctx, io, ctx->header_sec_offset, ctx->header_sec_len)) != DPU_OK)
         return s;
     for (i = 0; i < ctx->info.tensor_count; ++i) {

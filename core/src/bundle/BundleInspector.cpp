@@ -191,8 +191,9 @@ std::string BundleInspector::inspect(const std::vector<uint8_t>& bundle, const s
     for (uint64_t i = 0; i < count && i < DPU_MAX_TENSORS; ++i) {
         const uint64_t entry = c.u(1, "mode"), mode = entry & 3, coding = (entry >> 2) & 3;
         const uint64_t numel = c.varint("numel");
-        uint64_t secLen = mode == DPU_MODE_DENSE ? 4 * numel : 0;
-        if (mode >= DPU_MODE_SPARSE)
+        const bool pooled = mode == DPU_MODE_DENSE && coding == DPU_CODING_FP32;
+        uint64_t secLen = mode == DPU_MODE_DENSE && !pooled ? 4 * numel : 0;
+        if (mode >= DPU_MODE_SPARSE || pooled)
             secLen = c.varint("section length");
         if (mode == DPU_MODE_INIT_SPARSE) {
             c.varint("init index");
@@ -204,6 +205,13 @@ std::string BundleInspector::inspect(const std::vector<uint8_t>& bundle, const s
         const std::string label = named ? names[i].name + " [" + names[i].shape + "]"
                                          : "#" + std::to_string(i) + " [" + std::to_string(numel) + " values]";
         o << "  " << std::left << std::setw(36) << label << " " << modeName(mode);
+        if (pooled) {
+            o << ", in the shared dense stream";
+            if (secLen > 0) {
+                Cursor s(bundle, secPos);
+                o << " (here: " << ((s.u(1, "dense stream flags") & DPU_SPARSE_DIRECT) ? "direct" : "xor") << ")";
+            }
+        }
         if (mode >= DPU_MODE_SPARSE) {
             Cursor s(bundle, secPos);
             const uint64_t changed = s.u(8, "change count"), rice = s.u(1, "rice parameter");

@@ -2,6 +2,7 @@
 // Bundle assembly: decide each tensor's mode, encode sections, then preamble, manifest, digest
 // and signature (docs/bundle-format.md, "Layout").
 #include "bundle/BundleWriter.h"
+#include "bundle/DenseStream.h"
 #include "bundle/HeaderSection.h"
 #include "bundle/SafetensorsFile.h"
 #include "bundle/SparseEncoder.h"
@@ -9,6 +10,7 @@
 #include "dpu_bundle.h"
 #include "dpu_init.h"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 
@@ -67,6 +69,52 @@ std::array<uint8_t, 32> sha(const std::vector<uint8_t>& v)
     std::array<uint8_t, 32> d{};
     dpu_sha256_buf(v.data(), v.size(), d.data());
     return d;
+}
+
+// Changed always-shipped tensors (biases, BatchNorm) into one shared dense stream when that is
+// smaller than their own sections: many small tensors then share one set of code tables. A
+// tensor whose own section is cheaper than its share (a few changed values) keeps it.
+void poolDenseTensors(const BundleInput& in, const std::vector<TensorData>& base, std::vector<Planned>& plan,
+                      BundleStats& stats)
+{
+    std::vector<size_t> pool;
+    uint64_t values = 0;
+    for (size_t i = 0; i < plan.size(); ++i)
+        if (in.masks[i].empty() && plan[i].mode != DPU_MODE_COPY) {
+            pool.push_back(i);
+            values += in.target[i].values.size();
+        }
+    auto streamOf = [&](const std::vector<size_t>& set) {
+        std::vector<const std::vector<float>*> targets, bases;
+        for (size_t i : set) {
+            targets.push_back(&in.target[i].values);
+            if (in.kind == Kind::Delta)
+                bases.push_back(&base[i].values);
+        }
+        return DenseStream::encode(targets, bases);
+    };
+    if (pool.empty())
+        return;
+    const double bitsPerValue = 8.0 * double(streamOf(pool).size()) / double(std::max<uint64_t>(values, 1));
+    std::vector<size_t> kept;
+    for (size_t i : pool)
+        if (8.0 * double(plan[i].section.size()) >= bitsPerValue * double(in.target[i].values.size()))
+            kept.push_back(i);
+    if (kept.empty())
+        return;
+    std::vector<uint8_t> stream = streamOf(kept);
+    uint64_t own = 0;
+    for (size_t i : kept)
+        own += plan[i].section.size();
+    if (stream.size() >= own)
+        return;
+    stats.denseBytes = stats.denseBytes - own + stream.size();
+    for (size_t j = 0; j < kept.size(); ++j) {
+        Planned& p = plan[kept[j]];
+        p.mode = DPU_MODE_DENSE;
+        p.coding = DPU_CODING_FP32; // pooled: the first carries the stream, the others nothing
+        p.section = j == 0 ? stream : std::vector<uint8_t>{};
+    }
 }
 
 } // namespace
@@ -186,6 +234,8 @@ BundleOutput BundleWriter::write(const BundleInput& in)
             out.stats.denseBytes += p.section.size();
         }
     }
+    if (in.kind != Kind::Full)
+        poolDenseTensors(in, base, plan, out.stats);
     const auto meta = SafetensorsFile::deviceMetadata(in.model, in.compat, in.updateVersion);
     out.targetFile = SafetensorsFile::write(out.applied, meta);
     const std::vector<uint8_t> fullHeader = SafetensorsFile::header(out.applied, meta);
@@ -206,7 +256,8 @@ BundleOutput BundleWriter::write(const BundleInput& in)
         const InitSpec spec = in.kind == Kind::ReinitDelta && plan[i].mode == DPU_MODE_INIT_SPARSE ? in.init[i] : InitSpec{};
         table.push_back(uint8_t(plan[i].mode | plan[i].coding << 2 | uint8_t(spec.rule) << 4));
         varint(table, t.values.size());
-        if (plan[i].mode == DPU_MODE_SPARSE || plan[i].mode == DPU_MODE_INIT_SPARSE)
+        if (plan[i].mode == DPU_MODE_SPARSE || plan[i].mode == DPU_MODE_INIT_SPARSE ||
+            (plan[i].mode == DPU_MODE_DENSE && plan[i].coding == DPU_CODING_FP32))
             varint(table, plan[i].section.size());
         if (plan[i].mode == DPU_MODE_INIT_SPARSE) {
             varint(table, spec.index);

@@ -150,8 +150,9 @@ inline std::vector<std::pair<uint64_t, uint64_t>> sectionSpans(const std::vector
     for (uint64_t i = 0, n = le(m + 4, 4); i < n; ++i) {
         const uint8_t entry = b.at(off++);
         const uint64_t numel = varint();
-        uint64_t len = (entry & 3) == DPU_MODE_DENSE ? 4 * numel : 0;
-        if ((entry & 3) >= DPU_MODE_SPARSE)
+        const bool pooled = (entry & 3) == DPU_MODE_DENSE && ((entry >> 2) & 3) == DPU_CODING_FP32;
+        uint64_t len = (entry & 3) == DPU_MODE_DENSE && !pooled ? 4 * numel : 0;
+        if ((entry & 3) >= DPU_MODE_SPARSE || pooled)
             len = varint();
         if ((entry & 3) == DPU_MODE_INIT_SPARSE) {
             varint();

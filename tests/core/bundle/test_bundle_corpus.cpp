@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The fuzz target's seed corpus (tests/data/bundle/corpus) is current: every value coding, kind
-// and format-2 form, byte-identical to what the writer produces now, and each seed applies.
+// and compact form, byte-identical to what the writer produces now, and each seed applies.
 //
 // Regenerate after a format change: DPU_WRITE_FUZZ_CORPUS=tests/data/bundle/corpus test_bundle_corpus
 #include "BundleTestUtil.h"
@@ -58,6 +58,22 @@ std::vector<Seed> seeds()
                  base, "direct"});
     s.push_back({"round-q8-f16", BundleWriter::write(deltaInput(base, next, masks, ValueCoding::Q8, 2)).bytes, base,
                  "f16 centroids"});
+    // BatchNorm-like tensors that all change: the shared dense stream, XOR (delta) and direct (reinit).
+    std::vector<TensorData> bn = {{"conv.weight", {8, 4, 3, 3}, {}}};
+    for (int l = 0; l < 8; ++l)
+        bn.push_back({"bn" + std::to_string(l), {64}, {}});
+    for (auto& t : bn)
+        for (size_t i = 0; i < size_t(t.shape.size() > 1 ? 8 * 4 * 9 : 64); ++i)
+            t.values.push_back(nd(rng));
+    const auto bnMasks = randomMasks(bn, 0.05, 7);
+    const auto bnBase = deviceFile(bn, 1);
+    BundleInput in = deltaInput(bnBase, perturbed(bn, 8), bnMasks, ValueCoding::Fp32, 2);
+    s.push_back({"pooled-delta", BundleWriter::write(in).bytes, bnBase, "shared dense stream (here: xor)"});
+    in.kind = Kind::ReinitDelta;
+    in.baseFile.clear();
+    in.init = initRules(bn);
+    in.seed = 7;
+    s.push_back({"pooled-reinit", BundleWriter::write(in).bytes, {}, "shared dense stream (here: direct)"});
     return s;
 }
 

@@ -181,6 +181,51 @@ private Q_SLOTS:
         }
     }
 
+    void resealedDenseStreamMutations()
+    {
+        // The shared dense stream (flags, tables, plane symbols), digests recomputed after each
+        // change, for XOR (delta) and direct (reinit) streams: rejected or harmless, never a crash.
+        std::vector<TensorData> bn = {{"w", {8, 4}, {}}};
+        for (int l = 0; l < 8; ++l)
+            bn.push_back({"bn" + std::to_string(l), {64}, {}});
+        std::mt19937 rng(9);
+        std::normal_distribution<float> nd(0.f, 0.05f);
+        for (auto& t : bn)
+            for (size_t i = 0; i < size_t(t.shape.size() > 1 ? 32 : 64); ++i)
+                t.values.push_back(nd(rng));
+        const auto masks = randomMasks(bn, 0.1, 10);
+        const auto base = deviceFile(bn, 1);
+        for (Kind kind : {Kind::Delta, Kind::ReinitDelta}) {
+            BundleInput in = deltaInput(base, perturbed(bn, 11), masks, ValueCoding::Fp32, 2);
+            if (kind == Kind::ReinitDelta) {
+                in.kind = kind;
+                in.baseFile.clear();
+                in.init = initRules(bn);
+                in.seed = 3;
+            }
+            const BundleOutput out = BundleWriter::write(in);
+            const std::vector<uint8_t> devBase = kind == Kind::Delta ? base : std::vector<uint8_t>{};
+            const auto spans = sectionSpans(out.bytes);
+            const auto [off, len] = spans.at(2); // bn0: the first pooled tensor carries the stream
+            QVERIFY2(len > 0 && spans.at(3).second == 0, BundleInspector::inspect(out.bytes).c_str());
+            const std::string text = BundleInspector::inspect(out.bytes, &base);
+            QVERIFY2(text.find("  bn0 [64]") != std::string::npos &&
+                         text.find("shared dense stream (here: ") != std::string::npos,
+                     text.c_str());
+            for (uint64_t i = off; i < off + len; ++i)
+                for (unsigned x : {0x01u, 0x10u, 0x80u, 0xffu}) {
+                    std::vector<uint8_t> b = out.bytes;
+                    b[i] ^= uint8_t(x);
+                    reseal(b);
+                    const auto r = BundleApplier::apply(b, devBase, {});
+                    QVERIFY(r.status != 0 || r.file == out.targetFile);
+                    QVERIFY(r.status == 0 || r.file.empty());
+                    if (i == off && x == 0x10u) // the DIRECT flag flipped
+                        QCOMPARE(r.status, kind == Kind::Delta ? int(DPU_E_TARGET_HASH) : int(DPU_E_PLANES));
+                }
+        }
+    }
+
     void hostileVarintsNamed()
     {
         // Hand-made table entries, resealed: each is refused with its own status.

@@ -99,7 +99,8 @@ private Q_SLOTS:
             // Small dense changes code smaller as XOR over the base; never larger than raw f32.
             const auto biasLine = text.substr(text.find("fc1.bias"));
             if (std::string(c.form) == "xor")
-                QVERIFY2(biasLine.substr(0, biasLine.find('\n')).find("sparse fp32") != std::string::npos, text.c_str());
+                QVERIFY2(biasLine.substr(0, biasLine.find('\n')).find("shared dense stream (here: xor)") != std::string::npos,
+                         text.c_str());
             QVERIFY(out.stats.denseBytes <= 4 * (256 + 10));
             double worst = 0;
             for (size_t t = 0; t < old.size(); ++t)
@@ -114,6 +115,69 @@ private Q_SLOTS:
                 }
             // q8: 256 centroids over about +-0.35, rounded to binary16, stay within a few 1e-3.
             QVERIFY2(worst < (c.coding == ValueCoding::Fp16 ? 1e-3 : 0.01), qPrintable(QString::number(worst)));
+        }
+    }
+
+    void alwaysShippedTensorsShareOneDenseStream()
+    {
+        // BatchNorm-like tensors that all change: one stream with one set of code tables, exact,
+        // XOR over the base in a delta and the new bits in a reinit bundle; a tensor with a single
+        // changed value keeps its own (smaller) sparse section, an unchanged one is copied.
+        std::vector<TensorData> old = {{"conv1.weight", {64, 16, 3, 3}, {}}};
+        for (int l = 1; l <= 10; ++l)
+            for (const char* b : {"weight", "bias", "running_mean", "running_var"})
+                old.push_back({"bn" + std::to_string(l) + "." + b, {64}, {}});
+        old.push_back({"fc.bias", {10}, {}});
+        std::mt19937 rng(81);
+        std::normal_distribution<float> nd(0.f, 0.05f);
+        for (auto& t : old) {
+            t.values.resize(t.shape.size() > 1 ? size_t(64 * 16 * 9) : size_t(t.shape[0]));
+            for (float& v : t.values)
+                v = nd(rng);
+        }
+        const auto masks = randomMasks(old, 0.02, 82);
+        auto next = perturbed(old, 83);
+        next[2] = old[2];
+        next[2].values[5] += 0.25f; // bn1.bias: one changed value
+        next[4] = old[4];           // bn1.running_var: unchanged
+        const auto base = deviceFile(old, 1);
+        auto line = [](const std::string& text, const std::string& name) {
+            const size_t at = text.find("  " + name + " [");
+            return at == std::string::npos ? std::string() : text.substr(at, text.find('\n', at) - at);
+        };
+        uint64_t rawDense = 0;
+        for (size_t t = 0; t < old.size(); ++t)
+            if (masks[t].empty() && t != 2 && t != 4)
+                rawDense += 4 * old[t].values.size();
+        for (Kind kind : {Kind::Delta, Kind::ReinitDelta}) {
+            BundleInput in = deltaInput(base, next, masks, ValueCoding::Fp32, 2);
+            if (kind == Kind::ReinitDelta) {
+                in.kind = kind;
+                in.baseFile.clear();
+                in.init = initRules(old);
+                in.seed = 5;
+            }
+            const BundleOutput out = BundleWriter::write(in);
+            const auto r = BundleApplier::apply(out.bytes, kind == Kind::Delta ? base : std::vector<uint8_t>{}, {});
+            QVERIFY2(r.status == 0, r.message.c_str());
+            QVERIFY(r.file == out.targetFile);
+            for (size_t t = 0; t < next.size(); ++t)
+                if (masks[t].empty())
+                    QVERIFY(std::memcmp(out.applied[t].values.data(), next[t].values.data(),
+                                        4 * next[t].values.size()) == 0); // exact
+            const std::string text = BundleInspector::inspect(out.bytes, &base);
+            QVERIFY2(line(text, "bn1.weight").find(kind == Kind::Delta ? "shared dense stream (here: xor)"
+                                                                       : "shared dense stream (here: direct)") !=
+                         std::string::npos,
+                     text.c_str());
+            QVERIFY2(line(text, "bn7.running_mean").find("in the shared dense stream, 0 bytes") != std::string::npos,
+                     text.c_str());
+            QVERIFY2(line(text, "fc.bias").find("in the shared dense stream, 0 bytes") != std::string::npos, text.c_str());
+            if (kind == Kind::Delta) {
+                QVERIFY2(line(text, "bn1.bias").find("sparse fp32, 1/64 changed") != std::string::npos, text.c_str());
+                QVERIFY2(line(text, "bn1.running_var").find("copy") != std::string::npos, text.c_str());
+                QVERIFY(out.stats.denseBytes < rawDense);
+            }
         }
     }
 

@@ -56,6 +56,7 @@ static void digest_section(dpu_sha256 *root, const uint8_t *b, uint64_t n, uint6
 static void reseal(uint8_t *b, uint64_t n)
 {
     uint64_t m, off, i, t, pos, len, numel;
+    int pooled;
     dpu_sha256 root;
     if (n < 16 + DPU_MANIFEST_FIXED_SIZE)
         return;
@@ -77,8 +78,9 @@ static void reseal(uint8_t *b, uint64_t n)
     for (i = 0; i < t && off < 16 + m; ++i) {
         const uint8_t e = b[off++];
         numel = varint(b, &off, 16 + m);
-        len = (e & 3u) == DPU_MODE_DENSE ? numel * 4u : 0;
-        if ((e & 3u) >= DPU_MODE_SPARSE)
+        pooled = (e & 3u) == DPU_MODE_DENSE && ((e >> 2) & 3u) == DPU_CODING_FP32;
+        len = (e & 3u) == DPU_MODE_DENSE && !pooled ? numel * 4u : 0;
+        if ((e & 3u) >= DPU_MODE_SPARSE || pooled)
             len = varint(b, &off, 16 + m);
         if ((e & 3u) == DPU_MODE_INIT_SPARSE) {
             (void)varint(b, &off, 16 + m);
