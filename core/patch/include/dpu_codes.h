@@ -61,6 +61,10 @@ typedef struct dpu_huff {
  *  symbol is used. */
 int dpu_huff_build(dpu_huff *h, const uint8_t lengths[256]);
 
+/** Reads a 128-byte table of 256 code lengths (low nibble: even symbol, high nibble: odd
+ *  symbol) from the bit stream. Returns 0, or -1 when the stream runs out (b->error set). */
+int dpu_huff_read_lengths(dpu_bits *b, uint8_t lengths[256]);
+
 /** Decodes one symbol; returns -1 when the bits run out (b->error set) or on an unused code. */
 int dpu_huff_get(const dpu_huff *h, dpu_bits *b);
 

@@ -10,7 +10,7 @@ static dpu_status read_header(dpu_apply_ctx *ctx, const dpu_apply_io *io, const 
                               uint64_t index)
 {
     dpu_bits *b = &ctx->pbits;
-    unsigned i, p;
+    unsigned p;
     dpu_bits_init(b, io->read_bundle, io->bundle_user, e->section_offset, e->section_length);
     ctx->pooled_mask = dpu_bits_get(b, 8);
     if (b->error)
@@ -21,12 +21,7 @@ static dpu_status read_header(dpu_apply_ctx *ctx, const dpu_apply_io *io, const 
     for (p = 0; p < 4; ++p) {
         if (!(ctx->pooled_mask >> p & 1u))
             continue;
-        for (i = 0; i < 128; ++i) {
-            const unsigned byte = dpu_bits_get(b, 8);
-            ctx->lengths[2 * i] = (uint8_t)(byte & 15u);
-            ctx->lengths[2 * i + 1] = (uint8_t)(byte >> 4);
-        }
-        if (b->error)
+        if (dpu_huff_read_lengths(b, ctx->lengths) != 0)
             return dpu_fail(ctx, DPU_E_HUFF_TABLE, "table runs past the dense stream", index);
         if (dpu_huff_build(&ctx->phuff[p], ctx->lengths) != 0)
             return dpu_fail(ctx, DPU_E_HUFF_TABLE, "dense stream code lengths", index);

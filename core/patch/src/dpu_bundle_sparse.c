@@ -81,12 +81,7 @@ static dpu_status read_tables(dpu_apply_ctx *ctx, const dpu_entry *e, uint64_t i
     for (p = 0; p < *planes; ++p) {
         if (!(*mask >> p & 1u))
             continue;
-        for (i = 0; i < 128; ++i) {
-            const unsigned byte = dpu_bits_get(b, 8);
-            ctx->lengths[2 * i] = (uint8_t)(byte & 15u);
-            ctx->lengths[2 * i + 1] = (uint8_t)(byte >> 4);
-        }
-        if (b->error)
+        if (dpu_huff_read_lengths(b, ctx->lengths) != 0)
             return dpu_fail(ctx, DPU_E_HUFF_TABLE, "table runs past the section", index);
         for (i = *ncent; i < 256; ++i)
             if (ctx->lengths[i] != 0)

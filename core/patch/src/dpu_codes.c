@@ -145,6 +145,17 @@ int dpu_huff_build(dpu_huff *h, const uint8_t lengths[256])
     return 0;
 }
 
+int dpu_huff_read_lengths(dpu_bits *b, uint8_t lengths[256])
+{
+    unsigned i;
+    for (i = 0; i < 128; ++i) {
+        const unsigned byte = dpu_bits_get(b, 8);
+        lengths[2 * i] = (uint8_t)(byte & 15u);
+        lengths[2 * i + 1] = (uint8_t)(byte >> 4);
+    }
+    return b->error ? -1 : 0;
+}
+
 int dpu_huff_get(const dpu_huff *h, dpu_bits *b)
 {
     /* Canonical decoding one bit at a time: `first` is the first code of this length,

@@ -123,6 +123,15 @@ inline BundleInput deltaInput(const std::vector<uint8_t>& base, const std::vecto
 }
 
 
+/// Turns a delta input into a reinit+delta one from `seed` (no base file; init rules of `state`).
+inline void makeReinit(BundleInput& in, const std::vector<TensorData>& state, uint64_t seed)
+{
+    in.kind = Kind::ReinitDelta;
+    in.baseFile.clear();
+    in.init = initRules(state);
+    in.seed = seed;
+}
+
 /// Where each section of a bundle lies (offset, length): section H first, then one per tensor
 /// entry, read from the compact table independently of the decoder (docs/bundle-format.md 2.3).
 inline std::vector<std::pair<uint64_t, uint64_t>> sectionSpans(const std::vector<uint8_t>& b)

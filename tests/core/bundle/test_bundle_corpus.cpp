@@ -31,10 +31,7 @@ std::vector<Seed> seeds()
     for (int c = 1; c <= 3; ++c) {
         BundleInput in = deltaInput(tinyBase, perturbed(tiny, 2), randomMasks(tiny, 0.3, 3), ValueCoding(c), 2);
         s.push_back({std::string("delta-") + codings[c], BundleWriter::write(in).bytes, tinyBase, "sparse"});
-        in.kind = Kind::ReinitDelta;
-        in.baseFile.clear();
-        in.init = initRules(tiny);
-        in.seed = 99;
+        makeReinit(in, tiny, 99);
         s.push_back({std::string("reinit-") + codings[c], BundleWriter::write(in).bytes, {}, "init+sparse"});
         if (c == 1) {
             in.kind = Kind::Full;
@@ -69,10 +66,7 @@ std::vector<Seed> seeds()
     const auto bnBase = deviceFile(bn, 1);
     BundleInput in = deltaInput(bnBase, perturbed(bn, 8), bnMasks, ValueCoding::Fp32, 2);
     s.push_back({"pooled-delta", BundleWriter::write(in).bytes, bnBase, "shared dense stream (here: xor)"});
-    in.kind = Kind::ReinitDelta;
-    in.baseFile.clear();
-    in.init = initRules(bn);
-    in.seed = 7;
+    makeReinit(in, bn, 7);
     s.push_back({"pooled-reinit", BundleWriter::write(in).bytes, {}, "shared dense stream (here: direct)"});
     return s;
 }

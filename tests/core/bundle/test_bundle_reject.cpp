@@ -25,12 +25,8 @@ Fixture smallBundle(ValueCoding coding, const std::vector<uint8_t>& secretKey, K
     f.base = deviceFile(old, 1);
     BundleInput in = deltaInput(f.base, perturbed(old, 2), randomMasks(old, 0.3, 3), coding, 2);
     in.secretKey = secretKey;
-    if (kind == Kind::ReinitDelta) {
-        in.kind = kind;
-        in.baseFile.clear();
-        in.init = initRules(old);
-        in.seed = 99;
-    }
+    if (kind == Kind::ReinitDelta)
+        makeReinit(in, old, 99);
     f.out = BundleWriter::write(in);
     return f;
 }
@@ -197,12 +193,8 @@ private Q_SLOTS:
         const auto base = deviceFile(bn, 1);
         for (Kind kind : {Kind::Delta, Kind::ReinitDelta}) {
             BundleInput in = deltaInput(base, perturbed(bn, 11), masks, ValueCoding::Fp32, 2);
-            if (kind == Kind::ReinitDelta) {
-                in.kind = kind;
-                in.baseFile.clear();
-                in.init = initRules(bn);
-                in.seed = 3;
-            }
+            if (kind == Kind::ReinitDelta)
+                makeReinit(in, bn, 3);
             const BundleOutput out = BundleWriter::write(in);
             const std::vector<uint8_t> devBase = kind == Kind::Delta ? base : std::vector<uint8_t>{};
             const auto spans = sectionSpans(out.bytes);

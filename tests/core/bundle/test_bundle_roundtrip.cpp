@@ -151,12 +151,8 @@ private Q_SLOTS:
                 rawDense += 4 * old[t].values.size();
         for (Kind kind : {Kind::Delta, Kind::ReinitDelta}) {
             BundleInput in = deltaInput(base, next, masks, ValueCoding::Fp32, 2);
-            if (kind == Kind::ReinitDelta) {
-                in.kind = kind;
-                in.baseFile.clear();
-                in.init = initRules(old);
-                in.seed = 5;
-            }
+            if (kind == Kind::ReinitDelta)
+                makeReinit(in, old, 5);
             const BundleOutput out = BundleWriter::write(in);
             const auto r = BundleApplier::apply(out.bytes, kind == Kind::Delta ? base : std::vector<uint8_t>{}, {});
             QVERIFY2(r.status == 0, r.message.c_str());
