@@ -14,6 +14,29 @@ namespace dpu::test {
 
 using namespace dpu::bundle;
 
+/// Sets every tensor's values (numel from its shape) to draws of N(0, sigma), in order.
+inline void fillNormal(std::vector<TensorData>& t, std::mt19937& rng, float sigma)
+{
+    std::normal_distribution<float> nd(0.f, sigma);
+    for (auto& x : t) {
+        size_t n = 1;
+        for (int64_t d : x.shape)
+            n *= size_t(d);
+        x.values.resize(n);
+        for (float& v : x.values)
+            v = nd(rng);
+    }
+}
+
+/// `weight` followed by `layers` BatchNorm-like tensors "bn0".."bnN-1" of 64 values (no values yet).
+inline std::vector<TensorData> withNormLayers(const TensorData& weight, int layers)
+{
+    std::vector<TensorData> t{weight};
+    for (int l = 0; l < layers; ++l)
+        t.push_back({"bn" + std::to_string(l), {64}, {}});
+    return t;
+}
+
 /// Tensors shaped like the zoo's layers (scaled down), values ~ N(0, 0.05).
 inline std::vector<TensorData> modelState(const std::string& shape, uint32_t seed)
 {
@@ -29,15 +52,7 @@ inline std::vector<TensorData> modelState(const std::string& shape, uint32_t see
     else // tiny: for exhaustive corruption tests
         t = {{"w", {4, 8}, {}}, {"b", {4}, {}}};
     std::mt19937 rng(seed);
-    std::normal_distribution<float> nd(0.f, 0.05f);
-    for (auto& x : t) {
-        size_t n = 1;
-        for (int64_t d : x.shape)
-            n *= size_t(d);
-        x.values.resize(n);
-        for (float& v : x.values)
-            v = nd(rng);
-    }
+    fillNormal(t, rng, 0.05f);
     return t;
 }
 

@@ -42,10 +42,7 @@ std::vector<Seed> seeds()
     // an always-shipped tensor as an fp32 sparse section over the base.
     std::vector<TensorData> old = {{"w", {24, 16}, {}}, {"b", {64}, {}}};
     std::mt19937 rng(4);
-    std::normal_distribution<float> nd(0.f, 0.01f);
-    for (auto& t : old)
-        for (size_t i = 0; i < size_t(t.shape[0]) * size_t(t.shape.size() > 1 ? t.shape[1] : 1); ++i)
-            t.values.push_back(nd(rng));
+    fillNormal(old, rng, 0.01f);
     const auto masks = randomMasks(old, 0.8, 5);
     const auto base = deviceFile(old, 1);
     auto next = roundLike(old, masks, 6);
@@ -56,12 +53,8 @@ std::vector<Seed> seeds()
     s.push_back({"round-q8-f16", BundleWriter::write(deltaInput(base, next, masks, ValueCoding::Q8, 2)).bytes, base,
                  "f16 centroids"});
     // BatchNorm-like tensors that all change: the shared dense stream, XOR (delta) and direct (reinit).
-    std::vector<TensorData> bn = {{"conv.weight", {8, 4, 3, 3}, {}}};
-    for (int l = 0; l < 8; ++l)
-        bn.push_back({"bn" + std::to_string(l), {64}, {}});
-    for (auto& t : bn)
-        for (size_t i = 0; i < size_t(t.shape.size() > 1 ? 8 * 4 * 9 : 64); ++i)
-            t.values.push_back(nd(rng));
+    std::vector<TensorData> bn = withNormLayers({"conv.weight", {8, 4, 3, 3}, {}}, 8);
+    fillNormal(bn, rng, 0.01f);
     const auto bnMasks = randomMasks(bn, 0.05, 7);
     const auto bnBase = deviceFile(bn, 1);
     BundleInput in = deltaInput(bnBase, perturbed(bn, 8), bnMasks, ValueCoding::Fp32, 2);

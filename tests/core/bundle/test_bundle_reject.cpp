@@ -105,10 +105,7 @@ private Q_SLOTS:
         // under payload mutations with recomputed digests: rejected or harmless, never a crash.
         std::vector<TensorData> old = {{"w", {24, 16}, {}}, {"b", {16}, {}}};
         std::mt19937 rng(4);
-        std::normal_distribution<float> nd(0.f, 0.01f);
-        for (auto& t : old)
-            for (size_t i = 0; i < size_t(t.shape[0]) * size_t(t.shape.size() > 1 ? t.shape[1] : 1); ++i)
-                t.values.push_back(nd(rng));
+        fillNormal(old, rng, 0.01f);
         const auto masks = randomMasks(old, 0.8, 5);
         const auto base = deviceFile(old, 1);
         for (ValueCoding coding : {ValueCoding::Fp32, ValueCoding::Q8}) {
@@ -181,14 +178,9 @@ private Q_SLOTS:
     {
         // The shared dense stream (flags, tables, plane symbols), digests recomputed after each
         // change, for XOR (delta) and direct (reinit) streams: rejected or harmless, never a crash.
-        std::vector<TensorData> bn = {{"w", {8, 4}, {}}};
-        for (int l = 0; l < 8; ++l)
-            bn.push_back({"bn" + std::to_string(l), {64}, {}});
+        std::vector<TensorData> bn = withNormLayers({"w", {8, 4}, {}}, 8);
         std::mt19937 rng(9);
-        std::normal_distribution<float> nd(0.f, 0.05f);
-        for (auto& t : bn)
-            for (size_t i = 0; i < size_t(t.shape.size() > 1 ? 32 : 64); ++i)
-                t.values.push_back(nd(rng));
+        fillNormal(bn, rng, 0.05f);
         const auto masks = randomMasks(bn, 0.1, 10);
         const auto base = deviceFile(bn, 1);
         for (Kind kind : {Kind::Delta, Kind::ReinitDelta}) {

@@ -129,12 +129,7 @@ private Q_SLOTS:
                 old.push_back({"bn" + std::to_string(l) + "." + b, {64}, {}});
         old.push_back({"fc.bias", {10}, {}});
         std::mt19937 rng(81);
-        std::normal_distribution<float> nd(0.f, 0.05f);
-        for (auto& t : old) {
-            t.values.resize(t.shape.size() > 1 ? size_t(64 * 16 * 9) : size_t(t.shape[0]));
-            for (float& v : t.values)
-                v = nd(rng);
-        }
+        fillNormal(old, rng, 0.05f);
         const auto masks = randomMasks(old, 0.02, 82);
         auto next = perturbed(old, 83);
         next[2] = old[2];
