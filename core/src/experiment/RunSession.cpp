@@ -8,6 +8,7 @@
 #include "util/Rng.h"
 #include "experiment/BundlePaths.h"
 #include "util/Sha256Hex.h"
+#include "util/TorchCompat.h"
 #include <chrono>
 #include <filesystem>
 #include <sstream>
@@ -19,11 +20,11 @@ namespace {
 torch::Device selectDevice(const std::string& wanted)
 {
     if (wanted == "cuda") {
-        if (!torch::cuda::is_available())
+        if (!compat::cudaAvailable())
             throw PlanError("device", "\"cuda\" requested but no CUDA device is available to LibTorch");
         return torch::Device(torch::kCUDA);
     }
-    if (wanted == "auto" && torch::cuda::is_available())
+    if (wanted == "auto" && compat::cudaAvailable())
         return torch::Device(torch::kCUDA);
     return torch::Device(torch::kCPU);
 }
@@ -49,6 +50,7 @@ void RunSession::prepare()
     if (plan_.threads > 0)
         at::set_num_threads(plan_.threads);
     device_ = selectDevice(plan_.device);
+    compat::makeDeterministic(device_); // the same plan and seed give the same run on one GPU
     data_ = loadData(plan_.dataset);
     checkCancel(); // loading takes seconds: a Stop pressed meanwhile takes effect here
     network_ = createNetwork({plan_.model, data_.shape, data_.classes, plan_.widthMultiplier});

@@ -9,18 +9,19 @@ double accuracy(Network& network, const TensorDataset& data, int64_t batch)
     const int64_t n = data.size();
     if (n == 0)
         return 0.0;
-    int64_t correct = 0;
+    // Counted on the data's device and read once: a read per batch would stall a GPU.
+    torch::Tensor correct = torch::zeros({}, torch::TensorOptions().dtype(torch::kLong).device(data.images.device()));
     {
         torch::NoGradGuard guard;
         network.setTraining(false);
         for (int64_t start = 0; start < n; start += batch) {
             const int64_t len = std::min(batch, n - start);
             torch::Tensor logits = network.forward(data.images.narrow(0, start, len));
-            correct += logits.argmax(1).eq(data.labels.narrow(0, start, len)).sum().item<int64_t>();
+            correct.add_(logits.argmax(1).eq(data.labels.narrow(0, start, len)).sum());
         }
     }
     network.setTraining(true);
-    return static_cast<double>(correct) / static_cast<double>(n);
+    return static_cast<double>(correct.item<int64_t>()) / static_cast<double>(n);
 }
 
 } // namespace dpu

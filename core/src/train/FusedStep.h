@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The common end of every fused optimiser kernel: the masked write and the c_local accumulation.
 #pragma once
+#include "train/FusedConstants.h"
 #include <cstdint>
 
 namespace dpu {

@@ -9,6 +9,9 @@ namespace dpu {
 
 MaskSet topKMask(const std::vector<torch::Tensor>& scores, int64_t count)
 {
+    for (const auto& s : scores)
+        if (s.defined() && !s.device().is_cpu())
+            return topKMaskOnDevice(scores, count);
     std::vector<float> flat;
     int64_t total = 0;
     for (const auto& s : scores)
@@ -61,6 +64,47 @@ MaskSet topKMask(const std::vector<torch::Tensor>& scores, int64_t count)
             d[i] = keep[offset + static_cast<size_t>(i)] ? 1.0f : 0.0f;
         offset += static_cast<size_t>(n);
         masks[t] = m.to(scores[t].device());
+    }
+    return masks;
+}
+
+MaskSet topKMaskOnDevice(const std::vector<torch::Tensor>& scores, int64_t count)
+{
+    std::vector<torch::Tensor> parts;
+    for (const auto& s : scores)
+        if (s.defined())
+            parts.push_back(s.detach().reshape({-1}).to(torch::kFloat));
+    MaskSet masks(scores.size());
+    if (parts.empty())
+        return masks;
+    torch::Tensor flat = torch::cat(parts);
+    flat = torch::where(torch::isnan(flat), torch::full({}, -std::numeric_limits<float>::infinity(), flat.options()),
+                        flat);
+    const int64_t total = flat.numel();
+    count = std::clamp<int64_t>(count, 0, total);
+
+    torch::Tensor keep;
+    if (count == 0 || count == total) {
+        keep = torch::full({total}, count == total, flat.options().dtype(torch::kBool));
+    } else {
+        // The count-th largest value is the threshold; all above it are kept and the remaining
+        // slots go to the values equal to it in index order (a running count of the ties).
+        // Integer cumsum is deterministic on CUDA; the threshold stays on the device.
+        const torch::Tensor threshold =
+            std::get<0>(torch::topk(flat, count, /*dim=*/0, /*largest=*/true, /*sorted=*/false)).min();
+        const torch::Tensor above = flat > threshold;
+        const torch::Tensor tie = flat == threshold;
+        const torch::Tensor slots = count - above.sum(torch::kLong);
+        keep = above.logical_or(tie.logical_and(tie.cumsum(0, torch::kLong) <= slots));
+    }
+    const torch::Tensor keepFloat = keep.to(torch::kFloat);
+    int64_t offset = 0;
+    for (size_t t = 0; t < scores.size(); ++t) {
+        if (!scores[t].defined())
+            continue;
+        const int64_t n = scores[t].numel();
+        masks[t] = keepFloat.narrow(0, offset, n).reshape(scores[t].sizes()).to(scores[t].device()).contiguous();
+        offset += n;
     }
     return masks;
 }

@@ -11,7 +11,13 @@ namespace dpu {
 /// entries stay undefined: dense parameters). Ties go to the lower flat index (tensor order,
 /// then element order), NaN ranks lowest, so the mask is deterministic. Masks are float 0/1 on
 /// each score's device. count is clamped to [0, total].
+/// Scores on the CPU take an O(I) selection on the host; scores on another device (CUDA) take
+/// topKMaskOnDevice, so the model's scores never leave the device.
 MaskSet topKMask(const std::vector<torch::Tensor>& scores, int64_t count);
+
+/// topKMask with tensor operations only (topk for the threshold, a cumulative count for the
+/// ties), on whatever device the scores are; no host synchronisation. Same masks as topKMask.
+MaskSet topKMaskOnDevice(const std::vector<torch::Tensor>& scores, int64_t count);
 
 /// c = lambda * global / sum(global) + (1 - lambda) * local / sum(local), each sum taken over
 /// all defined tensors. A term whose sum is zero or not finite contributes nothing; a

@@ -2,6 +2,7 @@
 // Adam with masked steps and c_local accumulation in one fused pass per tensor.
 #include "train/MaskedAdam.h"
 #include "train/FusedStep.h"
+#include "train/cuda/MaskedKernels.h"
 #include <ATen/Parallel.h>
 #include <cmath>
 
@@ -22,10 +23,6 @@ void MaskedAdam::beginStep()
 }
 
 namespace {
-
-struct AdamConstants {
-    float b1, b2, stepSize, bc2Sqrt, eps, wd;
-};
 
 // One pass per tensor. Specialised on the optional parts and written with restrict pointers
 // and by-value constants so that the compiler can keep everything in vector registers: a
@@ -60,7 +57,7 @@ void adamDispatch(bool decay, float* p, const float* g, float* m, float* v, cons
 
 } // namespace
 
-void MaskedAdam::stepFused(size_t index, float* p, const float* g, const float* mask, float* c, int64_t n)
+void MaskedAdam::stepFused(size_t index, float* p, const float* g, const float* mask, float* c, int64_t n, bool onCuda)
 {
     // The same arithmetic as torch.optim.Adam (single-tensor path), in one pass instead of
     // eight: this is where most of the speed over the Python loop comes from.
@@ -76,6 +73,8 @@ void MaskedAdam::stepFused(size_t index, float* p, const float* g, const float* 
     const bool decay = k.wd != 0.0f;
     float* m = m_[index].data_ptr<float>();
     float* v = v_[index].data_ptr<float>();
+    if (onCuda)
+        return cuda::maskedAdamStep(p, g, m, v, mask, c, n, k);
     if (mask && c)
         adamDispatch<true, true>(decay, p, g, m, v, mask, c, n, k);
     else if (mask)

@@ -11,7 +11,7 @@ public:
 
 protected:
     void beginStep() override;
-    void stepFused(size_t index, float* p, const float* g, const float* mask, float* c, int64_t n) override;
+    void stepFused(size_t index, float* p, const float* g, const float* mask, float* c, int64_t n, bool onCuda) override;
     torch::Tensor stepDelta(size_t index, const torch::Tensor& p, const torch::Tensor& g) override;
 
 private:

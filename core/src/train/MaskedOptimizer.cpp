@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Masked optimiser base: dispatch between the fused CPU kernels and the generic path.
+// Masked optimiser base: dispatch between the fused CPU/CUDA kernels and the generic path.
 #include "train/MaskedOptimizer.h"
 #include "train/MaskedAdam.h"
 #include "train/MaskedSgd.h"
+#include "train/cuda/MaskedKernels.h"
 
 namespace dpu {
 
@@ -24,11 +25,14 @@ void MaskedOptimizer::step()
             continue;
         const torch::Tensor* mask = masks_ && i < masks_->size() && (*masks_)[i].defined() ? &(*masks_)[i] : nullptr;
         torch::Tensor* c = local_ && i < local_->size() && (*local_)[i].defined() ? &(*local_)[i] : nullptr;
-        const bool fusable = fused_ && p.device().is_cpu() && p.scalar_type() == torch::kFloat && p.is_contiguous()
-                             && g.is_contiguous() && (!mask || mask->is_contiguous()) && (!c || c->is_contiguous());
+        const bool onCuda = p.is_cuda();
+        const bool fusable = fused_ && (p.device().is_cpu() || (onCuda && cuda::kernelsBuilt()))
+                             && p.scalar_type() == torch::kFloat && g.scalar_type() == torch::kFloat
+                             && p.is_contiguous() && g.is_contiguous() && (!mask || mask->is_contiguous())
+                             && (!c || c->is_contiguous());
         if (fusable) {
             stepFused(i, p.data_ptr<float>(), g.data_ptr<float>(), mask ? mask->data_ptr<float>() : nullptr,
-                      c ? c->data_ptr<float>() : nullptr, p.numel());
+                      c ? c->data_ptr<float>() : nullptr, p.numel(), onCuda);
             continue;
         }
         torch::Tensor dw = stepDelta(i, p, g);

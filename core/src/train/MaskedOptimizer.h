@@ -12,8 +12,9 @@ namespace dpu {
 /// An optimiser over a fixed list of parameters that (a) multiplies every step of a masked
 /// tensor by its 0/1 mask, so weights with mask 0 stay bit-identical, and (b) optionally adds
 /// -g * dw to a per-tensor accumulator (the paper's local contribution c_local, Alg. 1 line 6),
-/// where g is the loss gradient and dw the step actually taken. On CPU float tensors both run
-/// inside one fused pass per tensor; other devices use tensor operations.
+/// where g is the loss gradient and dw the step actually taken. On float32 tensors both run
+/// inside one fused pass per tensor: a vectorised loop on the CPU, one kernel on CUDA (when the
+/// build has DPU_CUDA_KERNELS); anything else uses tensor operations.
 class MaskedOptimizer {
 public:
     /// Adam (PyTorch defaults: betas 0.9/0.999, eps 1e-8) or SGD (momentum, Nesterov, decay).
@@ -26,7 +27,7 @@ public:
     void setLocalContribution(std::vector<torch::Tensor>* accumulators) { local_ = accumulators; }
     void setLearningRate(double lr) { lr_ = lr; }
     double learningRate() const { return lr_; }
-    /// Forces the generic tensor-operation path (tests compare it with the fused kernels).
+    /// Forces the generic tensor-operation path (tests and benchmarks compare it with the fused kernels).
     void setFused(bool fused) { fused_ = fused; }
 
     /// One step from the parameters' current .grad(); parameters without a gradient are skipped.
@@ -37,8 +38,10 @@ protected:
         : params_(std::move(params)), lr_(lr), weightDecay_(weightDecay) {}
 
     virtual void beginStep() {}
-    /// Fused CPU float32 path for one tensor of n contiguous values; mask/c may be null.
-    virtual void stepFused(size_t index, float* p, const float* g, const float* mask, float* c, int64_t n) = 0;
+    /// Fused float32 path for one tensor of n contiguous values (device memory when `onCuda`);
+    /// mask/c may be null.
+    virtual void stepFused(size_t index, float* p, const float* g, const float* mask, float* c, int64_t n,
+                           bool onCuda) = 0;
     /// Generic path; returns the step dw before masking.
     virtual torch::Tensor stepDelta(size_t index, const torch::Tensor& p, const torch::Tensor& g) = 0;
 

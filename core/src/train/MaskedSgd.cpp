@@ -2,6 +2,7 @@
 // SGD (momentum, Nesterov, weight decay) with masked steps and c_local in one fused pass.
 #include "train/MaskedSgd.h"
 #include "train/FusedStep.h"
+#include "train/cuda/MaskedKernels.h"
 #include <ATen/Parallel.h>
 
 namespace dpu {
@@ -15,14 +16,6 @@ MaskedSgd::MaskedSgd(std::vector<torch::Tensor> params, double lr, double moment
 }
 
 namespace {
-
-/// How the momentum buffer enters a step: none, PyTorch's first step (the buffer starts as a
-/// copy of the direction) or the running average; each with or without Nesterov.
-enum class Momentum { None, First, Running, FirstNesterov, RunningNesterov };
-
-struct SgdConstants {
-    float lr, wd, mu;
-};
 
 // Specialised per option set, restrict pointers and by-value constants, like MaskedAdam: a
 // loop without per-element branches is what the compiler can vectorise.
@@ -74,7 +67,7 @@ void sgdDispatch(bool decay, Momentum m, float* p, const float* g, float* buf, c
 
 } // namespace
 
-void MaskedSgd::stepFused(size_t index, float* p, const float* g, const float* mask, float* c, int64_t n)
+void MaskedSgd::stepFused(size_t index, float* p, const float* g, const float* mask, float* c, int64_t n, bool onCuda)
 {
     SgdConstants k{static_cast<float>(lr_), static_cast<float>(weightDecay_), static_cast<float>(momentum_)};
     const bool first = !started_[index];
@@ -84,6 +77,8 @@ void MaskedSgd::stepFused(size_t index, float* p, const float* g, const float* m
                                     : (nesterov_ ? Momentum::RunningNesterov : Momentum::Running);
     const bool decay = k.wd != 0.0f;
     float* buf = buf_[index].data_ptr<float>();
+    if (onCuda)
+        return cuda::maskedSgdStep(p, g, buf, mask, c, n, k, m);
     if (mask && c)
         sgdDispatch<true, true>(decay, m, p, g, buf, mask, c, n, k);
     else if (mask)

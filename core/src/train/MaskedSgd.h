@@ -10,7 +10,7 @@ public:
     MaskedSgd(std::vector<torch::Tensor> params, double lr, double momentum, bool nesterov, double weightDecay);
 
 protected:
-    void stepFused(size_t index, float* p, const float* g, const float* mask, float* c, int64_t n) override;
+    void stepFused(size_t index, float* p, const float* g, const float* mask, float* c, int64_t n, bool onCuda) override;
     torch::Tensor stepDelta(size_t index, const torch::Tensor& p, const torch::Tensor& g) override;
 
 private:

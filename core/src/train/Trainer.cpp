@@ -36,7 +36,9 @@ TrainResult trainNetwork(Network& network, const TensorDataset& data, const Tens
         Rng rng(deriveSeed(options.shuffleSeed, static_cast<uint64_t>(epoch)));
         const auto order = rng.permutation(n);
         torch::Tensor orderTensor = torch::from_blob(const_cast<int64_t*>(order.data()), {n}, torch::kLong).to(device);
-        double lossSum = 0;
+        // The loss sum stays on the data's device (in double, added in batch order as before):
+        // reading it back per batch would stall a GPU once per batch.
+        torch::Tensor lossSum = torch::zeros({}, torch::TensorOptions().dtype(torch::kDouble).device(device));
         int lossCount = 0;
         for (int b = 0; b < batches; ++b) {
             ctx.checkCancel();
@@ -52,12 +54,12 @@ TrainResult trainNetwork(Network& network, const TensorDataset& data, const Tens
             torch::Tensor loss = torch::nn::functional::cross_entropy(network.forward(x), y);
             loss.backward();
             optimizer->step();
-            lossSum += loss.item<double>();
+            lossSum.add_(loss.detach().to(torch::kDouble));
             ++lossCount;
             if (ctx.observer && ctx.reportBatches)
                 ctx.observer->batchDone({ctx.strategy, ctx.seed, ctx.round, options.phase, epoch + 1, b + 1, batches});
         }
-        result.lastLoss = lossCount ? lossSum / lossCount : 0.0;
+        result.lastLoss = lossCount ? lossSum.item<double>() / lossCount : 0.0;
         double val = -1;
         if (options.selectBest) {
             val = accuracy(network, validation);

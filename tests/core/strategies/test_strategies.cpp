@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
-// One round of every strategy on a small synthetic task: masks, frozen weights, starts, accuracy.
+// One round of every strategy on a small synthetic task: masks, frozen weights, starts, accuracy
+// (on DPU_TEST_DEVICE).
+#include "TestDevice.h"
 #include "TestSupport.h"
 #include "dpu/Cost.h"
 #include "strategies/Strategy.h"
@@ -17,7 +19,8 @@ dpu::TensorDataset blobs(int64_t first, int64_t n)
     auto labels = torch::randint(0, 4, {1000}, torch::kLong);
     auto centres = torch::randn({4, 1, 6, 6}) * 0.35;
     auto images = centres.index_select(0, labels) + torch::randn({1000, 1, 6, 6});
-    return {images.narrow(0, first, n).contiguous(), labels.narrow(0, first, n).contiguous()};
+    return {dpu::test::onTestDevice(images.narrow(0, first, n).contiguous()),
+            dpu::test::onTestDevice(labels.narrow(0, first, n).contiguous())};
 }
 
 int64_t changedPartial(dpu::Network& net, const dpu::Weights& base, const dpu::Weights& after, bool& frozenExact,
@@ -29,10 +32,11 @@ int64_t changedPartial(dpu::Network& net, const dpu::Weights& base, const dpu::W
     for (size_t i = 0; i < params.size(); ++i) {
         if (params[i].tensor.dim() <= 1)
             continue;
-        auto b = base.params[i].contiguous(), a = after.params[i].contiguous();
+        auto b = base.params[i].cpu().contiguous(), a = after.params[i].cpu().contiguous();
+        const torch::Tensor m = masks.empty() ? torch::Tensor() : masks[i].cpu().contiguous();
         const float* bd = b.data_ptr<float>();
         const float* ad = a.data_ptr<float>();
-        const float* md = masks.empty() ? nullptr : masks[i].contiguous().data_ptr<float>();
+        const float* md = m.defined() ? m.data_ptr<float>() : nullptr;
         for (int64_t j = 0; j < a.numel(); ++j) {
             const bool same = std::memcmp(ad + j, bd + j, sizeof(float)) == 0;
             changed += !same;
@@ -61,7 +65,9 @@ private Q_SLOTS:
         spec_.batch = 64;
         spec_.lr = 0.005;
         net_ = dpu::createNetwork({"mlp", {1, 6, 6}, 4});
+        net_->to(dpu::test::testDevice());
         dpu::initialiseNetwork(*net_, 11);
+        QCOMPARE(net_->parameters().front().tensor.device().type(), dpu::test::testDevice().type());
         random_ = dpu::snapshot(*net_);
         for (auto& p : net_->parameters())
             I_ += p.tensor.dim() > 1 ? p.tensor.numel() : 0;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Global top-k masks, contribution normalisation and lambda, random per-layer masks, rewinding.
+// Global top-k masks (host and on-device selection), contribution normalisation, random masks, rewinding.
+#include "TestDevice.h"
 #include "TestSupport.h"
 #include "dpu/Cost.h"
 #include "train/MaskSelection.h"
@@ -21,10 +22,13 @@ private Q_SLOTS:
         std::vector<torch::Tensor> scores{torch::rand({300, 40}), torch::Tensor(), torch::rand({50, 3, 3, 3}) * 2,
                                           torch::rand({10})};
         scores[3] = torch::Tensor(); // dense entries stay undefined
+        for (auto& s : scores)
+            s = dpu::test::onTestDevice(s);
         const int64_t I = 300 * 40 + 50 * 27;
         const int64_t count = dpu::updatedCount(I, k);
         const dpu::MaskSet m = dpu::topKMask(scores, count);
         QVERIFY(!m[1].defined() && !m[3].defined());
+        QCOMPARE(m[0].device().type(), dpu::test::testDevice().type());
         QCOMPARE(m[0].sum().item<int64_t>() + m[2].sum().item<int64_t>(), count);
         if (count < I) {
             double minKept = 1e9, maxDropped = -1e9;
@@ -55,6 +59,37 @@ private Q_SLOTS:
         // Deterministic: the same input gives the same mask.
         const auto again = dpu::topKMask(scores, 3);
         QVERIFY(torch::equal(m[0], again[0]) && torch::equal(m[1], again[1]));
+    }
+
+    /// The tensor-op selection (used on GPUs) picks exactly the host selection's weights, ties
+    /// and NaNs included, on the test device and on the CPU.
+    void deviceSelectionMatchesHost_data()
+    {
+        QTest::addColumn<bool>("onCpu");
+        QTest::newRow("test device") << false;
+        QTest::newRow("cpu") << true;
+    }
+    void deviceSelectionMatchesHost()
+    {
+        QFETCH(bool, onCpu);
+        torch::manual_seed(11);
+        // Few distinct values, so that many scores tie at every threshold; some NaN and -inf.
+        std::vector<torch::Tensor> host{torch::randint(0, 50, {200, 30}).to(torch::kFloat), torch::Tensor(),
+                                        torch::randint(0, 50, {16, 3, 3, 3}).to(torch::kFloat)};
+        host[0].view({-1}).narrow(0, 5, 40).fill_(std::nanf(""));
+        host[2].view({-1}).narrow(0, 0, 7).fill_(-std::numeric_limits<float>::infinity());
+        std::vector<torch::Tensor> dev;
+        for (const auto& t : host)
+            dev.push_back(onCpu ? t : dpu::test::onTestDevice(t));
+        const int64_t total = 200 * 30 + 16 * 27;
+        for (int64_t count : {int64_t(0), int64_t(1), int64_t(37), total / 100, total / 10, total / 2, total - 30,
+                              total - 1, total}) {
+            const auto expected = dpu::topKMask(host, count);
+            const auto got = dpu::topKMaskOnDevice(dev, count);
+            QVERIFY(!got[1].defined());
+            for (size_t t : {size_t(0), size_t(2)})
+                QVERIFY2(torch::equal(expected[t], got[t].cpu()), qPrintable(QString("count %1").arg(count)));
+        }
     }
 
     /// c = lambda g / sum(g) + (1 - lambda) l / sum(l), sums over all tensors.

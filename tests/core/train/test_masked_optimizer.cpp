@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Masked Adam/SGD: masked weights stay bit-identical, unmasked steps match torch.optim, c_local is exact.
+// Masked Adam/SGD: masked weights stay bit-identical, unmasked steps match torch.optim, c_local is exact
+// (on DPU_TEST_DEVICE: the CPU kernels, or the CUDA kernels against the tensor-op path).
+#include "TestDevice.h"
 #include "TestSupport.h"
 #include "train/MaskedOptimizer.h"
+#include "train/cuda/MaskedKernels.h"
 #include <cstring>
 
 namespace {
@@ -15,19 +18,23 @@ Setup makeParams(uint64_t seed, bool withMasks)
 {
     torch::manual_seed(static_cast<int64_t>(seed));
     Setup s;
+    // Drawn on the CPU (the same values on every device), then moved.
     s.params = {torch::randn({64, 33}), torch::randn({17}), torch::randn({8, 3, 3, 3})};
-    for (auto& p : s.params)
-        p.set_requires_grad(true);
     if (withMasks)
         for (auto& p : s.params)
-            s.masks.push_back(p.dim() > 1 ? (torch::rand(p.sizes()) < 0.1).to(torch::kFloat) : torch::Tensor());
+            s.masks.push_back(p.dim() > 1 ? dpu::test::onTestDevice((torch::rand(p.sizes()) < 0.1).to(torch::kFloat))
+                                          : torch::Tensor());
+    for (auto& p : s.params) {
+        p = dpu::test::onTestDevice(p);
+        p.set_requires_grad(true);
+    }
     return s;
 }
 
 void setRandomGrads(std::vector<torch::Tensor>& params)
 {
     for (auto& p : params)
-        p.mutable_grad() = torch::randn(p.sizes()) * 0.1;
+        p.mutable_grad() = (torch::randn(p.sizes()) * 0.1).to(p.device());
 }
 
 dpu::TrainSpec spec(const std::string& optimizer)
@@ -79,13 +86,13 @@ private Q_SLOTS:
             opt->step();
         }
         for (size_t i = 0; i < s.params.size(); ++i) {
-            const auto p = s.params[i].detach().contiguous();
-            const auto b = before[i].contiguous();
+            const auto p = s.params[i].detach().cpu().contiguous();
+            const auto b = before[i].cpu().contiguous();
             if (!s.masks[i].defined()) { // dense tensors train freely
                 QVERIFY((p - b).abs().max().item<double>() > 1e-3);
                 continue;
             }
-            const auto m = s.masks[i].contiguous();
+            const auto m = s.masks[i].cpu().contiguous();
             const float* pd = p.data_ptr<float>();
             const float* bd = b.data_ptr<float>();
             const float* md = m.data_ptr<float>();
@@ -144,6 +151,9 @@ private Q_SLOTS:
     void fusedMatchesGeneric()
     {
         QFETCH(QString, optimizer);
+        // Without the CUDA kernels both sides would run the same tensor-op path on a GPU.
+        QVERIFY2(!dpu::test::testDevice().is_cuda() || dpu::cuda::kernelsBuilt(),
+                 "a CUDA test run needs the fused kernels (DPU_CUDA_KERNELS)");
         Setup a = makeParams(4, true), b = makeParams(4, true);
         std::vector<torch::Tensor> ca, cb;
         for (auto& p : a.params)
@@ -176,6 +186,8 @@ private Q_SLOTS:
     {
         torch::manual_seed(5);
         torch::nn::Linear fc1(6, 5), fc2(5, 3);
+        fc1->to(dpu::test::testDevice());
+        fc2->to(dpu::test::testDevice());
         std::vector<torch::Tensor> params{fc1->weight, fc1->bias, fc2->weight, fc2->bias};
         std::vector<torch::Tensor> local, brute;
         for (auto& p : params) {
@@ -184,8 +196,8 @@ private Q_SLOTS:
         }
         auto opt = dpu::MaskedOptimizer::create(spec("adam"), params);
         opt->setLocalContribution(&local);
-        const auto x = torch::randn({32, 6});
-        const auto y = torch::randint(0, 3, {32}, torch::kLong);
+        const auto x = dpu::test::onTestDevice(torch::randn({32, 6}));
+        const auto y = dpu::test::onTestDevice(torch::randint(0, 3, {32}, torch::kLong));
         for (int step = 0; step < 40; ++step) {
             for (auto& p : params)
                 p.mutable_grad().reset();
