@@ -53,25 +53,8 @@ PY
   echo "fidelity: $(( $(date +%s) - start )) s"
   for s in 1 2 3 1b; do echo "seed $s: $(wc -l < "$out/fidelity-$s/results.jsonl" 2>/dev/null) records; $(tail -n 2 "$out/fidelity-$s.log" | tr '\n' ' ')"; done
   if [[ -s "$out/fidelity-1/results.jsonl" && -s "$out/fidelity-1b/results.jsonl" ]]; then
-    python3 - "$out/fidelity-1/results.jsonl" "$out/fidelity-1b/results.jsonl" <<'PY' | tee "$out/determinism.txt"
-import json, sys
-def load(p):
-    out = []
-    for line in open(p):
-        r = json.loads(line)
-        for key in ("seconds", "timestamp"):
-            r.pop(key, None)
-        out.append(r)
-    return out
-a, b = load(sys.argv[1]), load(sys.argv[2])
-n = min(len(a), len(b))
-same = sum(1 for x, y in zip(a[:n], b[:n]) if x == y)
-print(f"determinism: {same} of {n} common records identical (times left out)")
-for x, y in zip(a[:n], b[:n]):
-    if x != y:
-        print("first difference:", {k: (x[k], y.get(k)) for k in x if x[k] != y.get(k)})
-        break
-PY
+    python3 "$root/bench/gpu/compare-records.py" "$out/fidelity-1/results.jsonl" "$out/fidelity-1b/results.jsonl" \
+      | tee "$out/determinism.txt"
   fi
   python3 "$root/bench/summarise_fidelity.py" --per-round "$out"/fidelity-{1,2,3}/results.jsonl > "$out/fidelity-summary.md" 2>&1
   head -12 "$out/fidelity-summary.md"

@@ -52,6 +52,9 @@ void RunSession::prepare()
     device_ = selectDevice(plan_.device);
     compat::makeDeterministic(device_); // the same plan and seed give the same run on one GPU
     data_ = loadData(plan_.dataset);
+    // The training split moves to the device once; each round's D^r is then gathered there
+    // (on the CPU this is the same tensor, no copy).
+    data_.train = toDevice(data_.train, device_);
     checkCancel(); // loading takes seconds: a Stop pressed meanwhile takes effect here
     network_ = createNetwork({plan_.model, data_.shape, data_.classes, plan_.widthMultiplier});
     network_->to(device_);
@@ -172,7 +175,7 @@ void RunSession::runSeed(size_t seedIndex, int64_t& unit)
             if (unit < resumeFrom_)
                 continue;
             if (!train.images.defined())
-                train = toDevice(data_.train.select(split_.arrivalOrder.narrow(0, 0, n)), device_);
+                train = data_.train.select(split_.arrivalOrder.narrow(0, 0, n).to(device_));
             TrainContext ctx{&observer_, &cancel_, strategies_[s]->name(), seed, round};
             RoundRecord record = runUnit(seedIndex, round, s, train, ctx);
             records_.push_back(record);
