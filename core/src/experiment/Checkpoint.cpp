@@ -5,6 +5,7 @@
 #include "dpu/Runner.h"
 #include "util/AtomicFile.h"
 #include <nlohmann/json.hpp>
+#include <algorithm>
 #include <filesystem>
 
 namespace dpu {
@@ -24,6 +25,10 @@ void saveCheckpoint(const std::string& outDir, const CheckpointData& data)
             tensors.push_back(t.to(torch::kCPU));
         for (const auto& t : s.deployed.buffers)
             tensors.push_back(t.to(torch::kCPU));
+        for (const auto& t : s.server.params) // then the server's model, if the strategy keeps one
+            tensors.push_back(t.to(torch::kCPU));
+        for (const auto& t : s.server.buffers)
+            tensors.push_back(t.to(torch::kCPU));
         const std::string tmp = (dir / (file + ".tmp")).string();
         try {
             torch::save(tensors, tmp);
@@ -33,6 +38,7 @@ void saveCheckpoint(const std::string& outDir, const CheckpointData& data)
         commitFile(tmp, (dir / file).string());
         keep.insert(file);
         states.push_back({{"file", file}, {"params", s.deployed.params.size()},
+                          {"buffers", s.deployed.buffers.size()}, {"server_params", s.server.params.size()},
                           {"deployed_val", s.deployedVal}, {"deployed_test", s.deployedTest},
                           {"last_reinit_samples", s.lastReinitSamples}, {"cumulative_bits", s.cumulativeBits},
                           {"device_version", s.deviceVersion}, {"cumulative_bundle_bytes", s.cumulativeBundleBytes}});
@@ -72,12 +78,22 @@ std::optional<CheckpointData> loadCheckpoint(const std::string& outDir)
             } catch (const c10::Error& e) {
                 throw Error(file + ": cannot read checkpoint tensors (" + e.what_without_backtrace() + ")");
             }
+            // deployed params, deployed buffers, then (optionally) the server's params and buffers;
+            // checkpoints without "buffers" hold only the deployed model.
             const auto nParams = s.at("params").get<size_t>();
-            if (nParams > tensors.size())
-                throw Error(file + ": expected at least " + std::to_string(nParams) + " tensors, found "
-                            + std::to_string(tensors.size()));
-            st.deployed.params.assign(tensors.begin(), tensors.begin() + static_cast<std::ptrdiff_t>(nParams));
-            st.deployed.buffers.assign(tensors.begin() + static_cast<std::ptrdiff_t>(nParams), tensors.end());
+            const auto nBuffers = s.contains("buffers") ? s.at("buffers").get<size_t>()
+                                                        : tensors.size() - std::min(nParams, tensors.size());
+            const auto nServer = s.value("server_params", size_t(0));
+            if (nParams + nBuffers > tensors.size() || (nServer > 0 && nParams + nBuffers + nServer > tensors.size()))
+                throw Error(file + ": expected at least " + std::to_string(nParams + nBuffers + nServer)
+                            + " tensors, found " + std::to_string(tensors.size()));
+            const auto at = [&](size_t i) { return tensors.begin() + static_cast<std::ptrdiff_t>(i); };
+            st.deployed.params.assign(at(0), at(nParams));
+            st.deployed.buffers.assign(at(nParams), at(nParams + nBuffers));
+            if (nServer > 0) {
+                st.server.params.assign(at(nParams + nBuffers), at(nParams + nBuffers + nServer));
+                st.server.buffers.assign(at(nParams + nBuffers + nServer), tensors.end());
+            }
             st.deployedVal = s.at("deployed_val").get<double>();
             st.deployedTest = s.at("deployed_test").get<double>();
             st.lastReinitSamples = s.at("last_reinit_samples").get<int64_t>();

@@ -18,6 +18,7 @@ struct StrategyState {
     double cumulativeBits = 0;
     uint64_t deviceVersion = 0;          ///< update version on the devices (bundles deployed)
     int64_t cumulativeBundleBytes = 0;
+    Weights server;                      ///< keepsServerModel() strategies: the server's model
 };
 
 struct CheckpointData {

@@ -104,7 +104,7 @@ std::string show(double v)
 
 std::vector<std::string> strategyNames()
 {
-    return {"fu", "dpu", "dpu-noreinit", "gcpu", "gcpu-reinit", "lcpu", "rpu", "pruning"};
+    return {"fu", "dpu", "dpu-noreinit", "dpu-memory", "gcpu", "gcpu-reinit", "lcpu", "rpu", "pruning"};
 }
 
 Plan defaultPlan()

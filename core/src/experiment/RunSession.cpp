@@ -100,8 +100,11 @@ void RunSession::prepare()
             resumeFrom_ = cp->completed;
             records_ = std::move(cp->records);
             resumedStates_ = std::move(cp->states);
-            for (auto& s : resumedStates_)
+            for (auto& s : resumedStates_) {
                 s.deployed = weightsTo(s.deployed, device_);
+                if (!s.server.params.empty())
+                    s.server = weightsTo(s.server, device_);
+            }
         }
     }
 }
@@ -210,7 +213,12 @@ RoundRecord RunSession::runUnit(size_t seedIndex, int round, size_t s, const Ten
     } else {
         RoundInput in{*network_, train, split_.validation, reinit ? randomModel_ : st.deployed, plan_.train, plan_.k,
                       unitSeed, ctx};
+        // A re-initialisation restarts the server's model too: its memory is of the old one.
+        if (strategy.keepsServerModel() && !reinit && !st.server.params.empty())
+            in.server = &st.server;
         out = strategy.runRound(in);
+        if (strategy.keepsServerModel()) // kept whether or not the round deploys
+            st.server = std::move(out.server);
     }
     restore(*network_, out.weights);
     const double candidateTest = accuracy(*network_, split_.test);

@@ -32,7 +32,8 @@ std::vector<torch::Tensor> zerosLike(const std::vector<torch::Tensor>& like)
 RoundOutput ContributionUpdating::runRound(const RoundInput& in)
 {
     Network& net = in.network;
-    restore(net, in.start);
+    const bool fromServer = memory_ && in.server && !in.server->params.empty();
+    restore(net, fromServer ? *in.server : in.start);
     const auto partial = partialParams(net);
     int64_t total = 0;
     for (const auto& p : partial)
@@ -51,6 +52,8 @@ RoundOutput ContributionUpdating::runRound(const RoundInput& in)
     trainNetwork(net, in.train, in.validation, in.spec, full, in.ctx);
 
     RoundOutput out;
+    if (memory_)
+        out.server = snapshot(net);
     int64_t remaining = total;
     int iteration = 0;
     while (true) {

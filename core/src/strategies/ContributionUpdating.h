@@ -8,17 +8,27 @@ namespace dpu {
 /// Shared by DPU (lambda in (0, 1)), GCPU (lambda = 1) and LCPU (lambda = 0). With
 /// `iterative` (single-round mode) it rewinds 20 % of the remaining trainable weights and
 /// fine-tunes, repeatedly, until round(k * I) remain.
+///
+/// With `memory` (error feedback, as Sparsified SGD with Memory and STC keep it on the server):
+/// the full step continues the server's own model of the previous round instead of starting
+/// from the deployed weights, so c_global = (w_server - w_deployed)^2 covers everything the
+/// devices still lack, this round's training and what earlier rounds did not send (including
+/// the error of lossy codings, since the deployed weights are what the devices decoded). The
+/// memory is not a separate tensor: it is w_server - w_deployed, so whatever a round ships
+/// leaves it, and nothing is sent twice.
 class ContributionUpdating : public Strategy {
 public:
-    ContributionUpdating(double lambda, bool reinit, bool iterative)
-        : lambda_(lambda), reinit_(reinit), iterative_(iterative) {}
+    ContributionUpdating(double lambda, bool reinit, bool iterative, bool memory = false)
+        : lambda_(lambda), reinit_(reinit), iterative_(iterative), memory_(memory) {}
     bool followsReinitRule() const override { return reinit_; }
+    bool keepsServerModel() const override { return memory_; }
     RoundOutput runRound(const RoundInput& in) override;
 
 private:
     double lambda_;
     bool reinit_;
     bool iterative_;
+    bool memory_;
 };
 
 } // namespace dpu

@@ -20,6 +20,9 @@ struct RoundInput {
     double k;
     uint64_t unitSeed;               ///< derives sample orders and random masks of this unit
     const TrainContext& ctx;
+    /// The server's own fully trained model from the previous round (keepsServerModel()
+    /// strategies); null: none yet, or a re-initialisation dropped it.
+    const Weights* server = nullptr;
 };
 
 struct RoundOutput {
@@ -27,6 +30,7 @@ struct RoundOutput {
     MaskSet masks;           ///< per parameter: partial weights that may differ from the base; empty: all
     bool zeroBase = false;   ///< Pruning: weights outside the mask are zero, not the start's
     double valAccuracy = 0;
+    Weights server;          ///< keepsServerModel(): the server's model after this round's full step
 };
 
 class Strategy {
@@ -39,6 +43,9 @@ public:
     virtual bool startsFromRandom() const { return false; }
     /// Ships every weight (FU); otherwise the cost is that of a k-sparse update.
     virtual bool shipsFullModel() const { return false; }
+    /// Keeps the server's fully trained model across rounds (error feedback): the runner hands
+    /// it back as RoundInput::server and stores RoundOutput::server, deployed or not.
+    virtual bool keepsServerModel() const { return false; }
     /// Trains one round. Throws Cancelled when the context asks to stop.
     virtual RoundOutput runRound(const RoundInput& in) = 0;
 };

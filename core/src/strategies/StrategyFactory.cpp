@@ -17,6 +17,8 @@ std::unique_ptr<Strategy> createStrategy(const std::string& name, const Plan& pl
         return std::make_unique<FullUpdating>();
     if (name == "dpu")
         return std::make_unique<DeepPartialUpdating>(plan.lambda, plan.reinit, iterative);
+    if (name == "dpu-memory")
+        return std::make_unique<DeepPartialUpdating>(plan.lambda, plan.reinit, iterative, /*memory=*/true);
     if (name == "dpu-noreinit")
         return std::make_unique<DeepPartialUpdating>(plan.lambda, false, iterative);
     if (name == "gcpu")

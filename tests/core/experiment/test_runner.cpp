@@ -258,6 +258,29 @@ private Q_SLOTS:
         QCOMPARE(records[0].candidateValAccuracy, records[1].candidateValAccuracy);
     }
 
+    /// DPU with memory: the server's model survives the checkpoint, so a resumed run equals an
+    /// uninterrupted one; the memory changes what is shipped (not the same records as DPU).
+    void memoryResumesIdentically()
+    {
+        dpu::Plan p = smallPlan();
+        p.strategies = {"dpu-memory", "dpu"};
+        dpu::RunObserver quiet;
+        const auto whole = dpu::Runner(p, {}).run(quiet).records;
+        QTemporaryDir dir;
+        CancelAfterRounds cancel(3); // after round 2 of dpu-memory: its server model is in the checkpoint
+        QVERIFY(dpu::Runner(p, {dir.path().toStdString()}).run(cancel).cancelled);
+        const auto resumed = dpu::Runner(p, {dir.path().toStdString(), true}).run(quiet).records;
+        QCOMPARE(resumed.size(), whole.size());
+        for (size_t i = 0; i < whole.size(); ++i)
+            QCOMPARE(QString::fromStdString(withoutTiming(resumed[i])), QString::fromStdString(withoutTiming(whole[i])));
+        // Rounds 2 and 3 of dpu-memory start from the server's model, so they differ from DPU's.
+        bool differs = false;
+        for (size_t i = 2; i + 1 < whole.size(); i += 2)
+            differs |= whole[i].candidateValAccuracy != whole[i + 1].candidateValAccuracy
+                       || whole[i].deviceSha256 != whole[i + 1].deviceSha256;
+        QVERIFY(differs);
+    }
+
     void resumeRefusesAnotherPlan()
     {
         QTemporaryDir dir;

@@ -5,6 +5,7 @@
 #include "TestSupport.h"
 #include "dpu/Cost.h"
 #include "strategies/Strategy.h"
+#include "train/MaskSelection.h"
 #include "train/Evaluator.h"
 #include "util/Rng.h"
 #include <cstring>
@@ -189,6 +190,69 @@ private Q_SLOTS:
         }
         QVERIFY(cancelled);
         QCOMPARE(observer.batches, 3);
+    }
+
+    /// Error feedback: what a round does not ship stays in the server's model and is shipped
+    /// later, each weight's difference once; without new training the memory drains.
+    void memoryCarriesWhatWasNotSent()
+    {
+        dpu::Plan plan;
+        auto s = dpu::createStrategy("dpu-memory", plan);
+        QCOMPARE(QString::fromStdString(s->name()), QStringLiteral("dpu-memory"));
+        QVERIFY(s->keepsServerModel() && !dpu::createStrategy("dpu", plan)->keepsServerModel());
+        dpu::TrainContext ctx;
+        const double k = 0.05;
+        const auto r1 = s->runRound({*net_, train_, val_, trained_, spec_, k, 31, ctx});
+        QCOMPARE(r1.server.params.size(), r1.weights.params.size());
+
+        auto partial = [&](const dpu::Weights& w) {
+            std::vector<torch::Tensor> out;
+            for (const auto& t : w.params)
+                out.push_back(t.dim() > 1 ? t : torch::Tensor());
+            return out;
+        };
+        auto memoryNorm = [&](const dpu::Weights& deployed) {
+            double sum = 0;
+            for (size_t i = 0; i < deployed.params.size(); ++i)
+                if (deployed.params[i].dim() > 1)
+                    sum += (r1.server.params[i] - deployed.params[i]).square().sum().item<double>();
+            return sum;
+        };
+        const double m1 = memoryNorm(r1.weights);
+        QVERIFY(m1 > 0); // the full step changed far more than k * I weights
+
+        // Rounds without training: each ships exactly the top-k of what the devices lack, with
+        // the server's values, and never a weight already shipped.
+        dpu::TrainSpec none = spec_;
+        none.epochs = 0;
+        dpu::Weights deployed = r1.weights;
+        dpu::MaskSet previous;
+        double lastNorm = m1;
+        for (int round = 2; round <= 3; ++round) {
+            std::vector<torch::Tensor> lack;
+            for (size_t i = 0; i < deployed.params.size(); ++i)
+                lack.push_back(deployed.params[i].dim() > 1 ? (r1.server.params[i] - deployed.params[i]).square()
+                                                            : torch::Tensor());
+            const auto expected = dpu::topKMask(lack, dpu::updatedCount(I_, k));
+            const auto r = s->runRound({*net_, train_, val_, deployed, none, k, 40u + round, ctx, &r1.server});
+            const auto server = partial(r1.server), before = partial(deployed), after = partial(r.weights);
+            for (size_t i = 0; i < server.size(); ++i) {
+                if (!server[i].defined())
+                    continue;
+                QVERIFY(torch::equal(r.masks[i], expected[i]));
+                QVERIFY(torch::equal(r.server.params[i], r1.server.params[i])); // no training: unchanged
+                const auto on = r.masks[i] != 0;
+                QVERIFY(torch::equal(after[i].masked_select(on), server[i].masked_select(on)));
+                QVERIFY(torch::equal(after[i].masked_select(~on), before[i].masked_select(~on)));
+                if (!previous.empty()) // shipped last round: nothing left there to ship again
+                    QCOMPARE(r.masks[i].masked_select(previous[i] != 0).sum().item<double>(), 0.0);
+            }
+            const double norm = memoryNorm(r.weights);
+            QVERIFY2(norm < lastNorm, qPrintable(QString("round %1: %2 >= %3").arg(round).arg(norm).arg(lastNorm)));
+            lastNorm = norm;
+            previous = r.masks;
+            deployed = r.weights;
+        }
     }
 
     void unknownNameIsAPlanError()
