@@ -28,19 +28,12 @@ void MainWindow::buildMenus()
     QMenu* presets = file->addMenu(tr("Open P&reset"));
     for (const QFileInfo& fi : QDir(QStringLiteral(":/plans")).entryInfoList({QStringLiteral("*.json")}, QDir::Files)) {
         const QString path = fi.filePath();
-        presets->addAction(fi.completeBaseName(), this, [this, path] {
-            QString error;
-            if (!openPlan(path, &error))
-                QMessageBox::warning(this, tr("Open preset"), error);
-        });
+        presets->addAction(fi.completeBaseName(), this, [this, path] { openPlanAsking(path, tr("Open preset")); });
     }
     QMenu* recentMenu = file->addMenu(tr("Recent &Files"));
     recent_ = new RecentFiles(recentMenu, this);
-    connect(recent_, &RecentFiles::openRequested, this, [this](const QString& path) {
-        QString error;
-        if (!openPlan(path, &error))
-            QMessageBox::warning(this, tr("Open plan"), error);
-    });
+    connect(recent_, &RecentFiles::openRequested, this,
+            [this](const QString& path) { openPlanAsking(path, tr("Open plan")); });
     file->addSeparator();
     QAction* saveAct = file->addAction(tr("&Save Plan"), this, &MainWindow::save);
     saveAct->setShortcut(QKeySequence::Save);
