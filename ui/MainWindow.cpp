@@ -356,6 +356,12 @@ bool MainWindow::exportResultsJson(const QString& path, QString* error) const
 
 void MainWindow::exportResultsWithDialog(bool json)
 {
+    if (results_->roundsModel()->records().empty()) {
+        // A file with a header and no rows looked like a successful export.
+        QMessageBox::information(this, tr("Export results"),
+                                 tr("There are no results to export yet: run a plan first (F5)."));
+        return;
+    }
     const QString filter = json ? tr("JSON (*.json)") : tr("CSV (*.csv)");
     const QString path = QFileDialog::getSaveFileName(this, tr("Export results"),
                                                       json ? QStringLiteral("results.json") : QStringLiteral("results.csv"), filter);

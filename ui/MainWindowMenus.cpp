@@ -5,6 +5,7 @@
 #include "charts/ChartExporter.h"
 #include "dialogs/AboutDialog.h"
 #include "dialogs/ExportBundlesDialog.h"
+#include "dialogs/UserGuideDialog.h"
 #include "panels/BudgetPanel.h"
 #include "panels/PlanPanel.h"
 #include "panels/ResultsPanel.h"
@@ -87,6 +88,13 @@ void MainWindow::buildMenus()
     budgetAct_->setStatusTip(tr("The largest k a byte budget allows, and the accuracy finished runs suggest"));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* guide = help->addAction(tr("&User Guide"), this, [this] {
+        auto* dialog = new UserGuideDialog(this); // non-modal: read it beside the form
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+    });
+    guide->setShortcut(QKeySequence::HelpContents);
+    guide->setObjectName(QStringLiteral("userGuideAction"));
     help->addAction(tr("&About DPU Planner"), this, [this] { AboutDialog::show(this); });
 
     QToolBar* bar = addToolBar(tr("Run"));
