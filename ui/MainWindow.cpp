@@ -379,7 +379,7 @@ void MainWindow::restoreSettings()
     // (a 1366x768 laptop gets the whole screen, not a window reaching past its edges).
     const QSize avail = screen() ? screen()->availableGeometry().size() : QSize(1440, 900);
     resize(std::min(1440, avail.width()), std::min(900, avail.height()));
-    const int formWidth = formScroll_->minimumWidth();
+    const int formWidth = std::max(formScroll_->minimumWidth(), std::min(540, width() * 36 / 100));
     splitter_->setSizes({formWidth, std::max(width() - formWidth, 400)});
     restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(s.value(QStringLiteral("window/state")).toByteArray());

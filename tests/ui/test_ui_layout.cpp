@@ -4,7 +4,11 @@
 #include "MainWindow.h"
 #include "UiTestSupport.h"
 #include "dpu/Models.h"
+#include "panels/BudgetPanel.h"
 #include "panels/PlanPanel.h"
+#include "panels/ResultsPanel.h"
+#include <QAbstractButton>
+#include <QAbstractSpinBox>
 #include <QComboBox>
 #include <QDir>
 #include <QLineEdit>
@@ -62,6 +66,34 @@ private Q_SLOTS:
 
     void formFitsAt1366x768() { checkEveryModel(QSize(1366, 768)); }
     void formFitsAt1600x1000() { checkEveryModel(QSize(1600, 1000)); }
+
+    void budgetPanelFitsAt1366x768()
+    {
+        // The other form of the window: every input and button of the budget planner in view.
+        MainWindow w;
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.resultsPanel()->showBudgetPanel();
+        QCoreApplication::processEvents();
+        QWidget* budget = w.resultsPanel()->budgetPanel();
+        QVERIFY(budget->isVisible());
+        QStringList problems;
+        for (QWidget* field : budget->findChildren<QWidget*>()) {
+            const bool input = qobject_cast<QAbstractSpinBox*>(field) || qobject_cast<QLineEdit*>(field)
+                               || qobject_cast<QComboBox*>(field) || qobject_cast<QAbstractButton*>(field);
+            if (!input || !field->isVisible() || qobject_cast<QAbstractSpinBox*>(field->parentWidget())
+                || qobject_cast<QComboBox*>(field->parentWidget()))
+                continue;
+            const QRect r(field->mapTo(&w, QPoint(0, 0)), field->size());
+            if (!w.rect().contains(r) || r.width() < field->minimumSizeHint().width())
+                problems << field->objectName() + QStringLiteral(" at ") + QString::number(r.x()) + QLatin1Char(',')
+                                + QString::number(r.y()) + QLatin1Char(' ') + QString::number(r.width()) + QLatin1Char('x')
+                                + QString::number(r.height());
+        }
+        saveShot(w, QStringLiteral("budget-1366x768"));
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("; "))));
+    }
 
     void splitterCannotHideFields()
     {
