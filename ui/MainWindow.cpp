@@ -195,7 +195,9 @@ QList<int> MainWindow::queueKSweep(const QList<double>& ratios)
     for (const double k : ratios) {
         dpu::Plan p = plan_->plan();
         p.k = k;
-        p.name += "-k" + QString::number(k).toStdString();
+        // An automatic name already carries k ("fashion-mlp-k0.05"); a chosen one gets it added.
+        p.name = plan_->nameFollows() ? PlanPanel::automaticName(p).toStdString()
+                                      : p.name + "-k" + QString::number(k).toStdString();
         try {
             dpu::validatePlan(p);
         } catch (const dpu::PlanError& e) {

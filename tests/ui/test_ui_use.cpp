@@ -9,6 +9,8 @@
 #include "panels/CostReadout.h"
 #include "panels/PlanPanel.h"
 #include "panels/ResultsPanel.h"
+#include "workers/EngineMetatypes.h"
+#include "workers/RunQueue.h"
 #include <QAbstractButton>
 #include <QAction>
 #include <QComboBox>
@@ -115,6 +117,25 @@ private Q_SLOTS:
         p->setPlan(named);
         model->setCurrentText(QStringLiteral("vgg"));
         QCOMPARE(name->text(), QStringLiteral("field-trial-3"));
+    }
+
+    void sweepRunsOfAnAutomaticNameSayTheirKOnce()
+    {
+        MainWindow w;
+        w.setAskBeforeClosingRun(false);
+        w.runQueue()->setOutputRoot(tmp_.filePath(QStringLiteral("runs")));
+        dpu::ui::registerEngineMetatypes();
+        QVERIFY(w.openPlan(QStringLiteral(":/plans/default.json")));
+        w.planPanel()->findChild<QLineEdit*>(QStringLiteral("datasetPath"))->setText(dpu::uitest::datasetFolder(tmp_.path()));
+        w.planPanel()->setNameFollows(true);
+        QSignalSpy queued(w.runQueue(), &dpu::ui::RunQueue::runQueued);
+        QSignalSpy finished(&w, &MainWindow::runsFinished);
+        QCOMPARE(w.queueKSweep({0.05}).size(), 1);
+        w.runQueue()->stop();
+        QCOMPARE(queued.size(), 1);
+        const QString name = QString::fromStdString(queued[0][1].value<dpu::Plan>().name);
+        QVERIFY2(name.endsWith(QStringLiteral("-mlp-k0.05")) && name.count(QStringLiteral("-k")) == 1, qPrintable(name));
+        QVERIFY(finished.wait(60000));
     }
 
     void kAboveOneGetsAMessage()

@@ -295,9 +295,13 @@ void PlanPanel::connectEdits()
         validate();
         Q_EMIT planEdited();
     };
-    connect(name_, &QLineEdit::textChanged, this, edited);
-    // Typing a name keeps it; clearing it hands the name back to the model, data and k.
-    connect(name_, &QLineEdit::textEdited, this, [this](const QString& text) { nameFollows_ = text.trimmed().isEmpty(); });
+    // A name typed (or set) keeps it; clearing it hands the name back to the model, data and k.
+    // followName() changes the text with signals blocked, so it does not land here.
+    connect(name_, &QLineEdit::textChanged, this, [this, edited](const QString& text) {
+        if (!filling_)
+            nameFollows_ = text.trimmed().isEmpty();
+        edited();
+    });
     // The fields an automatic name is made of.
     auto namedEdit = [this, edited] {
         if (!filling_)
