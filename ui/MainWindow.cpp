@@ -24,7 +24,9 @@
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QStandardPaths>
@@ -51,9 +53,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     queue_->setOutputRoot(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/runs"));
 
     auto* scroll = new QScrollArea;
+    scroll->setObjectName(QStringLiteral("planScroll"));
     scroll->setWidget(plan_);
     scroll->setWidgetResizable(true);
-    scroll->setMinimumWidth(380);
+    // Never narrower than the form needs: the splitter stops there instead of hiding fields
+    // behind a horizontal scroll bar (only the height scrolls).
+    scroll->setMinimumWidth(plan_->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width()
+                            + 2 * scroll->frameWidth());
+    formScroll_ = scroll;
     auto* right = new QSplitter(Qt::Vertical);
     right->addWidget(results_);
     right->addWidget(run_);
@@ -188,7 +195,9 @@ QList<int> MainWindow::queueKSweep(const QList<double>& ratios)
     for (const double k : ratios) {
         dpu::Plan p = plan_->plan();
         p.k = k;
-        p.name += "-k" + QString::number(k).toStdString();
+        // An automatic name already carries k ("fashion-mlp-k0.05"); a chosen one gets it added.
+        p.name = plan_->nameFollows() ? PlanPanel::automaticName(p).toStdString()
+                                      : p.name + "-k" + QString::number(k).toStdString();
         try {
             dpu::validatePlan(p);
         } catch (const dpu::PlanError& e) {
@@ -236,6 +245,8 @@ bool MainWindow::openPlan(const QString& path, QString* error)
     }
     // A built-in preset (":/plans/...") is a template: Save asks where to put the copy.
     const bool preset = path.startsWith(QLatin1Char(':'));
+    if (preset)
+        plan_->setNameFollows(true); // a template's name follows the model, data and k
     file_ = preset ? QString() : path;
     dirty_ = false;
     if (!preset)
@@ -264,8 +275,32 @@ bool MainWindow::savePlanTo(const QString& path, QString* error)
     return true;
 }
 
+bool MainWindow::confirmDiscardEdits()
+{
+    if (!dirty_)
+        return true;
+    const auto answer = QMessageBox::question(
+        this, tr("Unsaved plan"),
+        tr("The plan has changes that are not saved. Save them first?"),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Save)
+        return save(); // a cancelled or failed save keeps the edits on the form
+    return answer == QMessageBox::Discard;
+}
+
+void MainWindow::openPlanAsking(const QString& path, const QString& title)
+{
+    if (!confirmDiscardEdits())
+        return;
+    QString error;
+    if (!openPlan(path, &error))
+        QMessageBox::warning(this, title, error);
+}
+
 void MainWindow::openWithDialog()
 {
+    if (!confirmDiscardEdits())
+        return;
     const QString dir = QSettings().value(QStringLiteral("lastDir"), QDir::homePath()).toString();
     const QString path = QFileDialog::getOpenFileName(this, tr("Open plan"), dir, tr("Plans (*.json);;All files (*)"));
     if (path.isEmpty())
@@ -323,6 +358,12 @@ bool MainWindow::exportResultsJson(const QString& path, QString* error) const
 
 void MainWindow::exportResultsWithDialog(bool json)
 {
+    if (results_->roundsModel()->records().empty()) {
+        // A file with a header and no rows looked like a successful export.
+        QMessageBox::information(this, tr("Export results"),
+                                 tr("There are no results to export yet: run a plan first (F5)."));
+        return;
+    }
     const QString filter = json ? tr("JSON (*.json)") : tr("CSV (*.csv)");
     const QString path = QFileDialog::getSaveFileName(this, tr("Export results"),
                                                       json ? QStringLiteral("results.json") : QStringLiteral("results.csv"), filter);
@@ -336,13 +377,17 @@ void MainWindow::exportResultsWithDialog(bool json)
 void MainWindow::restoreSettings()
 {
     QSettings s;
-    // First start: room for the form and a readable chart side by side.
-    resize(1440, 900);
-    splitter_->setSizes({540, 900});
+    // First start: room for the form and a readable chart side by side, within the screen
+    // (a 1366x768 laptop gets the whole screen, not a window reaching past its edges).
+    const QSize avail = screen() ? screen()->availableGeometry().size() : QSize(1440, 900);
+    resize(std::min(1440, avail.width()), std::min(900, avail.height()));
+    const int formWidth = std::max(formScroll_->minimumWidth(), std::min(540, width() * 36 / 100));
+    splitter_->setSizes({formWidth, std::max(width() - formWidth, 400)});
     restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(s.value(QStringLiteral("window/state")).toByteArray());
     splitter_->restoreState(s.value(QStringLiteral("window/splitter")).toByteArray());
     results_->budgetPanel()->restoreSettings(s);
+    plan_->costReadout()->restoreSettings(s);
     const QString last = s.value(QStringLiteral("lastPlan")).toString();
     if (!last.isEmpty()) {
         try {
@@ -362,6 +407,7 @@ void MainWindow::saveSettings() const
     s.setValue(QStringLiteral("window/state"), saveState());
     s.setValue(QStringLiteral("window/splitter"), splitter_->saveState());
     results_->budgetPanel()->saveSettings(s);
+    plan_->costReadout()->saveSettings(s);
     s.setValue(QStringLiteral("lastPlan"), QString::fromStdString(dpu::planToJson(plan_->plan())));
     s.setValue(QStringLiteral("lastFile"), file_);
     s.setValue(QStringLiteral("lastPlanDirty"), dirty_);
@@ -380,12 +426,16 @@ void MainWindow::closeEvent(QCloseEvent* event)
                 return;
             }
         }
-        // Never wait here: cancel, and close again once the worker reports it has stopped.
-        closeWhenIdle_ = true;
-        queue_->stop();
-        statusBar()->showMessage(tr("Stopping the run before closing…"));
-        event->ignore();
-        return;
+        // The run may have ended while the question was open: then there is nothing to stop,
+        // and waiting for an idle signal that already came would keep the window open for good.
+        if (queue_->isBusy()) {
+            // Never wait here: cancel, and close again once the worker reports it has stopped.
+            closeWhenIdle_ = true;
+            queue_->stop();
+            statusBar()->showMessage(tr("Stopping the run before closing…"));
+            event->ignore();
+            return;
+        }
     }
     saveSettings();
     event->accept();

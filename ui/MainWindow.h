@@ -63,6 +63,10 @@ private:
     void updateTitle();
     /// withSeed false: the key of a strategy's mean over the seeds of a run.
     QString seriesKey(int runId, const std::string& strategy, uint64_t seed, bool withSeed = true) const;
+    /// Asks Save / Discard / Cancel when the form holds unsaved edits; true: go on.
+    bool confirmDiscardEdits();
+    /// Opens a plan from a menu: asks about unsaved edits first, reports errors in a box.
+    void openPlanAsking(const QString& path, const QString& title);
     void openWithDialog();
     bool save();
     bool saveAs();
@@ -74,6 +78,7 @@ private:
     ResultsPanel* results_;
     RunQueue* queue_;
     QSplitter* splitter_;
+    QWidget* formScroll_ = nullptr;
     RecentFiles* recent_ = nullptr;
     QAction* runAct_ = nullptr;
     QAction* pauseAct_ = nullptr;

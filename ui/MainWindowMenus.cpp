@@ -5,6 +5,7 @@
 #include "charts/ChartExporter.h"
 #include "dialogs/AboutDialog.h"
 #include "dialogs/ExportBundlesDialog.h"
+#include "dialogs/UserGuideDialog.h"
 #include "panels/BudgetPanel.h"
 #include "panels/PlanPanel.h"
 #include "panels/ResultsPanel.h"
@@ -28,19 +29,12 @@ void MainWindow::buildMenus()
     QMenu* presets = file->addMenu(tr("Open P&reset"));
     for (const QFileInfo& fi : QDir(QStringLiteral(":/plans")).entryInfoList({QStringLiteral("*.json")}, QDir::Files)) {
         const QString path = fi.filePath();
-        presets->addAction(fi.completeBaseName(), this, [this, path] {
-            QString error;
-            if (!openPlan(path, &error))
-                QMessageBox::warning(this, tr("Open preset"), error);
-        });
+        presets->addAction(fi.completeBaseName(), this, [this, path] { openPlanAsking(path, tr("Open preset")); });
     }
     QMenu* recentMenu = file->addMenu(tr("Recent &Files"));
     recent_ = new RecentFiles(recentMenu, this);
-    connect(recent_, &RecentFiles::openRequested, this, [this](const QString& path) {
-        QString error;
-        if (!openPlan(path, &error))
-            QMessageBox::warning(this, tr("Open plan"), error);
-    });
+    connect(recent_, &RecentFiles::openRequested, this,
+            [this](const QString& path) { openPlanAsking(path, tr("Open plan")); });
     file->addSeparator();
     QAction* saveAct = file->addAction(tr("&Save Plan"), this, &MainWindow::save);
     saveAct->setShortcut(QKeySequence::Save);
@@ -94,6 +88,13 @@ void MainWindow::buildMenus()
     budgetAct_->setStatusTip(tr("The largest k a byte budget allows, and the accuracy finished runs suggest"));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* guide = help->addAction(tr("&User Guide"), this, [this] {
+        auto* dialog = new UserGuideDialog(this); // non-modal: read it beside the form
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+    });
+    guide->setShortcut(QKeySequence::HelpContents);
+    guide->setObjectName(QStringLiteral("userGuideAction"));
     help->addAction(tr("&About DPU Planner"), this, [this] { AboutDialog::show(this); });
 
     QToolBar* bar = addToolBar(tr("Run"));

@@ -14,40 +14,82 @@
 #include <cstring>
 #include <memory>
 
+namespace {
+
+/// The options, described for --help. Set up once for a QCoreApplication (help, version: no
+/// display needed) or the QApplication.
+struct Options {
+    QCommandLineOption defaultPlan{QStringLiteral("default-plan"), QStringLiteral("Start from the default plan")};
+    QCommandLineOption screenshot{QStringLiteral("screenshot"),
+                                  QStringLiteral("Start the plan, save a PNG of the window when about two thirds of "
+                                                 "its rounds are done (or when it ends, if sooner), then stop the "
+                                                 "run and quit"),
+                                  QStringLiteral("file")};
+    QCommandLineOption render{QStringLiteral("render-results"),
+                              QStringLiteral("Draw the charts of a run folder (results.jsonl) to PNG and SVG there, then "
+                                             "quit (use with QT_QPA_PLATFORM=offscreen when there is no display)"),
+                              QStringLiteral("folder")};
+
+    void addTo(QCommandLineParser& parser) const
+    {
+        parser.setApplicationDescription(QStringLiteral("Plan, run and export Deep Partial Updating"));
+        parser.addHelpOption();
+        parser.addVersionOption();
+        parser.addPositionalArgument(QStringLiteral("plan"), QStringLiteral("Plan JSON to open (default: the last plan)"));
+        parser.addOption(defaultPlan);
+        parser.addOption(screenshot);
+        parser.addOption(render);
+    }
+};
+
+void describeApplication()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("DPU Planner"));
+    QCoreApplication::setApplicationName(QStringLiteral("dpu-planner"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(DPU_VERSION_STRING));
+}
+
+bool wantsHelpOrVersion(int argc, char** argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        const char* a = argv[i];
+        if (std::strcmp(a, "--") == 0)
+            return false;
+        for (const char* o : {"-h", "--help", "-help", "--help-all", "-?", "-v", "--version"})
+            if (std::strcmp(a, o) == 0)
+                return true;
+    }
+    return false;
+}
+
+} // namespace
+
 int main(int argc, char** argv)
 {
     // First: libgomp reads OMP_WAIT_POLICY at load time; this may re-exec the program.
     dpu::ensurePassiveOpenMP(argc, argv);
-    // --version must work without a display (packaging checks it on build machines).
-    for (int i = 1; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--version") == 0) {
-            std::printf("dpu-planner %s\n", DPU_VERSION_STRING);
-            return 0;
-        }
+    const Options options;
+    // --help and --version must work without a display (packaging checks them on build
+    // machines, users over ssh): a QApplication would abort without a platform.
+    if (wantsHelpOrVersion(argc, argv)) {
+        QCoreApplication core(argc, argv);
+        describeApplication();
+        QCommandLineParser parser;
+        options.addTo(parser);
+        parser.process(core); // prints and exits
+        return 0;
     }
     QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("DPU Planner"));
-    QApplication::setApplicationName(QStringLiteral("dpu-planner"));
+    describeApplication();
     QApplication::setApplicationDisplayName(QStringLiteral("DPU Planner"));
-    QApplication::setApplicationVersion(QStringLiteral(DPU_VERSION_STRING));
     QApplication::setDesktopFileName(QStringLiteral("dpu-planner"));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Plan, run and export Deep Partial Updating"));
-    parser.addHelpOption();
-    parser.addPositionalArgument(QStringLiteral("plan"), QStringLiteral("Plan JSON to open (default: the last plan)"));
-    QCommandLineOption defaultPlan(QStringLiteral("default-plan"), QStringLiteral("Start from the default plan"));
-    QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                  QStringLiteral("Start the plan, save a PNG of the window after the first round, quit"),
-                                  QStringLiteral("file"));
-    QCommandLineOption render(QStringLiteral("render-results"),
-                              QStringLiteral("Draw the charts of a run folder (results.jsonl) to PNG and SVG there, then quit "
-                                             "(use with QT_QPA_PLATFORM=offscreen when there is no display)"),
-                              QStringLiteral("folder"));
-    parser.addOption(defaultPlan);
-    parser.addOption(screenshot);
-    parser.addOption(render);
+    options.addTo(parser);
     parser.process(app);
+    const QCommandLineOption& defaultPlan = options.defaultPlan;
+    const QCommandLineOption& screenshot = options.screenshot;
+    const QCommandLineOption& render = options.render;
 
     if (parser.isSet(render)) {
         QStringList written;

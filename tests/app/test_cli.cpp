@@ -95,6 +95,24 @@ private Q_SLOTS:
         QVERIFY(model.err.contains("resnet9"));
     }
 
+    void runRefusesASplitTheDataCannotHold()
+    {
+        // 500 training samples hold 5 rounds of 100 + 100 per round: 10 rounds are refused up
+        // front, naming the field, instead of the run stopping silently after 5.
+        QTemporaryDir dir;
+        const QString data = dir.filePath("idx");
+        dpu::test::writeIdxFolder(data.toStdString(), 500, 200);
+        const QString plan = dir.filePath("plan.json");
+        const std::string json = "{\"dataset\": {\"kind\": \"idx\", \"path\": \"" + data.toStdString()
+                                 + "\"}, \"split\": {\"initial\": 100, \"per_round\": 100, \"rounds\": 10, "
+                                   "\"validation\": 50}, \"strategies\": [\"fu\"], \"train\": {\"epochs\": 1}}";
+        dpu::test::writeFile(plan.toStdString(), std::vector<uint8_t>(json.begin(), json.end()));
+        const Result r = cli({"run", plan, "--out", dir.filePath("out")});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("split.rounds: expected at most 5 rounds"), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(dir.filePath("out/results.jsonl")));
+    }
+
     void bundleCommandsOnARealRun()
     {
         if (dpu::test::fashionMnistDir().empty())

@@ -10,7 +10,16 @@
 #include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QSettings>
+#include <QAbstractButton>
+#include <QAbstractSpinBox>
+#include <QApplication>
+#include <QLabel>
+#include <QMessageBox>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSlider>
 #include <QSpinBox>
+#include <QTimer>
 #include <QtTest/QtTest>
 
 namespace dpu::uitest {
@@ -63,6 +72,73 @@ void fillPlanForm(dpu::ui::MainWindow& window, const QString& dataset, int initi
     panel->findChild<QLineEdit*>(QStringLiteral("seeds"))->setText(QStringLiteral("1"));
     panel->findChild<QComboBox*>(QStringLiteral("device"))->setCurrentText(QStringLiteral("cpu"));
     QVERIFY2(panel->validate(), qPrintable(panel->errorText()));
+}
+
+std::shared_ptr<QString> answerNextMessageBox(QMessageBox::StandardButton button, std::function<void()> before)
+{
+    auto text = std::make_shared<QString>();
+    auto* timer = new QTimer(qApp);
+    auto tries = std::make_shared<int>(0);
+    timer->setInterval(20);
+    QObject::connect(timer, &QTimer::timeout, timer, [timer, tries, text, button, before] {
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        if (!box) {
+            if (++*tries > 1000)
+                timer->deleteLater();
+            return;
+        }
+        timer->stop();
+        if (before)
+            before();
+        *text = box->text();
+        if (QAbstractButton* b = box->button(button))
+            b->click();
+        else
+            box->reject();
+        timer->deleteLater();
+    });
+    timer->start();
+    return text;
+}
+
+QStringList formVisibilityProblems(dpu::ui::MainWindow& window)
+{
+    QStringList problems;
+    auto* scroll = window.findChild<QScrollArea*>(QStringLiteral("planScroll"));
+    if (!scroll)
+        return {QStringLiteral("no planScroll")};
+    if (scroll->horizontalScrollBar()->isVisible())
+        problems << QStringLiteral("horizontal scroll bar shown (form %1 px in a %2 px viewport)")
+                        .arg(scroll->widget()->width()).arg(scroll->viewport()->width());
+    QWidget* viewport = scroll->viewport();
+    QList<QWidget*> fields;
+    for (QWidget* w : scroll->widget()->findChildren<QWidget*>()) {
+        if (!w->isVisibleTo(scroll->widget()))
+            continue;
+        const bool field = qobject_cast<QAbstractSpinBox*>(w) || qobject_cast<QLineEdit*>(w) || qobject_cast<QComboBox*>(w)
+                           || qobject_cast<QAbstractButton*>(w) || qobject_cast<QSlider*>(w)
+                           || (qobject_cast<QLabel*>(w) && !qobject_cast<QLabel*>(w)->text().isEmpty());
+        // Line edits inside spin boxes and combo boxes are parts of their field.
+        if (field && !qobject_cast<QAbstractSpinBox*>(w->parentWidget()) && !qobject_cast<QComboBox*>(w->parentWidget()))
+            fields << w;
+    }
+    for (QWidget* w : fields) {
+        const QRect r(w->mapTo(viewport, QPoint(0, 0)), w->size());
+        const QString name = w->objectName().isEmpty() ? QString::fromLatin1(w->metaObject()->className()) + QLatin1Char(' ')
+                                                               + (qobject_cast<QLabel*>(w) ? qobject_cast<QLabel*>(w)->text().left(30)
+                                                                  : qobject_cast<QAbstractButton*>(w) ? qobject_cast<QAbstractButton*>(w)->text()
+                                                                                                      : QString())
+                                                         : w->objectName();
+        if (r.width() < 8 || r.height() < 8)
+            problems << QStringLiteral("%1 has no room (%2x%3)").arg(name).arg(r.width()).arg(r.height());
+        else if (r.left() < 0 || r.right() >= viewport->width())
+            problems << QStringLiteral("%1 reaches past the visible width (%2..%3 of %4)")
+                            .arg(name).arg(r.left()).arg(r.right()).arg(viewport->width());
+        else if (w->width() < w->minimumSizeHint().width() && !qobject_cast<QLabel*>(w))
+            problems << QStringLiteral("%1 squeezed below its minimum (%2 < %3)")
+                            .arg(name).arg(w->width()).arg(w->minimumSizeHint().width());
+    }
+    return problems;
 }
 
 } // namespace dpu::uitest

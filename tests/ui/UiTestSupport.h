@@ -2,7 +2,11 @@
 // Helpers of the UI tests: isolated settings, a tiny plan, filling the plan form like a user.
 #pragma once
 #include "dpu/Plan.h"
+#include <QMessageBox>
 #include <QString>
+#include <QStringList>
+#include <functional>
+#include <memory>
 
 namespace dpu::ui {
 class MainWindow;
@@ -20,5 +24,13 @@ QString datasetFolder(const QString& scratch);
 /// split {initial, perRound, rounds, 300}, 1 epoch (or `epochs`), strategies, k.
 void fillPlanForm(dpu::ui::MainWindow& window, const QString& dataset, int initial, int perRound, int rounds,
                   int epochs, const QStringList& strategies, double k = 0.01);
+
+/// Answers the next message box that opens (polled for up to 20 s) with `button`, after running
+/// `before` while the box is still open. The returned string receives the box's text.
+std::shared_ptr<QString> answerNextMessageBox(QMessageBox::StandardButton button, std::function<void()> before = {});
+
+/// What a user could not see of the plan form: a horizontal scroll bar, or a field (input,
+/// button, label) that reaches past the form's visible width or has no width at all.
+QStringList formVisibilityProblems(dpu::ui::MainWindow& window);
 
 } // namespace dpu::uitest

@@ -3,6 +3,7 @@
 // Run is disabled and says why, and nothing starts.
 #include "MainWindow.h"
 #include "UiTestSupport.h"
+#include "dpu/DatasetSize.h"
 #include "panels/PlanPanel.h"
 #include "workers/EngineMetatypes.h"
 #include "workers/RunQueue.h"
@@ -141,6 +142,33 @@ private Q_SLOTS:
         QTest::keyClicks(seeds, QStringLiteral("1 2"));
         expectFine(w, QStringLiteral("seeds"));
         QCOMPARE(p->plan().seeds.size(), size_t(2));
+    }
+
+    void roundsBeyondTheDatasetAreRefused()
+    {
+        // The user's case: 80 rounds of 1000 + 1000 need 80,000 of Fashion-MNIST's 60,000. With
+        // the synthetic stand-in (fewer samples) the same rule applies at its own size.
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        dpu::uitest::fillPlanForm(w, dataset_, 1000, 1000, 2, 1, {"dpu"});
+        PlanPanel* p = w.planPanel();
+        dpu::Plan plan = p->plan();
+        plan.dataset.trainLimit = 0; // the whole training split, as a user's plan has it
+        p->setPlan(plan);
+        const int64_t train = dpu::readDatasetSize(plan.dataset).train;
+        const int fit = static_cast<int>(train / 1000); // |D1| + (r - 1) * 1000 <= train
+        auto* rounds = p->findChild<QSpinBox*>(QStringLiteral("splitRounds"));
+        rounds->setValue(fit + 20);
+        expectRefused(w, QStringLiteral("split.rounds"),
+                      QStringLiteral("expected at most %1 rounds").arg(fit));
+        QVERIFY(p->errorLabelFor(QStringLiteral("split.rounds"))->text().contains(QStringLiteral("training split has")));
+        rounds->setValue(fit);
+        expectFine(w, QStringLiteral("split.rounds"));
+        // |D1| alone larger than the data: the first field is the one named.
+        p->findChild<QSpinBox*>(QStringLiteral("splitRounds"))->setValue(1);
+        p->findChild<QSpinBox*>(QStringLiteral("splitInitial"))->setValue(static_cast<int>(train) + 1);
+        expectRefused(w, QStringLiteral("split.initial"), QStringLiteral("(the training split)"));
     }
 };
 

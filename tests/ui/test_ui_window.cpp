@@ -123,7 +123,7 @@ private Q_SLOTS:
         QVERIFY(panel->fieldFor(QStringLiteral("k"))->toolTip().contains(QStringLiteral("(0, 1]")));
         panel->findChild<QDoubleSpinBox*>(QStringLiteral("k"))->setValue(0.01);
         panel->findChild<QLineEdit*>(QStringLiteral("datasetPath"))->setText(tmp_.filePath(QStringLiteral("nowhere")));
-        QCOMPARE(panel->fieldError(QStringLiteral("dataset.path")), QStringLiteral("folder not found"));
+        QVERIFY(panel->fieldError(QStringLiteral("dataset.path")).startsWith(QStringLiteral("folder not found")));
         QVERIFY(!w.startRun());
         panel->findChild<QLineEdit*>(QStringLiteral("datasetPath"))->setText(dpu::uitest::datasetFolder(tmp_.path()));
         panel->findChild<QLineEdit*>(QStringLiteral("seeds"))->setText(QStringLiteral("1, x"));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // AccuracyChart: x = round, y = test accuracy (%) of what the devices run after that round.
 #include "charts/AccuracyChart.h"
+#include "charts/NiceAxis.h"
 #include <QValueAxis>
 #include <cmath>
 
@@ -10,15 +11,10 @@ AccuracyChart::AccuracyChart(QWidget* parent) : ChartView(tr("Test accuracy per 
 {
     x_ = new QValueAxis(this);
     x_->setTitleText(tr("Round"));
-    x_->setLabelFormat(QStringLiteral("%d"));
-    x_->setTickType(QValueAxis::TicksDynamic);
-    x_->setTickAnchor(1);
-    x_->setTickInterval(1);
-    x_->setRange(1, 2);
+    NiceAxis::fitIndices(x_, 1, 1, 10);
     y_ = new QValueAxis(this);
     y_->setTitleText(tr("Test accuracy (%)"));
-    y_->setLabelFormat(QStringLiteral("%.1f"));
-    y_->setRange(0, 100);
+    NiceAxis::fit(y_, 0, 100, 5, 0, 100);
     setAxes(x_, y_);
 }
 
@@ -33,13 +29,9 @@ void AccuracyChart::addRecord(const QString& key, const dpu::RoundRecord& record
 
 void AccuracyChart::fitAxes(const QRectF& b)
 {
-    const double rounds = std::max(2.0, b.right());
-    x_->setRange(1, rounds);
-    // About ten labelled rounds at most, on whole numbers.
-    x_->setTickInterval(std::max(1.0, std::ceil((rounds - 1) / 10.0)));
-    const double lo = std::max(0.0, std::floor(b.top() / 5.0) * 5.0 - 5.0);
-    const double hi = std::min(100.0, std::ceil(b.bottom() / 5.0) * 5.0 + 5.0);
-    y_->setRange(lo, std::max(hi, lo + 5.0));
+    // About ten labelled rounds at most, on whole numbers; round 1 alone is a point in the middle.
+    NiceAxis::fitIndices(x_, 1, std::max(1.0, b.right()), 10);
+    NiceAxis::fit(y_, b.top() - 2, b.bottom() + 2, 6, 0, 100);
 }
 
 QString AccuracyChart::describePoint(const QString& key, const QPointF& p) const

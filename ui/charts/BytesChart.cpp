@@ -2,6 +2,9 @@
 // BytesChart: the trade-off the application exists for: accuracy bought per byte sent.
 #include "charts/BytesChart.h"
 #include "panels/CostReadout.h"
+#include "charts/ByteAxis.h"
+#include <QCategoryAxis>
+#include "charts/NiceAxis.h"
 #include <QLogValueAxis>
 #include <QValueAxis>
 #include <cmath>
@@ -10,17 +13,13 @@ namespace dpu::ui {
 
 BytesChart::BytesChart(QWidget* parent) : ChartView(tr("Accuracy against cumulative bytes"), parent)
 {
-    x_ = new QLogValueAxis(this);
-    x_->setTitleText(tr("Cumulative server-to-device bytes per device"));
-    x_->setBase(10);
-    x_->setLabelFormat(QStringLiteral("%.0e"));
-    x_->setMinorTickCount(8);
-    x_->setRange(1e3, 1e7);
+    bytesAxis_ = new ByteAxis(tr("Cumulative server-to-device bytes per device"), this);
+    x_ = bytesAxis_->logAxis();
     y_ = new QValueAxis(this);
     y_->setTitleText(tr("Test accuracy (%)"));
-    y_->setLabelFormat(QStringLiteral("%.1f"));
-    y_->setRange(0, 100);
+    NiceAxis::fit(y_, 0, 100, 5, 0, 100);
     setAxes(x_, y_);
+    chart()->addAxis(bytesAxis_->labelAxis(), Qt::AlignBottom);
 }
 
 void BytesChart::addRecord(const QString& key, const dpu::RoundRecord& record, bool seedBand)
@@ -37,14 +36,8 @@ void BytesChart::addRecord(const QString& key, const dpu::RoundRecord& record, b
 void BytesChart::fitAxes(const QRectF& b)
 {
     // Whole decades keep the log grid readable.
-    const double lo = std::pow(10.0, std::floor(std::log10(std::max(1.0, b.left()))));
-    double hi = std::pow(10.0, std::ceil(std::log10(std::max(1.0, b.right()))));
-    if (hi <= lo)
-        hi = lo * 10;
-    x_->setRange(lo, hi);
-    const double ylo = std::max(0.0, std::floor(b.top() / 5.0) * 5.0 - 5.0);
-    const double yhi = std::min(100.0, std::ceil(b.bottom() / 5.0) * 5.0 + 5.0);
-    y_->setRange(ylo, std::max(yhi, ylo + 5.0));
+    bytesAxis_->setRange(b.left(), b.right());
+    NiceAxis::fit(y_, b.top() - 2, b.bottom() + 2, 6, 0, 100);
 }
 
 QString BytesChart::describePoint(const QString& key, const QPointF& p) const

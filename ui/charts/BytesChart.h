@@ -9,6 +9,8 @@ class QValueAxis;
 
 namespace dpu::ui {
 
+class ByteAxis;
+
 class BytesChart : public ChartView {
     Q_OBJECT
 public:
@@ -21,7 +23,12 @@ protected:
     void fitAxes(const QRectF& bounds) override;
     QString describePoint(const QString& key, const QPointF& point) const override;
 
+public:
+    /// The unit labels under the x axis ("1 KB", "10 KB", ...).
+    ByteAxis* byteAxis() const { return bytesAxis_; }
+
 private:
+    ByteAxis* bytesAxis_;
     QLogValueAxis* x_;
     QValueAxis* y_;
 };

@@ -3,6 +3,7 @@
 #include "charts/ChartView.h"
 #include "charts/ChartExporter.h"
 #include "charts/SeedBand.h"
+#include "charts/SeriesPalette.h"
 #include <QAbstractAxis>
 #include <QAreaSeries>
 #include <QChart>
@@ -27,6 +28,10 @@ ChartView::ChartView(const QString& title, QWidget* parent) : QChartView(parent)
     c->setAnimationOptions(QChart::NoAnimation);
     setChart(c);
     setRenderHint(QPainter::Antialiasing);
+    // Qt Charts' items under-report what their markers cover, so partial repaints (a redrawn
+    // frontier after the budget changed) left torn and doubled markers until the next full
+    // repaint. The charts are small scenes: repaint the whole view.
+    setViewportUpdateMode(QGraphicsView::FullViewportUpdate);
     setMinimumSize(320, 220);
 }
 
@@ -34,15 +39,21 @@ ChartView::~ChartView() = default;
 
 QColor ChartView::colorFor(const QString& key)
 {
-    static QHash<QString, QColor> colors;
-    // Okabe-Ito palette: distinguishable for colour-blind readers and in print.
-    static const QColor palette[] = {QColor(0x00, 0x72, 0xB2), QColor(0xD5, 0x5E, 0x00), QColor(0x00, 0x9E, 0x73),
-                                     QColor(0xCC, 0x79, 0xA7), QColor(0xE6, 0x9F, 0x00), QColor(0x56, 0xB4, 0xE9),
-                                     QColor(0xF0, 0xE4, 0x42), QColor(0x00, 0x00, 0x00)};
-    auto it = colors.find(key);
-    if (it == colors.end())
-        it = colors.insert(key, palette[colors.size() % (sizeof palette / sizeof palette[0])]);
-    return *it;
+    return SeriesPalette::strategyColor(SeriesPalette::strategyOf(key));
+}
+
+void ChartView::recolor()
+{
+    // A new k of a strategy re-spreads that strategy's shades; other strategies keep theirs.
+    const QHash<QString, QColor> colors = SeriesPalette::colorsFor(order_);
+    for (auto it = colors.begin(); it != colors.end(); ++it) {
+        QLineSeries* s = series_.value(it.key());
+        if (!s || s->color() == it.value())
+            continue;
+        s->setColor(it.value());
+        if (auto band = bands_.find(it.key()); band != bands_.end())
+            band->second->setColor(it.value());
+    }
 }
 
 void ChartView::setAxes(QAbstractAxis* x, QAbstractAxis* y)
@@ -93,11 +104,13 @@ QLineSeries* ChartView::ensureSeries(const QString& key)
     s->setName(key);
     s->setColor(colorFor(key));
     s->setPointsVisible(true); // every point drawn, not only the polyline through them
+    s->setMarkerSize(6);       // large enough that a lone first round reads as a point
     chart()->addSeries(s);
     s->attachAxis(x_);
     s->attachAxis(y_);
     series_.insert(key, s);
     order_ << key;
+    recolor();
     connect(s, &QLineSeries::hovered, this, [this, s](const QPointF& p, bool state) { onHovered(s, p, state); });
     for (QLegendMarker* m : chart()->legend()->markers(s))
         connect(m, &QLegendMarker::clicked, this, [this, key] { setSeriesVisible(key, !series_.value(key)->isVisible()); });

@@ -44,7 +44,8 @@ public:
     /// Asks for a file name and exports; reports failures in a message box.
     void exportWithDialog(bool svg);
 
-    /// The same colour for the same key in every chart (strategy "dpu" is one colour everywhere).
+    /// The fixed colour of the key's strategy (SeriesPalette): "dpu" is one colour everywhere,
+    /// run after run.
     static QColor colorFor(const QString& key);
 
 protected:
@@ -70,6 +71,8 @@ protected:
 private:
     void onHovered(QLineSeries* series, const QPointF& point, bool state);
     void extendBounds(const QPointF& point);
+    /// Colours every series by its strategy, with shades for several keys of one strategy.
+    void recolor();
 
     QAbstractAxis* x_ = nullptr;
     QAbstractAxis* y_ = nullptr;

@@ -3,6 +3,9 @@
 #include "charts/FrontierChart.h"
 #include "panels/CostReadout.h"
 #include <QLineSeries>
+#include "charts/ByteAxis.h"
+#include <QCategoryAxis>
+#include "charts/NiceAxis.h"
 #include <QLogValueAxis>
 #include <QPen>
 #include <QScatterSeries>
@@ -15,17 +18,13 @@ namespace dpu::ui {
 FrontierChart::FrontierChart(QWidget* parent) : ChartView(tr("Accuracy against bytes per round (finished runs)"), parent)
 {
     setObjectName(QStringLiteral("frontierChart"));
-    x_ = new QLogValueAxis(this);
-    x_->setTitleText(tr("Mean server-to-device bytes per round per device"));
-    x_->setBase(10);
-    x_->setLabelFormat(QStringLiteral("%.0e"));
-    x_->setMinorTickCount(8);
-    x_->setRange(1e3, 1e7);
+    bytesAxis_ = new ByteAxis(tr("Mean server-to-device bytes per round per device"), this);
+    x_ = bytesAxis_->logAxis();
     y_ = new QValueAxis(this);
     y_->setTitleText(tr("Mean test accuracy (%)"));
-    y_->setLabelFormat(QStringLiteral("%.1f"));
-    y_->setRange(0, 100);
+    NiceAxis::fit(y_, 0, 100, 5, 0, 100);
     setAxes(x_, y_);
+    chart()->addAxis(bytesAxis_->labelAxis(), Qt::AlignBottom);
 }
 
 QString FrontierChart::budgetKey()
@@ -92,14 +91,8 @@ void FrontierChart::setFrontier(const std::vector<FrontierPoint>& points, double
 void FrontierChart::fitAxes(const QRectF& b)
 {
     // Whole decades keep the log grid readable.
-    const double xlo = std::pow(10.0, std::floor(std::log10(std::max(1.0, b.left()))));
-    double xhi = std::pow(10.0, std::ceil(std::log10(std::max(1.0, b.right()))));
-    if (xhi <= xlo)
-        xhi = xlo * 10;
-    x_->setRange(xlo, xhi);
-    const double ylo = std::max(0.0, std::floor(b.top() / 5.0) * 5.0 - 5.0);
-    const double yhi = std::min(100.0, std::ceil(b.bottom() / 5.0) * 5.0 + 5.0);
-    y_->setRange(ylo, std::max(yhi, ylo + 5.0));
+    bytesAxis_->setRange(b.left(), b.right());
+    NiceAxis::fit(y_, b.top() - 2, b.bottom() + 2, 6, 0, 100);
 }
 
 QString FrontierChart::describePoint(const QString& key, const QPointF& p) const

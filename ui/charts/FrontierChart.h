@@ -12,6 +12,8 @@ class QValueAxis;
 
 namespace dpu::ui {
 
+class ByteAxis;
+
 class FrontierChart : public ChartView {
     Q_OBJECT
 public:
@@ -30,6 +32,7 @@ protected:
     QString describePoint(const QString& key, const QPointF& point) const override;
 
 private:
+    ByteAxis* bytesAxis_;
     QLogValueAxis* x_;
     QValueAxis* y_;
     QScatterSeries* expected_ = nullptr;

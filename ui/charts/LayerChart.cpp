@@ -7,6 +7,8 @@
 #include <QBarSet>
 #include <QChart>
 #include <QLegend>
+#include "charts/NiceAxis.h"
+#include "charts/SeriesPalette.h"
 #include <QValueAxis>
 #include <algorithm>
 
@@ -25,8 +27,7 @@ LayerChart::LayerChart(QWidget* parent) : QChartView(parent)
     x_->setTitleText(tr("Partial tensor"));
     y_ = new QValueAxis;
     y_->setTitleText(tr("Updated weights (% of the tensor)"));
-    y_->setLabelFormat(QStringLiteral("%.2f"));
-    y_->setRange(0, 1);
+    NiceAxis::fit(y_, 0, 1, 5, 0, 100);
     c->addAxis(x_, Qt::AlignBottom);
     c->addAxis(y_, Qt::AlignLeft);
     series_->attachAxis(x_);
@@ -85,9 +86,11 @@ void LayerChart::draw(const dpu::RoundRecord& r) const
             name.chop(7);
         names << name;
     }
+    set->setColor(SeriesPalette::strategyColor(QString::fromStdString(r.strategy))); // as in the other charts
     series_->append(set);
     x_->append(names);
-    y_->setRange(0, top > 0 ? top * 1.1 : 1.0);
+    // A share never exceeds 100 %: the axis stops there (room above the bars only below it).
+    NiceAxis::fit(y_, 0, top > 0 ? std::min(100.0, top * 1.05) : 1.0, 5, 0, 100);
     chart()->setTitle(tr("Updated weights per layer: %1 round %2 (%3 of %4 weights)")
                           .arg(QString::fromStdString(r.strategy)).arg(r.round).arg(r.updatedWeights)
                           .arg([&r] { qint64 t = 0; for (const auto& l : r.layers) t += l.total; return t; }()));

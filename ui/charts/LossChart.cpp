@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // LossChart: every epoch of every training step (full and fine-tune) as one point.
 #include "charts/LossChart.h"
+#include "charts/NiceAxis.h"
 #include <QValueAxis>
 #include <cmath>
 
@@ -10,12 +11,10 @@ LossChart::LossChart(QWidget* parent) : ChartView(tr("Training loss per epoch"),
 {
     x_ = new QValueAxis(this);
     x_->setTitleText(tr("Epoch (all training steps, in order)"));
-    x_->setLabelFormat(QStringLiteral("%d"));
-    x_->setRange(1, 2);
+    NiceAxis::fitIndices(x_, 1, 1, 10);
     y_ = new QValueAxis(this);
     y_->setTitleText(tr("Training loss (cross-entropy)"));
-    y_->setLabelFormat(QStringLiteral("%.2f"));
-    y_->setRange(0, 1);
+    NiceAxis::fit(y_, 0, 1, 5, 0, 1e9);
     setAxes(x_, y_);
 }
 
@@ -34,10 +33,8 @@ void LossChart::clearAll()
 
 void LossChart::fitAxes(const QRectF& b)
 {
-    x_->setRange(1, std::max(2.0, b.right()));
-    x_->applyNiceNumbers();
-    const double hi = b.bottom() > 0 ? b.bottom() * 1.1 : 1.0;
-    y_->setRange(0, hi);
+    NiceAxis::fitIndices(x_, 1, std::max(1.0, b.right()), 10);
+    NiceAxis::fit(y_, 0, b.bottom() > 0 ? b.bottom() * 1.05 : 1.0, 5, 0, 1e9);
 }
 
 QString LossChart::describePoint(const QString& key, const QPointF& p) const

@@ -21,18 +21,23 @@ SeedBand::SeedBand(QChart* chart, QLineSeries* mean, const QColor& color) : mean
     upper_->setParent(area_);
     lower_->setParent(area_);
     area_->setName(mean->name() + QStringLiteral(" ±std"));
-    QColor fill = color;
-    fill.setAlphaF(0.2);
-    area_->setBrush(fill);
-    QColor edge = color;
-    edge.setAlphaF(0.5);
-    area_->setPen(QPen(edge, 0.8));
+    setColor(color);
     chart->addSeries(area_);
     for (QAbstractAxis* axis : mean->attachedAxes())
         area_->attachAxis(axis);
     // One legend entry per strategy: the mean line's marker also toggles its band.
     for (QLegendMarker* m : chart->legend()->markers(area_))
         m->setVisible(false);
+}
+
+void SeedBand::setColor(const QColor& color)
+{
+    QColor fill = color;
+    fill.setAlphaF(0.2);
+    area_->setBrush(fill);
+    QColor edge = color;
+    edge.setAlphaF(0.5);
+    area_->setPen(QPen(edge, 0.8));
 }
 
 SeedBand::Stats SeedBand::stats(const std::map<uint64_t, QPointF>& seeds) const

@@ -34,6 +34,8 @@ public:
     QLineSeries* lower() const { return lower_; }
     QAreaSeries* area() const { return area_; }
     void setVisible(bool visible);
+    /// The band in the (translucent) colour of its mean line.
+    void setColor(const QColor& color);
 
 private:
     Stats stats(const std::map<uint64_t, QPointF>& seeds) const;

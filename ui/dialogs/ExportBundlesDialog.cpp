@@ -60,9 +60,12 @@ ExportBundlesDialog::ExportBundlesDialog(QString runDir, std::vector<dpu::RoundR
     auto* destRow = new QHBoxLayout;
     destRow->addWidget(destination_, 1);
     destRow->addWidget(browseButton);
-    form->addRow(tr("&Destination:"), destRow);
+    // A row of a layout gets no buddy from addRow(QString, QLayout*): the "&" would show as is.
+    auto* destLabel = new QLabel(tr("&Destination:"));
+    destLabel->setBuddy(destination_);
+    form->addRow(destLabel, destRow);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
-    exportButton_ = buttons->addButton(tr("&Export"), QDialogButtonBox::AcceptRole);
+    exportButton_ = buttons->addButton(tr("E&xport"), QDialogButtonBox::AcceptRole);
     exportButton_->setObjectName(QStringLiteral("export"));
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);

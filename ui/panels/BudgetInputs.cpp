@@ -17,7 +17,7 @@ namespace dpu::ui {
 BudgetInputs::BudgetInputs(QWidget* parent) : QGroupBox(tr("Budget per round and device"), parent)
 {
     auto* form = new QFormLayout(this);
-    byBytes_ = new QRadioButton(tr("&Bytes"), this);
+    byBytes_ = new QRadioButton(tr("Fi&xed bytes"), this);
     byBytes_->setObjectName(QStringLiteral("budgetByBytes"));
     byBytes_->setChecked(true);
     bytes_ = new QDoubleSpinBox(this);
@@ -28,7 +28,7 @@ BudgetInputs::BudgetInputs(QWidget* parent) : QGroupBox(tr("Budget per round and
     bytes_->setSuffix(QStringLiteral(" B"));
     bytes_->setValue(40000);
     form->addRow(byBytes_, bytes_);
-    byLink_ = new QRadioButton(tr("&Link for"), this);
+    byLink_ = new QRadioButton(tr("L&ink for"), this);
     byLink_->setObjectName(QStringLiteral("budgetByLink"));
     auto* group = new QButtonGroup(this);
     group->addButton(byBytes_);
@@ -58,7 +58,7 @@ BudgetInputs::BudgetInputs(QWidget* parent) : QGroupBox(tr("Budget per round and
     devices_->setObjectName(QStringLiteral("budgetDevices"));
     devices_->setRange(1, 1000000000);
     devices_->setValue(1000);
-    form->addRow(tr("&Devices"), devices_);
+    form->addRow(tr("Devi&ces"), devices_);
 
     updateEnabled();
     connect(byBytes_, &QRadioButton::toggled, this, &BudgetInputs::updateEnabled);

@@ -6,6 +6,8 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QSettings>
+#include <algorithm>
 #include <cmath>
 
 namespace dpu::ui {
@@ -75,6 +77,25 @@ void CostReadout::setK(double k)
 void CostReadout::setLinkPreset(int index)
 {
     link_->setCurrentIndex(index);
+}
+
+int CostReadout::linkPreset() const
+{
+    return link_->currentIndex();
+}
+
+void CostReadout::saveSettings(QSettings& s) const
+{
+    s.setValue(QStringLiteral("cost/link"), link_->currentIndex());
+    s.setValue(QStringLiteral("cost/customKbps"), customKbps_->value());
+}
+
+void CostReadout::restoreSettings(const QSettings& s)
+{
+    if (s.contains(QStringLiteral("cost/customKbps")))
+        customKbps_->setValue(s.value(QStringLiteral("cost/customKbps")).toDouble());
+    if (s.contains(QStringLiteral("cost/link")))
+        link_->setCurrentIndex(std::clamp(s.value(QStringLiteral("cost/link")).toInt(), 0, link_->count() - 1));
 }
 
 double CostReadout::bytesPerRound() const

@@ -7,6 +7,7 @@
 #include <QWidget>
 
 class QComboBox;
+class QSettings;
 class QDoubleSpinBox;
 class QLabel;
 
@@ -40,6 +41,10 @@ public:
     double transferSeconds() const;
     /// Selects a preset by its index in the combo (LoRa, NB-IoT, LTE-M, BLE, custom).
     void setLinkPreset(int index);
+    int linkPreset() const;
+    /// The link choice (preset and custom rate) survives a restart.
+    void saveSettings(QSettings& settings) const;
+    void restoreSettings(const QSettings& settings);
     QString bytesText() const;
 
     static QString formatBytes(double bytes);

@@ -36,7 +36,32 @@ QStringList DatasetCheck::expectedFiles(const QString& kind)
     return {};
 }
 
+QString DatasetCheck::whereToGet(const QString& kind)
+{
+    if (kind == QLatin1String("cifar10"))
+        return QObject::tr("Get the CIFAR-10 binary version (cifar-10-binary.tar.gz, "
+                           "https://www.cs.toronto.edu/~kriz/cifar.html) and unpack it: the folder is the one "
+                           "holding data_batch_1.bin … data_batch_5.bin and test_batch.bin, or its parent "
+                           "with cifar-10-batches-bin/ in it.");
+    if (kind == QLatin1String("cifar100"))
+        return QObject::tr("Get the CIFAR-100 binary version (cifar-100-binary.tar.gz, "
+                           "https://www.cs.toronto.edu/~kriz/cifar.html) and unpack it: the folder is the one "
+                           "holding train.bin and test.bin, or its parent with cifar-100-binary/ in it.");
+    return QObject::tr("An MNIST-format folder holds train-images-idx3-ubyte, train-labels-idx1-ubyte, "
+                       "t10k-images-idx3-ubyte and t10k-labels-idx1-ubyte (each may be .gz). "
+                       "Fashion-MNIST: Debian's dataset-fashion-mnist package installs it in "
+                       "/usr/share/datasets/fashion-mnist.");
+}
+
 QString DatasetCheck::problem(const QString& kind, const QString& folder)
+{
+    const QString found = missingData(kind, folder);
+    // The IDX message already lists the files it misses; CIFAR users mostly lack the download.
+    const bool advise = !found.isEmpty() && (kind != QLatin1String("idx") || !QFileInfo(folder).isDir());
+    return advise ? found + QStringLiteral(". ") + whereToGet(kind) : found;
+}
+
+QString DatasetCheck::missingData(const QString& kind, const QString& folder)
 {
     const QFileInfo info(folder);
     if (!info.exists())

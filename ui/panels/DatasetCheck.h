@@ -12,10 +12,17 @@ namespace dpu::ui {
 class DatasetCheck {
 public:
     /// Empty when the folder holds every file of `kind` ("idx", "cifar10", "cifar100");
-    /// otherwise the reason: "folder not found", "not a folder" or which files are missing.
+    /// otherwise the reason ("folder not found", "not a folder" or which files are missing)
+    /// followed by where to get the data and which layout the folder needs.
     static QString problem(const QString& kind, const QString& folder);
+    /// Where the data of a kind comes from and what its folder holds.
+    static QString whereToGet(const QString& kind);
     /// The files a kind needs (names without the optional ".gz").
     static QStringList expectedFiles(const QString& kind);
+
+private:
+    /// problem() without the advice.
+    static QString missingData(const QString& kind, const QString& folder);
 };
 
 } // namespace dpu::ui

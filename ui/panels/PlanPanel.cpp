@@ -2,6 +2,7 @@
 // PlanPanel: edits a dpu::Plan; validation comes from the engine so the GUI and CLI agree.
 #include "panels/PlanPanel.h"
 #include "dpu/Cost.h"
+#include "dpu/DatasetSize.h"
 #include "dpu/Error.h"
 #include "panels/CostReadout.h"
 #include "panels/DatasetCheck.h"
@@ -11,6 +12,7 @@
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -74,96 +76,151 @@ QWidget* PlanPanel::buildForm()
 {
     auto* box = new QWidget(this);
     auto* form = new QFormLayout(box);
+    // Fields take the width there is; at a narrow width labels move above their fields
+    // instead of pushing the form wider than the window.
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
     marks_ = std::make_unique<FieldErrorMarks>(form);
+    addModelRows(form, box);
+    addDatasetRows(form, box);
+    addSplitRows(form, box);
+    addStrategyBox(form, box);
+    addRatioRows(form, box);
+    addTrainingRows(form, box);
+    nameFields();
+    return box;
+}
 
+void PlanPanel::addModelRows(QFormLayout* form, QWidget* box)
+{
     name_ = new QLineEdit(box);
+    name_->setToolTip(tr("Names the run and its output folder; follows the model, data and k until you type one"));
     form->addRow(tr("&Name"), name_);
     marks_->addRow(QStringLiteral("name"), {name_});
 
     model_ = new QComboBox(box);
     model_->setEditable(true); // also accepts "torchscript:PATH"
+    // Long model names or a TorchScript path must not widen the whole form.
+    model_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    model_->setMinimumContentsLength(12);
     for (const auto& m : dpu::builtinModels()) {
         model_->addItem(QString::fromStdString(m));
         model_->setItemData(model_->count() - 1, QString::fromStdString(dpu::modelDescription(m)), Qt::ToolTipRole);
     }
     modelInfo_ = new QLabel(box);
     modelInfo_->setObjectName(QStringLiteral("modelInfo"));
+    modelInfo_->setWordWrap(true); // the weight counts of vgg or mobilenetv1 are long
     form->addRow(tr("&Model"), model_);
     form->addRow(QString(), modelInfo_);
     marks_->addRow(QStringLiteral("model"), {model_});
+}
 
+void PlanPanel::addDatasetRows(QFormLayout* form, QWidget* box)
+{
     datasetKind_ = new QComboBox(box);
+    datasetKind_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    datasetKind_->setMinimumContentsLength(12);
     datasetKind_->addItem(tr("MNIST format (IDX)"), QStringLiteral("idx"));
     datasetKind_->addItem(tr("CIFAR-10 (binary)"), QStringLiteral("cifar10"));
     datasetKind_->addItem(tr("CIFAR-100 (binary)"), QStringLiteral("cifar100"));
     datasetPath_ = new QLineEdit(box);
-    auto* browse = new QPushButton(tr("…"), box);
-    browse->setToolTip(tr("Choose the dataset folder"));
-    connect(browse, &QPushButton::clicked, this, &PlanPanel::browseDataset);
+    datasetPath_->setMinimumWidth(80);
+    browse_ = new QPushButton(tr("Browse…"), box);
+    browse_->setObjectName(QStringLiteral("datasetBrowse"));
+    browse_->setToolTip(tr("Choose the dataset folder"));
+    connect(browse_, &QPushButton::clicked, this, &PlanPanel::browseDataset);
     auto* pathRow = new QHBoxLayout;
     pathRow->addWidget(datasetPath_, 1);
-    pathRow->addWidget(browse);
+    pathRow->addWidget(browse_);
     form->addRow(tr("&Dataset"), datasetKind_);
     marks_->addRow(QStringLiteral("datasetKind"), {datasetKind_});
+    // No mnemonic: F opens the File menu.
     form->addRow(tr("Folder"), pathRow);
     marks_->addRow(QStringLiteral("datasetPath"), {datasetPath_});
+}
 
+void PlanPanel::addSplitRows(QFormLayout* form, QWidget* box)
+{
     // Spin boxes allow 0 where the engine forbids it, so the engine's own message is shown.
     initial_ = intSpin(box, 0, 10000000);
     perRound_ = intSpin(box, 0, 10000000);
     rounds_ = intSpin(box, 0, 100000);
     validation_ = intSpin(box, 0, 1000000);
+    initial_->setToolTip(tr("|D1|: training samples the first round has"));
+    perRound_->setToolTip(tr("|ΔD|: new training samples each later round adds"));
+    rounds_->setToolTip(tr("Rounds to simulate; |D1| + (rounds - 1) × |ΔD| must fit in the training split"));
+    validation_->setToolTip(tr("Samples of the test split held out for validation; the rest is test"));
     auto* split = new QGridLayout;
-    split->addWidget(new QLabel(tr("|D1|"), box), 0, 0);
-    split->addWidget(initial_, 0, 1);
-    split->addWidget(new QLabel(tr("|ΔD|"), box), 0, 2);
-    split->addWidget(perRound_, 0, 3);
-    split->addWidget(new QLabel(tr("Rounds"), box), 1, 0);
-    split->addWidget(rounds_, 1, 1);
-    split->addWidget(new QLabel(tr("Validation"), box), 1, 2);
-    split->addWidget(validation_, 1, 3);
+    split->setColumnStretch(1, 1);
+    split->setColumnStretch(3, 1);
+    const QList<QPair<QString, QSpinBox*>> cells{
+        {tr("|D1|"), initial_}, {tr("|ΔD|"), perRound_}, {tr("Rounds"), rounds_}, {tr("Validation"), validation_}};
+    for (int i = 0; i < cells.size(); ++i) {
+        split->addWidget(new QLabel(cells[i].first, box), i / 2, 2 * (i % 2));
+        split->addWidget(cells[i].second, i / 2, 2 * (i % 2) + 1);
+    }
     form->addRow(tr("Split"), split);
     marks_->addRow(QStringLiteral("split"), {initial_, perRound_, rounds_, validation_},
                    {tr("|D1|"), tr("|ΔD|"), tr("Rounds"), tr("Validation")});
+}
 
+void PlanPanel::addStrategyBox(QFormLayout* form, QWidget* box)
+{
     strategiesBox_ = new QGroupBox(tr("Strategies to compare"), box);
     auto* grid = new QGridLayout(strategiesBox_);
     int i = 0;
     for (const auto& s : dpu::strategyNames()) {
         auto* c = new QCheckBox(QString::fromStdString(s), strategiesBox_);
         c->setObjectName(QStringLiteral("strategy_") + QString::fromStdString(s));
+        c->setToolTip(strategyToolTip(QString::fromStdString(s)));
         strategies_.insert(QString::fromStdString(s), c);
         grid->addWidget(c, i / 3, i % 3);
         ++i;
     }
     form->addRow(strategiesBox_);
     marks_->addRow(QStringLiteral("strategies"), {strategiesBox_});
+}
 
+void PlanPanel::addRatioRows(QFormLayout* form, QWidget* box)
+{
     k_ = new QDoubleSpinBox(box);
     k_->setObjectName(QStringLiteral("k"));
-    k_->setRange(0, 1);
+    // Wider than the valid (0, 1], so a typed 2 reaches validation and gets a message instead
+    // of being swallowed by the spin box.
+    k_->setRange(0, 100);
     k_->setDecimals(5);
     k_->setSingleStep(0.001);
+    k_->setToolTip(tr("Updating ratio k: the share of the partial weights a round may change (0 < k ≤ 1)"));
     kSlider_ = new QSlider(Qt::Horizontal, box);
     kSlider_->setObjectName(QStringLiteral("kSlider"));
     kSlider_->setRange(0, kSliderSteps);
     kSlider_->setToolTip(tr("Logarithmic: 0.0005 … 1"));
+    kSlider_->setMinimumWidth(60);
     auto* kRow = new QHBoxLayout;
     kRow->addWidget(k_);
     kRow->addWidget(kSlider_, 1);
-    form->addRow(tr("Updating ratio k"), kRow);
+    auto* kLabel = new QLabel(tr("Updating ratio &k"), box);
+    kLabel->setBuddy(k_);
+    form->addRow(kLabel, kRow);
     marks_->addRow(QStringLiteral("k"), {k_});
     cost_ = new CostReadout(box);
     form->addRow(QString(), cost_);
+}
 
+void PlanPanel::addTrainingRows(QFormLayout* form, QWidget* box)
+{
     lambda_ = new QDoubleSpinBox(box);
     lambda_->setRange(-1, 2); // out-of-range values get the engine's message
     lambda_->setDecimals(3);
     lambda_->setSingleStep(0.05);
+    lambda_->setToolTip(tr("DPU's weight of the global contribution (how far a weight moved in the full "
+                           "training step) against the local one (how much it lowered the loss on the way); "
+                           "0.5 weighs both equally, as the paper does. Only dpu and its variants use it."));
     form->addRow(tr("λ (global weight)"), lambda_);
     marks_->addRow(QStringLiteral("lambda"), {lambda_});
     epochs_ = intSpin(box, 0, 10000);
+    epochs_->setToolTip(tr("Epochs of each training step per round: the full step and the sparse fine-tune "
+                           "take this many each, so a DPU round trains about twice as long"));
     form->addRow(tr("&Epochs"), epochs_);
     marks_->addRow(QStringLiteral("epochs"), {epochs_});
     lr_ = new QDoubleSpinBox(box);
@@ -175,7 +232,7 @@ QWidget* PlanPanel::buildForm()
     optimizer_ = new QComboBox(box);
     optimizer_->addItem(QStringLiteral("Adam"), QStringLiteral("adam"));
     optimizer_->addItem(QStringLiteral("SGD (Nesterov)"), QStringLiteral("sgd"));
-    form->addRow(tr("Optimiser"), optimizer_);
+    form->addRow(tr("O&ptimiser"), optimizer_);
     marks_->addRow(QStringLiteral("optimizer"), {optimizer_});
     seeds_ = new QLineEdit(box);
     seeds_->setPlaceholderText(tr("1, 2, 3"));
@@ -187,7 +244,10 @@ QWidget* PlanPanel::buildForm()
         device_->addItem(QString::fromLatin1(d));
     form->addRow(tr("De&vice"), device_);
     marks_->addRow(QStringLiteral("device"), {device_});
+}
 
+void PlanPanel::nameFields()
+{
     name_->setObjectName(QStringLiteral("name"));
     model_->setObjectName(QStringLiteral("model"));
     datasetKind_->setObjectName(QStringLiteral("datasetKind"));
@@ -202,7 +262,29 @@ QWidget* PlanPanel::buildForm()
     optimizer_->setObjectName(QStringLiteral("optimizer"));
     seeds_->setObjectName(QStringLiteral("seeds"));
     device_->setObjectName(QStringLiteral("device"));
-    return box;
+}
+
+QString PlanPanel::strategyToolTip(const QString& name)
+{
+    if (name == QLatin1String("fu"))
+        return tr("Full updating: retrain from the seeded random model each round and send every weight");
+    if (name == QLatin1String("dpu"))
+        return tr("Deep Partial Updating: change the k share of weights with the largest combined (global and "
+                  "local) contribution, with re-initialisation when the data has more than doubled");
+    if (name == QLatin1String("dpu-noreinit"))
+        return tr("DPU without re-initialisation: every round starts from the deployed weights");
+    if (name == QLatin1String("gcpu"))
+        return tr("Global contribution only (λ = 1): the weights that moved most in the full training step");
+    if (name == QLatin1String("gcpu-reinit"))
+        return tr("Global contribution only, with DPU's re-initialisation rule");
+    if (name == QLatin1String("lcpu"))
+        return tr("Local contribution only (λ = 0): the weights whose steps lowered the loss most");
+    if (name == QLatin1String("rpu"))
+        return tr("Random partial updating: fine-tune a random k share of each layer from the deployed weights");
+    if (name == QLatin1String("pruning"))
+        return tr("Pruning baseline: train from scratch, keep the k share of largest weights, send them and "
+                  "their positions");
+    return {};
 }
 
 void PlanPanel::connectEdits()
@@ -213,23 +295,35 @@ void PlanPanel::connectEdits()
         validate();
         Q_EMIT planEdited();
     };
-    connect(name_, &QLineEdit::textChanged, this, edited);
-    connect(model_, &QComboBox::currentTextChanged, this, [this, edited] {
-        onModelOrDatasetChanged();
+    // A name typed (or set) keeps it; clearing it hands the name back to the model, data and k.
+    // followName() changes the text with signals blocked, so it does not land here.
+    connect(name_, &QLineEdit::textChanged, this, [this, edited](const QString& text) {
+        if (!filling_)
+            nameFollows_ = text.trimmed().isEmpty();
         edited();
     });
-    connect(datasetKind_, &QComboBox::currentIndexChanged, this, [this, edited] {
-        onModelOrDatasetChanged();
+    // The fields an automatic name is made of.
+    auto namedEdit = [this, edited] {
+        if (!filling_)
+            followName();
         edited();
+    };
+    connect(model_, &QComboBox::currentTextChanged, this, [this, namedEdit] {
+        onModelOrDatasetChanged();
+        namedEdit();
     });
-    connect(datasetPath_, &QLineEdit::textChanged, this, edited);
+    connect(datasetKind_, &QComboBox::currentIndexChanged, this, [this, namedEdit] {
+        onModelOrDatasetChanged();
+        namedEdit();
+    });
+    connect(datasetPath_, &QLineEdit::textChanged, this, namedEdit);
     for (QSpinBox* s : {initial_, perRound_, rounds_, validation_, epochs_})
         connect(s, &QSpinBox::valueChanged, this, edited);
     for (QCheckBox* c : strategies_)
         connect(c, &QCheckBox::toggled, this, edited);
-    connect(k_, &QDoubleSpinBox::valueChanged, this, [this, edited](double k) {
+    connect(k_, &QDoubleSpinBox::valueChanged, this, [this, namedEdit](double k) {
         onKSpinChanged(k);
-        edited();
+        namedEdit();
     });
     connect(kSlider_, &QSlider::valueChanged, this, &PlanPanel::onKSliderMoved);
     connect(lambda_, &QDoubleSpinBox::valueChanged, this, edited);
@@ -239,9 +333,44 @@ void PlanPanel::connectEdits()
     connect(device_, &QComboBox::currentIndexChanged, this, edited);
 }
 
+QString PlanPanel::automaticName(const dpu::Plan& plan)
+{
+    QString data = QString::fromStdString(plan.dataset.kind);
+    if (data == QLatin1String("idx")) {
+        const QString folder = QDir::cleanPath(QString::fromStdString(plan.dataset.path)).section(QLatin1Char('/'), -1).toLower();
+        data = folder.contains(QLatin1String("fashion")) ? QStringLiteral("fashion")
+               : folder.contains(QLatin1String("kmnist")) ? QStringLiteral("kmnist")
+               : folder.contains(QLatin1String("mnist"))  ? QStringLiteral("mnist")
+               : folder.isEmpty()                          ? QStringLiteral("idx")
+                                                           : folder;
+    }
+    QString model = QString::fromStdString(plan.model);
+    if (model.startsWith(QLatin1String("torchscript:")))
+        model = QFileInfo(model.mid(12)).completeBaseName();
+    return QStringLiteral("%1-%2-k%3").arg(data, model).arg(plan.k);
+}
+
+void PlanPanel::setNameFollows(bool follows)
+{
+    nameFollows_ = follows;
+}
+
+void PlanPanel::followName()
+{
+    if (!nameFollows_)
+        return;
+    const QString name = automaticName(plan());
+    if (name_->text() != name) {
+        const QSignalBlocker block(name_); // the caller validates and reports the edit once
+        name_->setText(name);
+    }
+}
+
 void PlanPanel::setPlan(const dpu::Plan& plan)
 {
     base_ = plan;
+    // A name that was made from the fields keeps following them; one chosen by hand stays.
+    nameFollows_ = QString::fromStdString(plan.name) == automaticName(plan);
     filling_ = true;
     name_->setText(QString::fromStdString(plan.name));
     model_->setCurrentText(QString::fromStdString(plan.model));
@@ -324,6 +453,8 @@ bool PlanPanel::validate()
                                                       QString::fromStdString(p.dataset.path));
         if (!problem.isEmpty())
             errors_.insert(QStringLiteral("dataset.path"), problem);
+        else
+            checkSplitAgainstData(p);
     }
     if (!modelInfo_->property("error").toString().isEmpty())
         errors_.insert(QStringLiteral("model"), modelInfo_->property("error").toString());
@@ -341,6 +472,23 @@ bool PlanPanel::validate()
     if (wasValid != errors_.isEmpty())
         Q_EMIT validityChanged(errors_.isEmpty());
     return errors_.isEmpty();
+}
+
+void PlanPanel::checkSplitAgainstData(const dpu::Plan& p)
+{
+    // The engine's own rule on the dataset's real size, so Run is refused here instead of the
+    // run stopping early (headers only: microseconds, fine on every edit).
+    try {
+        dpu::checkSplitFits(p, dpu::readDatasetSize(p.dataset));
+    } catch (const dpu::PlanError& e) {
+        QString reason = QString::fromStdString(e.what());
+        const QString path = QString::fromStdString(e.path());
+        if (reason.startsWith(path + QStringLiteral(": ")))
+            reason = reason.mid(path.size() + 2);
+        errors_.insert(path, reason);
+    } catch (const dpu::Error& e) {
+        errors_.insert(QStringLiteral("dataset.path"), QString::fromStdString(e.what()));
+    }
 }
 
 QString PlanPanel::errorText() const

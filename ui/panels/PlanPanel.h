@@ -12,6 +12,8 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QFormLayout;
+class QPushButton;
 class QGroupBox;
 class QLabel;
 class QLineEdit;
@@ -48,6 +50,13 @@ public:
     /// The widget that edits a plan path (nullptr when the form does not show it).
     QWidget* fieldFor(const QString& path) const;
 
+    /// "<data>-<model>-k<k>" (e.g. "fashion-mlp-k0.01"): the name a plan gets from its fields.
+    static QString automaticName(const dpu::Plan& plan);
+    /// Whether the name follows model, data and k (true until the user types a name).
+    bool nameFollows() const { return nameFollows_; }
+    /// Lets a template's name (a built-in preset) follow the fields as an automatic one does.
+    void setNameFollows(bool follows);
+
     CostReadout* costReadout() const { return cost_; }
     /// Sets k as the user would (spin box, slider and readout follow).
     void setK(double k);
@@ -62,15 +71,28 @@ Q_SIGNALS:
 
 private:
     QWidget* buildForm();
+    void addModelRows(QFormLayout* form, QWidget* box);
+    void addDatasetRows(QFormLayout* form, QWidget* box);
+    void addSplitRows(QFormLayout* form, QWidget* box);
+    void addStrategyBox(QFormLayout* form, QWidget* box);
+    void addRatioRows(QFormLayout* form, QWidget* box);
+    void addTrainingRows(QFormLayout* form, QWidget* box);
+    /// Object names: what tests and settings find the fields by.
+    void nameFields();
+    static QString strategyToolTip(const QString& name);
     void connectEdits();
     void onModelOrDatasetChanged();
     void onKSpinChanged(double k);
     void onKSliderMoved(int pos);
     void markErrors();
+    /// Marks the split fields the dataset on disk cannot hold (dpu::checkSplitFits).
+    void checkSplitAgainstData(const dpu::Plan& p);
     void browseDataset();
+    void followName();
 
     dpu::Plan base_;
     bool filling_ = false;
+    bool nameFollows_ = true;
     QMap<QString, QString> errors_; // plan path -> reason
     std::unique_ptr<FieldErrorMarks> marks_;
     QHash<QString, dpu::ModelInfo> modelCache_;
@@ -80,6 +102,7 @@ private:
     QLabel* modelInfo_;
     QComboBox* datasetKind_;
     QLineEdit* datasetPath_;
+    QPushButton* browse_;
     QSpinBox* initial_;
     QSpinBox* perRound_;
     QSpinBox* rounds_;

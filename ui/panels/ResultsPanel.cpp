@@ -61,9 +61,9 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent)
     table_->addAction(copy);
     // The layer chart follows the row selected in the table (the latest round otherwise).
     connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &ResultsPanel::showSelectedLayers);
-    tabs_->addTab(table_, tr("&Rounds"));
+    tabs_->addTab(table_, tr("R&ounds"));
     budget_ = new BudgetPanel(tabs_);
-    tabs_->addTab(budget_, tr("Bu&dget"));
+    tabs_->addTab(budget_, tr("Bud&get"));
     layout->addWidget(tabs_);
 }
 

@@ -2,6 +2,7 @@
 // The multi-round loop: re-initialisation rule, deploy gate, cost, records, checkpoint per unit.
 #include "experiment/RunSession.h"
 #include "experiment/RoundRules.h"
+#include "dpu/DatasetSize.h"
 #include "dpu/Error.h"
 #include "train/Evaluator.h"
 #include "util/AtomicFile.h"
@@ -84,12 +85,10 @@ void RunSession::prepare()
     for (auto& b : network_->buffers())
         if (b.tensor.is_floating_point())
             cost_.denseWeights += b.tensor.numel();
-    rounds_ = scheduledRounds(plan_.split, data_.train.size());
-    if (plan_.mode == "single")
-        rounds_ = std::min(rounds_, 2);
-    if (rounds_ < 1)
-        throw PlanError("split.initial", "expected at most " + std::to_string(data_.train.size())
-                                             + " samples (the training split), found " + std::to_string(plan_.split.initial));
+    // Refused up front (as the GUI's field check does) rather than stopping after the rounds
+    // that fit, which looked like a finished run of fewer rounds.
+    checkSplitFits(plan_, DatasetSize{data_.train.size(), data_.test.size()});
+    rounds_ = plan_.mode == "single" ? std::min(plan_.split.rounds, 2) : plan_.split.rounds;
     for (const auto& name : plan_.strategies)
         strategies_.push_back(createStrategy(name, plan_));
 

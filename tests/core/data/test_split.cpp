@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
-// splitData (seeded validation/test split and arrival order), roundSamples and scheduledRounds.
+// splitData (seeded validation/test split and arrival order), roundSamples, scheduledRounds,
+// and the dataset-size check shared by the GUI and the runner (readDatasetSize, checkSplitFits).
 #include "TestSupport.h"
 #include "data/Dataset.h"
+#include "dpu/DatasetSize.h"
+#include <QTemporaryDir>
 #include "dpu/Error.h"
 #include "util/Rng.h"
 
@@ -157,6 +160,62 @@ private Q_SLOTS:
         QCOMPARE(dpu::scheduledRounds(s, 60000), 1);
         s.rounds = 0;
         QCOMPARE(dpu::scheduledRounds(s, 60000), 0);
+    }
+
+    void checkSplitFitsNamesTheFieldThatDoesNotFit()
+    {
+        dpu::Plan p; // 1000 + 1000 per round, 10 rounds, 3000 validation
+        const dpu::DatasetSize fashion{60000, 10000};
+        dpu::checkSplitFits(p, fashion); // fits: no throw
+        p.split.rounds = 60;
+        dpu::checkSplitFits(p, fashion); // round 60 uses exactly the 60,000
+        QCOMPARE(dpu::trainingSamplesNeeded(p), int64_t{60000});
+        p.split.rounds = 80;
+        DPU_EXPECT_THROW_MESSAGE(PlanError, dpu::checkSplitFits(p, fashion), "split.rounds",
+                                 "expected at most 60 rounds");
+        QVERIFY(dpu::test::thrownMessage<PlanError>([&] { dpu::checkSplitFits(p, fashion); })
+                    .find("80,000 training samples, the training split has 60,000") != std::string::npos);
+        p.mode = "single"; // single-round mode uses two rounds whatever the plan says
+        dpu::checkSplitFits(p, fashion);
+        p.mode = "multi";
+        p.split.rounds = 1;
+        p.split.initial = 70000;
+        DPU_EXPECT_THROW_MESSAGE(PlanError, dpu::checkSplitFits(p, fashion), "split.initial", "at most 60,000");
+        p.split.initial = 1000;
+        p.split.validation = 10000;
+        DPU_EXPECT_THROW_MESSAGE(PlanError, dpu::checkSplitFits(p, fashion), "split.validation", "fewer than 10,000");
+    }
+
+    void readDatasetSizeReadsHeadersOnly()
+    {
+        QTemporaryDir dir;
+        const std::string idx = dir.filePath(QStringLiteral("idx")).toStdString();
+        dpu::test::writeIdxFolder(idx, 700, 300); // gzip
+        dpu::DatasetSpec spec;
+        spec.kind = "idx";
+        spec.path = idx;
+        QCOMPARE(dpu::readDatasetSize(spec).train, int64_t{700});
+        QCOMPARE(dpu::readDatasetSize(spec).test, int64_t{300});
+        spec.trainLimit = 500; // the plan's limits apply, as when the run loads the data
+        QCOMPARE(dpu::readDatasetSize(spec).train, int64_t{500});
+        QCOMPARE(dpu::readDatasetSize(spec).train, dpu::loadData(spec).train.size());
+
+        const std::string c10 = dir.filePath(QStringLiteral("c10")).toStdString();
+        dpu::test::writeCifarFolder(c10, false, 20, 30);
+        dpu::DatasetSpec cifar;
+        cifar.kind = "cifar10";
+        cifar.path = c10;
+        QCOMPARE(dpu::readDatasetSize(cifar).train, int64_t{100});
+        QCOMPARE(dpu::readDatasetSize(cifar).test, int64_t{30});
+        const std::string c100 = dir.filePath(QStringLiteral("c100")).toStdString();
+        dpu::test::writeCifarFolder(c100, true, 20, 30);
+        cifar.kind = "cifar100";
+        cifar.path = c100;
+        QCOMPARE(dpu::readDatasetSize(cifar).train, int64_t{100});
+        QCOMPARE(dpu::readDatasetSize(cifar).test, int64_t{30});
+
+        spec.path = dir.filePath(QStringLiteral("missing")).toStdString();
+        QVERIFY(!dpu::test::thrownMessage<dpu::DataError>([&] { dpu::readDatasetSize(spec); }).empty());
     }
 };
 

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+// How the charts read: fixed colours per strategy with shades per k (all readable on white),
+// round ticks, byte axes with units, layer shares up to 100 %, a lone first round visible, and
+// a frontier that is redrawn whole when the budget changes.
+#include "charts/AccuracyChart.h"
+#include "charts/ByteAxis.h"
+#include "charts/BytesChart.h"
+#include "charts/FrontierChart.h"
+#include "charts/LayerChart.h"
+#include "charts/NiceAxis.h"
+#include "charts/SeriesPalette.h"
+#include "UiTestSupport.h"
+#include "dpu/Plan.h"
+#include <QChart>
+#include <QImage>
+#include <QLegend>
+#include <QLogValueAxis>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QValueAxis>
+#include <QtTest/QtTest>
+#include <cmath>
+
+using dpu::ui::SeriesPalette;
+
+namespace {
+dpu::RoundRecord record(const char* strategy, int round, double accuracy, double cumulativeBytes)
+{
+    dpu::RoundRecord r;
+    r.strategy = strategy;
+    r.seed = 1;
+    r.round = round;
+    r.deployed = true;
+    r.testAccuracy = accuracy;
+    r.cumulativeBits = cumulativeBytes * 8;
+    return r;
+}
+
+/// WCAG contrast ratio of a colour against white.
+double contrastOnWhite(const QColor& c)
+{
+    auto lin = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+    const double l = 0.2126 * lin(c.redF()) + 0.7152 * lin(c.greenF()) + 0.0722 * lin(c.blueF());
+    return 1.05 / (l + 0.05);
+}
+
+double distance(const QColor& a, const QColor& b)
+{
+    return std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue());
+}
+
+/// Ticks sit on multiples of the interval, which is 1, 2 or 5 times a power of ten.
+void expectRoundTicks(const QValueAxis* axis)
+{
+    const double step = axis->tickInterval();
+    const double mantissa = step / std::pow(10.0, std::floor(std::log10(step) + 1e-9));
+    QVERIFY2(std::abs(mantissa - 1) < 1e-9 || std::abs(mantissa - 2) < 1e-9 || std::abs(mantissa - 5) < 1e-9,
+             qPrintable(QString::number(step)));
+    QCOMPARE(axis->tickType(), QValueAxis::TicksDynamic);
+    QVERIFY(std::abs(std::remainder(axis->tickAnchor(), step)) < 1e-9);
+    QVERIFY2(std::abs(std::remainder(axis->min(), step)) < 1e-9, qPrintable(QString::number(axis->min())));
+    QVERIFY2(std::abs(std::remainder(axis->max(), step)) < 1e-9, qPrintable(QString::number(axis->max())));
+}
+} // namespace
+
+class TestUiChartLook : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void strategyColoursAreFixedAndReadable()
+    {
+        // The order series appear in does not matter: dpu is dpu's colour in every run.
+        dpu::ui::AccuracyChart a, b;
+        a.addRecord(QStringLiteral("dpu"), record("dpu", 1, 0.7, 1));
+        a.addRecord(QStringLiteral("fu"), record("fu", 1, 0.7, 1));
+        b.addRecord(QStringLiteral("rpu"), record("rpu", 1, 0.7, 1));
+        b.addRecord(QStringLiteral("fu"), record("fu", 1, 0.7, 1));
+        b.addRecord(QStringLiteral("dpu"), record("dpu", 1, 0.7, 1));
+        for (const QString& key : {QStringLiteral("dpu"), QStringLiteral("fu")})
+            QCOMPARE(a.series(key)->color(), b.series(key)->color());
+        // Every strategy its own colour, each readable as a line on white (no pale yellow).
+        QList<QColor> seen;
+        for (const auto& s : dpu::strategyNames()) {
+            const QColor c = SeriesPalette::strategyColor(QString::fromStdString(s));
+            QVERIFY2(contrastOnWhite(c) >= 3.0, qPrintable(QString::fromStdString(s) + QStringLiteral(" ") + c.name()));
+            for (const QColor& other : seen)
+                QVERIFY2(distance(c, other) > 60, qPrintable(c.name() + QStringLiteral(" vs ") + other.name()));
+            seen << c;
+        }
+    }
+
+    void sweepShadesOneStrategyPerK()
+    {
+        dpu::ui::AccuracyChart chart;
+        const QStringList ks{QStringLiteral("0.1"), QStringLiteral("0.001"), QStringLiteral("0.01"), QStringLiteral("0.05"),
+                             QStringLiteral("0.005")};
+        for (const QString& k : ks)
+            chart.addRecord(QStringLiteral("dpu · k=") + k, record("dpu", 1, 0.7, 1));
+        QList<QColor> shades;
+        for (const QString& k : ks)
+            shades << chart.series(QStringLiteral("dpu · k=") + k)->color();
+        for (int i = 0; i < shades.size(); ++i) {
+            QVERIFY2(contrastOnWhite(shades[i]) >= 2.0, qPrintable(shades[i].name()));
+            for (int j = 0; j < i; ++j)
+                QVERIFY2(distance(shades[i], shades[j]) > 40, qPrintable(shades[i].name() + QStringLiteral(" ") + shades[j].name()));
+        }
+        // Darkest for the smallest k, and every shade stays near dpu's blue (bluer than red).
+        QVERIFY(shades[1].lightness() < shades[0].lightness());
+        for (const QColor& c : shades)
+            QVERIFY(c.blue() > c.red());
+    }
+
+    void aLoneFirstRoundIsDrawn()
+    {
+        dpu::ui::AccuracyChart chart;
+        chart.resize(400, 300);
+        chart.addRecord(QStringLiteral("dpu"), record("dpu", 1, 0.7, 1000));
+        const auto* x = qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Horizontal).constFirst());
+        QVERIFY(x->min() < 1 && x->max() > 1); // round 1 lies inside the plot, not on its edge
+        chart.chart()->legend()->hide(); // its swatch would count as well
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        const QImage image = chart.grab().toImage();
+        const QColor blue = SeriesPalette::strategyColor(QStringLiteral("dpu"));
+        int marker = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int xx = 0; xx < image.width() / 1; ++xx)
+                marker += distance(image.pixelColor(xx, y), blue) < 60;
+        qInfo("pixels in dpu blue with one point: %d", marker);
+        // A 6-point marker is a disc of about 28 pixels (a line through one point draws none).
+        QVERIFY2(marker >= 20, qPrintable(QString::number(marker)));
+    }
+
+    void axesTickOnRoundNumbers()
+    {
+        dpu::ui::AccuracyChart acc;
+        for (int round = 1; round <= 53; ++round)
+            acc.addRecord(QStringLiteral("dpu"), record("dpu", round, 0.538 + 0.0033 * round, 1000.0 * round));
+        const auto* x = qobject_cast<QValueAxis*>(acc.chart()->axes(Qt::Horizontal).constFirst());
+        const auto* y = qobject_cast<QValueAxis*>(acc.chart()->axes(Qt::Vertical).constFirst());
+        expectRoundTicks(y);
+        QVERIFY(y->min() <= 53.8 + 0.33 && y->max() >= 53.8 + 0.33 * 53);
+        QVERIFY(y->max() <= 100);
+        QVERIFY(x->tickInterval() >= 1 && std::abs(x->tickInterval() - std::round(x->tickInterval())) < 1e-9);
+        QVERIFY(53 / x->tickInterval() <= 11);
+        // The 1-2-5 rule itself.
+        QCOMPARE(dpu::ui::NiceAxis::step(25, 5), 5.0);
+        QCOMPARE(dpu::ui::NiceAxis::step(0.8, 5), 0.2);
+        QCOMPARE(dpu::ui::NiceAxis::step(3, 10, true), 1.0);
+        QCOMPARE(dpu::ui::NiceAxis::decimals(0.2), 1);
+        QCOMPARE(dpu::ui::NiceAxis::decimals(5), 0);
+    }
+
+    void byteAxesSpeakInUnits()
+    {
+        QCOMPARE(dpu::ui::ByteAxis::label(1), QStringLiteral("1 B"));
+        QCOMPARE(dpu::ui::ByteAxis::label(100), QStringLiteral("100 B"));
+        QCOMPARE(dpu::ui::ByteAxis::label(1e4), QStringLiteral("10 KB"));
+        QCOMPARE(dpu::ui::ByteAxis::label(1e6), QStringLiteral("1 MB"));
+        QCOMPARE(dpu::ui::ByteAxis::label(1e9), QStringLiteral("1 GB"));
+        dpu::ui::BytesChart chart;
+        chart.addRecord(QStringLiteral("dpu"), record("dpu", 1, 0.7, 37637));
+        chart.addRecord(QStringLiteral("fu"), record("fu", 3, 0.8, 8036472));
+        QCOMPARE(chart.byteAxis()->labels(),
+                 (QStringList{QStringLiteral("10 KB"), QStringLiteral("100 KB"), QStringLiteral("1 MB"), QStringLiteral("10 MB")}));
+        for (QAbstractAxis* axis : chart.chart()->axes(Qt::Horizontal))
+            if (auto* log = qobject_cast<QLogValueAxis*>(axis))
+                QVERIFY(!log->labelsVisible()); // no "1e+04" under the unit labels
+    }
+
+    void layerSharesStopAt100()
+    {
+        dpu::ui::LayerChart chart;
+        dpu::RoundRecord r = record("fu", 1, 0.7, 1);
+        r.layers = {{"fc1.weight", 100, 100}, {"fc2.weight", 100, 20}}; // name, total, updated
+        chart.showRecord(r);
+        QCOMPARE(chart.barCount(), 2);
+        const auto* y = qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Vertical).constFirst());
+        QCOMPARE(y->max(), 100.0);
+        expectRoundTicks(y);
+        r.layers = {{"fc1.weight", 1000, 7}, {"fc2.weight", 1000, 3}}; // 0.7 %: a finer axis
+        chart.showRecord(r);
+        chart.barCount();
+        QVERIFY(y->max() >= 0.7 && y->max() <= 1.0);
+        expectRoundTicks(y);
+    }
+
+    void frontierRedrawsWholeWhenTheBudgetMoves()
+    {
+        dpu::ui::FrontierChart chart;
+        chart.resize(500, 350);
+        // Partial repaints left torn and doubled markers: the view repaints whole.
+        QCOMPARE(chart.viewportUpdateMode(), QGraphicsView::FullViewportUpdate);
+        std::vector<dpu::ui::FrontierPoint> points(2);
+        points[0].strategy = "dpu";
+        points[0].k = 0.01;
+        points[0].meanBytesPerRound = 40000;
+        points[0].meanAccuracy = 0.8;
+        points[1] = points[0];
+        points[1].k = 0.1;
+        points[1].meanBytesPerRound = 300000;
+        points[1].meanAccuracy = 0.85;
+        for (const double budget : {50000.0, 120000.0, 90000.0}) {
+            chart.setFrontier(points, budget, {QPointF(budget, 81)});
+            // One line, one budget line, one expected marker: nothing left from before.
+            QCOMPARE(chart.chart()->series().size(), 3);
+            QCOMPARE(chart.pointCount(QStringLiteral("dpu")), 2);
+            QCOMPARE(chart.expectedSeries()->count(), 1);
+            QCOMPARE(chart.series(dpu::ui::FrontierChart::budgetKey())->at(0).x(), budget);
+        }
+    }
+};
+
+QTEST_MAIN(TestUiChartLook)
+#include "test_ui_chart_look.moc"

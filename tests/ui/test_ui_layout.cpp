@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+// The plan form at 1366x768 and 1600x1000: no horizontal scrolling, every field in view, for every
+// model (their weight counts differ in length) and with a long error under a field.
+#include "MainWindow.h"
+#include "UiTestSupport.h"
+#include "dpu/Models.h"
+#include "panels/BudgetPanel.h"
+#include "panels/PlanPanel.h"
+#include "panels/ResultsPanel.h"
+#include <QAbstractButton>
+#include <QAbstractSpinBox>
+#include <QComboBox>
+#include <QDir>
+#include <QLineEdit>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSplitter>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+
+using dpu::ui::MainWindow;
+
+class TestUiLayout : public QObject {
+    Q_OBJECT
+    QTemporaryDir tmp_;
+
+    /// Saves the window for a person to look at (DPU_SCREENSHOT_DIR, else the test's folder).
+    void saveShot(MainWindow& w, const QString& name)
+    {
+        const QString dir = qEnvironmentVariableIsSet("DPU_SCREENSHOT_DIR") ? qEnvironmentVariable("DPU_SCREENSHOT_DIR")
+                                                                             : tmp_.path();
+        QVERIFY(w.grab().save(QDir(dir).filePath(name + QStringLiteral(".png"))));
+    }
+
+    void checkEveryModel(const QSize& size)
+    {
+        MainWindow w;
+        w.resize(size);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* model = w.planPanel()->findChild<QComboBox*>(QStringLiteral("model"));
+        for (const std::string& name : dpu::builtinModels()) {
+            model->setCurrentText(QString::fromStdString(name));
+            QCoreApplication::processEvents();
+            const QStringList problems = dpu::uitest::formVisibilityProblems(w);
+            QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("%1 at %2x%3: %4")
+                                                        .arg(QString::fromStdString(name)).arg(size.width())
+                                                        .arg(size.height()).arg(problems.join(QStringLiteral("; ")))));
+            saveShot(w, QStringLiteral("form-%1x%2-%3").arg(size.width()).arg(size.height()).arg(QString::fromStdString(name)));
+        }
+        // A CIFAR folder that is not there: the longest message the form shows, under its field.
+        w.planPanel()->findChild<QComboBox*>(QStringLiteral("datasetKind"))->setCurrentIndex(1);
+        w.planPanel()->findChild<QLineEdit*>(QStringLiteral("datasetPath"))->setText(tmp_.filePath(QStringLiteral("no-cifar")));
+        QCoreApplication::processEvents();
+        const QStringList problems = dpu::uitest::formVisibilityProblems(w);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("; "))));
+        saveShot(w, QStringLiteral("form-%1x%2-cifar-missing").arg(size.width()).arg(size.height()));
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(tmp_.isValid());
+        dpu::uitest::isolateSettings(tmp_.filePath(QStringLiteral("settings")));
+    }
+
+    void formFitsAt1366x768() { checkEveryModel(QSize(1366, 768)); }
+    void formFitsAt1600x1000() { checkEveryModel(QSize(1600, 1000)); }
+
+    void budgetPanelFitsAt1366x768()
+    {
+        // The other form of the window: every input and button of the budget planner in view.
+        MainWindow w;
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.resultsPanel()->showBudgetPanel();
+        QCoreApplication::processEvents();
+        QWidget* budget = w.resultsPanel()->budgetPanel();
+        QVERIFY(budget->isVisible());
+        QStringList problems;
+        for (QWidget* field : budget->findChildren<QWidget*>()) {
+            const bool input = qobject_cast<QAbstractSpinBox*>(field) || qobject_cast<QLineEdit*>(field)
+                               || qobject_cast<QComboBox*>(field) || qobject_cast<QAbstractButton*>(field);
+            if (!input || !field->isVisible() || qobject_cast<QAbstractSpinBox*>(field->parentWidget())
+                || qobject_cast<QComboBox*>(field->parentWidget()))
+                continue;
+            const QRect r(field->mapTo(&w, QPoint(0, 0)), field->size());
+            if (!w.rect().contains(r) || r.width() < field->minimumSizeHint().width())
+                problems << field->objectName() + QStringLiteral(" at ") + QString::number(r.x()) + QLatin1Char(',')
+                                + QString::number(r.y()) + QLatin1Char(' ') + QString::number(r.width()) + QLatin1Char('x')
+                                + QString::number(r.height());
+        }
+        saveShot(w, QStringLiteral("budget-1366x768"));
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("; "))));
+    }
+
+    void splitterCannotHideFields()
+    {
+        // Dragging the splitter all the way left stops where the form still fits.
+        MainWindow w;
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* splitter = w.findChild<QSplitter*>(QStringLiteral("mainSplitter"));
+        QVERIFY(splitter);
+        splitter->setSizes({10, 1356});
+        QCoreApplication::processEvents();
+        const QStringList problems = dpu::uitest::formVisibilityProblems(w);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("; "))));
+    }
+};
+
+QTEST_MAIN(TestUiLayout)
+#include "test_ui_layout.moc"
