@@ -41,6 +41,10 @@ struct RunFolder {
 /// Whether `dir` holds plan.json and results.jsonl.
 bool isRunFolder(const std::string& dir);
 
+/// The run folders `dir` names: itself when it is one, else the run folders directly inside it
+/// (a k sweep's parent), sorted by name. Throws Error naming `dir` when there are none.
+std::vector<std::string> findRunFolders(const std::string& dir);
+
 /// Reads a run folder. Throws Error naming the file: a missing folder, plan.json or
 /// results.jsonl, an invalid plan (with the field), a corrupt results.jsonl line (with its
 /// number) or a corrupt run.json.

@@ -6,6 +6,7 @@
 #include "util/AtomicFile.h"
 #include <nlohmann/json.hpp>
 #include <unistd.h>
+#include <algorithm>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -69,6 +70,23 @@ bool isRunFolder(const std::string& dir)
 {
     std::error_code ec;
     return fs::is_regular_file(joinPath(dir, "plan.json"), ec) && fs::is_regular_file(joinPath(dir, "results.jsonl"), ec);
+}
+
+std::vector<std::string> findRunFolders(const std::string& dir)
+{
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec))
+        throw Error(dir + ": not a run folder (no such folder)");
+    if (isRunFolder(dir))
+        return {dir};
+    std::vector<std::string> out;
+    for (const auto& entry : fs::directory_iterator(dir, ec))
+        if (entry.is_directory(ec) && isRunFolder(entry.path().string()))
+            out.push_back(entry.path().string());
+    std::sort(out.begin(), out.end());
+    if (out.empty())
+        throw Error(dir + ": not a run folder (expected plan.json and results.jsonl, or folders holding them)");
+    return out;
 }
 
 std::vector<RoundRecord> loadRunRecords(const std::string& dir)
