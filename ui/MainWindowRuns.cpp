@@ -7,6 +7,7 @@
 #include "dpu/Error.h"
 #include "dpu/Frontier.h"
 #include "dpu/RunFolder.h"
+#include "models/RoundsTableModel.h"
 #include "panels/BudgetPanel.h"
 #include "panels/CostReadout.h"
 #include "panels/PlanPanel.h"
@@ -275,11 +276,27 @@ void MainWindow::restoreOpenRuns(const QSettings& settings)
 
 std::vector<dpu::LabelledRun> MainWindow::labelledResults() const
 {
+    // The rows on screen, in table order, one group per run; the plan comes from the run it names.
     std::vector<dpu::LabelledRun> out;
-    for (const ShownRun& s : shown_) {
-        const QString run = s.dir.isEmpty() ? s.label : QFileInfo(s.dir).fileName();
-        out.push_back({run.toStdString(), s.plan.name, s.plan.k, s.records});
+    const RoundsTableModel* table = results_->roundsModel();
+    for (int row = 0; row < table->rowCount(); ++row) {
+        const QString& label = table->run(row);
+        if (out.empty() || out.back().run != label.toStdString()) {
+            dpu::LabelledRun run{label.toStdString(), {}, 0, {}};
+            for (const ShownRun& s : shown_)
+                if (s.label == label) {
+                    run.planName = s.plan.name;
+                    run.k = s.plan.k;
+                }
+            out.push_back(std::move(run));
+        }
+        out.back().records.push_back(table->record(row));
     }
+    // A finished queued run goes by its folder's name, as it will when opened again.
+    for (dpu::LabelledRun& run : out)
+        for (const ShownRun& s : shown_)
+            if (s.label.toStdString() == run.run && !s.dir.isEmpty())
+                run.run = QFileInfo(s.dir).fileName().toStdString();
     return out;
 }
 
