@@ -54,7 +54,7 @@ void MainWindow::buildMenus()
     exportBundlesAct_ = file->addAction(tr("Export Update &Bundles…"), this, &MainWindow::exportBundlesWithDialog);
     exportBundlesAct_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     exportBundlesAct_->setStatusTip(tr("The update files devices apply: all rounds of a run on screen, or one round"));
-    exportReportAct_ = file->addAction(tr("Export &Report (PDF)…"), this, &MainWindow::exportReportWithDialog);
+    exportReportAct_ = file->addAction(tr("Export Re&port (PDF)…"), this, &MainWindow::exportReportWithDialog);
     exportReportAct_->setStatusTip(tr("One PDF of the runs on screen: plan, charts, frontier and a table per strategy"));
     for (const bool svg : {false, true}) {
         file->addAction(svg ? tr("Export Chart as S&VG…") : tr("Export Chart as P&NG…"), this, [this, svg] {

@@ -34,10 +34,11 @@ const QString kReopenKey = QStringLiteral("runs/reopenOnStart");
 
 void MainWindow::buildRunMenus(QMenu* file)
 {
+    file->addSeparator();
     QAction* open = file->addAction(tr("Open R&un…"), this, &MainWindow::openRunsWithDialog);
     open->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     open->setStatusTip(tr("Show finished runs again: a run folder, or a folder holding several (a k sweep)"));
-    QMenu* recent = file->addMenu(tr("Recent R&uns"));
+    QMenu* recent = file->addMenu(tr("R&ecent Runs"));
     recentRuns_ = new RecentFiles(recent, this, QStringLiteral("recentRuns"));
     connect(recentRuns_, &RecentFiles::openRequested, this, [this](const QString& folder) {
         QStringList errors;
@@ -181,7 +182,10 @@ bool MainWindow::openOneRun(const QString& folder, bool sweepNames, QString* err
     const bool band = run.plan.seeds.size() > 1;
     const QStringList taken = results_->accuracyChart()->seriesKeys();
     QString suffix;
-    if (sweepNames)
+    bool sameGroup = !shown_.isEmpty(); // every run on screen differs from this one in k alone
+    for (const ShownRun& other : shown_)
+        sameGroup = sameGroup && dpu::planDifferences(other.plan, run.plan, dpu::defaultSweptKeys()).empty();
+    if (sweepNames || sameGroup)
         suffix = QStringLiteral(" · k=%1").arg(run.plan.k);
     else if (!shown_.isEmpty())
         suffix = QStringLiteral(" · ") + QString::fromStdString(run.plan.name);

@@ -177,11 +177,11 @@ QString BudgetPanel::groupLabel(const dpu::FrontierGroup& g) const
     for (const FrontierPoint& pt : g.points)
         if (pt.strategy != "fu" && !ks.contains(QString::number(pt.k)))
             ks << QString::number(pt.k);
-    return tr("%1 on %2, %3 rounds, %4 epochs (k = %5; %n run(s))", nullptr, static_cast<int>(g.runIds.size()))
+    const int runs = static_cast<int>(g.runIds.size());
+    return tr("%1 on %2, %3 rounds, k = %4 (%5)")
         .arg(QString::fromStdString(p.model), QString::fromStdString(p.dataset.kind))
         .arg(p.split.rounds)
-        .arg(p.train.epochs)
-        .arg(ks.join(QStringLiteral(", ")));
+        .arg(ks.join(QStringLiteral(", ")), runs == 1 ? tr("1 run") : tr("%1 runs").arg(runs));
 }
 
 QString BudgetPanel::leftOutText() const

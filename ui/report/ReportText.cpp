@@ -164,8 +164,12 @@ QString ReportText::firstPage(const std::vector<dpu::RunFolder>& runs, const Rep
     bool sweep = true;
     for (const dpu::RunFolder& run : runs)
         sweep = sweep && dpu::planDifferences(runs.front().plan, run.plan, dpu::defaultSweptKeys()).empty();
-    auto shortName = [sweep](const dpu::RunFolder& run) {
-        return sweep ? QStringLiteral("k = %1").arg(run.plan.k) : runName(run).toHtmlEscaped();
+    auto shortName = [sweep, &runs](const dpu::RunFolder& run) {
+        if (!sweep)
+            return runName(run).toHtmlEscaped();
+        const auto sameK = std::count_if(runs.begin(), runs.end(), [&](const dpu::RunFolder& r) { return r.plan.k == run.plan.k; });
+        return sameK == 1 ? QStringLiteral("k = %1").arg(run.plan.k)
+                          : QStringLiteral("k = %1 (%2)").arg(run.plan.k).arg(esc(run.label()));
     };
     h += QStringLiteral("<h2>%1</h2>").arg(tr("Per strategy"));
     h += QStringLiteral("<p>%1</p>")
@@ -217,6 +221,18 @@ QString ReportText::frontierNotes(const std::vector<dpu::RunFolder>& runs, const
              .arg(tr("Each point is one strategy at one k: mean test accuracy against the mean analytic bytes per round; "
                      "it joins the %n finished run(s) of plan %1.", nullptr, static_cast<int>(g.runIds.size()))
                       .arg(esc(first.plan.name)));
+    h += QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\">"
+                        "<tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th></tr>")
+             .arg(tr("Strategy"), tr("k"), tr("Mean accuracy"), tr("Mean bytes per round (analytic)"), tr("Runs, rounds"));
+    for (const dpu::FrontierPoint& p : g.points)
+        h += QStringLiteral("<tr><td>%1</td><td align=\"right\">%2</td><td align=\"right\">%3</td><td align=\"right\">%4</td>"
+                            "<td align=\"right\">%5, %6</td></tr>")
+                 .arg(esc(p.strategy))
+                 .arg(p.k)
+                 .arg(percent(p.meanAccuracy), bytesText(p.meanBytesPerRound))
+                 .arg(p.runs)
+                 .arg(p.rounds);
+    h += QStringLiteral("</table>");
     if (options.budgetBytes > 0 && first.status.partialWeights > 0) {
         const dpu::CostModel cost{first.status.partialWeights, first.status.denseWeights};
         const double k = dpu::largestKForBudget(cost, options.budgetBytes * 8.0);

@@ -26,8 +26,12 @@ void flatten(const nlohmann::json& j, const std::string& path, Flat& out)
 /// The plan as path -> value, without the keys a frontier lets vary.
 Flat comparable(const Plan& plan, const std::vector<std::string>& swept)
 {
+    nlohmann::json j = nlohmann::json::parse(planToJson(plan));
+    for (const char* set : {"strategies", "seeds"}) // lists whose order changes nothing
+        if (j.contains(set) && j[set].is_array())
+            std::sort(j[set].begin(), j[set].end());
     Flat flat;
-    flatten(nlohmann::json::parse(planToJson(plan)), {}, flat);
+    flatten(j, {}, flat);
     for (const auto* keys : {&frontierIgnoredKeys(), &swept})
         for (const std::string& key : *keys)
             for (auto it = flat.begin(); it != flat.end();) // a key also drops what lies below it

@@ -45,6 +45,7 @@ private Q_SLOTS:
         b.device = "cpu";
         b.threads = 2;
         b.bundle.write = false;
+        b.strategies = {"rpu", "fu", "dpu"}; // the default's strategies in another order
         QVERIFY(dpu::planDifferences(a, b, dpu::defaultSweptKeys()).empty());
         // Without k among the swept keys, k is a difference like any other.
         const auto withK = dpu::planDifferences(a, b, {});
