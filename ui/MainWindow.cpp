@@ -108,11 +108,7 @@ void MainWindow::connectQueue()
     connect(queue_, &RunQueue::runFinished, this, [this](int id, const dpu::RunSummary& s) {
         run_->runFinished(id, s, queue_->pendingCount());
         trackRunEnd(id, QString::fromStdString(s.outDir), !s.cancelled);
-        if (!s.outDir.empty() && !s.records.empty()) { // what File > Export Update Bundles offers
-            lastRunDir_ = QString::fromStdString(s.outDir);
-            lastRunRecords_ = s.records;
-            updateActions();
-        }
+        updateActions(); // File > Export Update Bundles offers the run's folder now
         results_->budgetPanel()->runEnded(id, !s.cancelled);
         statusBar()->showMessage(s.cancelled ? tr("Run %1 stopped").arg(id) : tr("Run %1 finished").arg(id), 5000);
     });

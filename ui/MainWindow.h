@@ -111,6 +111,7 @@ private:
     RecentFiles* recentRuns_ = nullptr;
     QAction* reopenRunsAct_ = nullptr;
     QAction* exportReportAct_ = nullptr;
+    QAction* closeRunsAct_ = nullptr;
     int nextOpenedId_ = -1;
     QHash<QString, int> folderIds_; // a folder opened again keeps its id: the frontier counts it once
 
@@ -126,8 +127,6 @@ private:
     QAction* sweepAct_ = nullptr;
     QAction* budgetAct_ = nullptr;
     QAction* exportBundlesAct_ = nullptr;
-    QString lastRunDir_;                       ///< the last finished run's output folder
-    std::vector<dpu::RoundRecord> lastRunRecords_;
     QString file_;
     bool dirty_ = false;
     bool askOnClose_ = true;

@@ -120,6 +120,7 @@ void MainWindow::updateActions()
     pauseAct_->setEnabled(busy);
     exportBundlesAct_->setEnabled(!bundleRunFolders().isEmpty());
     exportReportAct_->setEnabled(!shown_.isEmpty());
+    closeRunsAct_->setEnabled(!busy && !shown_.isEmpty()); // a live run keeps its place on screen
     stopAct_->setEnabled(busy);
     if (!busy) {
         const QSignalBlocker block(pauseAct_);

@@ -45,7 +45,7 @@ void MainWindow::buildRunMenus(QMenu* file)
         if (openRuns({folder}, &errors) == 0)
             QMessageBox::warning(this, tr("Open run"), errors.join(QLatin1Char('\n')));
     });
-    QAction* close = file->addAction(tr("C&lose Runs"), this, &MainWindow::closeRuns);
+    QAction* close = closeRunsAct_ = file->addAction(tr("C&lose Runs"), this, &MainWindow::closeRuns);
     close->setStatusTip(tr("Take every run off the charts and the table (the budget planner keeps finished ones)"));
     reopenRunsAct_ = file->addAction(tr("Reopen Runs on S&tart"));
     reopenRunsAct_->setCheckable(true);

@@ -17,6 +17,12 @@ namespace dpu::cli {
 
 int reportCommand(const std::vector<std::string>& argv)
 {
+#ifndef DPU_CLI_HAS_REPORT
+    (void)argv;
+    std::fprintf(stderr, "dpu-cli report: this dpu-cli was built without the desktop application (DPU_BUILD_GUI=OFF), "
+                         "which draws the report; rebuild with -DDPU_BUILD_GUI=ON\n");
+    return 1;
+#else
     ArgList args(argv);
     const std::string out = args.value("--out");
     const std::string link = args.value("--link", "nb-iot");
@@ -42,7 +48,6 @@ int reportCommand(const std::vector<std::string>& argv)
     for (const std::string& f : folders)
         for (const std::string& dir : findRunFolders(f))
             runs.push_back(loadRunFolder(dir));
-#ifdef DPU_CLI_HAS_REPORT
     // The charts are Qt widgets: an application on the offscreen platform, for this command only.
     qputenv("QT_QPA_PLATFORM", "offscreen");
     int qtArgc = 1;
@@ -58,10 +63,6 @@ int reportCommand(const std::vector<std::string>& argv)
         throw Error(error.toStdString());
     std::printf("%s: report of %zu run(s)\n", out.c_str(), runs.size());
     return 0;
-#else
-    std::fprintf(stderr, "dpu-cli report: this dpu-cli was built without the desktop application (DPU_BUILD_GUI=OFF), "
-                         "which draws the report; rebuild with -DDPU_BUILD_GUI=ON\n");
-    return 1;
 #endif
 }
 
