@@ -231,6 +231,12 @@ private Q_SLOTS:
         for (const char* expected : {"tiny-sweep-k0.01", "tiny-three", "Per strategy", "vs FU", "Left out", "The plan"})
             QVERIFY2(text.contains(QString::fromLatin1(expected)), expected);
 
+        // A folder that cannot take it: an error naming the file, nothing written.
+        const QString nowhere = tmp_.filePath(QStringLiteral("no-such-dir/report.pdf"));
+        QVERIFY(!w.exportReport(nowhere, &error));
+        QVERIFY2(error.contains(nowhere), qPrintable(error));
+        QVERIFY(!QFile::exists(nowhere));
+
         // dpu-cli makes the same report headless.
         const QString cliPdf = tmp_.filePath(QStringLiteral("cli-report.pdf"));
         QProcess cli;
