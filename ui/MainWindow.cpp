@@ -94,6 +94,7 @@ void MainWindow::connectQueue()
 {
     connect(queue_, &RunQueue::runQueued, this, [this](int id, const dpu::Plan& plan) {
         runPlans_.insert(id, plan);
+        trackQueuedRun(id, plan);
         run_->runQueued(id, plan, queue_->pendingCount());
         results_->budgetPanel()->runQueued(id, plan);
     });
@@ -108,20 +109,19 @@ void MainWindow::connectQueue()
         const bool band = runPlans_.value(id).seeds.size() > 1;
         results_->addRecord(QString::number(id), seriesKey(id, r.strategy, r.seed, !band), r, band);
         run_->roundDone(id, r);
+        trackRecord(id, r);
         results_->budgetPanel()->roundDone(id, r);
     });
     connect(queue_, &RunQueue::runFinished, this, [this](int id, const dpu::RunSummary& s) {
         run_->runFinished(id, s, queue_->pendingCount());
-        if (!s.outDir.empty() && !s.records.empty()) { // what File > Export Update Bundles offers
-            lastRunDir_ = QString::fromStdString(s.outDir);
-            lastRunRecords_ = s.records;
-            updateActions();
-        }
+        trackRunEnd(id, QString::fromStdString(s.outDir), !s.cancelled);
+        updateActions(); // File > Export Update Bundles offers the run's folder now
         results_->budgetPanel()->runEnded(id, !s.cancelled);
         statusBar()->showMessage(s.cancelled ? tr("Run %1 stopped").arg(id) : tr("Run %1 finished").arg(id), 5000);
     });
     connect(queue_, &RunQueue::runFailed, this, [this](int id, const QString& error) {
         run_->runFailed(id, error, queue_->pendingCount());
+        trackRunEnd(id, QString(), false);
         results_->budgetPanel()->runEnded(id, false);
         statusBar()->showMessage(tr("Run %1 failed: %2").arg(id).arg(error));
     });
@@ -144,9 +144,10 @@ void MainWindow::connectBudget()
     auto follow = [this, budget] {
         const dpu::Plan p = plan_->plan();
         budget->setCostModel(plan_->costReadout()->costModel());
-        budget->setRunFilter(QString::fromStdString(p.model), QString::fromStdString(p.dataset.kind));
+        budget->setReferencePlan(p);
     };
     connect(plan_->costReadout(), &CostReadout::changed, this, follow);
+    connect(plan_, &PlanPanel::planEdited, this, follow); // the frontier follows the whole plan
     follow();
     connect(budget, &BudgetPanel::sweepRequested, this, &MainWindow::queueKSweep);
     connect(budget, &BudgetPanel::useKRequested, plan_, &PlanPanel::setK);
@@ -175,7 +176,7 @@ bool MainWindow::startRun()
     }
     if (!queue_->isBusy()) {
         // A new batch: the charts and the table show this batch only.
-        results_->clear();
+        closeRuns(); // the runs on screen make way for the new batch
         sweepBatch_ = false;
         firstRunOfBatch_ = queue_->enqueue(plan_->plan());
     } else {
@@ -209,7 +210,7 @@ QList<int> MainWindow::queueKSweep(const QList<double>& ratios)
     QList<int> ids;
     for (const dpu::Plan& p : plans) {
         if (!queue_->isBusy()) {
-            results_->clear();
+            closeRuns(); // the runs on screen make way for the new batch
             sweepBatch_ = true;
             firstRunOfBatch_ = queue_->enqueue(p);
             ids << firstRunOfBatch_;
@@ -238,6 +239,7 @@ bool MainWindow::openPlan(const QString& path, QString* error)
     try {
         const dpu::Plan plan = dpu::parsePlan(f.readAll().toStdString(), path.toStdString());
         plan_->setPlan(plan);
+        results_->budgetPanel()->setReferencePlan(plan); // the frontier of the plan's runs
     } catch (const dpu::Error& e) {
         if (error)
             *error = QString::fromStdString(e.what());
@@ -341,18 +343,14 @@ bool MainWindow::saveAs()
 
 bool MainWindow::exportResultsCsv(const QString& path, QString* error) const
 {
-    // The engine's own results.csv format, so GUI exports and CLI runs read the same way.
-    const std::string csv = dpu::recordsToCsv(results_->roundsModel()->records());
+    // The engine's results.csv columns after run, plan and k, so the rows of a sweep stay apart.
+    const std::string csv = dpu::labelledRunsToCsv(labelledResults());
     return AtomicFile::write(path, QByteArray::fromStdString(csv), error);
 }
 
 bool MainWindow::exportResultsJson(const QString& path, QString* error) const
 {
-    std::string json = "[\n";
-    const auto records = results_->roundsModel()->records();
-    for (size_t i = 0; i < records.size(); ++i)
-        json += "  " + dpu::recordToJson(records[i]) + (i + 1 < records.size() ? ",\n" : "\n");
-    json += "]\n";
+    const std::string json = dpu::labelledRunsToJson(labelledResults());
     return AtomicFile::write(path, QByteArray::fromStdString(json), error);
 }
 
@@ -398,6 +396,8 @@ void MainWindow::restoreSettings()
     }
     file_ = s.value(QStringLiteral("lastFile")).toString();
     dirty_ = s.value(QStringLiteral("lastPlanDirty"), false).toBool();
+    results_->budgetPanel()->setReferencePlan(plan_->plan());
+    restoreOpenRuns(s);
 }
 
 void MainWindow::saveSettings() const
@@ -408,6 +408,7 @@ void MainWindow::saveSettings() const
     s.setValue(QStringLiteral("window/splitter"), splitter_->saveState());
     results_->budgetPanel()->saveSettings(s);
     plan_->costReadout()->saveSettings(s);
+    saveOpenRuns(s);
     s.setValue(QStringLiteral("lastPlan"), QString::fromStdString(dpu::planToJson(plan_->plan())));
     s.setValue(QStringLiteral("lastFile"), file_);
     s.setValue(QStringLiteral("lastPlanDirty"), dirty_);

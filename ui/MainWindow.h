@@ -3,10 +3,13 @@
 #pragma once
 #include "dpu/Events.h"
 #include "dpu/Plan.h"
+#include "dpu/RunFolder.h"
 #include <QHash>
 #include <QMainWindow>
 
 class QAction;
+class QMenu;
+class QSettings;
 class QSplitter;
 
 namespace dpu::ui {
@@ -43,6 +46,20 @@ public:
     QString currentFile() const { return file_; }
     bool exportResultsCsv(const QString& path, QString* error = nullptr) const;
     bool exportResultsJson(const QString& path, QString* error = nullptr) const;
+    /// Opens run folders (plan.json + results.jsonl + bundles/; a folder holding several opens
+    /// them all) into the charts, the rounds table, the frontier and the exports. Returns how
+    /// many opened; *errors gets one line per folder that did not (naming the file).
+    int openRuns(const QStringList& folders, QStringList* errors = nullptr);
+    /// The folders of the runs on screen (finished, stopped or opened), oldest first.
+    QStringList openRunFolders() const;
+    /// Takes every run off the charts and the table (the frontier keeps the finished ones).
+    void closeRuns();
+    /// The runs Export Update Bundles offers: folders on screen with bundles/ and rounds.
+    QStringList bundleRunFolders() const;
+    /// Writes the report of the runs on screen (ui/report/ReportWriter) as one PDF.
+    bool exportReport(const QString& path, QString* error = nullptr) const;
+    QAction* reopenRunsAction() const { return reopenRunsAct_; }
+    QAction* exportReportAction() const { return exportReportAct_; }
     /// Whether closing during a run asks first (tests turn the question off).
     void setAskBeforeClosingRun(bool ask) { askOnClose_ = ask; }
 
@@ -73,6 +90,35 @@ private:
     void exportResultsWithDialog(bool json);
     void exportBundlesWithDialog();
 
+    /// A run on screen: queued in this session or opened from its folder.
+    struct ShownRun {
+        QString label;  ///< the table's Run column: the queue's id, or the folder name
+        QString dir;    ///< empty until a queued run ends
+        dpu::Plan plan;
+        std::vector<dpu::RoundRecord> records;
+        bool finished = false;
+        int id = 0;     ///< the queue's id (> 0) or the frontier's id of an opened run (< 0)
+    };
+    // MainWindowRuns.cpp: run folders, recent runs, exports of the runs on screen.
+    void buildRunMenus(QMenu* file);
+    void openRunsWithDialog();
+    void exportReportWithDialog();
+    bool openOneRun(const QString& folder, bool sweepNames, QString* error);
+    void trackQueuedRun(int id, const dpu::Plan& plan);
+    void trackRecord(int id, const dpu::RoundRecord& record);
+    void trackRunEnd(int id, const QString& dir, bool finished);
+    void saveOpenRuns(QSettings& settings) const;
+    void restoreOpenRuns(const QSettings& settings);
+    std::vector<dpu::LabelledRun> labelledResults() const;
+
+    QList<ShownRun> shown_;
+    RecentFiles* recentRuns_ = nullptr;
+    QAction* reopenRunsAct_ = nullptr;
+    QAction* exportReportAct_ = nullptr;
+    QAction* closeRunsAct_ = nullptr;
+    int nextOpenedId_ = -1;
+    QHash<QString, int> folderIds_; // a folder opened again keeps its id: the frontier counts it once
+
     PlanPanel* plan_;
     RunPanel* run_;
     ResultsPanel* results_;
@@ -86,8 +132,6 @@ private:
     QAction* sweepAct_ = nullptr;
     QAction* budgetAct_ = nullptr;
     QAction* exportBundlesAct_ = nullptr;
-    QString lastRunDir_;                       ///< the last finished run's output folder
-    std::vector<dpu::RoundRecord> lastRunRecords_;
     QString file_;
     bool dirty_ = false;
     bool askOnClose_ = true;

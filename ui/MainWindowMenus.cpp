@@ -14,6 +14,7 @@
 #include <QChartView>
 #include <QDir>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QStatusBar>
@@ -35,6 +36,7 @@ void MainWindow::buildMenus()
     recent_ = new RecentFiles(recentMenu, this);
     connect(recent_, &RecentFiles::openRequested, this,
             [this](const QString& path) { openPlanAsking(path, tr("Open plan")); });
+    buildRunMenus(file);
     file->addSeparator();
     QAction* saveAct = file->addAction(tr("&Save Plan"), this, &MainWindow::save);
     saveAct->setShortcut(QKeySequence::Save);
@@ -45,7 +47,9 @@ void MainWindow::buildMenus()
     file->addAction(tr("Export Results as &JSON…"), this, [this] { exportResultsWithDialog(true); });
     exportBundlesAct_ = file->addAction(tr("Export Update &Bundles…"), this, &MainWindow::exportBundlesWithDialog);
     exportBundlesAct_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    exportBundlesAct_->setStatusTip(tr("The update files devices apply: all rounds of the last finished run, or one round"));
+    exportBundlesAct_->setStatusTip(tr("The update files devices apply: all rounds of a run on screen, or one round"));
+    exportReportAct_ = file->addAction(tr("Export Re&port (PDF)…"), this, &MainWindow::exportReportWithDialog);
+    exportReportAct_->setStatusTip(tr("One PDF of the runs on screen: plan, charts, frontier and a table per strategy"));
     for (const bool svg : {false, true}) {
         file->addAction(svg ? tr("Export Chart as S&VG…") : tr("Export Chart as P&NG…"), this, [this, svg] {
             if (QChartView* c = results_->currentChart())
@@ -115,7 +119,9 @@ void MainWindow::updateActions()
     runAct_->setStatusTip(why.isEmpty() ? tr("Queue the plan; runs execute one after another") : why);
     runAct_->setText(busy ? tr("&Queue Run") : tr("&Run"));
     pauseAct_->setEnabled(busy);
-    exportBundlesAct_->setEnabled(!lastRunDir_.isEmpty());
+    exportBundlesAct_->setEnabled(!bundleRunFolders().isEmpty());
+    exportReportAct_->setEnabled(!shown_.isEmpty());
+    closeRunsAct_->setEnabled(!busy && !shown_.isEmpty()); // a live run keeps its place on screen
     stopAct_->setEnabled(busy);
     if (!busy) {
         const QSignalBlocker block(pauseAct_);
@@ -125,11 +131,28 @@ void MainWindow::updateActions()
 
 void MainWindow::exportBundlesWithDialog()
 {
-    if (lastRunDir_.isEmpty()) {
-        statusBar()->showMessage(tr("No finished run with an output folder yet"), 5000);
+    const QStringList runs = bundleRunFolders();
+    if (runs.isEmpty()) {
+        statusBar()->showMessage(tr("No run on screen has update bundles: run a plan or open a run"), 5000);
         return;
     }
-    ExportBundlesDialog dialog(lastRunDir_, lastRunRecords_, this);
+    QString dir = runs.last();
+    if (runs.size() > 1) { // any run on screen, not only the last one
+        QStringList names;
+        for (const QString& r : runs)
+            names << QFileInfo(r).fileName();
+        bool ok = false;
+        const QString chosen = QInputDialog::getItem(this, tr("Export Update Bundles"), tr("Bundles of the run:"), names,
+                                                     static_cast<int>(names.size()) - 1, false, &ok);
+        if (!ok)
+            return;
+        dir = runs.at(names.indexOf(chosen));
+    }
+    std::vector<dpu::RoundRecord> records;
+    for (const ShownRun& s : shown_)
+        if (s.dir == dir)
+            records = s.records;
+    ExportBundlesDialog dialog(dir, records, this);
     dialog.exec();
 }
 

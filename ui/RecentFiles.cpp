@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// RecentFiles: keeps the menu and the "recentFiles" settings key in step.
+// RecentFiles: keeps the menu and its settings key in step.
 #include "RecentFiles.h"
 #include <QAction>
 #include <QDir>
@@ -9,9 +9,10 @@
 
 namespace dpu::ui {
 
-RecentFiles::RecentFiles(QMenu* menu, QObject* parent) : QObject(parent), menu_(menu)
+RecentFiles::RecentFiles(QMenu* menu, QObject* parent, const QString& settingsKey)
+    : QObject(parent), menu_(menu), key_(settingsKey)
 {
-    files_ = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+    files_ = QSettings().value(key_).toStringList();
     rebuild();
 }
 
@@ -22,7 +23,7 @@ void RecentFiles::add(const QString& path)
     files_.prepend(absolute);
     while (files_.size() > kMax)
         files_.removeLast();
-    QSettings().setValue(QStringLiteral("recentFiles"), files_);
+    QSettings().setValue(key_, files_);
     rebuild();
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The recent plan files menu, persisted in QSettings.
+// A recent-files menu (plans, run folders), persisted in QSettings.
 #pragma once
 #include <QObject>
 #include <QStringList>
@@ -11,7 +11,8 @@ namespace dpu::ui {
 class RecentFiles : public QObject {
     Q_OBJECT
 public:
-    RecentFiles(QMenu* menu, QObject* parent = nullptr);
+    /// `settingsKey`: where the list lives in QSettings ("recentFiles": plans, "recentRuns": run folders).
+    RecentFiles(QMenu* menu, QObject* parent = nullptr, const QString& settingsKey = QStringLiteral("recentFiles"));
     /// Moves path to the top of the list (at most kMax entries) and saves the list.
     void add(const QString& path);
     QStringList files() const { return files_; }
@@ -23,6 +24,7 @@ private:
     void rebuild();
     static constexpr int kMax = 8;
     QMenu* menu_;
+    QString key_;
     QStringList files_;
 };
 

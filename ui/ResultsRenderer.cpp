@@ -6,9 +6,8 @@
 #include "charts/ChartExporter.h"
 #include "charts/LayerChart.h"
 #include "dpu/Error.h"
-#include "dpu/Runner.h"
+#include "dpu/RunFolder.h"
 #include <QDir>
-#include <QFile>
 #include <set>
 #include <vector>
 
@@ -17,26 +16,13 @@ namespace dpu::ui {
 bool ResultsRenderer::render(const QString& folder, QStringList* written, QString* error)
 {
     const QString path = QDir(folder).filePath(QStringLiteral("results.jsonl"));
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        if (error)
-            *error = QStringLiteral("%1: cannot read (%2)").arg(path, file.errorString());
-        return false;
-    }
     std::vector<dpu::RoundRecord> records;
-    int line = 0;
-    while (!file.atEnd()) {
-        const QByteArray text = file.readLine().trimmed();
-        ++line;
-        if (text.isEmpty())
-            continue;
-        try {
-            records.push_back(dpu::recordFromJson(text.toStdString()));
-        } catch (const dpu::Error& e) {
-            if (error)
-                *error = QStringLiteral("%1:%2: %3").arg(path).arg(line).arg(QString::fromStdString(e.what()));
-            return false;
-        }
+    try {
+        records = dpu::loadRunRecords(folder.toStdString()); // errors name the file and the line
+    } catch (const dpu::Error& e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return false;
     }
     if (records.empty()) {
         if (error)

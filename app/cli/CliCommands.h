@@ -19,5 +19,7 @@ int modelsCommand(const std::vector<std::string>& args);
 int costCommand(const std::vector<std::string>& args);
 int planCommand(const std::vector<std::string>& args);
 int bundleCommand(const std::vector<std::string>& args);
+/// ReportCommand.cpp: the PDF report (needs a build with the GUI).
+int reportCommand(const std::vector<std::string>& args);
 
 } // namespace dpu::cli

@@ -136,7 +136,7 @@ private Q_SLOTS:
         feedRuns(panel);
         QCOMPARE(panel.frontier().finishedRuns(), 3); // the cancelled run is dropped
         std::vector<dpu::ui::FrontierPoint> dpu;
-        for (const auto& p : panel.frontier().points("mlp", "idx"))
+        for (const auto& p : panel.frontier().points(planAt(0.05)))
             if (p.strategy == "dpu")
                 dpu.push_back(p);
         QCOMPARE(dpu.size(), size_t(2));
@@ -164,7 +164,7 @@ private Q_SLOTS:
         // Through the panel: with I = 1000 and dense = 10, 66 B (528 bits) allows a k between
         // 0.001 and 0.01; the label shows the log-k interpolation at the panel's k.
         panel.setCostModel({1000, 10});
-        panel.setRunFilter(QStringLiteral("mlp"), QStringLiteral("idx"));
+        panel.setReferencePlan(planAt(0.01));
         panel.setBudgetBytes(66);
         const double k = panel.largestK();
         QVERIFY2(k > 0.001 && k < 0.01, qPrintable(QString::number(k)));
@@ -196,7 +196,7 @@ private Q_SLOTS:
             QStringLiteral("dpu: no finished runs bracket this k")));
         QVERIFY(!chart->expectedSeries());
         // Another model's runs are not this model's frontier.
-        panel.setRunFilter(QStringLiteral("vggnet"), QStringLiteral("idx"));
+        panel.setReferencePlan(planAt(0.01, "vggnet"));
         QCOMPARE(chart->series(QStringLiteral("dpu"))->count(), 1);
     }
 

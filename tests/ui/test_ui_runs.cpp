@@ -154,7 +154,7 @@ private Q_SLOTS:
         }
         QCOMPARE(qRound64(w.planPanel()->costReadout()->bytesPerRound()), qint64(37637));
         // The finished run feeds the budget planner: one frontier point per strategy at its k.
-        const auto frontier = w.resultsPanel()->budgetPanel()->frontier().points("mlp", "idx");
+        const auto frontier = w.resultsPanel()->budgetPanel()->frontier().points(w.planPanel()->plan());
         QCOMPARE(frontier.size(), size_t(2));
         for (const auto& p : frontier) {
             QCOMPARE(p.k, 0.01);
@@ -329,7 +329,7 @@ private Q_SLOTS:
         // Each run of the sweep is its own series, named by its k.
         QCOMPARE(w.resultsPanel()->accuracyChart()->seriesKeys(),
                  (QStringList{QStringLiteral("dpu · k=0.001"), QStringLiteral("dpu · k=0.1")}));
-        const auto points = budget->frontier().points("mlp", "idx");
+        const auto points = budget->frontier().points(w.planPanel()->plan());
         QCOMPARE(points.size(), size_t(2));
         QCOMPARE(points[0].k, 0.001);
         QCOMPARE(points[1].k, 0.1);

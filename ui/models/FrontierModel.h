@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Finished runs reduced to (strategy, k) -> mean accuracy and bytes: the budget planner's data.
+// The runs the budget planner knows (queued and opened), handed to core's frontier (dpu/Frontier.h).
 #pragma once
 #include "dpu/Events.h"
+#include "dpu/Frontier.h"
 #include "dpu/Plan.h"
 #include <map>
 #include <string>
@@ -9,51 +10,44 @@
 
 namespace dpu::ui {
 
-/// One point of the accuracy-against-bytes frontier: every finished run of a strategy at one k,
-/// pooled over their rounds and seeds.
-struct FrontierPoint {
-    std::string strategy;
-    double k = 0;
-    double meanAccuracy = 0;      ///< test accuracy (fraction) averaged over rounds and seeds
-    double meanBytesPerRound = 0; ///< analytic bytes averaged over rounds (0 for rounds that did not deploy)
-    int runs = 0;
-    int rounds = 0;
-};
+using FrontierPoint = dpu::FrontierPoint;
+using Expectation = dpu::Expectation;
 
-/// Accuracy to expect at a k, interpolated between the finished runs that bracket it.
-struct Expectation {
-    bool bracketed = false;
-    double accuracy = 0; ///< fraction; valid when bracketed
-    double kLow = 0;
-    double kHigh = 0;
-};
-
-/// Plain data class (no Qt): fed with the run queue's events, it keeps every run that finished
-/// (cancelled and failed runs are dropped, as their means would favour the early rounds).
+/// Plain data class (no Qt): fed with the run queue's events and with opened run folders, it
+/// keeps every run that finished (cancelled and failed runs are dropped, as their means would
+/// favour the early rounds). Ids are the queue's (1, 2, ...) or any other the caller picks
+/// (opened folders use negative ones).
 class FrontierModel {
 public:
     void runQueued(int runId, const dpu::Plan& plan);
     void addRecord(int runId, const dpu::RoundRecord& record);
     /// Keeps the run when it finished, forgets it when it was cancelled or failed.
     void runEnded(int runId, bool finished);
+    /// A run read back from its folder; kept only when `finished`.
+    void addRun(int runId, const dpu::Plan& plan, const std::vector<dpu::RoundRecord>& records, bool finished);
     void clear();
     int finishedRuns() const;
 
-    /// Points of the finished runs whose model and dataset kind match (empty strings match all),
-    /// one per (strategy, k), sorted by strategy then k.
-    std::vector<FrontierPoint> points(const std::string& model = {}, const std::string& datasetKind = {}) const;
+    /// The finished runs grouped by plan minus the swept keys (core's frontierGroups); a group's
+    /// runIds are the ids given here, as text.
+    std::vector<dpu::FrontierGroup> groups() const;
+    /// Points of the group `plan` belongs to (its other runs differ at most in k); empty when none.
+    std::vector<FrontierPoint> points(const dpu::Plan& plan) const;
 
-    /// Interpolates linearly in log k between the nearest points at or below and at or above k
-    /// (points of one strategy, any order); not bracketed when k lies outside their range.
-    static Expectation expectedAccuracy(const std::vector<FrontierPoint>& points, double k);
+    static Expectation expectedAccuracy(const std::vector<FrontierPoint>& points, double k)
+    {
+        return dpu::expectedAccuracy(points, k);
+    }
 
 private:
     struct Run {
         dpu::Plan plan;
         std::vector<dpu::RoundRecord> records;
         bool finished = false;
+        int order = 0; // when it finished: groups list runs in that order
     };
     std::map<int, Run> runs_;
+    int nextOrder_ = 0;
 };
 
 } // namespace dpu::ui

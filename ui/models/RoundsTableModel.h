@@ -23,6 +23,8 @@ public:
     void append(const QString& run, const dpu::RoundRecord& record);
     void clear();
     const dpu::RoundRecord& record(int row) const { return rows_[static_cast<size_t>(row)].record; }
+    /// The Run column of a row: which run it belongs to.
+    const QString& run(int row) const { return rows_[static_cast<size_t>(row)].run; }
     std::vector<dpu::RoundRecord> records() const;
 
     int rowCount(const QModelIndex& parent = {}) const override;

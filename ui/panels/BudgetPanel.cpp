@@ -4,6 +4,7 @@
 #include "charts/FrontierChart.h"
 #include "panels/BudgetInputs.h"
 #include "panels/CostReadout.h"
+#include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -13,6 +14,7 @@
 #include <QRegularExpression>
 #include <QSettings>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <set>
 
 namespace dpu::ui {
@@ -34,8 +36,26 @@ BudgetPanel::BudgetPanel(QWidget* parent) : QWidget(parent)
     QWidget* controls = buildControls();
     controls->setMaximumWidth(420);
     layout->addWidget(controls);
+    auto* right = new QVBoxLayout;
+    auto* groupRow = new QHBoxLayout;
+    group_ = new QComboBox(this);
+    group_->setObjectName(QStringLiteral("frontierGroup"));
+    group_->setToolTip(tr("Runs join one frontier only when their plans agree on everything but k"));
+    group_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    auto* groupLabel = new QLabel(tr("&Runs of:"), this);
+    groupLabel->setBuddy(group_);
+    groupRow->addWidget(groupLabel);
+    groupRow->addWidget(group_, 1);
+    right->addLayout(groupRow);
     chart_ = new FrontierChart(this);
-    layout->addWidget(chart_, 1);
+    right->addWidget(chart_, 1);
+    leftOut_ = new QLabel(this);
+    leftOut_->setObjectName(QStringLiteral("frontierLeftOut"));
+    leftOut_->setWordWrap(true);
+    leftOut_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    right->addWidget(leftOut_);
+    layout->addLayout(right, 1);
+    connect(group_, &QComboBox::activated, this, &BudgetPanel::showGroup);
     refresh();
 }
 
@@ -104,13 +124,89 @@ void BudgetPanel::setCostModel(const dpu::CostModel& model)
     refresh();
 }
 
-void BudgetPanel::setRunFilter(const QString& model, const QString& datasetKind)
+void BudgetPanel::setReferencePlan(const dpu::Plan& plan)
 {
-    if (model == modelFilter_ && datasetKind == kindFilter_)
+    if (dpu::planToJson(plan) == dpu::planToJson(plan_))
         return;
-    modelFilter_ = model;
-    kindFilter_ = datasetKind;
+    plan_ = plan;
     refresh();
+}
+
+void BudgetPanel::setRunName(int runId, const QString& name)
+{
+    runNames_.insert(runId, name);
+}
+
+QString BudgetPanel::runName(const std::string& id) const
+{
+    const int n = std::stoi(id);
+    return runNames_.value(n, tr("run %1").arg(n));
+}
+
+void BudgetPanel::addRun(int runId, const dpu::Plan& plan, const std::vector<dpu::RoundRecord>& records, bool finished)
+{
+    frontier_.addRun(runId, plan, records, finished);
+    refresh();
+}
+
+void BudgetPanel::showGroup(int index)
+{
+    if (index < 0 || index >= static_cast<int>(groups_.size()))
+        return;
+    pinnedRun_ = groups_[static_cast<size_t>(index)].runIds.front();
+    refresh();
+}
+
+std::vector<FrontierPoint> BudgetPanel::shownPoints() const
+{
+    return shownGroup_ < 0 ? std::vector<FrontierPoint>{} : groups_[static_cast<size_t>(shownGroup_)].points;
+}
+
+bool BudgetPanel::shownGroupMatchesPlan() const
+{
+    if (shownGroup_ < 0)
+        return false;
+    const dpu::Plan& p = groups_[static_cast<size_t>(shownGroup_)].plan;
+    return p.model == plan_.model && p.dataset.kind == plan_.dataset.kind;
+}
+
+QString BudgetPanel::groupLabel(const dpu::FrontierGroup& g) const
+{
+    const dpu::Plan& p = g.plan;
+    QStringList ks;
+    for (const FrontierPoint& pt : g.points)
+        if (pt.strategy != "fu" && !ks.contains(QString::number(pt.k)))
+            ks << QString::number(pt.k);
+    const int runs = static_cast<int>(g.runIds.size());
+    return tr("%1 on %2, %3 rounds, k = %4 (%5)")
+        .arg(QString::fromStdString(p.model), QString::fromStdString(p.dataset.kind))
+        .arg(p.split.rounds)
+        .arg(ks.join(QStringLiteral(", ")), runs == 1 ? tr("1 run") : tr("%1 runs").arg(runs));
+}
+
+QString BudgetPanel::leftOutText() const
+{
+    if (shownGroup_ < 0)
+        return {};
+    const dpu::FrontierGroup& shown = groups_[static_cast<size_t>(shownGroup_)];
+    QStringList lines;
+    for (size_t g = 0; g < groups_.size(); ++g) {
+        if (static_cast<int>(g) == shownGroup_)
+            continue;
+        QStringList names;
+        for (const std::string& id : groups_[g].runIds)
+            names << runName(id);
+        QStringList why;
+        for (const std::string& d : dpu::planDifferences(groups_[g].plan, shown.plan, dpu::defaultSweptKeys()))
+            why << QString::fromStdString(d);
+        const int more = why.size() - 3; // the first few keys say enough
+        while (why.size() > 3)
+            why.removeLast();
+        lines << tr("Left out: %1 — plan differs in %2%3")
+                     .arg(names.join(QStringLiteral(", ")), why.join(QStringLiteral("; ")))
+                     .arg(more > 0 ? tr(" and %n more key(s)", nullptr, more) : QString());
+    }
+    return lines.join(QLatin1Char('\n'));
 }
 
 void BudgetPanel::setBudgetBytes(double bytes)
@@ -153,11 +249,9 @@ double BudgetPanel::budgetBits() const
 
 Expectation BudgetPanel::expectation(const QString& strategy) const
 {
-    std::vector<FrontierPoint> mine;
-    for (const FrontierPoint& p : frontier_.points(modelFilter_.toStdString(), kindFilter_.toStdString()))
-        if (QString::fromStdString(p.strategy) == strategy)
-            mine.push_back(p);
-    return FrontierModel::expectedAccuracy(mine, k_);
+    if (!shownGroupMatchesPlan())
+        return {}; // bytes of another model: the budget's k says nothing about them
+    return dpu::expectedAccuracy(dpu::pointsOf(shownPoints(), strategy.toStdString()), k_);
 }
 
 QList<double> BudgetPanel::sweepRatios(QString* error) const
@@ -214,6 +308,11 @@ QString BudgetPanel::expectationText(const std::vector<FrontierPoint>& points) c
 {
     if (points.empty())
         return tr("no finished runs of this model yet: queue a k sweep");
+    if (!shownGroupMatchesPlan())
+        return tr("the runs shown are of %1 on %2, the plan of %3 on %4: pick runs of the plan's model")
+            .arg(QString::fromStdString(groups_[static_cast<size_t>(shownGroup_)].plan.model),
+                 QString::fromStdString(groups_[static_cast<size_t>(shownGroup_)].plan.dataset.kind),
+                 QString::fromStdString(plan_.model), QString::fromStdString(plan_.dataset.kind));
     std::set<std::string> strategies;
     for (const FrontierPoint& p : points)
         strategies.insert(p.strategy);
@@ -247,7 +346,27 @@ QString BudgetPanel::expectationText(const std::vector<FrontierPoint>& points) c
 void BudgetPanel::refresh()
 {
     const double bits = budgetBits();
-    const std::vector<FrontierPoint> points = frontier_.points(modelFilter_.toStdString(), kindFilter_.toStdString());
+    groups_ = frontier_.groups();
+    // The group the user picked; else the form's plan's; else the latest run's.
+    shownGroup_ = -1;
+    for (size_t g = 0; g < groups_.size() && !pinnedRun_.empty(); ++g)
+        if (std::find(groups_[g].runIds.begin(), groups_[g].runIds.end(), pinnedRun_) != groups_[g].runIds.end())
+            shownGroup_ = static_cast<int>(g);
+    if (shownGroup_ < 0)
+        shownGroup_ = dpu::frontierGroupOf(groups_, plan_);
+    if (shownGroup_ < 0)
+        shownGroup_ = static_cast<int>(groups_.size()) - 1;
+    {
+        const QSignalBlocker block(group_);
+        group_->clear();
+        for (const dpu::FrontierGroup& g : groups_)
+            group_->addItem(groupLabel(g));
+        group_->setCurrentIndex(shownGroup_);
+        group_->setEnabled(groups_.size() > 1);
+    }
+    leftOut_->setText(leftOutText());
+    leftOut_->setVisible(!leftOut_->text().isEmpty());
+    const std::vector<FrontierPoint> points = shownPoints();
     k_ = 0;
     bytesPerDevice_ = 0;
     if (model_.partialWeights <= 0) {

@@ -5,10 +5,12 @@
 #include "dpu/Events.h"
 #include "dpu/Plan.h"
 #include "models/FrontierModel.h"
+#include <QHash>
 #include <QList>
 #include <QString>
 #include <QWidget>
 
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -26,8 +28,21 @@ public:
 
     /// Model sizes of the plan on the form (what one round costs at a k).
     void setCostModel(const dpu::CostModel& model);
-    /// Only finished runs of this model and dataset kind feed the frontier (they share its cost).
-    void setRunFilter(const QString& model, const QString& datasetKind);
+    /// The plan on the form: the frontier shows the finished runs whose plans agree with it but
+    /// for k (when there are any) and the expected accuracy needs its model and dataset.
+    void setReferencePlan(const dpu::Plan& plan);
+    /// How lists and notes name a run (default "run N"); opened folders use their folder name.
+    void setRunName(int runId, const QString& name);
+    /// A finished (or stopped: not used) run read back from its folder.
+    void addRun(int runId, const dpu::Plan& plan, const std::vector<dpu::RoundRecord>& records, bool finished);
+    /// The group of runs the frontier shows (index into frontier().groups(); -1: none) and why
+    /// the others are left out.
+    int shownGroup() const { return shownGroup_; }
+    QString leftOutText() const;
+    /// Shows another group (index into frontier().groups()), as the group list does.
+    void showGroup(int index);
+    /// The points the chart shows (those of shownGroup()).
+    std::vector<FrontierPoint> shownPoints() const;
 
     /// Budget as bytes per round per device.
     void setBudgetBytes(double bytes);
@@ -77,10 +92,18 @@ private:
     QWidget* buildControls();
     QString expectationText(const std::vector<FrontierPoint>& points) const;
 
+    QString runName(const std::string& id) const;
+    QString groupLabel(const dpu::FrontierGroup& group) const;
+    /// Whether the shown group's runs share the form's model and dataset (so its cost model applies).
+    bool shownGroupMatchesPlan() const;
+
     dpu::CostModel model_;
-    QString modelFilter_;
-    QString kindFilter_;
+    dpu::Plan plan_;
     FrontierModel frontier_;
+    QHash<int, QString> runNames_;
+    std::vector<dpu::FrontierGroup> groups_;
+    int shownGroup_ = -1;
+    std::string pinnedRun_; // first run of the group the user picked; empty: follow the form's plan
     double k_ = 0;
     double bytesPerDevice_ = 0;
 
@@ -94,6 +117,8 @@ private:
     QLabel* ratiosError_;
     QPushButton* sweep_;
     FrontierChart* chart_;
+    QComboBox* group_;
+    QLabel* leftOut_;
 };
 
 } // namespace dpu::ui

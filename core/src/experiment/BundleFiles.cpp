@@ -5,6 +5,7 @@
 #include "bundle/BundleInspector.h"
 #include "bundle/BundleWriter.h"
 #include "dpu/Error.h"
+#include "dpu/RunFolder.h"
 #include "dpu/Runner.h"
 #include "experiment/BundlePaths.h"
 #include "util/AtomicFile.h"
@@ -25,24 +26,6 @@ std::vector<uint8_t> readBytes(const std::string& path)
 {
     const std::string s = readWholeFile(path);
     return {s.begin(), s.end()};
-}
-
-std::vector<RoundRecord> readRecords(const std::string& runDir)
-{
-    const std::string path = runDir + "/results.jsonl";
-    std::istringstream lines(readWholeFile(path));
-    std::vector<RoundRecord> out;
-    std::string line;
-    for (int n = 1; std::getline(lines, line); ++n) {
-        if (line.empty())
-            continue;
-        try {
-            out.push_back(recordFromJson(line));
-        } catch (const Error& e) {
-            throw Error(path + ":" + std::to_string(n) + ": " + e.what());
-        }
-    }
-    return out;
 }
 
 } // namespace
@@ -87,7 +70,7 @@ BundleVerification verifyBundleFile(const std::string& bundlePath, const std::st
 BundleExport exportRunBundles(const std::string& runDir, const std::string& strategyWanted, uint64_t seedWanted,
                               bool anySeed, const std::string& outDir)
 {
-    const auto records = readRecords(runDir);
+    const auto records = loadRunRecords(runDir);
     if (records.empty())
         throw Error(runDir + "/results.jsonl: no finished rounds to export");
     std::set<std::string> strategies;

@@ -128,6 +128,18 @@ RunSummary RunSession::run()
     RunInfo info{plan_.name, plan_.model, device_.str(), plan_.strategies, plan_.seeds, rounds_,
                  cost_.partialWeights, cost_.denseWeights, data_.train.size(), static_cast<int>(resumeFrom_)};
     observer_.runStarted(info);
+    status_ = RunStatus{true, "running", rounds_, cost_.partialWeights, cost_.denseWeights, device_.str(),
+                        describeThisMachine(), isoTimeNow(), {}};
+    if (options_.resume && !options_.outDir.empty()) { // a resumed run keeps the day it began
+        const std::string previous = options_.outDir + "/run.json";
+        if (std::filesystem::exists(previous)) {
+            try {
+                status_.started = runStatusFromJson(readWholeFile(previous), previous).started;
+            } catch (const Error&) {
+                // A damaged status file is rewritten below; the results themselves are intact.
+            }
+        }
+    }
     RunSummary summary;
     summary.outDir = options_.outDir;
     int64_t unit = 0;
@@ -138,6 +150,8 @@ RunSummary RunSession::run()
         summary.cancelled = true;
     }
     summary.records = records_;
+    status_.ended = isoTimeNow();
+    writeStatus(summary.cancelled ? "stopped" : "finished");
     observer_.runFinished(summary);
     return summary;
 }
@@ -317,6 +331,16 @@ void RunSession::writeResults(bool withCheckpoint)
     writeFileAtomic(options_.outDir + "/results.jsonl", lines);
     writeFileAtomic(options_.outDir + "/results.csv", recordsToCsv(records_));
     writeFileAtomic(options_.outDir + "/plan.json", planJson_);
+    writeStatus("running");
+}
+
+void RunSession::writeStatus(const std::string& state)
+{
+    if (options_.outDir.empty())
+        return;
+    std::filesystem::create_directories(options_.outDir);
+    status_.state = state;
+    writeFileAtomic(options_.outDir + "/run.json", runStatusToJson(status_));
 }
 
 } // namespace dpu

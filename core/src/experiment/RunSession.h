@@ -3,6 +3,7 @@
 #pragma once
 #include "data/Dataset.h"
 #include "dpu/Cost.h"
+#include "dpu/RunFolder.h"
 #include "dpu/Runner.h"
 #include "experiment/Checkpoint.h"
 #include "experiment/DeviceUpdate.h"
@@ -25,6 +26,8 @@ private:
     RoundRecord runUnit(size_t seedIndex, int round, size_t strategyIndex, const TensorDataset& train,
                         const TrainContext& ctx);
     void writeResults(bool withCheckpoint);
+    /// run.json: how the run stands ("running", "finished", "stopped") and where it ran.
+    void writeStatus(const std::string& state);
     std::vector<LayerUpdate> layerUpdates(const MaskSet& masks) const;
     void deployBundle(RoundRecord& r, StrategyState& st, bundle::Kind kind, const Weights& target);
 
@@ -43,6 +46,7 @@ private:
     CostModel cost_;
     int rounds_ = 0;
     std::string planJson_;
+    RunStatus status_;
 
     // Per seed.
     DataSplit split_;

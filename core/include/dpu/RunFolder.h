@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+// A run folder read back from disk (plan.json, results.jsonl, run.json, bundles/), and exports that tell runs apart.
+#pragma once
+#include "dpu/Events.h"
+#include "dpu/Plan.h"
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dpu {
+
+/// What run.json says about a run: how it ended and where it ran. Older run folders have no
+/// run.json; `known` is then false and the other fields stay empty.
+struct RunStatus {
+    bool known = false;
+    std::string state;          ///< "running" (or killed), "finished", "stopped"
+    int rounds = 0;             ///< rounds the run scheduled (the data may allow fewer than planned)
+    int64_t partialWeights = 0; ///< I of the model
+    int64_t denseWeights = 0;
+    std::string device;         ///< "cpu", "cuda", ...
+    std::string host;           ///< the machine: host name, processor, cores
+    std::string started;        ///< ISO 8601 UTC
+    std::string ended;          ///< ISO 8601 UTC; empty while running
+};
+
+/// A run as its folder holds it.
+struct RunFolder {
+    std::string dir;                  ///< the folder, as given
+    Plan plan;
+    std::vector<RoundRecord> records; ///< in the order the run produced them
+    RunStatus status;
+    bool hasBundles = false;          ///< dir/bundles exists (Export Update Bundles needs it)
+
+    /// Every (seed, strategy) of the plan has all its rounds: run.json says "finished", or,
+    /// without run.json, every seed and strategy reached the same last round as the plan's.
+    bool complete() const;
+    /// The folder's last path component (what lists and exports call the run).
+    std::string label() const;
+};
+
+/// Whether `dir` holds plan.json and results.jsonl.
+bool isRunFolder(const std::string& dir);
+
+/// The run folders `dir` names: itself when it is one, else the run folders directly inside it
+/// (a k sweep's parent), sorted by name. Throws Error naming `dir` when there are none.
+std::vector<std::string> findRunFolders(const std::string& dir);
+
+/// Reads a run folder. Throws Error naming the file: a missing folder, plan.json or
+/// results.jsonl, an invalid plan (with the field), a corrupt results.jsonl line (with its
+/// number) or a corrupt run.json.
+RunFolder loadRunFolder(const std::string& dir);
+
+/// Reads dir/results.jsonl alone (same errors as loadRunFolder).
+std::vector<RoundRecord> loadRunRecords(const std::string& dir);
+
+/// Serialises what run.json holds (the runner writes it beside results.jsonl).
+std::string runStatusToJson(const RunStatus& status);
+/// Parses run.json text; throws Error prefixed with `source` on malformed input.
+RunStatus runStatusFromJson(const std::string& text, const std::string& source = "run.json");
+/// Host name, processor model and core count of this machine, for run.json and reports.
+std::string describeThisMachine();
+/// The current UTC time as ISO 8601 (2026-11-23T05:30:00Z).
+std::string isoTimeNow();
+
+/// Records of several runs, each named so exports can tell them apart.
+struct LabelledRun {
+    std::string run;      ///< the run's folder name or id
+    std::string planName;
+    double k = 0;
+    std::vector<RoundRecord> records;
+};
+
+/// results.csv's columns preceded by run, plan and k, one row per record of every run.
+std::string labelledRunsToCsv(const std::vector<LabelledRun>& runs);
+/// A JSON array of results.jsonl's objects, each with "run", "plan" and "k" added.
+std::string labelledRunsToJson(const std::vector<LabelledRun>& runs);
+
+} // namespace dpu

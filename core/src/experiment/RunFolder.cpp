@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: MIT
+// Run folders read back (plan, records, run.json) and the labelled CSV/JSON exports of several runs.
+#include "dpu/RunFolder.h"
+#include "dpu/Error.h"
+#include "dpu/Runner.h"
+#include "util/AtomicFile.h"
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+#include <algorithm>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <map>
+#include <set>
+#include <sstream>
+#include <thread>
+
+namespace dpu {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string csvField(const std::string& s)
+{
+    if (s.find_first_of(",\"\n") == std::string::npos)
+        return s;
+    std::string q = "\"";
+    for (const char c : s)
+        q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+}
+
+std::string joinPath(const std::string& dir, const char* name)
+{
+    return (fs::path(dir) / name).string();
+}
+
+} // namespace
+
+bool RunFolder::complete() const
+{
+    if (status.known)
+        return status.state == "finished";
+    // Older folders: the seed-major loop stops anywhere; a run is whole when every seed and
+    // strategy reached the plan's last round.
+    const int last = plan.mode == "single" ? std::min(plan.split.rounds, 2) : plan.split.rounds;
+    std::map<std::pair<uint64_t, std::string>, int> reached;
+    for (const RoundRecord& r : records)
+        reached[{r.seed, r.strategy}] = std::max(reached[{r.seed, r.strategy}], r.round);
+    for (const uint64_t seed : plan.seeds)
+        for (const std::string& s : plan.strategies) {
+            const auto it = reached.find({seed, s});
+            if (it == reached.end() || it->second < last)
+                return false;
+        }
+    return !records.empty();
+}
+
+std::string RunFolder::label() const
+{
+    fs::path p(dir);
+    if (p.filename().empty())
+        p = p.parent_path(); // "runs/a/" names "a"
+    return p.filename().string();
+}
+
+bool isRunFolder(const std::string& dir)
+{
+    std::error_code ec;
+    return fs::is_regular_file(joinPath(dir, "plan.json"), ec) && fs::is_regular_file(joinPath(dir, "results.jsonl"), ec);
+}
+
+std::vector<std::string> findRunFolders(const std::string& dir)
+{
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec))
+        throw Error(dir + ": not a run folder (no such folder)");
+    if (isRunFolder(dir))
+        return {dir};
+    std::vector<std::string> out;
+    for (const auto& entry : fs::directory_iterator(dir, ec))
+        if (entry.is_directory(ec) && isRunFolder(entry.path().string()))
+            out.push_back(entry.path().string());
+    std::sort(out.begin(), out.end());
+    if (out.empty())
+        throw Error(dir + ": not a run folder (expected plan.json and results.jsonl, or folders holding them)");
+    return out;
+}
+
+std::vector<RoundRecord> loadRunRecords(const std::string& dir)
+{
+    const std::string path = joinPath(dir, "results.jsonl");
+    std::istringstream lines(readWholeFile(path));
+    std::vector<RoundRecord> out;
+    std::string line;
+    for (int n = 1; std::getline(lines, line); ++n) {
+        if (line.find_first_not_of(" \t\r") == std::string::npos)
+            continue;
+        try {
+            out.push_back(recordFromJson(line));
+        } catch (const Error& e) {
+            throw Error(path + ": line " + std::to_string(n) + ": " + e.what());
+        }
+    }
+    return out;
+}
+
+RunFolder loadRunFolder(const std::string& dir)
+{
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec))
+        throw Error(dir + ": not a run folder (no such folder)");
+    RunFolder run;
+    run.dir = dir;
+    const std::string planPath = joinPath(dir, "plan.json");
+    if (!fs::exists(planPath, ec))
+        throw Error(planPath + ": missing; a run folder holds plan.json, results.jsonl and bundles/");
+    run.plan = parsePlan(readWholeFile(planPath), planPath);
+    const std::string resultsPath = joinPath(dir, "results.jsonl");
+    if (!fs::exists(resultsPath, ec))
+        throw Error(resultsPath + ": missing; the run wrote no finished round");
+    run.records = loadRunRecords(dir);
+    const std::string statusPath = joinPath(dir, "run.json");
+    if (fs::exists(statusPath, ec))
+        run.status = runStatusFromJson(readWholeFile(statusPath), statusPath);
+    run.hasBundles = fs::is_directory(joinPath(dir, "bundles"), ec);
+    return run;
+}
+
+std::string runStatusToJson(const RunStatus& s)
+{
+    const nlohmann::json j{{"state", s.state},   {"rounds", s.rounds}, {"partial_weights", s.partialWeights},
+                           {"dense_weights", s.denseWeights}, {"device", s.device}, {"host", s.host},
+                           {"started", s.started}, {"ended", s.ended}};
+    return j.dump(2) + "\n";
+}
+
+RunStatus runStatusFromJson(const std::string& text, const std::string& source)
+{
+    try {
+        const auto j = nlohmann::json::parse(text);
+        RunStatus s;
+        s.known = true;
+        s.state = j.at("state").get<std::string>();
+        if (s.state != "running" && s.state != "finished" && s.state != "stopped")
+            throw Error(source + ": state: expected \"running\", \"finished\" or \"stopped\", found \"" + s.state + "\"");
+        s.rounds = j.at("rounds").get<int>();
+        s.partialWeights = j.at("partial_weights").get<int64_t>();
+        s.denseWeights = j.at("dense_weights").get<int64_t>();
+        s.device = j.value("device", std::string());
+        s.host = j.value("host", std::string());
+        s.started = j.value("started", std::string());
+        s.ended = j.value("ended", std::string());
+        return s;
+    } catch (const nlohmann::json::exception& e) {
+        throw Error(source + ": malformed run status: " + e.what());
+    }
+}
+
+std::string describeThisMachine()
+{
+    char host[256] = {};
+    if (gethostname(host, sizeof host - 1) != 0)
+        host[0] = '\0';
+    std::string cpu;
+    std::ifstream info("/proc/cpuinfo");
+    for (std::string line; cpu.empty() && std::getline(info, line);)
+        if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos)
+            cpu = line.substr(line.find(':') + 2);
+    std::string out = host[0] ? host : "unknown host";
+    if (!cpu.empty())
+        out += ", " + cpu;
+    out += ", " + std::to_string(std::max(1u, std::thread::hardware_concurrency())) + " cores";
+    return out;
+}
+
+std::string isoTimeNow()
+{
+    const std::time_t t = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&t, &utc);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return buf;
+}
+
+std::string labelledRunsToCsv(const std::vector<LabelledRun>& runs)
+{
+    std::ostringstream out;
+    const std::string header = recordsToCsv({});
+    out << "run,plan,k," << header;
+    for (const LabelledRun& run : runs) {
+        std::ostringstream k;
+        k << std::setprecision(10) << run.k;
+        const std::string prefix = csvField(run.run) + ',' + csvField(run.planName) + ',' + k.str() + ',';
+        std::istringstream rows(recordsToCsv(run.records));
+        std::string line;
+        std::getline(rows, line); // the header, written once above
+        while (std::getline(rows, line))
+            out << prefix << line << '\n';
+    }
+    return out.str();
+}
+
+std::string labelledRunsToJson(const std::vector<LabelledRun>& runs)
+{
+    nlohmann::ordered_json all = nlohmann::ordered_json::array();
+    for (const LabelledRun& run : runs)
+        for (const RoundRecord& r : run.records) {
+            // run, plan and k first: ordered_json keeps the order a reader sees.
+            nlohmann::ordered_json j{{"run", run.run}, {"plan", run.planName}, {"k", run.k}};
+            const auto fields = nlohmann::ordered_json::parse(recordToJson(r));
+            for (const auto& [key, value] : fields.items())
+                j[key] = value;
+            all.push_back(std::move(j));
+        }
+    return all.dump(2) + "\n";
+}
+
+} // namespace dpu

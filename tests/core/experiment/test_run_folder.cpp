@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: MIT
+// Run folders read back: plan and records, run.json, completeness, errors naming the file and line, labelled exports.
+#include "TestSupport.h"
+#include "dpu/Error.h"
+#include "dpu/RunFolder.h"
+#include "dpu/Runner.h"
+#include <QDir>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <sstream>
+
+namespace {
+
+dpu::RoundRecord record(const char* strategy, uint64_t seed, int round, double accuracy)
+{
+    dpu::RoundRecord r;
+    r.strategy = strategy;
+    r.seed = seed;
+    r.round = round;
+    r.deployed = true;
+    r.testAccuracy = accuracy;
+    r.analyticBits = 8000.0 * round;
+    r.layers = {{"fc1.weight", 100, 3}};
+    return r;
+}
+
+void writeText(const QString& path, const std::string& text)
+{
+    dpu::test::writeFile(path.toStdString(), std::vector<uint8_t>(text.begin(), text.end()));
+}
+
+/// A folder as the runner leaves it: plan.json, results.jsonl and (optionally) run.json.
+QString makeRun(const QString& dir, const dpu::Plan& plan, const std::vector<dpu::RoundRecord>& records,
+                const std::string& state = {})
+{
+    writeText(dir + "/plan.json", dpu::planToJson(plan));
+    std::string lines;
+    for (const auto& r : records)
+        lines += dpu::recordToJson(r) + "\n";
+    writeText(dir + "/results.jsonl", lines);
+    if (!state.empty()) {
+        dpu::RunStatus s{true, state, plan.split.rounds, 1000, 10, "cpu", "testhost", "2026-01-01T00:00:00Z", {}};
+        writeText(dir + "/run.json", dpu::runStatusToJson(s));
+    }
+    return dir;
+}
+
+dpu::Plan twoRoundPlan()
+{
+    dpu::Plan p;
+    p.name = "two-rounds";
+    p.split.rounds = 2;
+    p.strategies = {"dpu", "fu"};
+    p.seeds = {1};
+    p.k = 0.05;
+    return p;
+}
+
+} // namespace
+
+class TestRunFolder : public QObject {
+    Q_OBJECT
+    QTemporaryDir tmp_;
+
+private Q_SLOTS:
+    void readsPlanRecordsAndStatus()
+    {
+        const dpu::Plan plan = twoRoundPlan();
+        const std::vector<dpu::RoundRecord> records{record("dpu", 1, 1, 0.5), record("fu", 1, 1, 0.6),
+                                                    record("dpu", 1, 2, 0.7), record("fu", 1, 2, 0.8)};
+        const QString dir = makeRun(tmp_.filePath("a"), plan, records, "finished");
+        QVERIFY(dpu::isRunFolder(dir.toStdString()));
+        const dpu::RunFolder run = dpu::loadRunFolder(dir.toStdString());
+        QCOMPARE(run.plan.name, std::string("two-rounds"));
+        QCOMPARE(run.plan.k, 0.05);
+        QCOMPARE(run.records.size(), size_t(4));
+        QCOMPARE(run.records[3].strategy, std::string("fu"));
+        QCOMPARE(run.records[3].testAccuracy, 0.8);
+        QCOMPARE(run.records[0].layers.at(0).updated, int64_t(3));
+        QVERIFY(run.status.known);
+        QCOMPARE(run.status.state, std::string("finished"));
+        QCOMPARE(run.status.host, std::string("testhost"));
+        QCOMPARE(run.status.partialWeights, int64_t(1000));
+        QVERIFY(run.complete());
+        QVERIFY(!run.hasBundles);
+        QCOMPARE(run.label(), std::string("a"));
+        QDir(dir).mkdir("bundles");
+        QVERIFY(dpu::loadRunFolder((dir + "/").toStdString()).hasBundles);
+        QCOMPARE(dpu::loadRunFolder((dir + "/").toStdString()).label(), std::string("a"));
+    }
+
+    void completenessFollowsStatusOrRounds()
+    {
+        const dpu::Plan plan = twoRoundPlan();
+        const std::vector<dpu::RoundRecord> all{record("dpu", 1, 1, 0.5), record("fu", 1, 1, 0.6),
+                                                record("dpu", 1, 2, 0.7), record("fu", 1, 2, 0.8)};
+        // Stopped per run.json, though every record is there: the user stopped it.
+        QVERIFY(!dpu::loadRunFolder(makeRun(tmp_.filePath("stopped"), plan, all, "stopped").toStdString()).complete());
+        // No run.json (an older folder): whole when every seed and strategy reached round 2.
+        QVERIFY(dpu::loadRunFolder(makeRun(tmp_.filePath("old-whole"), plan, all).toStdString()).complete());
+        const std::vector<dpu::RoundRecord> part(all.begin(), all.begin() + 3);
+        QVERIFY(!dpu::loadRunFolder(makeRun(tmp_.filePath("old-part"), plan, part).toStdString()).complete());
+        QVERIFY(!dpu::loadRunFolder(makeRun(tmp_.filePath("old-empty"), plan, {}).toStdString()).complete());
+    }
+
+    void errorsNameTheFileAndLine()
+    {
+        const std::string missing = tmp_.filePath("nope").toStdString();
+        QVERIFY(!dpu::isRunFolder(missing));
+        DPU_EXPECT_THROW_MESSAGE(dpu::Error, dpu::loadRunFolder(missing), missing, "no such folder");
+
+        const QString noPlan = tmp_.filePath("noplan");
+        QDir().mkpath(noPlan);
+        writeText(noPlan + "/results.jsonl", "");
+        DPU_EXPECT_THROW_MESSAGE(dpu::Error, dpu::loadRunFolder(noPlan.toStdString()), "noplan/plan.json", "missing");
+
+        const QString noResults = tmp_.filePath("noresults");
+        writeText(noResults + "/plan.json", dpu::planToJson(twoRoundPlan()));
+        DPU_EXPECT_THROW_MESSAGE(dpu::Error, dpu::loadRunFolder(noResults.toStdString()), "noresults/results.jsonl", "missing");
+
+        const QString badPlan = makeRun(tmp_.filePath("badplan"), twoRoundPlan(), {});
+        writeText(badPlan + "/plan.json", "{\"k\": 7}");
+        DPU_EXPECT_THROW_MESSAGE(dpu::Error, dpu::loadRunFolder(badPlan.toStdString()), "k", "(0, 1]");
+
+        const QString corrupt = makeRun(tmp_.filePath("corrupt"), twoRoundPlan(), {record("dpu", 1, 1, 0.5)});
+        writeText(corrupt + "/results.jsonl", dpu::recordToJson(record("dpu", 1, 1, 0.5)) + "\n\n{\"strategy\": \"dpu\", trunc\n");
+        DPU_EXPECT_THROW_MESSAGE(dpu::Error, dpu::loadRunFolder(corrupt.toStdString()), "corrupt/results.jsonl", "line 3");
+
+        const QString badStatus = makeRun(tmp_.filePath("badstatus"), twoRoundPlan(), {}, "finished");
+        writeText(badStatus + "/run.json", "{\"state\": \"exploded\", \"rounds\": 1, \"partial_weights\": 1, \"dense_weights\": 1}");
+        DPU_EXPECT_THROW_MESSAGE(dpu::Error, dpu::loadRunFolder(badStatus.toStdString()), "badstatus/run.json", "exploded");
+    }
+
+    void labelledExportsTellRunsApart()
+    {
+        dpu::LabelledRun a{"run-a", "sweep-k0.01", 0.01, {record("dpu", 1, 1, 0.5)}};
+        dpu::LabelledRun b{"run-b", "sweep, k0.1", 0.1, {record("dpu", 1, 1, 0.75)}};
+        const std::string csv = dpu::labelledRunsToCsv({a, b});
+        std::istringstream lines(csv);
+        std::string header, rowA, rowB, extra;
+        std::getline(lines, header);
+        std::getline(lines, rowA);
+        std::getline(lines, rowB);
+        QVERIFY(!std::getline(lines, extra));
+        QVERIFY(header.rfind("run,plan,k,strategy,seed,round,", 0) == 0);
+        QVERIFY2(rowA.rfind("run-a,sweep-k0.01,0.01,dpu,1,1,", 0) == 0, rowA.c_str());
+        QVERIFY2(rowB.rfind("run-b,\"sweep, k0.1\",0.1,dpu,1,1,", 0) == 0, rowB.c_str()); // quoted: a comma
+        // Same number of cells in the header and a row (the quoted comma is one cell).
+        QCOMPARE(std::count(header.begin(), header.end(), ','), std::count(rowA.begin(), rowA.end(), ','));
+
+        const QJsonArray json = QJsonDocument::fromJson(QByteArray::fromStdString(dpu::labelledRunsToJson({a, b}))).array();
+        QCOMPARE(json.size(), 2);
+        const QJsonObject second = json[1].toObject();
+        QCOMPARE(second["run"].toString(), QStringLiteral("run-b"));
+        QCOMPARE(second["plan"].toString(), QStringLiteral("sweep, k0.1"));
+        QCOMPARE(second["k"].toDouble(), 0.1);
+        QCOMPARE(second["test_accuracy"].toDouble(), 0.75);
+        // Each object still reads back as a record.
+        const QByteArray first = QJsonDocument(json[0].toObject()).toJson(QJsonDocument::Compact);
+        QCOMPARE(dpu::recordFromJson(first.toStdString()).testAccuracy, 0.5);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestRunFolder)
+#include "test_run_folder.moc"

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: MIT
+// Runs outlive the window: finished run folders reopen into every view and export, on request and on
+// start; the frontier keeps other plans apart; the PDF report, from the window and from dpu-cli.
+#include "MainWindow.h"
+#include "TestSupport.h"
+#include "UiTestSupport.h"
+#include "charts/AccuracyChart.h"
+#include "dpu/RunFolder.h"
+#include "dpu/Runner.h"
+#include "models/RoundsTableModel.h"
+#include "panels/BudgetPanel.h"
+#include "panels/ResultsPanel.h"
+#include "workers/EngineMetatypes.h"
+#include <QAction>
+#include <QComboBox>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+
+using dpu::ui::MainWindow;
+
+namespace {
+
+dpu::Plan tinyPlan(const char* name, double k, int rounds)
+{
+    dpu::Plan p;
+    p.name = name;
+    p.dataset.testLimit = 600;
+    p.split = {300, 300, rounds, 300};
+    p.strategies = {"dpu", "fu"};
+    p.k = k;
+    p.train.epochs = 1;
+    p.seeds = {3};
+    return p;
+}
+
+/// Pages of a PDF as QPdfWriter writes them (one "/Type /Page" object each).
+int pdfPages(const QByteArray& pdf)
+{
+    return static_cast<int>(pdf.count("/Type /Page\n") + pdf.count("/Type /Page\r") + pdf.count("/Type /Page/")
+                            + pdf.count("/Type /Page "));
+}
+
+/// The PDF's text through poppler's pdftotext (scripts/deps installs poppler-utils).
+QString pdfText(const QString& path)
+{
+    QProcess p;
+    p.start(QStringLiteral("pdftotext"), {QStringLiteral("-layout"), path, QStringLiteral("-")});
+    if (!p.waitForFinished(60000) || p.exitCode() != 0)
+        return {};
+    return QString::fromUtf8(p.readAllStandardOutput());
+}
+
+} // namespace
+
+class TestUiReopen : public QObject {
+    Q_OBJECT
+    QTemporaryDir tmp_;
+    QString sweep_;   // two runs of one plan at k = 0.01 and 0.1 (2 rounds)
+    QString other_;   // the same plan with 3 rounds: a frontier of its own
+
+    QString run(const QString& dir, const dpu::Plan& plan)
+    {
+        dpu::RunObserver quiet;
+        const auto records = dpu::Runner(plan, {dir.toStdString()}).run(quiet).records;
+        return records.empty() ? QString() : dir;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(tmp_.isValid());
+        dpu::uitest::isolateSettings(tmp_.filePath(QStringLiteral("settings")));
+        dpu::ui::registerEngineMetatypes();
+        if (dpu::test::fashionMnistDir().empty())
+            QFAIL("Fashion-MNIST is missing: install the Debian package dataset-fashion-mnist (scripts/deps does)");
+        sweep_ = tmp_.filePath(QStringLiteral("sweep"));
+        QVERIFY(!run(sweep_ + "/a-k0.01", tinyPlan("tiny-sweep-k0.01", 0.01, 2)).isEmpty());
+        QVERIFY(!run(sweep_ + "/b-k0.1", tinyPlan("tiny-sweep-k0.1", 0.1, 2)).isEmpty());
+        other_ = run(tmp_.filePath(QStringLiteral("three-rounds")), tinyPlan("tiny-three", 0.05, 3));
+        QVERIFY(!other_.isEmpty());
+        const dpu::RunFolder a = dpu::loadRunFolder((sweep_ + "/a-k0.01").toStdString());
+        QCOMPARE(a.status.state, std::string("finished")); // the runner's run.json
+        QVERIFY(a.status.partialWeights > 0);
+        QVERIFY(a.complete());
+    }
+
+    void openedSweepFeedsEveryView()
+    {
+        MainWindow w;
+        w.closeRuns();
+        QStringList errors;
+        QCOMPARE(w.openRuns({sweep_}, &errors), 2); // a folder of runs opens them all
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+        QCOMPARE(w.openRunFolders().size(), 2);
+        auto* results = w.resultsPanel();
+        QCOMPARE(results->roundsModel()->rowCount(), 8); // 2 runs x 2 rounds x 2 strategies
+        QCOMPARE(results->roundsModel()->data(results->roundsModel()->index(0, 0)).toString(), QStringLiteral("a-k0.01"));
+        // A sweep opens back as it ran: one series per strategy and k.
+        QStringList keys = results->accuracyChart()->seriesKeys();
+        keys.sort();
+        QCOMPARE(keys, (QStringList{"dpu · k=0.01", "dpu · k=0.1", "fu · k=0.01", "fu · k=0.1"}));
+        // The frontier: both k of dpu, from the opened folders.
+        const auto points = results->budgetPanel()->shownPoints();
+        QCOMPARE(dpu::pointsOf(points, "dpu").size(), size_t(2));
+        // Bundles of either run, not only the last one.
+        QCOMPARE(w.bundleRunFolders().size(), 2);
+        // Export Results tells the runs apart: run, plan and k on every row.
+        const QString csv = tmp_.filePath(QStringLiteral("results.csv"));
+        QString error;
+        QVERIFY2(w.exportResultsCsv(csv, &error), qPrintable(error));
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 9);
+        QVERIFY(lines[0].startsWith(QStringLiteral("run,plan,k,strategy,seed,round,")));
+        QVERIFY2(lines[1].startsWith(QStringLiteral("a-k0.01,tiny-sweep-k0.01,0.01,dpu,3,1,")), qPrintable(lines[1]));
+        QVERIFY2(lines[8].startsWith(QStringLiteral("b-k0.1,tiny-sweep-k0.1,0.1,fu,3,2,")), qPrintable(lines[8]));
+        const QString json = tmp_.filePath(QStringLiteral("results.json"));
+        QVERIFY2(w.exportResultsJson(json, &error), qPrintable(error));
+        QFile j(json);
+        QVERIFY(j.open(QIODevice::ReadOnly));
+        const QJsonArray rows = QJsonDocument::fromJson(j.readAll()).array();
+        QCOMPARE(rows.size(), 8);
+        QCOMPARE(rows[7].toObject()["run"].toString(), QStringLiteral("b-k0.1"));
+        QCOMPARE(rows[7].toObject()["k"].toDouble(), 0.1);
+        QCOMPARE(rows[7].toObject()["plan"].toString(), QStringLiteral("tiny-sweep-k0.1"));
+        // Opening a run already on screen adds nothing.
+        QCOMPARE(w.openRuns({sweep_ + "/a-k0.01"}), 1);
+        QCOMPARE(results->roundsModel()->rowCount(), 8);
+    }
+
+    void runsReopenOnStartUnlessTurnedOff()
+    {
+        {
+            MainWindow w;
+            w.closeRuns();
+            QCOMPARE(w.openRuns({sweep_, other_}), 3);
+            QVERIFY(w.reopenRunsAction()->isChecked()); // on by default
+            QVERIFY(w.close());
+        }
+        {
+            MainWindow w;
+            QCOMPARE(w.openRunFolders().size(), 3);
+            QCOMPARE(w.resultsPanel()->roundsModel()->rowCount(), 8 + 6);
+            QCOMPARE(QSettings().value(QStringLiteral("recentRuns")).toStringList().size(), 3);
+            w.reopenRunsAction()->setChecked(false);
+            QVERIFY(w.close());
+        }
+        {
+            MainWindow w;
+            QVERIFY(w.openRunFolders().isEmpty());
+            QVERIFY(!w.reopenRunsAction()->isChecked());
+            w.reopenRunsAction()->setChecked(true);
+        }
+    }
+
+    void frontierKeepsOtherPlansApart()
+    {
+        MainWindow w;
+        w.closeRuns();
+        QCOMPARE(w.openRuns({sweep_, other_}), 3);
+        dpu::ui::BudgetPanel* budget = w.resultsPanel()->budgetPanel();
+        // The form's plan (the default) matches neither: the latest run's group is shown.
+        QCOMPARE(budget->frontier().groups().size(), size_t(2));
+        auto* groups = budget->findChild<QComboBox*>(QStringLiteral("frontierGroup"));
+        QCOMPARE(groups->count(), 2);
+        QCOMPARE(budget->shownGroup(), 1);
+        QCOMPARE(budget->shownPoints().size(), size_t(2)); // dpu and fu of the 3-round run
+        QVERIFY2(budget->leftOutText().contains(QStringLiteral("a-k0.01, b-k0.1")), qPrintable(budget->leftOutText()));
+        QVERIFY2(budget->leftOutText().contains(QStringLiteral("split.rounds: 2 vs 3")), qPrintable(budget->leftOutText()));
+        // The plan of the sweep on the form: its runs form the frontier, the 3-round run stays apart.
+        QString error;
+        QVERIFY2(w.openPlan(sweep_ + "/b-k0.1/plan.json", &error), qPrintable(error));
+        QCOMPARE(budget->shownGroup(), 0);
+        const auto dpuPoints = dpu::pointsOf(budget->shownPoints(), "dpu");
+        QCOMPARE(dpuPoints.size(), size_t(2));
+        QCOMPARE(dpuPoints[0].k, 0.01);
+        QCOMPARE(dpuPoints[0].rounds, 2);
+        QVERIFY(budget->leftOutText().contains(QStringLiteral("three-rounds")));
+        // Picking the other group shows it.
+        budget->showGroup(1);
+        QCOMPARE(budget->shownGroup(), 1);
+        QCOMPARE(dpu::pointsOf(budget->shownPoints(), "dpu").at(0).k, 0.05);
+    }
+
+    void badFoldersSayWhich()
+    {
+        MainWindow w;
+        w.closeRuns();
+        const QString corrupt = tmp_.filePath(QStringLiteral("corrupt"));
+        QDir().mkpath(corrupt);
+        QVERIFY(QFile::copy(sweep_ + "/a-k0.01/plan.json", corrupt + "/plan.json"));
+        QFile bad(corrupt + "/results.jsonl");
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write("{\"strategy\": \"dpu\"}\n");
+        bad.close();
+        QStringList errors;
+        QCOMPARE(w.openRuns({tmp_.filePath(QStringLiteral("missing")), corrupt}, &errors), 0);
+        QCOMPARE(errors.size(), 2);
+        QVERIFY2(errors[0].contains(QStringLiteral("missing")), qPrintable(errors[0]));
+        QVERIFY2(errors[1].contains(QStringLiteral("corrupt/results.jsonl: line 1")), qPrintable(errors[1]));
+        QCOMPARE(w.resultsPanel()->roundsModel()->rowCount(), 0);
+    }
+
+    void reportFromTheWindowAndTheCli()
+    {
+        MainWindow w;
+        w.closeRuns();
+        QCOMPARE(w.openRuns({sweep_, other_}), 3);
+        QVERIFY(w.exportReportAction()->isEnabled());
+        const QString pdf = tmp_.filePath(QStringLiteral("report.pdf"));
+        QString error;
+        QVERIFY2(w.exportReport(pdf, &error), qPrintable(error));
+        QFile f(pdf);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray bytes = f.readAll();
+        QVERIFY(bytes.startsWith("%PDF-"));
+        const int pages = pdfPages(bytes);
+        QVERIFY2(pages >= 3, qPrintable(QString::number(pages))); // text, charts, frontier
+        const QString text = pdfText(pdf);
+        QVERIFY2(!text.isEmpty(), "pdftotext (poppler-utils, in scripts/deps) could not read the report");
+        for (const char* expected : {"tiny-sweep-k0.01", "tiny-three", "Per strategy", "vs FU", "Left out", "The plan"})
+            QVERIFY2(text.contains(QString::fromLatin1(expected)), expected);
+
+        // A folder that cannot take it: an error naming the file, nothing written.
+        const QString nowhere = tmp_.filePath(QStringLiteral("no-such-dir/report.pdf"));
+        QVERIFY(!w.exportReport(nowhere, &error));
+        QVERIFY2(error.contains(nowhere), qPrintable(error));
+        QVERIFY(!QFile::exists(nowhere));
+
+        // dpu-cli makes the same report headless.
+        const QString cliPdf = tmp_.filePath(QStringLiteral("cli-report.pdf"));
+        QProcess cli;
+        cli.start(qEnvironmentVariable("DPU_CLI"), {QStringLiteral("report"), sweep_, QStringLiteral("--out"), cliPdf,
+                                                    QStringLiteral("--budget"), QStringLiteral("20000")});
+        QVERIFY(cli.waitForFinished(120000));
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        const QString cliText = pdfText(cliPdf);
+        QVERIFY(cliText.contains(QStringLiteral("tiny-sweep-k0.1")));
+        QVERIFY(cliText.contains(QStringLiteral("Budget:")));
+        QVERIFY(!QFile::exists(cliPdf + ".tmp"));
+        QProcess bad;
+        bad.start(qEnvironmentVariable("DPU_CLI"), {QStringLiteral("report"), tmp_.filePath(QStringLiteral("missing")),
+                                                    QStringLiteral("--out"), tmp_.filePath(QStringLiteral("x.pdf"))});
+        QVERIFY(bad.waitForFinished(60000));
+        QCOMPARE(bad.exitCode(), 1);
+        QVERIFY(bad.readAllStandardError().contains("missing"));
+        QVERIFY(!QFile::exists(tmp_.filePath(QStringLiteral("x.pdf"))));
+    }
+};
+
+QTEST_MAIN(TestUiReopen)
+#include "test_ui_reopen.moc"

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: MIT
+// ReportText: HTML for QTextDocument; figures come from the records, the cost model and the frontier in core.
+#include "report/ReportText.h"
+#include "dpu/Cost.h"
+#include "panels/CostReadout.h"
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QStringList>
+#include <cmath>
+#include <map>
+#include <algorithm>
+#include <set>
+
+namespace dpu::ui {
+
+namespace {
+
+QString esc(const std::string& s)
+{
+    return QString::fromStdString(s).toHtmlEscaped();
+}
+
+QString percent(double fraction)
+{
+    return QStringLiteral("%1 %").arg(100.0 * fraction, 0, 'f', 2);
+}
+
+struct StrategyFigures {
+    double meanAccuracy = 0;
+    double bytesPerRound = 0; ///< bundle bytes (analytic when no bundle was measured) per round
+    double totalBytes = 0;    ///< over all rounds, per seed
+    bool analytic = false;
+};
+
+StrategyFigures figures(const dpu::RunFolder& run, const std::string& strategy)
+{
+    StrategyFigures f;
+    std::set<uint64_t> seeds;
+    double bundle = 0, analytic = 0;
+    int n = 0;
+    for (const dpu::RoundRecord& r : run.records) {
+        if (r.strategy != strategy)
+            continue;
+        f.meanAccuracy += r.testAccuracy;
+        bundle += static_cast<double>(r.bundleBytes);
+        analytic += r.analyticBits / 8.0;
+        seeds.insert(r.seed);
+        ++n;
+    }
+    if (n == 0)
+        return f;
+    f.meanAccuracy /= n;
+    f.analytic = bundle <= 0 && analytic > 0;
+    const double bytes = f.analytic ? analytic : bundle;
+    f.bytesPerRound = bytes / n;
+    f.totalBytes = bytes / static_cast<double>(seeds.size());
+    return f;
+}
+
+/// Bytes as a reader says them (the window shows the exact count too; a report needs no more).
+QString bytesText(double bytes)
+{
+    if (bytes >= 1e6)
+        return QStringLiteral("%1 MB").arg(bytes / 1e6, 0, 'f', 2);
+    if (bytes >= 1e3)
+        return QStringLiteral("%1 KB").arg(bytes / 1e3, 0, 'f', 1);
+    return QStringLiteral("%1 B").arg(std::llround(bytes));
+}
+
+QString tr(const char* text, const char* disambiguation = nullptr, int n = -1)
+{
+    return QCoreApplication::translate("dpu::ui::ReportText", text, disambiguation, n);
+}
+
+} // namespace
+
+QString ReportText::runName(const dpu::RunFolder& run)
+{
+    return QStringLiteral("%1 (k = %2)").arg(QString::fromStdString(run.plan.name)).arg(run.plan.k);
+}
+
+QString ReportText::planInWords(const dpu::Plan& p, const dpu::RunStatus& status)
+{
+    QStringList s;
+    QString model = tr("The model is <b>%1</b>").arg(esc(p.model));
+    if (status.partialWeights > 0)
+        model += tr(" with %L1 weights that partial updating may change and %L2 always-shipped values (biases, normalisation)")
+                     .arg(status.partialWeights).arg(status.denseWeights);
+    s << model + QLatin1Char('.');
+    s << tr("It learns from %1 data in %2%3.")
+             .arg(esc(p.dataset.kind), esc(p.dataset.path),
+                  p.dataset.trainLimit > 0 ? tr(" (first %L1 training samples)").arg(p.dataset.trainLimit) : QString());
+    const int rounds = status.rounds > 0 ? status.rounds : p.split.rounds;
+    if (p.mode == "single")
+        s << tr("One deployed model is updated once (single-round mode, iterative rewinding).");
+    else
+        s << tr("Round 1 trains on %L1 samples and each of the %2 later rounds collects %L3 more (%4 rounds in all); "
+                "%L5 samples are held out for validation.")
+                 .arg(p.split.initial).arg(rounds - 1).arg(p.split.perRound).arg(rounds).arg(p.split.validation);
+    QStringList strategies;
+    for (const std::string& st : p.strategies)
+        strategies << esc(st);
+    s << tr("Strategies compared: <b>%1</b>. Partial strategies change a share k = %2 of the weights per round "
+            "(DPU: lambda = %3, re-initialisation %4).")
+             .arg(strategies.join(QStringLiteral(", ")))
+             .arg(p.k)
+             .arg(p.lambda)
+             .arg(p.reinit ? tr("on") : tr("off"));
+    s << tr("Each training step runs %n epoch(s) of %1 (learning rate %2, %3 schedule, batch %4); seeds: %5.", nullptr,
+            p.train.epochs)
+             .arg(esc(p.train.optimizer))
+             .arg(p.train.lr)
+             .arg(esc(p.train.schedule.kind))
+             .arg(p.train.batch)
+             .arg([&] {
+                 QStringList seeds;
+                 for (const uint64_t seed : p.seeds)
+                     seeds << QString::number(seed);
+                 return seeds.join(QStringLiteral(", "));
+             }());
+    s << tr("Update bundles carry %1 values.").arg(esc(p.bundle.values));
+    return s.join(QLatin1Char(' '));
+}
+
+QString ReportText::firstPage(const std::vector<dpu::RunFolder>& runs, const ReportOptions& options)
+{
+    QString h;
+    h += QStringLiteral("<h1>%1</h1>").arg(tr("Deep Partial Updating: report"));
+    h += QStringLiteral("<p>%1</p>")
+             .arg(tr("Made %1 on %2.")
+                      .arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")),
+                           esc(dpu::describeThisMachine())));
+
+    // The plan in words, once per plan (a k sweep differs only in k and name).
+    h += QStringLiteral("<h2>%1</h2>").arg(tr("The plan"));
+    std::vector<const dpu::RunFolder*> described;
+    for (const dpu::RunFolder& run : runs) {
+        bool seen = false;
+        for (const dpu::RunFolder* d : described)
+            seen = seen || dpu::planDifferences(d->plan, run.plan, dpu::defaultSweptKeys()).empty();
+        if (seen)
+            continue;
+        described.push_back(&run);
+        h += QStringLiteral("<p><b>%1</b>: %2</p>").arg(esc(run.plan.name), planInWords(run.plan, run.status));
+    }
+    if (described.size() < runs.size())
+        h += QStringLiteral("<p>%1</p>").arg(tr("Runs of one plan that differ only in k are described once."));
+
+    h += QStringLiteral("<h2>%1</h2><table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\">").arg(tr("The runs"));
+    h += QStringLiteral("<tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th></tr>")
+             .arg(tr("Run"), tr("Folder"), tr("Ran on"), tr("When"));
+    for (const dpu::RunFolder& run : runs) {
+        const dpu::RunStatus& st = run.status;
+        QString when = st.started.empty() ? tr("not recorded") : esc(st.started) + (st.ended.empty() ? QString() : QStringLiteral(" – ") + esc(st.ended));
+        QString state = run.complete() ? tr("finished") : tr("stopped early: not on the frontier");
+        h += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4<br/>%5</td></tr>")
+                 .arg(runName(run).toHtmlEscaped(), esc(run.label()),
+                      st.host.empty() ? tr("not recorded") : esc(st.host) + QStringLiteral(" (") + esc(st.device) + QLatin1Char(')'),
+                      when, state);
+    }
+    h += QStringLiteral("</table>");
+
+    // A sweep's runs differ only in k: the table names them by k.
+    bool sweep = true;
+    for (const dpu::RunFolder& run : runs)
+        sweep = sweep && dpu::planDifferences(runs.front().plan, run.plan, dpu::defaultSweptKeys()).empty();
+    auto shortName = [sweep, &runs](const dpu::RunFolder& run) {
+        if (!sweep)
+            return runName(run).toHtmlEscaped();
+        const auto sameK = std::count_if(runs.begin(), runs.end(), [&](const dpu::RunFolder& r) { return r.plan.k == run.plan.k; });
+        return sameK == 1 ? QStringLiteral("k = %1").arg(run.plan.k)
+                          : QStringLiteral("k = %1 (%2)").arg(run.plan.k).arg(esc(run.label()));
+    };
+    h += QStringLiteral("<h2>%1</h2>").arg(tr("Per strategy"));
+    h += QStringLiteral("<p>%1</p>")
+             .arg(tr("Mean test accuracy over every round and seed; the difference to full updating (FU) of the same run in "
+                     "percentage points; bytes of the update bundles a device receives, per round and over the run; the time "
+                     "one round takes on %1.")
+                      .arg(options.linkName.toHtmlEscaped()));
+    h += QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\">");
+    h += QStringLiteral("<tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th><th>%6</th><th>%7</th></tr>")
+             .arg(tr("Run"), tr("Strategy"), tr("Mean accuracy"), tr("vs FU"), tr("Bytes per round"), tr("Bytes in total"),
+                  tr("Time per round"));
+    bool anyAnalytic = false;
+    for (const dpu::RunFolder& run : runs) {
+        const bool hasFu = std::find(run.plan.strategies.begin(), run.plan.strategies.end(), "fu") != run.plan.strategies.end();
+        const StrategyFigures fu = hasFu ? figures(run, "fu") : StrategyFigures{};
+        for (const std::string& strategy : run.plan.strategies) {
+            const StrategyFigures f = figures(run, strategy);
+            anyAnalytic = anyAnalytic || f.analytic;
+            const QString diff = !hasFu || strategy == "fu" ? QStringLiteral("–")
+                                                            : QStringLiteral("%1%2 pp")
+                                                                  .arg(f.meanAccuracy >= fu.meanAccuracy ? QStringLiteral("+") : QString())
+                                                                  .arg(100.0 * (f.meanAccuracy - fu.meanAccuracy), 0, 'f', 2);
+            const QString time = options.linkBitsPerSecond > 0
+                                     ? CostReadout::formatSeconds(f.bytesPerRound * 8.0 / options.linkBitsPerSecond)
+                                     : QStringLiteral("–");
+            h += QStringLiteral("<tr><td>%1</td><td>%2</td><td align=\"right\">%3</td><td align=\"right\">%4</td>"
+                                "<td align=\"right\">%5</td><td align=\"right\">%6</td><td align=\"right\">%7</td></tr>")
+                     .arg(shortName(run), esc(strategy), percent(f.meanAccuracy), diff,
+                          bytesText(f.bytesPerRound), bytesText(f.totalBytes), time);
+        }
+    }
+    h += QStringLiteral("</table>");
+    if (anyAnalytic)
+        h += QStringLiteral("<p>%1</p>").arg(tr("Where a run measured no bundle, its bytes are the analytic figure."));
+    return h;
+}
+
+QString ReportText::frontierNotes(const std::vector<dpu::RunFolder>& runs, const std::vector<dpu::FrontierGroup>& groups,
+                                  int shown, const ReportOptions& options)
+{
+    QString h;
+    if (shown < 0) {
+        h += QStringLiteral("<p>%1</p>").arg(tr("No run finished: the frontier needs finished runs."));
+        return h;
+    }
+    const dpu::FrontierGroup& g = groups[static_cast<size_t>(shown)];
+    const dpu::RunFolder& first = runs[std::stoul(g.runIds.front())];
+    h += QStringLiteral("<p>%1</p>")
+             .arg(tr("Each point is one strategy at one k: mean test accuracy against the mean analytic bytes per round; "
+                     "it joins the %n finished run(s) of plan %1.", nullptr, static_cast<int>(g.runIds.size()))
+                      .arg(esc(first.plan.name)));
+    h += QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\">"
+                        "<tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th></tr>")
+             .arg(tr("Strategy"), tr("k"), tr("Mean accuracy"), tr("Mean bytes per round (analytic)"), tr("Runs, rounds"));
+    for (const dpu::FrontierPoint& p : g.points)
+        h += QStringLiteral("<tr><td>%1</td><td align=\"right\">%2</td><td align=\"right\">%3</td><td align=\"right\">%4</td>"
+                            "<td align=\"right\">%5, %6</td></tr>")
+                 .arg(esc(p.strategy))
+                 .arg(p.k)
+                 .arg(percent(p.meanAccuracy), bytesText(p.meanBytesPerRound))
+                 .arg(p.runs)
+                 .arg(p.rounds);
+    h += QStringLiteral("</table>");
+    if (options.budgetBytes > 0 && first.status.partialWeights > 0) {
+        const dpu::CostModel cost{first.status.partialWeights, first.status.denseWeights};
+        const double k = dpu::largestKForBudget(cost, options.budgetBytes * 8.0);
+        QString answer = tr("Budget: %1 per round per device (dashed line). ").arg(CostReadout::formatBytes(options.budgetBytes));
+        if (k <= 0) {
+            answer += tr("Not even the always-shipped values fit.");
+        } else {
+            answer += tr("The largest k that fits is %1.").arg(k, 0, 'g', 4);
+            std::set<std::string> strategies;
+            for (const dpu::FrontierPoint& p : g.points)
+                if (p.strategy != "fu")
+                    strategies.insert(p.strategy);
+            for (const std::string& s : strategies) {
+                const dpu::Expectation e = dpu::expectedAccuracy(dpu::pointsOf(g.points, s), k);
+                answer += e.bracketed ? tr(" %1 is expected to reach %2.").arg(esc(s), percent(e.accuracy))
+                                      : tr(" No finished %1 runs bracket that k.").arg(esc(s));
+            }
+        }
+        h += QStringLiteral("<p>%1</p>").arg(answer);
+    } else if (options.budgetBytes > 0) {
+        h += QStringLiteral("<p>%1</p>").arg(tr("Budget: %1 per round per device (dashed line).").arg(CostReadout::formatBytes(options.budgetBytes)));
+    }
+    for (size_t i = 0; i < groups.size(); ++i) {
+        if (static_cast<int>(i) == shown)
+            continue;
+        QStringList names, why;
+        for (const std::string& id : groups[i].runIds)
+            names << runName(runs[std::stoul(id)]).toHtmlEscaped();
+        for (const std::string& d : dpu::planDifferences(groups[i].plan, g.plan, dpu::defaultSweptKeys()))
+            why << esc(d);
+        h += QStringLiteral("<p>%1</p>").arg(tr("Left out: %1, whose plan differs (%2).").arg(names.join(QStringLiteral(", ")), why.join(QStringLiteral("; "))));
+    }
+    for (const dpu::RunFolder& run : runs)
+        if (!run.complete())
+            h += QStringLiteral("<p>%1</p>").arg(tr("Left out: %1, stopped before its last round (its mean would favour early rounds).")
+                                                     .arg(runName(run).toHtmlEscaped()));
+    return h;
+}
+
+} // namespace dpu::ui

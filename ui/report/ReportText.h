@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: MIT
+// The report's text as HTML: the plan in words, where and when the runs ran, the table per strategy.
+#pragma once
+#include "dpu/Frontier.h"
+#include "dpu/RunFolder.h"
+#include "report/ReportWriter.h"
+#include <QString>
+#include <vector>
+
+namespace dpu::ui {
+
+class ReportText {
+public:
+    /// A plan as sentences a reader without the application follows.
+    static QString planInWords(const dpu::Plan& plan, const dpu::RunStatus& status);
+    /// Page 1: title, plans, runs (machine, date, state), the table per strategy.
+    static QString firstPage(const std::vector<dpu::RunFolder>& runs, const ReportOptions& options);
+    /// Under the frontier: the budget's answer and the runs left out of the frontier, with why.
+    static QString frontierNotes(const std::vector<dpu::RunFolder>& runs, const std::vector<dpu::FrontierGroup>& groups,
+                                 int shown, const ReportOptions& options);
+    /// How the report names a run in tables and legends.
+    static QString runName(const dpu::RunFolder& run);
+};
+
+} // namespace dpu::ui

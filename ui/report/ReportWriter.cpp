@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: MIT
+// ReportWriter: lays out the report's pages with QTextDocument and the window's own chart widgets.
+#include "report/ReportWriter.h"
+#include "AtomicFile.h"
+#include "charts/AccuracyChart.h"
+#include "charts/BytesChart.h"
+#include "charts/FrontierChart.h"
+#include "dpu/Cost.h"
+#include "dpu/Frontier.h"
+#include "report/ReportText.h"
+#include <QAbstractTextDocumentLayout>
+#include <QBuffer>
+#include <QChart>
+#include <QCoreApplication>
+#include <QGraphicsScene>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QTextDocument>
+#include <set>
+
+namespace dpu::ui {
+
+namespace {
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("dpu::ui::ReportWriter", text);
+}
+
+/// Lays the chart out at a screen-like size, then paints its scene scaled into `target`.
+void paintChart(QChartView* view, QPainter* painter, const QRectF& target)
+{
+    // Laid out at the target's own size: the chart's fonts keep their point sizes on paper.
+    const QSize size = target.size().toSize();
+    view->resize(size);
+    view->chart()->resize(size);
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    QCoreApplication::sendPostedEvents();
+    view->chart()->scene()->render(painter, target, view->chart()->geometry());
+}
+
+/// Draws HTML from `top` down, over as many pages as it needs; returns where it ended.
+qreal paintHtml(QPdfWriter& writer, QPainter& painter, const QString& html, qreal top)
+{
+    const qreal width = writer.width(), height = writer.height();
+    QTextDocument doc;
+    doc.documentLayout()->setPaintDevice(&writer);
+    doc.setDefaultStyleSheet(QStringLiteral("h1 { font-size: 18pt; } h2 { font-size: 13pt; margin-top: 12px; } "
+                                            "th { background-color: #e8eef4; } body { font-size: 9.5pt; }"));
+    doc.setHtml(QStringLiteral("<body>%1</body>").arg(html));
+    doc.setTextWidth(width);
+    if (top + doc.size().height() <= height) { // fits below what is on the page
+        painter.save();
+        painter.translate(0, top);
+        doc.drawContents(&painter, QRectF(0, 0, width, height - top));
+        painter.restore();
+        return top + doc.size().height();
+    }
+    if (top > 0) {
+        writer.newPage();
+        top = 0;
+    }
+    doc.setPageSize(QSizeF(width, height));
+    for (int page = 0; page < doc.pageCount(); ++page) {
+        if (page > 0)
+            writer.newPage();
+        painter.save();
+        painter.translate(0, -page * height);
+        doc.drawContents(&painter, QRectF(0, page * height, width, height));
+        painter.restore();
+    }
+    return height; // the next drawing starts on a new page
+}
+
+QString seriesKey(const dpu::RunFolder& run, const dpu::RoundRecord& r, bool oneRun, bool sweep, bool band)
+{
+    QString key = QString::fromStdString(r.strategy);
+    if (!band && run.plan.seeds.size() > 1)
+        key += QStringLiteral(" s%1").arg(r.seed);
+    if (oneRun)
+        return key;
+    return sweep ? key + QStringLiteral(" · k=%1").arg(run.plan.k) : key + QStringLiteral(" · ") + ReportText::runName(run);
+}
+
+} // namespace
+
+bool ReportWriter::write(const std::vector<dpu::RunFolder>& runs, const ReportOptions& options, const QString& path, QString* error)
+{
+    if (runs.empty()) {
+        if (error)
+            *error = tr("%1: no runs to report").arg(path);
+        return false;
+    }
+    // The frontier of the finished runs (ids: their index here); the largest group is drawn.
+    std::vector<dpu::FrontierRun> frontierRuns;
+    for (size_t i = 0; i < runs.size(); ++i)
+        frontierRuns.push_back({std::to_string(i), runs[i].plan, runs[i].records, runs[i].complete()});
+    const auto groups = dpu::frontierGroups(frontierRuns);
+    int shown = -1;
+    for (size_t g = 0; g < groups.size(); ++g)
+        if (shown < 0 || groups[g].runIds.size() > groups[static_cast<size_t>(shown)].runIds.size())
+            shown = static_cast<int>(g);
+    bool sweep = runs.size() > 1;
+    for (const dpu::RunFolder& run : runs)
+        sweep = sweep && dpu::planDifferences(runs.front().plan, run.plan, dpu::defaultSweptKeys()).empty();
+
+    QByteArray pdf;
+    QBuffer buffer(&pdf);
+    buffer.open(QIODevice::WriteOnly);
+    {
+        QPdfWriter writer(&buffer);
+        writer.setPageSize(QPageSize(QPageSize::A4));
+        writer.setPageMargins(QMarginsF(16, 14, 16, 14), QPageLayout::Millimeter);
+        writer.setResolution(96);
+        QStringList names;
+        for (const dpu::RunFolder& run : runs)
+            if (!names.contains(QString::fromStdString(run.plan.name)))
+                names << QString::fromStdString(run.plan.name);
+        writer.setTitle(tr("DPU Planner report: %1").arg(names.join(QStringLiteral(", "))));
+        writer.setCreator(QStringLiteral("DPU Planner"));
+        QPainter painter(&writer);
+        painter.setRenderHint(QPainter::Antialiasing);
+        const qreal width = writer.width(), height = writer.height();
+
+        paintHtml(writer, painter, ReportText::firstPage(runs, options), 0);
+
+        // Page: the two charts of the runs, as the window draws them.
+        writer.newPage();
+        AccuracyChart accuracy;
+        BytesChart bytes;
+        for (const dpu::RunFolder& run : runs) {
+            const bool band = run.plan.seeds.size() > 1;
+            for (const dpu::RoundRecord& r : run.records) {
+                const QString key = seriesKey(run, r, runs.size() == 1, sweep, band);
+                accuracy.addRecord(key, r, band);
+                bytes.addRecord(key, r, band);
+            }
+        }
+        const qreal chartHeight = (height - 20) / 2;
+        paintChart(&accuracy, &painter, QRectF(0, 0, width, chartHeight));
+        paintChart(&bytes, &painter, QRectF(0, chartHeight + 20, width, chartHeight));
+
+        // Page: the frontier with the budget, and what it leaves out.
+        writer.newPage();
+        FrontierChart frontier;
+        QList<QPointF> expected;
+        if (shown >= 0) {
+            const dpu::FrontierGroup& g = groups[static_cast<size_t>(shown)];
+            const dpu::RunStatus& st = runs[std::stoul(g.runIds.front())].status;
+            if (options.budgetBytes > 0 && st.partialWeights > 0) {
+                const dpu::CostModel cost{st.partialWeights, st.denseWeights};
+                const double k = dpu::largestKForBudget(cost, options.budgetBytes * 8.0);
+                std::set<std::string> strategies;
+                for (const dpu::FrontierPoint& p : g.points)
+                    if (p.strategy != "fu")
+                        strategies.insert(p.strategy);
+                for (const std::string& s : strategies) {
+                    const dpu::Expectation e = dpu::expectedAccuracy(dpu::pointsOf(g.points, s), k);
+                    if (k > 0 && e.bracketed)
+                        expected << QPointF(dpu::partialRoundBits(cost, k) / 8.0, 100.0 * e.accuracy);
+                }
+            }
+            frontier.setFrontier(g.points, options.budgetBytes, expected);
+        } else {
+            frontier.setFrontier({}, options.budgetBytes, expected);
+        }
+        const qreal frontierHeight = width * 0.62;
+        paintChart(&frontier, &painter, QRectF(0, 0, width, frontierHeight));
+        paintHtml(writer, painter, ReportText::frontierNotes(runs, groups, shown, options), frontierHeight + 12);
+    }
+    buffer.close();
+    return AtomicFile::write(path, pdf, error);
+}
+
+} // namespace dpu::ui

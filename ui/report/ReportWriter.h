@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+// The report of a set of runs as one PDF (QPdfWriter): plan, charts, frontier with the budget, a table per strategy.
+#pragma once
+#include "dpu/RunFolder.h"
+#include <QString>
+#include <vector>
+
+namespace dpu::ui {
+
+struct ReportOptions {
+    QString linkName = QStringLiteral("NB-IoT (60 kbit/s)"); ///< the link transfer times are given for
+    double linkBitsPerSecond = 60e3;
+    double budgetBytes = 0;      ///< bytes per round per device drawn on the frontier (0: none)
+};
+
+class ReportWriter {
+public:
+    /// Writes the runs' report to `path` atomically (a temporary file, then renamed): page 1 the
+    /// plan in words, the machine and date and the table per strategy; then the accuracy and
+    /// accuracy-vs-bytes charts; then the frontier with the budget. Needs a QApplication (the
+    /// offscreen platform will do). Returns false with *error naming the file on failure.
+    static bool write(const std::vector<dpu::RunFolder>& runs, const ReportOptions& options, const QString& path,
+                      QString* error = nullptr);
+};
+
+} // namespace dpu::ui
