@@ -42,7 +42,7 @@ BudgetPanel::BudgetPanel(QWidget* parent) : QWidget(parent)
     group_->setObjectName(QStringLiteral("frontierGroup"));
     group_->setToolTip(tr("Runs join one frontier only when their plans agree on everything but k"));
     group_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    auto* groupLabel = new QLabel(tr("&Runs of:"), this);
+    auto* groupLabel = new QLabel(tr("Sho&w runs of:"), this);
     groupLabel->setBuddy(group_);
     groupRow->addWidget(groupLabel);
     groupRow->addWidget(group_, 1);

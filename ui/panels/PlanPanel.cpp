@@ -273,6 +273,9 @@ QString PlanPanel::strategyToolTip(const QString& name)
                   "local) contribution, with re-initialisation when the data has more than doubled");
     if (name == QLatin1String("dpu-noreinit"))
         return tr("DPU without re-initialisation: every round starts from the deployed weights");
+    if (name == QLatin1String("dpu-memory"))
+        return tr("DPU with server-side memory (error feedback): the server keeps its fully trained model, and "
+                  "each round ships the most valuable part of everything the devices still lack");
     if (name == QLatin1String("gcpu"))
         return tr("Global contribution only (λ = 1): the weights that moved most in the full training step");
     if (name == QLatin1String("gcpu-reinit"))
