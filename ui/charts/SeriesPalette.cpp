@@ -19,7 +19,7 @@ QColor SeriesPalette::strategyColor(const QString& strategy)
         {QStringLiteral("pruning"), QColor(0x8C, 0x56, 0x4B)},      // brown
         {QStringLiteral("dpu-noreinit"), QColor(0x6A, 0x3D, 0x9A)}, // purple
         {QStringLiteral("gcpu-reinit"), QColor(0x1B, 0x78, 0x37)},  // dark green
-        {QStringLiteral("dpu-memory"), QColor(0x00, 0x6D, 0x77)},   // dark cyan
+        {QStringLiteral("dpu-memory"), QColor(0x99, 0x6B, 0x00)},   // dark gold
         {QStringLiteral("budget"), QColor(0xC6, 0x28, 0x28)},       // red: the budget line
     };
     if (const auto it = fixed.find(strategy); it != fixed.end())
