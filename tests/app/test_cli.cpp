@@ -2,15 +2,25 @@
 // dpu-cli as a user meets it: help, version, models, cost, and clear errors with exit codes.
 #include "TestSupport.h"
 #include "dpu/Version.h"
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
+#include <map>
+#include <sys/stat.h>
 
 namespace {
 
 const char kPlan[] = R"({"name": "cli-bundles", "dataset": {"test_limit": 600},
     "split": {"initial": 300, "per_round": 300, "rounds": 2, "validation": 300},
     "strategies": ["dpu"], "k": 0.02, "train": {"epochs": 1}, "seeds": [2]})";
+
+const char kPlanWithFu[] = R"({"name": "cli-summary", "dataset": {"test_limit": 600},
+    "split": {"initial": 300, "per_round": 300, "rounds": 2, "validation": 300},
+    "strategies": ["dpu", "fu"], "k": 0.02, "train": {"epochs": 1}, "seeds": [3]})";
 
 struct Result {
     int code = -1;
@@ -25,6 +35,28 @@ Result cli(const QStringList& args)
     p.waitForFinished(120000);
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
             QString::fromUtf8(p.readAllStandardError())};
+}
+
+// The summary's row of `strategy` (after its header line), split at white space.
+QStringList summaryRow(const QString& err, const QString& strategy)
+{
+    const QStringList lines = err.split('\n');
+    int header = -1;
+    for (int i = 0; i < lines.size(); ++i)
+        if (lines[i].startsWith("strategy "))
+            header = i;
+    for (int i = header + 1; header >= 0 && i < lines.size(); ++i) {
+        const QStringList cells = lines[i].split(' ', Qt::SkipEmptyParts);
+        if (!cells.isEmpty() && cells[0] == strategy)
+            return cells;
+    }
+    return {};
+}
+
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
 } // namespace
@@ -121,8 +153,11 @@ private Q_SLOTS:
         const QString plan = dir.filePath("plan.json");
         dpu::test::writeFile(plan.toStdString(), std::vector<uint8_t>(kPlan, kPlan + sizeof kPlan - 1));
         const QString run = dir.filePath("run");
-        const Result r = cli({"run", plan, "--out", run, "--quiet"});
+        const Result r = cli({"run", plan, "--out", run});
         QVERIFY2(r.code == 0, qPrintable(r.err));
+        // Without FU in the run there is nothing to compare with: shown as "-", not as a number.
+        const QStringList row = summaryRow(r.err, "dpu");
+        QVERIFY2(row.size() == 5 && row[2] == "-" && row[3] == "-", qPrintable(r.err));
 
         const QString out = dir.filePath("export");
         const Result ex = cli({"bundle", "export", run, "--out", out});
@@ -159,6 +194,88 @@ private Q_SLOTS:
         QCOMPARE(cli({"bundle"}).code, 2);
         QCOMPARE(cli({"bundle", "frobnicate"}).code, 2);
         QCOMPARE(cli({"bundle", "export", run}).code, 2); // --out missing
+    }
+
+    void runSummaryNamesWhatEachRatioIsTo()
+    {
+        if (dpu::test::fashionMnistDir().empty())
+            QFAIL("Fashion-MNIST is missing: install the Debian package dataset-fashion-mnist (scripts/deps does)");
+        QTemporaryDir dir;
+        const QString plan = dir.filePath("plan.json");
+        dpu::test::writeFile(plan.toStdString(), std::vector<uint8_t>(kPlanWithFu, kPlanWithFu + sizeof kPlanWithFu - 1));
+        const QString run = dir.filePath("run");
+        const Result r = cli({"run", plan, "--out", run});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains("bits / FU's bits") && r.err.contains("bits / full model every round")
+                     && r.err.contains("acc. diff. to FU"), qPrintable(r.err));
+
+        // The expected figures, from the run's own results.jsonl (one seed: no mean over seeds).
+        std::map<QString, std::map<int, QJsonObject>> rounds; // strategy -> round -> record
+        const QList<QByteArray> lines = readAll(run + "/results.jsonl").split('\n');
+        for (const QByteArray& line : lines)
+            if (!line.trimmed().isEmpty()) {
+                const QJsonObject o = QJsonDocument::fromJson(line).object();
+                rounds[o["strategy"].toString()][o["round"].toInt()] = o;
+            }
+        QCOMPARE(rounds.size(), size_t(2));
+        const auto& fu = rounds["fu"];
+        const double fuBits = fu.rbegin()->second["cumulative_bits"].toDouble();
+        QVERIFY(fuBits > 0);
+        for (const auto& [strategy, records] : rounds) {
+            double accuracy = 0, difference = 0;
+            for (const auto& [round, o] : records) {
+                accuracy += o["test_accuracy"].toDouble();
+                difference += o["test_accuracy"].toDouble() - fu.at(round)["test_accuracy"].toDouble();
+            }
+            accuracy /= double(records.size());
+            difference /= double(records.size());
+            const QJsonObject& last = records.rbegin()->second;
+            const QStringList row = summaryRow(r.err, strategy);
+            QVERIFY2(row.size() == 6, qPrintable(strategy + ": " + r.err));
+            QCOMPARE(row[1], QString::asprintf("%.2f%%", 100 * accuracy));
+            QCOMPARE(row[2] + " " + row[3], QString::asprintf("%+.2f pts", 100 * difference));
+            QCOMPARE(row[4], QString::asprintf("%.4f", last["cumulative_bits"].toDouble() / fuBits));
+            QCOMPARE(row[5], QString::asprintf("%.4f", last["cumulative_ratio"].toDouble()));
+        }
+        QCOMPARE(summaryRow(r.err, "fu")[4], QString("1.0000")); // FU against itself
+    }
+
+    void keygenCreatesThePrivateKeyOwnerOnly()
+    {
+        QTemporaryDir dir;
+        const QString prefix = dir.filePath("sign");
+#ifdef DPU_PATCH_WITH_SODIUM
+        const mode_t umaskBefore = ::umask(0); // the key's mode must not depend on the caller's umask
+        const Result r = cli({"bundle", "keygen", "--out", prefix});
+        ::umask(umaskBefore);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        struct stat st {};
+        QCOMPARE(::lstat(QFile::encodeName(prefix + ".key").constData(), &st), 0);
+        QCOMPARE(st.st_mode & 07777, mode_t(0600));
+        QCOMPARE(QFileInfo(prefix + ".key").size(), qint64(64));
+        QCOMPARE(QFileInfo(prefix + ".pub").size(), qint64(32));
+        const QStringList left = QDir(dir.path()).entryList(QDir::Files | QDir::Hidden | QDir::System);
+        QCOMPARE(left, QStringList({"sign.key", "sign.pub"})); // no temporary file left behind
+
+        // Never replaced: not a key, and not a link planted at the key's name (not followed either).
+        const QByteArray key = readAll(prefix + ".key");
+        const Result again = cli({"bundle", "keygen", "--out", prefix});
+        QCOMPARE(again.code, 1);
+        QVERIFY2(again.err.contains("refusing to overwrite"), qPrintable(again.err));
+        QCOMPARE(readAll(prefix + ".key"), key);
+        const QString planted = dir.filePath("planted");
+        QVERIFY(QFile::link(dir.filePath("elsewhere"), planted + ".key"));
+        const Result link = cli({"bundle", "keygen", "--out", planted});
+        QCOMPARE(link.code, 1);
+        QVERIFY2(link.err.contains("refusing to overwrite"), qPrintable(link.err));
+        QVERIFY(QFileInfo(planted + ".key").isSymLink());
+        QVERIFY(!QFileInfo::exists(dir.filePath("elsewhere")));
+#else
+        const Result r = cli({"bundle", "keygen", "--out", prefix});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("libsodium"), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(prefix + ".key"));
+#endif
     }
 
     void planPrintsTheDefaultPlan()

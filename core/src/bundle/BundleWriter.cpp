@@ -117,22 +117,8 @@ void poolDenseTensors(const BundleInput& in, const std::vector<TensorData>& base
     }
 }
 
-} // namespace
-
-std::vector<float> BundleWriter::initialValues(const TensorData& t, const InitSpec& spec, uint64_t seed)
-{
-    std::vector<float> v(t.values.size());
-    if (spec.rule == InitSpec::Rule::Uniform) {
-        if (spec.fanIn == 0 || spec.fanIn > (1u << 24))
-            throw Error("tensor " + t.name + ": fan-in " + std::to_string(spec.fanIn) + " outside 1..2^24");
-        dpu_init_uniform(v.data(), v.size(), dpu_init_key(seed, spec.index), 0, dpu_init_bound(spec.fanIn));
-    } else {
-        dpu_init_constant(v.data(), v.size(), spec.constant);
-    }
-    return v;
-}
-
-BundleOutput BundleWriter::write(const BundleInput& in)
+// The input's own consistency: counts, strings, version (docs/bundle-format.md, "Limits").
+void checkInput(const BundleInput& in)
 {
     const size_t n = in.target.size();
     if (n == 0 || n > DPU_MAX_TENSORS)
@@ -146,110 +132,118 @@ BundleOutput BundleWriter::write(const BundleInput& in)
         throw Error("bundle: " + std::to_string(in.masks.size()) + " masks for " + std::to_string(n) + " tensors");
     if (in.kind == Kind::ReinitDelta && in.init.size() != n)
         throw Error("bundle: reinit needs one init rule per tensor");
-    std::vector<TensorData> base;
-    uint64_t baseDataStart = 0;
-    if (in.kind == Kind::Delta) {
-        base = SafetensorsFile::read(in.baseFile, &baseDataStart);
-        if (base.size() != n)
-            throw Error("bundle: base file has " + std::to_string(base.size()) + " tensors, target " + std::to_string(n));
-        for (size_t i = 0; i < n; ++i)
-            if (base[i].name != in.target[i].name || base[i].shape != in.target[i].shape)
-                throw Error("bundle: tensor " + std::to_string(i) + " (" + in.target[i].name +
-                            ") differs in name or shape from the base file's " + base[i].name);
-    }
+}
 
-    BundleOutput out;
-    out.applied = in.target;
-    std::vector<Planned> plan(n);
-    for (size_t i = 0; i < n; ++i) {
-        const TensorData& t = in.target[i];
-        const bool sparse = in.kind != Kind::Full && !in.masks[i].empty();
-        Planned& p = plan[i];
-        if (sparse) {
-            if (in.masks[i].size() != t.values.size())
-                throw Error("bundle: mask of " + t.name + " has " + std::to_string(in.masks[i].size()) +
-                            " entries, tensor " + std::to_string(t.values.size()));
-            std::vector<float> source;
-            if (in.kind == Kind::Delta) {
-                source = base[i].values;
-                p.mode = DPU_MODE_SPARSE;
-            } else {
-                if (in.init[i].rule == InitSpec::Rule::None)
-                    throw Error("bundle: partial tensor " + t.name + " has no init rule");
-                source = initialValues(t, in.init[i], in.seed);
-                p.mode = DPU_MODE_INIT_SPARSE;
-            }
-            p.coding = uint8_t(in.coding);
-            BundleStats s;
-            p.section = SparseEncoder::encode(source, t.values, in.masks[i], in.coding, out.applied[i].values, s);
-            if (in.coding == ValueCoding::Q8 && s.changed <= 256) {
-                // Up to 256 changed values are each their own centroid (an exact f32 table): fp16
-                // values are smaller, and their rounding (2^-11 relative) is far below 8-bit
-                // quantisation's, so a q8 bundle takes them for such tensors when they are.
-                std::vector<float> half;
-                BundleStats hs;
-                std::vector<uint8_t> alt = SparseEncoder::encode(source, t.values, in.masks[i], ValueCoding::Fp16, half, hs);
-                if (alt.size() < p.section.size()) {
-                    p.section.swap(alt);
-                    p.coding = DPU_CODING_FP16;
-                    out.applied[i].values.swap(half);
-                    s = hs;
-                }
-            }
-            if (p.section.size() < 4 * t.values.size()) {
-                out.stats.positionBits += s.positionBits;
-                out.stats.valueBits += s.valueBits;
-                out.stats.changed += s.changed;
-                out.stats.partialWeights += s.partialWeights;
-                out.stats.sparseBytes += p.section.size();
-            } else { // nearly every element changed: the values alone are smaller (and exact)
-                for (size_t j = 0; j < source.size(); ++j)
-                    if (in.masks[i][j])
-                        source[j] = t.values[j];
-                p = Planned{};
-                p.section = floatBytes(source);
-                out.applied[i].values = source;
-                out.stats.denseBytes += p.section.size();
-            }
-        } else if (in.kind == Kind::Delta && sameBits(base[i].values, t.values)) {
-            p.mode = DPU_MODE_COPY; // an unchanged always-shipped tensor costs nothing
-        } else {
-            p.section = floatBytes(t.values);
-            if (in.kind == Kind::Delta) {
-                // An always-shipped tensor as an exact fp32 sparse section over its base values
-                // when that is smaller (unchanged elements cost a position bit, not 32).
-                std::vector<uint8_t> changed(t.values.size());
-                for (size_t j = 0; j < changed.size(); ++j)
-                    changed[j] = std::memcmp(&t.values[j], &base[i].values[j], 4) != 0;
-                std::vector<float> decoded;
-                BundleStats ignored; // dense bytes are accounted below, not as changed positions
-                std::vector<uint8_t> sparse =
-                    SparseEncoder::encode(base[i].values, t.values, changed, ValueCoding::Fp32, decoded, ignored);
-                if (sparse.size() < p.section.size()) {
-                    p.mode = DPU_MODE_SPARSE;
-                    p.coding = DPU_CODING_FP32;
-                    p.section.swap(sparse);
-                }
-            }
-            out.stats.denseBytes += p.section.size();
+// A delta's base: the device's current file, tensor for tensor like the target.
+std::vector<TensorData> readBase(const BundleInput& in, uint64_t& baseDataStart)
+{
+    std::vector<TensorData> base = SafetensorsFile::read(in.baseFile, &baseDataStart);
+    if (base.size() != in.target.size())
+        throw Error("bundle: base file has " + std::to_string(base.size()) + " tensors, target " +
+                    std::to_string(in.target.size()));
+    for (size_t i = 0; i < base.size(); ++i)
+        if (base[i].name != in.target[i].name || base[i].shape != in.target[i].shape)
+            throw Error("bundle: tensor " + std::to_string(i) + " (" + in.target[i].name +
+                        ") differs in name or shape from the base file's " + base[i].name);
+    return base;
+}
+
+// A partially updated tensor (non-empty mask): a sparse section over the base (delta) or over
+// the seeded model (reinit), or its plain values when nearly every element changed. Records
+// in out.applied[i] what the device will hold.
+Planned planPartialTensor(const BundleInput& in, const std::vector<TensorData>& base, size_t i, BundleOutput& out)
+{
+    const TensorData& t = in.target[i];
+    Planned p;
+    if (in.masks[i].size() != t.values.size())
+        throw Error("bundle: mask of " + t.name + " has " + std::to_string(in.masks[i].size()) +
+                    " entries, tensor " + std::to_string(t.values.size()));
+    std::vector<float> source;
+    if (in.kind == Kind::Delta) {
+        source = base[i].values;
+        p.mode = DPU_MODE_SPARSE;
+    } else {
+        if (in.init[i].rule == InitSpec::Rule::None)
+            throw Error("bundle: partial tensor " + t.name + " has no init rule");
+        source = BundleWriter::initialValues(t, in.init[i], in.seed);
+        p.mode = DPU_MODE_INIT_SPARSE;
+    }
+    p.coding = uint8_t(in.coding);
+    BundleStats s;
+    p.section = SparseEncoder::encode(source, t.values, in.masks[i], in.coding, out.applied[i].values, s);
+    if (in.coding == ValueCoding::Q8 && s.changed <= 256) {
+        // Up to 256 changed values are each their own centroid (an exact f32 table): fp16
+        // values are smaller, and their rounding (2^-11 relative) is far below 8-bit
+        // quantisation's, so a q8 bundle takes them for such tensors when they are.
+        std::vector<float> half;
+        BundleStats hs;
+        std::vector<uint8_t> alt = SparseEncoder::encode(source, t.values, in.masks[i], ValueCoding::Fp16, half, hs);
+        if (alt.size() < p.section.size()) {
+            p.section.swap(alt);
+            p.coding = DPU_CODING_FP16;
+            out.applied[i].values.swap(half);
+            s = hs;
         }
     }
-    if (in.kind != Kind::Full)
-        poolDenseTensors(in, base, plan, out.stats);
-    const auto meta = SafetensorsFile::deviceMetadata(in.model, in.compat, in.updateVersion);
-    out.targetFile = SafetensorsFile::write(out.applied, meta);
-    const std::vector<uint8_t> fullHeader = SafetensorsFile::header(out.applied, meta);
-    uint32_t headerForm = DPU_HEADER_VERBATIM;
-    const std::vector<uint8_t> header =
-        in.kind == Kind::Delta ? HeaderSection::encode(in.baseFile, baseDataStart, fullHeader, headerForm) : fullHeader;
+    if (p.section.size() < 4 * t.values.size()) {
+        out.stats.positionBits += s.positionBits;
+        out.stats.valueBits += s.valueBits;
+        out.stats.changed += s.changed;
+        out.stats.partialWeights += s.partialWeights;
+        out.stats.sparseBytes += p.section.size();
+    } else { // nearly every element changed: the values alone are smaller (and exact)
+        for (size_t j = 0; j < source.size(); ++j)
+            if (in.masks[i][j])
+                source[j] = t.values[j];
+        p = Planned{};
+        p.section = floatBytes(source);
+        out.applied[i].values = source;
+        out.stats.denseBytes += p.section.size();
+    }
+    return p;
+}
 
-    // The tensor table: offsets follow from the order, so an entry is its mode byte and varints.
+// An always-shipped tensor (biases, BatchNorm; every tensor of a full bundle): nothing when a
+// delta leaves it unchanged, else its fp32 values, or in a delta an exact fp32 sparse section
+// over the base values when that is smaller (unchanged elements cost a position bit, not 32).
+Planned planAlwaysShippedTensor(const BundleInput& in, const std::vector<TensorData>& base, size_t i, BundleStats& stats)
+{
+    const TensorData& t = in.target[i];
+    Planned p;
+    if (in.kind == Kind::Delta && sameBits(base[i].values, t.values)) {
+        p.mode = DPU_MODE_COPY; // an unchanged always-shipped tensor costs nothing
+        return p;
+    }
+    p.section = floatBytes(t.values);
+    if (in.kind == Kind::Delta) {
+        std::vector<uint8_t> changed(t.values.size());
+        for (size_t j = 0; j < changed.size(); ++j)
+            changed[j] = std::memcmp(&t.values[j], &base[i].values[j], 4) != 0;
+        std::vector<float> decoded;
+        BundleStats ignored; // dense bytes are accounted below, not as changed positions
+        std::vector<uint8_t> sparse =
+            SparseEncoder::encode(base[i].values, t.values, changed, ValueCoding::Fp32, decoded, ignored);
+        if (sparse.size() < p.section.size()) {
+            p.mode = DPU_MODE_SPARSE;
+            p.coding = DPU_CODING_FP32;
+            p.section.swap(sparse);
+        }
+    }
+    stats.denseBytes += p.section.size();
+    return p;
+}
+
+// The tensor table: offsets follow from the order, so an entry is its mode byte and varints.
+// Also computes the sections digest: SHA-256 over the header's and every section's SHA-256.
+std::vector<uint8_t> tensorTable(const BundleInput& in, const std::vector<Planned>& plan,
+                                 const std::vector<uint8_t>& header, std::array<uint8_t, 32>& sectionsDigest)
+{
     std::vector<uint8_t> table;
-    table.reserve(8 * n);
+    table.reserve(8 * plan.size());
     dpu_sha256 root;
     dpu_sha256_init(&root);
     dpu_sha256_update(&root, sha(header).data(), 32);
-    for (size_t i = 0; i < n; ++i) {
+    for (size_t i = 0; i < plan.size(); ++i) {
         const TensorData& t = in.target[i];
         if (t.values.size() >= DPU_MAX_NUMEL)
             throw Error("bundle: tensor \"" + t.name + "\" has 2^61 or more elements");
@@ -268,42 +262,56 @@ BundleOutput BundleWriter::write(const BundleInput& in)
         }
         dpu_sha256_update(&root, sha(plan[i].section).data(), 32);
     }
-    std::array<uint8_t, 32> sectionsDigest{};
     dpu_sha256_final(&root, sectionsDigest.data());
-    const uint64_t manifestSize = DPU_MANIFEST_FIXED_SIZE + in.model.size() + in.compat.size() + table.size();
-    if (manifestSize > DPU_MAX_MANIFEST)
-        throw Error("bundle: manifest of " + std::to_string(manifestSize) + " bytes too large");
-    const bool sign = !in.secretKey.empty();
-    const uint64_t sectionsStart = DPU_BUNDLE_PREAMBLE_SIZE + manifestSize + 32 + (sign ? 64 : 0);
+    return table;
+}
 
+// The manifest's fields that follow from the encoded sections rather than from the input.
+struct ManifestFields {
+    const std::vector<uint8_t>* targetFile = nullptr;
+    uint64_t baseDataStart = 0;
+    uint32_t headerForm = DPU_HEADER_VERBATIM;
+    uint64_t sectionsStart = 0;
+    uint64_t headerSize = 0;
+    std::array<uint8_t, 32> sectionsDigest{};
+};
+
+// The manifest: fixed fields, model and compat strings, then the tensor table.
+std::vector<uint8_t> manifest(const BundleInput& in, const ManifestFields& f, const std::vector<uint8_t>& table)
+{
     std::vector<uint8_t> m;
-    m.reserve(manifestSize);
+    m.reserve(DPU_MANIFEST_FIXED_SIZE + in.model.size() + in.compat.size() + table.size());
     m.push_back(uint8_t(in.kind));
     le(m, 0, 3);
-    le(m, n, 4);
+    le(m, in.target.size(), 4);
     le(m, in.updateVersion, 8);
     std::array<uint8_t, 32> baseSha{};
     if (in.kind == Kind::Delta)
         baseSha = sha(in.baseFile);
     put(m, baseSha.data(), 32);
-    put(m, sha(out.targetFile).data(), 32);
+    put(m, sha(*f.targetFile).data(), 32);
     le(m, in.kind == Kind::Delta ? in.baseFile.size() : 0, 8);
-    le(m, out.targetFile.size(), 8);
-    le(m, baseDataStart, 8);
+    le(m, f.targetFile->size(), 8);
+    le(m, f.baseDataStart, 8);
     le(m, in.kind == Kind::ReinitDelta ? in.seed : 0, 8);
     le(m, in.kind == Kind::ReinitDelta ? DPU_INIT_VERSION : 0, 4);
-    le(m, headerForm, 4);
-    le(m, sectionsStart, 8);
-    le(m, header.size(), 8);
-    put(m, sectionsDigest.data(), 32);
+    le(m, f.headerForm, 4);
+    le(m, f.sectionsStart, 8);
+    le(m, f.headerSize, 8);
+    put(m, f.sectionsDigest.data(), 32);
     m.push_back(uint8_t(in.model.size()));
     m.push_back(uint8_t(in.compat.size()));
     le(m, 0, 6);
     put(m, in.model.data(), in.model.size());
     put(m, in.compat.data(), in.compat.size());
     put(m, table.data(), table.size());
+    return m;
+}
 
-    std::vector<uint8_t>& b = out.bytes;
+// Preamble, manifest, the digest of both and, with a secret key, its Ed25519 signature.
+void appendEnvelope(std::vector<uint8_t>& b, const std::vector<uint8_t>& m, const std::vector<uint8_t>& secretKey)
+{
+    const bool sign = !secretKey.empty();
     put(b, DPU_BUNDLE_MAGIC, 4);
     le(b, DPU_BUNDLE_FORMAT_VERSION, 2);
     le(b, sign ? DPU_BUNDLE_FLAG_SIGNED : 0, 2);
@@ -312,25 +320,85 @@ BundleOutput BundleWriter::write(const BundleInput& in)
     put(b, m.data(), m.size());
     const std::array<uint8_t, 32> digest = sha(b);
     put(b, digest.data(), 32);
-    if (sign) {
+    if (!sign)
+        return;
 #ifdef DPU_PATCH_WITH_SODIUM
-        if (in.secretKey.size() != crypto_sign_SECRETKEYBYTES || sodium_init() < 0)
-            throw Error("bundle: Ed25519 secret key must be 64 bytes");
-        uint8_t msg[48], sig[64];
-        std::memcpy(msg, DPU_SIG_CONTEXT, 16);
-        std::memcpy(msg + 16, digest.data(), 32);
-        crypto_sign_detached(sig, nullptr, msg, sizeof msg, in.secretKey.data());
-        put(b, sig, 64);
+    if (secretKey.size() != crypto_sign_SECRETKEYBYTES || sodium_init() < 0)
+        throw Error("bundle: Ed25519 secret key must be 64 bytes");
+    uint8_t msg[48], sig[64];
+    std::memcpy(msg, DPU_SIG_CONTEXT, 16);
+    std::memcpy(msg + 16, digest.data(), 32);
+    crypto_sign_detached(sig, nullptr, msg, sizeof msg, secretKey.data());
+    put(b, sig, 64);
 #else
-        throw Error("bundle: signing needs libsodium (built without it)");
+    throw Error("bundle: signing needs libsodium (built without it)");
 #endif
+}
+
+} // namespace
+
+std::vector<float> BundleWriter::initialValues(const TensorData& t, const InitSpec& spec, uint64_t seed)
+{
+    std::vector<float> v(t.values.size());
+    if (spec.rule == InitSpec::Rule::Uniform) {
+        if (spec.fanIn == 0 || spec.fanIn > (1u << 24))
+            throw Error("tensor " + t.name + ": fan-in " + std::to_string(spec.fanIn) + " outside 1..2^24");
+        dpu_init_uniform(v.data(), v.size(), dpu_init_key(seed, spec.index), 0, dpu_init_bound(spec.fanIn));
+    } else {
+        dpu_init_constant(v.data(), v.size(), spec.constant);
     }
+    return v;
+}
+
+BundleOutput BundleWriter::write(const BundleInput& in)
+{
+    checkInput(in);
+    const size_t n = in.target.size();
+    uint64_t baseDataStart = 0;
+    const std::vector<TensorData> base = in.kind == Kind::Delta ? readBase(in, baseDataStart) : std::vector<TensorData>{};
+
+    BundleOutput out;
+    out.applied = in.target;
+    std::vector<Planned> plan(n);
+    for (size_t i = 0; i < n; ++i) {
+        if (in.kind != Kind::Full && !in.masks[i].empty())
+            plan[i] = planPartialTensor(in, base, i, out);
+        else
+            plan[i] = planAlwaysShippedTensor(in, base, i, out.stats);
+    }
+    if (in.kind != Kind::Full)
+        poolDenseTensors(in, base, plan, out.stats);
+
+    const auto meta = SafetensorsFile::deviceMetadata(in.model, in.compat, in.updateVersion);
+    out.targetFile = SafetensorsFile::write(out.applied, meta);
+    const std::vector<uint8_t> fullHeader = SafetensorsFile::header(out.applied, meta);
+    uint32_t headerForm = DPU_HEADER_VERBATIM;
+    const std::vector<uint8_t> header =
+        in.kind == Kind::Delta ? HeaderSection::encode(in.baseFile, baseDataStart, fullHeader, headerForm) : fullHeader;
+
+    std::array<uint8_t, 32> sectionsDigest{};
+    const std::vector<uint8_t> table = tensorTable(in, plan, header, sectionsDigest);
+    const uint64_t manifestSize = DPU_MANIFEST_FIXED_SIZE + in.model.size() + in.compat.size() + table.size();
+    if (manifestSize > DPU_MAX_MANIFEST)
+        throw Error("bundle: manifest of " + std::to_string(manifestSize) + " bytes too large");
+    const bool sign = !in.secretKey.empty();
+    ManifestFields fields;
+    fields.targetFile = &out.targetFile;
+    fields.baseDataStart = baseDataStart;
+    fields.headerForm = headerForm;
+    fields.sectionsStart = DPU_BUNDLE_PREAMBLE_SIZE + manifestSize + 32 + (sign ? 64 : 0);
+    fields.headerSize = header.size();
+    fields.sectionsDigest = sectionsDigest;
+    const std::vector<uint8_t> m = manifest(in, fields, table);
+
+    std::vector<uint8_t>& b = out.bytes;
+    appendEnvelope(b, m, in.secretKey);
     put(b, header.data(), header.size());
     for (const Planned& p : plan)
         put(b, p.section.data(), p.section.size());
     out.stats.totalBytes = b.size();
     out.stats.headerBytes = header.size();
-    out.stats.envelopeBytes = sectionsStart;
+    out.stats.envelopeBytes = fields.sectionsStart;
     return out;
 }
 

@@ -141,13 +141,16 @@ BundleExport exportRunBundles(const std::string& runDir, const std::string& stra
 
 void generateSigningKeys(const std::string& secretPath, const std::string& publicPath)
 {
-    if (fs::exists(secretPath))
+    std::error_code ec; // none: cannot tell (no access); creating the file then says why
+    const fs::file_type there = fs::symlink_status(secretPath, ec).type();
+    if (there != fs::file_type::not_found && there != fs::file_type::none)
         throw Error(secretPath + ": exists already; refusing to overwrite a signing key");
     std::vector<uint8_t> secretKey, publicKey;
     bundle::BundleWriter::generateKeyPair(secretKey, publicKey);
+    // The secret first and private from creation: if it cannot be made, no public key is left
+    // that has no secret.
+    writeNewPrivateFile(secretPath, std::string(secretKey.begin(), secretKey.end()));
     writeFileAtomic(publicPath, std::string(publicKey.begin(), publicKey.end()));
-    writeFileAtomic(secretPath, std::string(secretKey.begin(), secretKey.end()));
-    fs::permissions(secretPath, fs::perms::owner_read | fs::perms::owner_write, fs::perm_options::replace);
 }
 
 } // namespace dpu

@@ -5,15 +5,15 @@
 namespace dpu {
 
 namespace {
-constexpr int64_t kHidden = 512;
+constexpr int64_t kMlpHidden = 512;
 }
 
 MlpNet::MlpNet(const InputShape& input, int classes) : ModuleNetwork("mlp", input, classes)
 {
     const int64_t features = int64_t(input.channels) * input.height * input.width;
-    fc1_ = root().register_module("fc1", torch::nn::Linear(features, kHidden));
-    fc2_ = root().register_module("fc2", torch::nn::Linear(kHidden, kHidden));
-    fc3_ = root().register_module("fc3", torch::nn::Linear(kHidden, classes));
+    fc1_ = root().register_module("fc1", torch::nn::Linear(features, kMlpHidden));
+    fc2_ = root().register_module("fc2", torch::nn::Linear(kMlpHidden, kMlpHidden));
+    fc3_ = root().register_module("fc3", torch::nn::Linear(kMlpHidden, classes));
 }
 
 torch::Tensor MlpNet::forwardImpl(const torch::Tensor& images)

@@ -7,7 +7,7 @@ namespace dpu {
 
 namespace {
 constexpr int64_t kStageChannels[] = {128, 256, 512};
-constexpr int64_t kHidden = 1024;
+constexpr int64_t kVggHidden = 1024;
 } // namespace
 
 VggNet::VggNet(const InputShape& input, int classes) : ModuleNetwork("vgg", input, classes)
@@ -31,14 +31,14 @@ VggNet::VggNet(const InputShape& input, int classes) : ModuleNetwork("vgg", inpu
     }
     const int64_t flat = in * (input.height / 8) * (input.width / 8);
     torch::nn::Sequential classifier;
-    classifier->push_back(torch::nn::Linear(torch::nn::LinearOptions(flat, kHidden).bias(false)));
-    classifier->push_back(torch::nn::BatchNorm1d(kHidden));
+    classifier->push_back(torch::nn::Linear(torch::nn::LinearOptions(flat, kVggHidden).bias(false)));
+    classifier->push_back(torch::nn::BatchNorm1d(kVggHidden));
     classifier->push_back(torch::nn::ReLU());
-    classifier->push_back(torch::nn::Linear(torch::nn::LinearOptions(kHidden, kHidden).bias(false)));
-    classifier->push_back(torch::nn::BatchNorm1d(kHidden));
+    classifier->push_back(torch::nn::Linear(torch::nn::LinearOptions(kVggHidden, kVggHidden).bias(false)));
+    classifier->push_back(torch::nn::BatchNorm1d(kVggHidden));
     classifier->push_back(torch::nn::ReLU());
     // The paper's "10SVM" head: a plain linear layer with bias, trained with cross-entropy.
-    classifier->push_back(torch::nn::Linear(kHidden, classes));
+    classifier->push_back(torch::nn::Linear(kVggHidden, classes));
     features_ = root().register_module("features", features);
     classifier_ = root().register_module("classifier", classifier);
 }

@@ -27,17 +27,10 @@ void syncPath(const std::string& path, bool directory)
     ::close(fd);
 }
 
-} // namespace
-
-void writeFileAtomic(const std::string& path, const std::string& content)
+// Writes `content` to the open temporary file `fd` and flushes it to disk; on failure removes
+// `tmp` and throws Error naming `path`.
+void writeAndSync(int fd, const std::string& tmp, const std::string& path, const std::string& content)
 {
-    const std::filesystem::path target(path);
-    if (target.has_parent_path())
-        std::filesystem::create_directories(target.parent_path());
-    const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0)
-        throw Error(path + ": cannot create temporary file (" + systemError() + ")");
     size_t done = 0;
     while (done < content.size()) {
         const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
@@ -56,11 +49,52 @@ void writeFileAtomic(const std::string& path, const std::string& content)
         ::unlink(tmp.c_str());
         throw Error(path + ": flush failed (" + why + ")");
     }
+}
+
+std::string temporaryName(const std::filesystem::path& target)
+{
+    if (target.has_parent_path())
+        std::filesystem::create_directories(target.parent_path());
+    return target.string() + ".tmp-" + std::to_string(::getpid());
+}
+
+} // namespace
+
+void writeFileAtomic(const std::string& path, const std::string& content)
+{
+    const std::filesystem::path target(path);
+    const std::string tmp = temporaryName(target);
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        throw Error(path + ": cannot create temporary file (" + systemError() + ")");
+    writeAndSync(fd, tmp, path, content);
     if (::rename(tmp.c_str(), path.c_str()) != 0) {
         const std::string why = systemError();
         ::unlink(tmp.c_str());
         throw Error(path + ": rename failed (" + why + ")");
     }
+    syncPath(target.has_parent_path() ? target.parent_path().string() : ".", true);
+}
+
+void writeNewPrivateFile(const std::string& path, const std::string& content)
+{
+    const std::filesystem::path target(path);
+    const std::string tmp = temporaryName(target);
+    // O_EXCL: never an existing file or a planted link; 0600 from creation (a later chmod would
+    // leave a window in which others could open the file).
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0)
+        throw Error(path + ": cannot create temporary file " + tmp + " (" + systemError() + ")");
+    writeAndSync(fd, tmp, path, content);
+    // link(), unlike rename(), fails when the name exists: the file appears whole or not at all,
+    // and never replaces anything.
+    if (::link(tmp.c_str(), path.c_str()) != 0) {
+        const int err = errno;
+        ::unlink(tmp.c_str());
+        throw Error(path + (err == EEXIST ? std::string(": exists already; refusing to overwrite it")
+                                          : ": cannot create (" + std::string(std::strerror(err)) + ")"));
+    }
+    ::unlink(tmp.c_str());
     syncPath(target.has_parent_path() ? target.parent_path().string() : ".", true);
 }
 

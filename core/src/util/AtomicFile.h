@@ -9,6 +9,12 @@ namespace dpu {
 /// mix). Throws Error naming the path on failure; the old file is then untouched.
 void writeFileAtomic(const std::string& path, const std::string& content);
 
+/// Creates `path` with `content`, readable and writable by its owner only: the file is opened
+/// O_CREAT|O_EXCL with mode 0600, so no other user can open it at any moment. Atomic like
+/// writeFileAtomic (a temporary name, flushed, then linked into place). Throws Error naming the
+/// path when anything exists there already (never replaced, a dangling link included) or on failure.
+void writeNewPrivateFile(const std::string& path, const std::string& content);
+
 /// Reads a whole file. Throws Error naming the path when it cannot be read.
 std::string readWholeFile(const std::string& path);
 
