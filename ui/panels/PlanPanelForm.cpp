@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: MIT
+// PlanPanel's form: its rows, section by section (split from PlanPanel.cpp to keep both short).
+#include "panels/PlanPanel.h"
+#include "panels/CostReadout.h"
+#include "panels/FieldErrorMarks.h"
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSlider>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace dpu::ui {
+namespace {
+QSpinBox* intSpin(QWidget* parent, int lo, int hi)
+{
+    auto* s = new QSpinBox(parent);
+    s->setRange(lo, hi);
+    s->setGroupSeparatorShown(false);
+    return s;
+}
+} // namespace
+
+QWidget* PlanPanel::buildForm()
+{
+    auto* box = new QWidget(this);
+    auto* form = new QFormLayout(box);
+    // Fields take the width there is; at a narrow width labels move above their fields
+    // instead of pushing the form wider than the window.
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    marks_ = std::make_unique<FieldErrorMarks>(form);
+    addModelRows(form, box);
+    addDatasetRows(form, box);
+    addSplitRows(form, box);
+    addStrategyBox(form, box);
+    addRatioRows(form, box);
+    addTrainingRows(form, box);
+    nameFields();
+    return box;
+}
+
+void PlanPanel::addModelRows(QFormLayout* form, QWidget* box)
+{
+    name_ = new QLineEdit(box);
+    name_->setToolTip(tr("Names the run and its output folder; follows the model, data and k until you type one"));
+    form->addRow(tr("&Name"), name_);
+    marks_->addRow(QStringLiteral("name"), {name_});
+
+    model_ = new QComboBox(box);
+    model_->setEditable(true); // also accepts "torchscript:PATH"
+    // Long model names or a TorchScript path must not widen the whole form.
+    model_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    model_->setMinimumContentsLength(12);
+    for (const auto& m : dpu::builtinModels()) {
+        model_->addItem(QString::fromStdString(m));
+        model_->setItemData(model_->count() - 1, QString::fromStdString(dpu::modelDescription(m)), Qt::ToolTipRole);
+    }
+    modelInfo_ = new QLabel(box);
+    modelInfo_->setObjectName(QStringLiteral("modelInfo"));
+    modelInfo_->setWordWrap(true); // the weight counts of vgg or mobilenetv1 are long
+    form->addRow(tr("&Model"), model_);
+    form->addRow(QString(), modelInfo_);
+    marks_->addRow(QStringLiteral("model"), {model_});
+}
+
+void PlanPanel::addDatasetRows(QFormLayout* form, QWidget* box)
+{
+    datasetKind_ = new QComboBox(box);
+    datasetKind_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    datasetKind_->setMinimumContentsLength(12);
+    datasetKind_->addItem(tr("MNIST format (IDX)"), QStringLiteral("idx"));
+    datasetKind_->addItem(tr("CIFAR-10 (binary)"), QStringLiteral("cifar10"));
+    datasetKind_->addItem(tr("CIFAR-100 (binary)"), QStringLiteral("cifar100"));
+    datasetPath_ = new QLineEdit(box);
+    datasetPath_->setMinimumWidth(80);
+    browse_ = new QPushButton(tr("Browse…"), box);
+    browse_->setObjectName(QStringLiteral("datasetBrowse"));
+    browse_->setToolTip(tr("Choose the dataset folder"));
+    connect(browse_, &QPushButton::clicked, this, &PlanPanel::browseDataset);
+    auto* pathRow = new QHBoxLayout;
+    pathRow->addWidget(datasetPath_, 1);
+    pathRow->addWidget(browse_);
+    form->addRow(tr("&Dataset"), datasetKind_);
+    marks_->addRow(QStringLiteral("datasetKind"), {datasetKind_});
+    // No mnemonic: F opens the File menu.
+    form->addRow(tr("Folder"), pathRow);
+    marks_->addRow(QStringLiteral("datasetPath"), {datasetPath_});
+}
+
+void PlanPanel::addSplitRows(QFormLayout* form, QWidget* box)
+{
+    // Spin boxes allow 0 where the engine forbids it, so the engine's own message is shown.
+    initial_ = intSpin(box, 0, 10000000);
+    perRound_ = intSpin(box, 0, 10000000);
+    rounds_ = intSpin(box, 0, 100000);
+    validation_ = intSpin(box, 0, 1000000);
+    initial_->setToolTip(tr("|D1|: training samples the first round has"));
+    perRound_->setToolTip(tr("|ΔD|: new training samples each later round adds"));
+    rounds_->setToolTip(tr("Rounds to simulate; |D1| + (rounds - 1) × |ΔD| must fit in the training split"));
+    validation_->setToolTip(tr("Samples of the test split held out for validation; the rest is test"));
+    auto* split = new QGridLayout;
+    split->setColumnStretch(1, 1);
+    split->setColumnStretch(3, 1);
+    const QList<QPair<QString, QSpinBox*>> cells{
+        {tr("|D1|"), initial_}, {tr("|ΔD|"), perRound_}, {tr("Rounds"), rounds_}, {tr("Validation"), validation_}};
+    for (int i = 0; i < cells.size(); ++i) {
+        split->addWidget(new QLabel(cells[i].first, box), i / 2, 2 * (i % 2));
+        split->addWidget(cells[i].second, i / 2, 2 * (i % 2) + 1);
+    }
+    form->addRow(tr("Split"), split);
+    marks_->addRow(QStringLiteral("split"), {initial_, perRound_, rounds_, validation_},
+                   {tr("|D1|"), tr("|ΔD|"), tr("Rounds"), tr("Validation")});
+}
+
+void PlanPanel::addStrategyBox(QFormLayout* form, QWidget* box)
+{
+    strategiesBox_ = new QGroupBox(tr("Strategies to compare"), box);
+    auto* grid = new QGridLayout(strategiesBox_);
+    int i = 0;
+    for (const auto& s : dpu::strategyNames()) {
+        auto* c = new QCheckBox(QString::fromStdString(s), strategiesBox_);
+        c->setObjectName(QStringLiteral("strategy_") + QString::fromStdString(s));
+        c->setToolTip(strategyToolTip(QString::fromStdString(s)));
+        strategies_.insert(QString::fromStdString(s), c);
+        grid->addWidget(c, i / 3, i % 3);
+        ++i;
+    }
+    form->addRow(strategiesBox_);
+    marks_->addRow(QStringLiteral("strategies"), {strategiesBox_});
+}
+
+void PlanPanel::addRatioRows(QFormLayout* form, QWidget* box)
+{
+    k_ = new QDoubleSpinBox(box);
+    k_->setObjectName(QStringLiteral("k"));
+    // Wider than the valid (0, 1], so a typed 2 reaches validation and gets a message instead
+    // of being swallowed by the spin box.
+    k_->setRange(0, 100);
+    k_->setDecimals(5);
+    k_->setSingleStep(0.001);
+    k_->setToolTip(tr("Updating ratio k: the share of the partial weights a round may change (0 < k ≤ 1)"));
+    kSlider_ = new QSlider(Qt::Horizontal, box);
+    kSlider_->setObjectName(QStringLiteral("kSlider"));
+    kSlider_->setRange(0, sliderPosForK(1.0));
+    kSlider_->setToolTip(tr("Logarithmic: 0.0005 … 1"));
+    kSlider_->setMinimumWidth(60);
+    auto* kRow = new QHBoxLayout;
+    kRow->addWidget(k_);
+    kRow->addWidget(kSlider_, 1);
+    auto* kLabel = new QLabel(tr("Updating ratio &k"), box);
+    kLabel->setBuddy(k_);
+    form->addRow(kLabel, kRow);
+    marks_->addRow(QStringLiteral("k"), {k_});
+    cost_ = new CostReadout(box);
+    form->addRow(QString(), cost_);
+}
+
+void PlanPanel::addTrainingRows(QFormLayout* form, QWidget* box)
+{
+    lambda_ = new QDoubleSpinBox(box);
+    lambda_->setRange(-1, 2); // out-of-range values get the engine's message
+    lambda_->setDecimals(3);
+    lambda_->setSingleStep(0.05);
+    lambda_->setToolTip(tr("DPU's weight of the global contribution (how far a weight moved in the full "
+                           "training step) against the local one (how much it lowered the loss on the way); "
+                           "0.5 weighs both equally, as the paper does. Only dpu and its variants use it."));
+    form->addRow(tr("λ (global weight)"), lambda_);
+    marks_->addRow(QStringLiteral("lambda"), {lambda_});
+    epochs_ = intSpin(box, 0, 10000);
+    epochs_->setToolTip(tr("Epochs of each training step per round: the full step and the sparse fine-tune "
+                           "take this many each, so a DPU round trains about twice as long"));
+    form->addRow(tr("&Epochs"), epochs_);
+    marks_->addRow(QStringLiteral("epochs"), {epochs_});
+    lr_ = new QDoubleSpinBox(box);
+    lr_->setRange(0, 100);
+    lr_->setDecimals(6);
+    lr_->setSingleStep(0.001);
+    form->addRow(tr("Learning rate"), lr_);
+    marks_->addRow(QStringLiteral("lr"), {lr_});
+    optimizer_ = new QComboBox(box);
+    optimizer_->addItem(QStringLiteral("Adam"), QStringLiteral("adam"));
+    optimizer_->addItem(QStringLiteral("SGD (Nesterov)"), QStringLiteral("sgd"));
+    form->addRow(tr("O&ptimiser"), optimizer_);
+    marks_->addRow(QStringLiteral("optimizer"), {optimizer_});
+    seeds_ = new QLineEdit(box);
+    seeds_->setPlaceholderText(tr("1, 2, 3"));
+    seeds_->setToolTip(tr("One run per seed, separated by commas or spaces"));
+    form->addRow(tr("&Seeds"), seeds_);
+    marks_->addRow(QStringLiteral("seeds"), {seeds_});
+    device_ = new QComboBox(box);
+    for (const char* d : {"auto", "cpu", "cuda"})
+        device_->addItem(QString::fromLatin1(d));
+    form->addRow(tr("De&vice"), device_);
+    marks_->addRow(QStringLiteral("device"), {device_});
+}
+
+void PlanPanel::nameFields()
+{
+    name_->setObjectName(QStringLiteral("name"));
+    model_->setObjectName(QStringLiteral("model"));
+    datasetKind_->setObjectName(QStringLiteral("datasetKind"));
+    datasetPath_->setObjectName(QStringLiteral("datasetPath"));
+    initial_->setObjectName(QStringLiteral("splitInitial"));
+    perRound_->setObjectName(QStringLiteral("splitPerRound"));
+    rounds_->setObjectName(QStringLiteral("splitRounds"));
+    validation_->setObjectName(QStringLiteral("splitValidation"));
+    lambda_->setObjectName(QStringLiteral("lambda"));
+    epochs_->setObjectName(QStringLiteral("epochs"));
+    lr_->setObjectName(QStringLiteral("lr"));
+    optimizer_->setObjectName(QStringLiteral("optimizer"));
+    seeds_->setObjectName(QStringLiteral("seeds"));
+    device_->setObjectName(QStringLiteral("device"));
+}
+
+QString PlanPanel::strategyToolTip(const QString& name)
+{
+    if (name == QLatin1String("fu"))
+        return tr("Full updating: retrain from the seeded random model each round and send every weight");
+    if (name == QLatin1String("dpu"))
+        return tr("Deep Partial Updating: change the k share of weights with the largest combined (global and "
+                  "local) contribution, with re-initialisation when the data has more than doubled");
+    if (name == QLatin1String("dpu-noreinit"))
+        return tr("DPU without re-initialisation: every round starts from the deployed weights");
+    if (name == QLatin1String("dpu-memory"))
+        return tr("DPU with server-side memory (error feedback): the server keeps its fully trained model, and "
+                  "each round ships the most valuable part of everything the devices still lack");
+    if (name == QLatin1String("gcpu"))
+        return tr("Global contribution only (λ = 1): the weights that moved most in the full training step");
+    if (name == QLatin1String("gcpu-reinit"))
+        return tr("Global contribution only, with DPU's re-initialisation rule");
+    if (name == QLatin1String("lcpu"))
+        return tr("Local contribution only (λ = 0): the weights whose steps lowered the loss most");
+    if (name == QLatin1String("rpu"))
+        return tr("Random partial updating: fine-tune a random k share of each layer from the deployed weights");
+    if (name == QLatin1String("pruning"))
+        return tr("Pruning baseline: train from scratch, keep the k share of largest weights, send them and "
+                  "their positions");
+    return {};
+}
+
+} // namespace dpu::ui
