@@ -99,6 +99,7 @@ void MainWindow::connectQueue()
         results_->budgetPanel()->runQueued(id, plan);
     });
     connect(queue_, &RunQueue::runStarted, run_, &RunPanel::runStarted);
+    connect(queue_, &RunQueue::runStarted, this, [this](int id) { expectRounds(runPlans_.value(id)); });
     connect(queue_, &RunQueue::batchProgress, run_, &RunPanel::batchProgress);
     connect(queue_, &RunQueue::message, this, [this](int id, const QString& text) { run_->log(tr("Run %1: %2").arg(id).arg(text)); });
     connect(queue_, &RunQueue::epochDone, this, [this](int id, const dpu::EpochEvent& e) {

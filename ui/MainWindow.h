@@ -104,6 +104,8 @@ private:
     void openRunsWithDialog();
     void exportReportWithDialog();
     bool openOneRun(const QString& folder, bool sweepNames, QString* error);
+    /// Widens the accuracy chart's round axis to the plan's rounds.
+    void expectRounds(const dpu::Plan& plan);
     void trackQueuedRun(int id, const dpu::Plan& plan);
     void trackRecord(int id, const dpu::RoundRecord& record);
     void trackRunEnd(int id, const QString& dir, bool finished);

@@ -4,6 +4,7 @@
 #include "AtomicFile.h"
 #include "RecentFiles.h"
 #include "charts/AccuracyChart.h"
+#include "dialogs/OpenRunsDialog.h"
 #include "dpu/Error.h"
 #include "dpu/Frontier.h"
 #include "dpu/RunFolder.h"
@@ -102,15 +103,23 @@ bool MainWindow::exportReport(const QString& path, QString* error) const
     return ReportWriter::write(runs, options, path, error);
 }
 
+void MainWindow::expectRounds(const dpu::Plan& plan)
+{
+    // The round axis spans the longest plan on screen, so a run's first rounds do not fill it.
+    AccuracyChart* chart = results_->accuracyChart();
+    chart->expectRounds(std::max(chart->expectedRounds(), plan.split.rounds));
+}
+
 void MainWindow::openRunsWithDialog()
 {
     const QString start = QSettings().value(QStringLiteral("lastRunDir"), queue_->outputRoot()).toString();
-    const QString folder = QFileDialog::getExistingDirectory(this, tr("Open run folder (or a folder of runs)"), start);
-    if (folder.isEmpty())
+    OpenRunsDialog dialog(this, start);
+    if (dialog.exec() != QDialog::Accepted || dialog.folders().isEmpty())
         return;
-    QSettings().setValue(QStringLiteral("lastRunDir"), QFileInfo(folder).absolutePath());
+    const QStringList folders = dialog.folders();
+    QSettings().setValue(QStringLiteral("lastRunDir"), QFileInfo(folders.front()).absolutePath());
     QStringList errors;
-    const int opened = openRuns({folder}, &errors);
+    const int opened = openRuns(folders, &errors);
     if (!errors.isEmpty())
         QMessageBox::warning(this, tr("Open run"), errors.join(QLatin1Char('\n')));
     if (opened > 0)
@@ -195,6 +204,7 @@ bool MainWindow::openOneRun(const QString& folder, bool sweepNames, QString* err
             key += QStringLiteral(" s%1").arg(r.seed);
         return key + suffix;
     };
+    expectRounds(run.plan);
     for (const dpu::RoundRecord& r : run.records)
         if (taken.contains(keyFor(r))) { // another run on screen has that name already
             suffix += QStringLiteral(" (%1)").arg(s.label);

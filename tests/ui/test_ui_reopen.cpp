@@ -5,6 +5,7 @@
 #include "TestSupport.h"
 #include "UiTestSupport.h"
 #include "charts/AccuracyChart.h"
+#include "dialogs/OpenRunsDialog.h"
 #include "dpu/RunFolder.h"
 #include "dpu/Runner.h"
 #include "models/RoundsTableModel.h"
@@ -17,12 +18,16 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QDialogButtonBox>
 #include <QLabel>
+#include <QPushButton>
+#include <QListView>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QValueAxis>
 #include <QtTest/QtTest>
 
 using dpu::ui::MainWindow;
@@ -190,6 +195,65 @@ private Q_SLOTS:
         budget->showGroup(1);
         QCOMPARE(budget->shownGroup(), 1);
         QCOMPARE(dpu::pointsOf(budget->shownPoints(), "dpu").at(0).k, 0.05);
+    }
+
+    void openDialogTakesSeveralFolders()
+    {
+        dpu::ui::OpenRunsDialog dialog(nullptr, sweep_);
+        dialog.show();
+        auto* list = dialog.findChild<QListView*>(QStringLiteral("listView"));
+        QVERIFY(list);
+        QCOMPARE(list->selectionMode(), QAbstractItemView::ExtendedSelection);
+        // The file system model lists the folder asynchronously.
+        QTRY_COMPARE(list->model()->rowCount(list->rootIndex()), 2);
+        list->selectAll(); // Ctrl+A: both runs of the sweep
+        auto* buttons = dialog.findChild<QDialogButtonBox*>(QStringLiteral("buttonBox"));
+        QVERIFY(buttons);
+        QPushButton* open = buttons->button(QDialogButtonBox::Open);
+        QVERIFY(open);
+        QVERIFY(open->isEnabled());
+        open->click();
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        QStringList folders = dialog.folders();
+        folders.sort();
+        QCOMPARE(folders, (QStringList{QDir(sweep_).absoluteFilePath("a-k0.01"), QDir(sweep_).absoluteFilePath("b-k0.1")}));
+        MainWindow w;
+        w.closeRuns();
+        QCOMPARE(w.openRuns(folders), 2);
+        QCOMPARE(w.resultsPanel()->roundsModel()->rowCount(), 8);
+    }
+
+    void roundAxisSpansThePlan()
+    {
+        // A run stopped after round 1 of 3: its point sits at the left of a 1..3 axis, not alone
+        // in the middle of an axis that follows the data.
+        const QString stopped = tmp_.filePath(QStringLiteral("stopped"));
+        QDir().mkpath(stopped);
+        QVERIFY(QFile::copy(other_ + "/plan.json", stopped + "/plan.json"));
+        QFile all(other_ + "/results.jsonl");
+        QVERIFY(all.open(QIODevice::ReadOnly));
+        QFile first(stopped + "/results.jsonl");
+        QVERIFY(first.open(QIODevice::WriteOnly));
+        int kept = 0;
+        for (const QByteArray& line : all.readAll().split('\n'))
+            if (QJsonDocument::fromJson(line).object().value("round").toInt() == 1) {
+                first.write(line + '\n');
+                ++kept;
+            }
+        first.close();
+        QCOMPARE(kept, 2); // dpu and fu
+        MainWindow w;
+        w.closeRuns();
+        QStringList errors;
+        QCOMPARE(w.openRuns({stopped}, &errors), 1);
+        auto* chart = w.resultsPanel()->accuracyChart();
+        const auto* x = qobject_cast<QValueAxis*>(chart->chart()->axes(Qt::Horizontal).constFirst());
+        QVERIFY(x);
+        QCOMPARE(chart->expectedRounds(), 3);
+        QVERIFY2(x->min() <= 1 && x->max() >= 3, qPrintable(QStringLiteral("%1..%2").arg(x->min()).arg(x->max())));
+        // Closing the runs lets the axis follow the next data alone.
+        w.closeRuns();
+        QCOMPARE(chart->expectedRounds(), 0);
     }
 
     void badFoldersSayWhich()

@@ -3,6 +3,7 @@
 #include "charts/AccuracyChart.h"
 #include "charts/NiceAxis.h"
 #include <QValueAxis>
+#include <algorithm>
 #include <cmath>
 
 namespace dpu::ui {
@@ -27,10 +28,18 @@ void AccuracyChart::addRecord(const QString& key, const dpu::RoundRecord& record
         addPoint(key, p);
 }
 
+void AccuracyChart::expectRounds(int rounds)
+{
+    rounds_ = rounds;
+    if (!refit())
+        NiceAxis::fitIndices(x_, 1, std::max(1, rounds), 10);
+}
+
 void AccuracyChart::fitAxes(const QRectF& b)
 {
-    // About ten labelled rounds at most, on whole numbers; round 1 alone is a point in the middle.
-    NiceAxis::fitIndices(x_, 1, std::max(1.0, b.right()), 10);
+    // About ten labelled rounds at most, on whole numbers; round 1 alone is a point in the middle
+    // unless a plan's rounds are expected.
+    NiceAxis::fitIndices(x_, 1, std::max({1.0, b.right(), double(rounds_)}), 10);
     NiceAxis::fit(y_, b.top() - 2, b.bottom() + 2, 6, 0, 100);
 }
 

@@ -14,6 +14,10 @@ public:
     explicit AccuracyChart(QWidget* parent = nullptr);
     /// seedBand: the key collects several seeds, drawn as their mean with a +-std band.
     void addRecord(const QString& key, const dpu::RoundRecord& record, bool seedBand = false);
+    /// Widens the round axis to at least 1..rounds (a run's plan), so early rounds are not
+    /// stretched over the whole width; 0 lets the axis follow the data alone.
+    void expectRounds(int rounds);
+    int expectedRounds() const { return rounds_; }
 
 protected:
     void fitAxes(const QRectF& bounds) override;
@@ -22,6 +26,7 @@ protected:
 private:
     QValueAxis* x_;
     QValueAxis* y_;
+    int rounds_ = 0;
 };
 
 } // namespace dpu::ui

@@ -182,6 +182,15 @@ void ChartView::refitIfStale()
     axesStale_ = false;
 }
 
+bool ChartView::refit()
+{
+    if (!hasBounds_)
+        return false;
+    fitAxes(bounds_);
+    axesStale_ = false;
+    return true;
+}
+
 void ChartView::showEvent(QShowEvent* event)
 {
     refitIfStale();

@@ -63,6 +63,9 @@ protected:
     void showEvent(QShowEvent* event) override;
     /// Fits the axes now if points arrived while the chart was hidden.
     void refitIfStale();
+    /// Fits the axes to the points again, e.g. after a setting of the subclass that changes the
+    /// axes' span; false (nothing done) when there is no point yet.
+    bool refit();
     /// The key's series, created (with its colour, legend toggle and hover) on first use.
     QLineSeries* ensureSeries(const QString& key);
     QAbstractAxis* axisX() const { return x_; }

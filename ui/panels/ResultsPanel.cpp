@@ -75,6 +75,7 @@ void ResultsPanel::showBudgetPanel()
 void ResultsPanel::clear()
 {
     accuracy_->clearSeries();
+    accuracy_->expectRounds(0);
     bytes_->clearSeries();
     loss_->clearAll();
     layers_->clearRecord();
