@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* dpu-apply BUNDLE WEIGHTS [--pubkey KEY] [--current-version N] [--compat S]: atomic device update. */
+/* dpu-apply BUNDLE WEIGHTS [--pubkey KEY] [--current-version N] [--compat S]: atomic device update
+ * that refuses any bundle not newer than the weight file it holds. */
 #define _POSIX_C_SOURCE 200809L
 #include "dpu_bundle.h"
 
@@ -92,6 +93,62 @@ static int load_key(const char *path, uint8_t key[32])
     return 0;
 }
 
+/* The update version recorded in a device weight file: the safetensors header's metadata
+ * "dpu.update_version":"V" (docs/bundle-format.md, section 1), which every bundle writes and
+ * the produced file's SHA-256 covers. The header is scanned in small chunks (a device need not
+ * hold it whole). Returns 0 and sets *version when found, 1 when the file has no such entry,
+ * -1 when it cannot be read or is not a safetensors file. */
+static int file_version(int fd, uint64_t size, uint64_t *version)
+{
+    static const char key[] = "\"dpu.update_version\":\"";
+    enum { KEY_LEN = sizeof key - 1 };
+    int fail[KEY_LEN]; /* KMP: the longest proper prefix of key[0..i] that is also its suffix */
+    uint8_t buf[4096];
+    uint64_t n = 0, off = 8, end, value = 0;
+    int i, matched = 0, digits = -1, k;
+    if (size < 8 || read_at(&(file_io){fd}, 0, buf, 8) != 0)
+        return -1;
+    for (i = 0; i < 8; ++i)
+        n |= (uint64_t)buf[i] << (8 * i);
+    if (n < 2 || n > size - 8 || n > (64u << 20))
+        return -1;
+    fail[0] = 0;
+    for (i = 1, k = 0; i < KEY_LEN; ++i) {
+        while (k > 0 && key[i] != key[k])
+            k = fail[k - 1];
+        if (key[i] == key[k])
+            ++k;
+        fail[i] = k;
+    }
+    end = 8 + n;
+    while (off < end) {
+        const size_t len = (size_t)(end - off < sizeof buf ? end - off : sizeof buf);
+        size_t j;
+        if (read_at(&(file_io){fd}, off, buf, len) != 0)
+            return -1;
+        for (j = 0; j < len; ++j) {
+            const char c = (char)buf[j];
+            if (digits >= 0) { /* inside the value: decimal digits up to the closing quote */
+                if (c == '"' && digits > 0) {
+                    *version = value;
+                    return 0;
+                }
+                if (c < '0' || c > '9' || value > (UINT64_MAX - 9) / 10)
+                    return -1;
+                value = value * 10 + (uint64_t)(c - '0');
+                ++digits;
+                continue;
+            }
+            while (matched > 0 && c != key[matched])
+                matched = fail[matched - 1];
+            if (c == key[matched] && ++matched == KEY_LEN)
+                digits = 0;
+        }
+        off += len;
+    }
+    return 1;
+}
+
 static int usage(void)
 {
     fprintf(stderr, "usage: dpu-apply BUNDLE WEIGHTS.safetensors [--pubkey KEY] [--current-version N] "
@@ -116,7 +173,8 @@ int main(int argc, char **argv)
     static dpu_apply_ctx ctx; /* 6.9 KiB: static, not on a small device stack */
     const char *bundle_path = NULL, *weights = NULL, *env = getenv("DPU_APPLY_CRASH_AT");
     uint8_t key[32];
-    int have_key = 0, i, bfd, wfd, tfd, dfd;
+    int have_key = 0, have_version = 0, i, bfd, wfd, tfd, dfd;
+    uint64_t held = 0;
     char tmp[4096], dir[4096];
     struct stat st;
     file_io b, w, t;
@@ -138,6 +196,7 @@ int main(int argc, char **argv)
             opt.current_version = strtoull(argv[++i], &end, 10);
             if (errno || *end || end == argv[i])
                 return usage();
+            have_version = 1;
         } else if (strcmp(argv[i], "--compat") == 0 && i + 1 < argc) {
             opt.compat = argv[++i];
         } else if (argv[i][0] == '-') {
@@ -169,10 +228,39 @@ int main(int argc, char **argv)
         io.read_base = read_at;
         io.base_user = &w;
         io.base_size = (uint64_t)st.st_size;
+        /* Rollback protection needs no flag: the file the device holds says its version.
+         * --current-version can only raise it (e.g. a version kept elsewhere), never lower it. */
+        switch (file_version(wfd, io.base_size, &held)) {
+        case 0:
+            if (held > opt.current_version)
+                opt.current_version = held;
+            break;
+        case 1:
+            if (!have_version) {
+                fprintf(stderr, "dpu-apply: %s: no \"dpu.update_version\" in its safetensors metadata, so its "
+                                "update version is unknown; give it with --current-version N\n", weights);
+                return 1;
+            }
+            break;
+        default:
+            if (!have_version) {
+                fprintf(stderr, "dpu-apply: %s: not a readable safetensors weight file (expected a u64 header "
+                                "length and a JSON header); give the device's version with --current-version N\n",
+                        weights);
+                return 1;
+            }
+            break;
+        }
     }
     dpu_apply_init(&ctx);
     /* Verify everything (signature, digests, base hash) before creating any file. */
     s = dpu_bundle_verify(&ctx, &io, &opt);
+    if (s == DPU_E_ROLLBACK) {
+        fprintf(stderr, "dpu-apply: rejected %s: its update version %llu is not newer than %s's %llu (%s)\n",
+                bundle_path, (unsigned long long)ctx.info.update_version, weights,
+                (unsigned long long)opt.current_version, dpu_status_message(s));
+        return 2;
+    }
     if (s != DPU_OK) {
         fprintf(stderr, "dpu-apply: rejected %s: %s%s%s\n", bundle_path, dpu_status_message(s),
                 dpu_apply_detail(&ctx)[0] ? ": " : "", dpu_apply_detail(&ctx));
