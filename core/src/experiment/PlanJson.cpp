@@ -169,7 +169,8 @@ Plan parsePlan(const std::string& text, const std::string& source)
     json root;
     try {
         root = json::parse(text);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {
+        // parse_error, and out_of_range for a number no double holds (1e800): both bad input.
         throw PlanError("", source + ": not valid JSON (" + std::string(e.what()) + ")");
     }
     Plan p = defaultPlan();

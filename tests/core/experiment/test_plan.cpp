@@ -113,6 +113,21 @@ private Q_SLOTS:
         }
     }
 
+    void numberBeyondDoubleIsAPlanError()
+    {
+        // Found by fuzz_plan: nlohmann throws out_of_range (not parse_error) for 1e800, which
+        // escaped parsePlan as a bare library exception.
+        for (const char* text : {"{\"k\": 1e800}", "10e800", "{\"split\": {\"rounds\": -1e999}}"}) {
+            try {
+                dpu::parsePlan(text, "huge.json");
+                QFAIL(text);
+            } catch (const dpu::PlanError& e) {
+                QVERIFY2(QString(e.what()).contains("huge.json: not valid JSON"), e.what());
+                QVERIFY2(QString(e.what()).contains("number overflow"), e.what());
+            }
+        }
+    }
+
     void fileErrorsNameTheFile()
     {
         QTemporaryDir dir;
