@@ -11,6 +11,9 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
@@ -169,6 +172,83 @@ private Q_SLOTS:
         p->findChild<QSpinBox*>(QStringLiteral("splitRounds"))->setValue(1);
         p->findChild<QSpinBox*>(QStringLiteral("splitInitial"))->setValue(static_cast<int>(train) + 1);
         expectRefused(w, QStringLiteral("split.initial"), QStringLiteral("(the training split)"));
+    }
+
+    void hostilePlanFilesAreMarkedAndRefused()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        dpu::uitest::fillPlanForm(w, dataset_, 300, 300, 2, 1, {"dpu", "fu"});
+        PlanPanel* p = w.planPanel();
+        const QJsonObject good = QJsonDocument::fromJson(QByteArray::fromStdString(dpu::planToJson(p->plan()))).object();
+        auto write = [&](const QString& name, const QByteArray& bytes) {
+            const QString path = tmp_.filePath(name);
+            QFile f(path);
+            f.open(QIODevice::WriteOnly | QIODevice::Truncate);
+            f.write(bytes);
+            return path;
+        };
+        auto withValue = [&](const QString& name, const QString& key, const QString& sub, const QJsonValue& v) {
+            QJsonObject o = good;
+            if (sub.isEmpty()) {
+                o[key] = v;
+            } else {
+                QJsonObject inner = o[key].toObject();
+                inner[sub] = v;
+                o[key] = inner;
+            }
+            return write(name, QJsonDocument(o).toJson());
+        };
+        QString error;
+
+        // Garbage: refused whole, the form keeps the plan it had.
+        const std::string before = dpu::planToJson(p->plan());
+        QVERIFY(!w.openPlan(write(QStringLiteral("garbage.json"), QByteArray("\x00\xff{{ not a plan", 15)), &error));
+        QVERIFY2(error.contains(QStringLiteral("garbage.json: not valid JSON")), qPrintable(error));
+        QCOMPARE(dpu::planToJson(p->plan()), before);
+        QVERIFY(w.runAction()->isEnabled());
+
+        // A wrong type: the field is marked, holds its default, and Run waits for an edit.
+        QVERIFY2(w.openPlan(withValue(QStringLiteral("types.json"), QStringLiteral("k"), {}, QStringLiteral("a lot")), &error),
+                 qPrintable(error));
+        expectRefused(w, QStringLiteral("k"), QStringLiteral("expected a number, found string in types.json"));
+        QCOMPARE(p->plan().split.perRound, int64_t(300)); // the file's other fields are used
+        p->setK(0.02);
+        expectFine(w, QStringLiteral("k"));
+
+        // A huge number: the field is marked with the range it must lie in.
+        QVERIFY(w.openPlan(withValue(QStringLiteral("huge.json"), QStringLiteral("split"), QStringLiteral("rounds"), 1e300), &error));
+        expectRefused(w, QStringLiteral("split.rounds"), QStringLiteral("in huge.json"));
+        p->findChild<QSpinBox*>(QStringLiteral("splitRounds"))->setValue(3);
+        expectFine(w, QStringLiteral("split.rounds"));
+        // Beyond what a double holds: not JSON any more, refused whole.
+        QVERIFY(!w.openPlan(write(QStringLiteral("beyond.json"), "{\"k\": 1e800}"), &error));
+        QVERIFY2(error.contains(QStringLiteral("number overflow")), qPrintable(error));
+
+        // A field the form does not show: listed under the form, Run refused, says how to fix it.
+        QVERIFY(w.openPlan(withValue(QStringLiteral("hidden.json"), QStringLiteral("train"), QStringLiteral("batch"), -5), &error));
+        QVERIFY(!p->isValid());
+        QVERIFY2(p->errorText().contains(QStringLiteral("train.batch")) && p->errorText().contains(QStringLiteral("fix it in the file")),
+                 qPrintable(p->errorText()));
+        QVERIFY(!w.runAction()->isEnabled());
+        QVERIFY(!w.startRun());
+
+        // 100 MB of JSON: refused before it is read.
+        const QString big = tmp_.filePath(QStringLiteral("big.json"));
+        {
+            QFile f(big);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QByteArray chunk(1 << 20, ' ');
+            chunk[0] = '[';
+            for (int i = 0; i < 100; ++i) {
+                f.write(chunk);
+                chunk[0] = ' ';
+            }
+            f.write("]");
+        }
+        QVERIFY(!w.openPlan(big, &error));
+        QVERIFY2(error.contains(QStringLiteral("too large for a plan file")), qPrintable(error));
     }
 };
 

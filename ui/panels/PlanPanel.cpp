@@ -69,6 +69,7 @@ void PlanPanel::connectEdits()
     auto edited = [this] {
         if (filling_)
             return;
+        dropFileProblemsOf(sender());
         validate();
         Q_EMIT planEdited();
     };
@@ -146,6 +147,7 @@ void PlanPanel::followName()
 void PlanPanel::setPlan(const dpu::Plan& plan)
 {
     base_ = plan;
+    fileProblems_.clear();
     // A name that was made from the fields keeps following them; one chosen by hand stays.
     nameFollows_ = QString::fromStdString(plan.name) == automaticName(plan);
     filling_ = true;
@@ -211,6 +213,31 @@ dpu::Plan PlanPanel::plan() const
     return p;
 }
 
+void PlanPanel::setFileProblems(const std::vector<dpu::PlanProblem>& problems, const QString& fileName)
+{
+    fileProblems_.clear();
+    for (const dpu::PlanProblem& p : problems) {
+        const QString path = QString::fromStdString(p.path);
+        QString reason = tr("%1 in %2").arg(QString::fromStdString(p.message), fileName);
+        if (!fieldFor(path))
+            reason += tr(" (not in the form: fix it in the file and open it again)");
+        fileProblems_.insert(path, reason);
+    }
+    validate();
+}
+
+void PlanPanel::dropFileProblemsOf(QObject* field)
+{
+    auto* widget = qobject_cast<QWidget*>(field);
+    for (auto it = fileProblems_.begin(); widget && it != fileProblems_.end();) {
+        QWidget* owner = fieldFor(it.key());
+        if (owner && (owner == widget || owner->isAncestorOf(widget)))
+            it = fileProblems_.erase(it);
+        else
+            ++it;
+    }
+}
+
 bool PlanPanel::validate()
 {
     const bool wasValid = errors_.isEmpty();
@@ -245,6 +272,10 @@ bool PlanPanel::validate()
         if (!errors_.contains(path))
             errors_.insert(path, reason);
     }
+    // What the plan file got wrong stays marked until the field is edited.
+    for (auto it = fileProblems_.begin(); it != fileProblems_.end(); ++it)
+        if (!errors_.contains(it.key()))
+            errors_.insert(it.key(), it.value());
     markErrors();
     if (wasValid != errors_.isEmpty())
         Q_EMIT validityChanged(errors_.isEmpty());

@@ -36,6 +36,10 @@ public:
     void setPlan(const dpu::Plan& plan);
     /// The plan as edited (not validated).
     dpu::Plan plan() const;
+    /// Marks what a plan file got wrong (dpu::recoverPlan's problems; the form holds defaults
+    /// there) until the user edits each marked field; Run stays refused meanwhile. setPlan()
+    /// clears them, so call this after it.
+    void setFileProblems(const std::vector<dpu::PlanProblem>& problems, const QString& fileName);
 
     /// Checks the form (local checks, then dpu::validatePlan), marks the offending field and
     /// returns true when the plan can run.
@@ -94,6 +98,9 @@ private:
     bool filling_ = false;
     bool nameFollows_ = true;
     QMap<QString, QString> errors_; // plan path -> reason
+    QMap<QString, QString> fileProblems_; // plan path -> reason, from the plan file last opened
+    /// Drops the file problems of the field that sent the edit being handled.
+    void dropFileProblemsOf(QObject* field);
     std::unique_ptr<FieldErrorMarks> marks_;
     QHash<QString, dpu::ModelInfo> modelCache_;
 

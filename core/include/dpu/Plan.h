@@ -78,6 +78,27 @@ Plan parsePlan(const std::string& jsonText, const std::string& source = "plan");
 /// Reads and parses a plan file. Throws Error if unreadable, PlanError if invalid.
 Plan loadPlanFile(const std::string& path);
 
+/// A plan file larger than this is refused before it is read (real plans take about 1 KB).
+constexpr uint64_t kMaxPlanFileBytes = uint64_t{1} << 20;
+
+/// One field of a plan file that could not be used, and why ("k", "expected a number, found string").
+struct PlanProblem {
+    std::string path;
+    std::string message;
+};
+
+/// What a plan file gave: every usable field, defaults in place of the bad ones, and the problems.
+struct RecoveredPlan {
+    Plan plan;
+    std::vector<PlanProblem> problems; ///< empty when the file is a valid plan
+};
+
+/// Parses plan JSON as parsePlan() does, but a field with a bad value (wrong type, out of range,
+/// unknown key) keeps its default and is listed instead of failing the whole plan, so an editor
+/// can show the file with its problems marked. Throws PlanError (naming `source`) only when the
+/// text is not a JSON object at all.
+RecoveredPlan recoverPlan(const std::string& jsonText, const std::string& source = "plan");
+
 /// Serialises a plan to pretty JSON that parsePlan() reads back to an equal plan.
 std::string planToJson(const Plan& plan);
 

@@ -258,6 +258,12 @@ Plan loadPlanFile(const std::string& path)
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw Error(path + ": cannot open plan file");
+    in.seekg(0, std::ios::end);
+    const auto size = static_cast<uint64_t>(std::max<std::streamoff>(0, in.tellg()));
+    if (size > kMaxPlanFileBytes)
+        throw PlanError("", path + ": " + std::to_string(size) + " bytes is too large for a plan file (at most " +
+                                std::to_string(kMaxPlanFileBytes) + ")");
+    in.seekg(0);
     std::stringstream buffer;
     buffer << in.rdbuf();
     try {

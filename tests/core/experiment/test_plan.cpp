@@ -128,6 +128,55 @@ private Q_SLOTS:
         }
     }
 
+    void recoverKeepsGoodFieldsAndListsBadOnes()
+    {
+        const auto r = dpu::recoverPlan(R"({"k": "x", "lambda": 0.25, "train": {"epochs": -3, "lr": 0.01},
+            "strategies": ["dpu", "nonsense"], "mystery": 1, "split": 7})", "f.json");
+        QCOMPARE(r.plan.lambda, 0.25);  // used
+        QCOMPARE(r.plan.train.lr, 0.01);
+        QCOMPARE(r.plan.k, dpu::defaultPlan().k); // defaults where the file was wrong
+        QCOMPARE(r.plan.train.epochs, dpu::defaultPlan().train.epochs);
+        QCOMPARE(r.plan.strategies, dpu::defaultPlan().strategies);
+        QCOMPARE(r.plan.split.rounds, dpu::defaultPlan().split.rounds);
+        QStringList paths;
+        for (const auto& problem : r.problems)
+            paths << QString::fromStdString(problem.path);
+        paths.sort();
+        QCOMPARE(paths, (QStringList{"k", "mystery", "split", "strategies[1]", "train.epochs"}));
+        for (const auto& problem : r.problems)
+            QVERIFY2(!problem.message.empty() && problem.message.find(problem.path + ": ") != 0, problem.message.c_str());
+        // A valid file has no problems and equals parsePlan's plan.
+        const std::string good = dpu::planToJson(dpu::defaultPlan());
+        const auto clean = dpu::recoverPlan(good);
+        QVERIFY(clean.problems.empty());
+        QCOMPARE(dpu::planToJson(clean.plan), good);
+        // Not an object at all: refused whole.
+        for (const char* text : {"[1, 2]", "garbage", "1e800"}) {
+            try {
+                dpu::recoverPlan(text, "g.json");
+                QFAIL(text);
+            } catch (const dpu::PlanError& e) {
+                QVERIFY2(QString(e.what()).startsWith("g.json: "), e.what());
+            }
+        }
+    }
+
+    void planFilesBeyondTheLimitAreRefusedUnread()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("big.json").toStdString();
+        std::vector<uint8_t> bytes(dpu::kMaxPlanFileBytes + 1, ' ');
+        bytes[0] = '{';
+        bytes.back() = '}';
+        dpu::test::writeFile(path, bytes);
+        try {
+            dpu::loadPlanFile(path);
+            QFAIL("accepted");
+        } catch (const dpu::PlanError& e) {
+            QVERIFY2(QString(e.what()).contains("too large for a plan file"), e.what());
+        }
+    }
+
     void fileErrorsNameTheFile()
     {
         QTemporaryDir dir;
