@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// A real `dpu-cli run` SIGKILLed at 50 random moments and resumed each time ends with the results
-// and bundles of an uninterrupted run (the seconds each round took aside).
+// A real `dpu-cli run` SIGKILLed at 50 random moments, or stopped dead at its file-write points, and
+// resumed each time ends with the results and bundles of an uninterrupted run (the seconds each
+// round took aside), with no temporary file left behind.
 #include "TestSupport.h"
 #include <QDir>
 #include <QDirIterator>
@@ -71,36 +72,92 @@ QMap<QString, QByteArray> bundles(const QString& out)
 
 class TestCliKill : public QObject {
     Q_OBJECT
+    QTemporaryDir tmp_;
+    QString plan_, whole_;
+    qint64 duration_ = 0; // ms of the uninterrupted run
+
+    /// The killed run's folder must hold what the uninterrupted one does.
+    void expectSameAsWhole(const QString& killed)
+    {
+        const QStringList expected = recordsWithoutTime(whole_ + QStringLiteral("/results.jsonl"));
+        QCOMPARE(expected.size(), 8); // 4 rounds x 2 strategies
+        QCOMPARE(recordsWithoutTime(killed + QStringLiteral("/results.jsonl")), expected);
+        QCOMPARE(csvWithoutTime(killed + QStringLiteral("/results.csv")), csvWithoutTime(whole_ + QStringLiteral("/results.csv")));
+        const auto a = bundles(whole_), b = bundles(killed);
+        QVERIFY(a.size() >= 5); // initial.safetensors and bundles of both strategies
+        QCOMPARE(b.keys(), a.keys());
+        for (auto it = a.begin(); it != a.end(); ++it)
+            QVERIFY2(b.value(it.key()) == it.value(), qPrintable(it.key()));
+        // No temporary file is left behind.
+        QDirIterator left(killed, {QStringLiteral("*.tmp*")}, QDir::Files, QDirIterator::Subdirectories);
+        QVERIFY2(!left.hasNext(), qPrintable(left.hasNext() ? left.next() : QString()));
+    }
+
+    QStringList runArgs(const QString& out) const
+    {
+        return {QStringLiteral("run"), plan_, QStringLiteral("--out"), out, QStringLiteral("--resume")};
+    }
+
 private Q_SLOTS:
-    void killedFiftyTimesEndsAsUninterrupted()
+    void initTestCase()
     {
         if (dpu::test::fashionMnistDir().empty())
             QFAIL("Fashion-MNIST is missing: install the Debian package dataset-fashion-mnist (scripts/deps does)");
-        QTemporaryDir tmp;
-        const QString plan = tmp.filePath(QStringLiteral("plan.json"));
-        QFile f(plan);
+        plan_ = tmp_.filePath(QStringLiteral("plan.json"));
+        QFile f(plan_);
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(kPlan);
         f.close();
-
         // The uninterrupted run, timed to spread the kills over a whole run's life.
-        const QString whole = tmp.filePath(QStringLiteral("whole"));
+        whole_ = tmp_.filePath(QStringLiteral("whole"));
         QElapsedTimer timer;
         timer.start();
         QProcess p;
-        p.start(cliExe(), {QStringLiteral("run"), plan, QStringLiteral("--out"), whole});
+        p.start(cliExe(), {QStringLiteral("run"), plan_, QStringLiteral("--out"), whole_});
         QVERIFY(p.waitForFinished(300000));
         QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
-        const qint64 duration = std::max<qint64>(timer.elapsed(), 50);
+        duration_ = std::max<qint64>(timer.elapsed(), 50);
+    }
 
-        const QString killed = tmp.filePath(QStringLiteral("killed"));
+    void stoppedDeadAtWritePoints()
+    {
+        // DPU_CRASH_AT_WRITE=n ends the process at its n-th write point (before a temporary is
+        // created, after it is synced, after the rename, before and after a checkpoint's commit):
+        // every attempt n = 1, 2, 3, ... resumes and stops at a later point, so the crashes walk
+        // through every kind of write of the run until one attempt finishes.
+        const QString killed = tmp_.filePath(QStringLiteral("write-points"));
+        int crashes = 0;
+        for (int n = 1;; ++n) {
+            QVERIFY2(n < 3000, "the run never finished");
+            QProcess r;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert(QStringLiteral("DPU_CRASH_AT_WRITE"), QString::number(n));
+            r.setProcessEnvironment(env);
+            r.start(cliExe(), runArgs(killed));
+            QVERIFY(r.waitForFinished(300000));
+            if (r.exitCode() == 0)
+                break;
+            QVERIFY2(r.exitCode() == 99, r.readAllStandardError().constData());
+            ++crashes;
+            // Whatever is on disk now is whole: every record line parses.
+            for (const QString& line : recordsWithoutTime(killed + QStringLiteral("/results.jsonl")))
+                QVERIFY2(!line.startsWith(QStringLiteral("unparsable")), qPrintable(line));
+        }
+        qInfo("%d crashes at write points before a run finished", crashes);
+        QVERIFY(crashes >= 20);
+        expectSameAsWhole(killed);
+    }
+
+    void killedFiftyTimesEndsAsUninterrupted()
+    {
+        const QString killed = tmp_.filePath(QStringLiteral("killed"));
         std::mt19937 rng(2026);
-        std::uniform_int_distribution<qint64> at(0, duration * 1000); // microseconds after start
+        std::uniform_int_distribution<qint64> at(0, duration_ * 1000); // microseconds after start
         int kills = 0, finishedEarly = 0;
         for (int attempt = 0; kills < 50; ++attempt) {
             QVERIFY2(attempt < 500, "the killed run never got to 50 kills");
             QProcess r;
-            r.start(cliExe(), {QStringLiteral("run"), plan, QStringLiteral("--out"), killed, QStringLiteral("--resume")});
+            r.start(cliExe(), runArgs(killed));
             QVERIFY(r.waitForStarted(10000));
             QThread::usleep(static_cast<unsigned long>(at(rng)));
             if (r.state() == QProcess::NotRunning) { // finished before the kill: start over
@@ -113,25 +170,12 @@ private Q_SLOTS:
             QVERIFY(r.waitForFinished(10000));
             ++kills;
         }
-        // Resume to the end.
         QProcess last;
-        last.start(cliExe(), {QStringLiteral("run"), plan, QStringLiteral("--out"), killed, QStringLiteral("--resume")});
+        last.start(cliExe(), runArgs(killed));
         QVERIFY(last.waitForFinished(300000));
         QVERIFY2(last.exitStatus() == QProcess::NormalExit && last.exitCode() == 0, last.readAllStandardError().constData());
         qInfo("%d kills, %d runs finished before their kill", kills, finishedEarly);
-
-        const QStringList expected = recordsWithoutTime(whole + QStringLiteral("/results.jsonl"));
-        QCOMPARE(expected.size(), 8); // 4 rounds x 2 strategies
-        QCOMPARE(recordsWithoutTime(killed + QStringLiteral("/results.jsonl")), expected);
-        QCOMPARE(csvWithoutTime(killed + QStringLiteral("/results.csv")), csvWithoutTime(whole + QStringLiteral("/results.csv")));
-        const auto a = bundles(whole), b = bundles(killed);
-        QVERIFY(a.size() >= 5); // initial.safetensors and bundles of both strategies
-        QCOMPARE(b.keys(), a.keys());
-        for (auto it = a.begin(); it != a.end(); ++it)
-            QVERIFY2(b.value(it.key()) == it.value(), qPrintable(it.key()));
-        // No temporary file is left behind.
-        QDirIterator left(killed, {QStringLiteral("*.tmp*"), QStringLiteral("*.part")}, QDir::Files, QDirIterator::Subdirectories);
-        QVERIFY2(!left.hasNext(), qPrintable(left.hasNext() ? left.next() : QString()));
+        expectSameAsWhole(killed);
     }
 };
 

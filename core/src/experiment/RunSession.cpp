@@ -93,6 +93,7 @@ void RunSession::prepare()
         strategies_.push_back(createStrategy(name, plan_));
 
     if (options_.resume && !options_.outDir.empty()) {
+        removeStaleTemporaries(options_.outDir); // a killed writer's half files
         if (auto cp = loadCheckpoint(options_.outDir)) {
             if (cp->planJson != planJson_)
                 throw Error(options_.outDir + "/checkpoint: the plan differs from the one the run was started with");
@@ -140,6 +141,10 @@ RunSummary RunSession::run()
             }
         }
     }
+    if (resumeFrom_ > 0)
+        // The checkpoint is saved before the results: a run stopped between the two has results
+        // one unit behind it, and the last unit would never write them again (test_cli_kill).
+        writeResults(false);
     RunSummary summary;
     summary.outDir = options_.outDir;
     int64_t unit = 0;
