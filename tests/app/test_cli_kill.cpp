@@ -14,6 +14,7 @@
 #include <QThread>
 #include <QtTest/QtTest>
 #include <random>
+#include <sys/resource.h>
 
 namespace {
 
@@ -146,6 +147,46 @@ private Q_SLOTS:
         qInfo("%d crashes at write points before a run finished", crashes);
         QVERIFY(crashes >= 20);
         expectSameAsWhole(killed);
+    }
+
+    void fullDiskIsANamedErrorAndLosesNothing()
+    {
+        // A real limit: files may not grow past 1 MB (RLIMIT_FSIZE, as a quota would), so the
+        // 2.7 MB round-0 device file cannot be written. The program says which file and why,
+        // instead of dying from SIGXFSZ.
+        const QString out = tmp_.filePath(QStringLiteral("full-disk"));
+        QProcess limited;
+        limited.setChildProcessModifier([] {
+            const rlimit r{1 << 20, 1 << 20};
+            ::setrlimit(RLIMIT_FSIZE, &r);
+        });
+        limited.start(cliExe(), runArgs(out));
+        QVERIFY(limited.waitForFinished(300000));
+        const QString err = QString::fromUtf8(limited.readAllStandardError());
+        QCOMPARE(limited.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(limited.exitCode() == 1, qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral("initial.safetensors: write failed (File too large)")), qPrintable(err));
+        // A disk that fills up later, at every fifth write point in turn: each stop is a named
+        // error, and what was written before stays whole.
+        int failures = 0;
+        for (int n = 2;; n += 5) {
+            QVERIFY2(n < 3000, "the run never finished");
+            QProcess r;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert(QStringLiteral("DPU_FAIL_WRITE_AT"), QString::number(n));
+            r.setProcessEnvironment(env);
+            r.start(cliExe(), runArgs(out));
+            QVERIFY(r.waitForFinished(300000));
+            if (r.exitCode() == 0)
+                break;
+            const QString why = QString::fromUtf8(r.readAllStandardError());
+            QVERIFY2(r.exitCode() == 1 && why.contains(QStringLiteral("No space left on device")), qPrintable(why));
+            ++failures;
+            for (const QString& line : recordsWithoutTime(out + QStringLiteral("/results.jsonl")))
+                QVERIFY2(!line.startsWith(QStringLiteral("unparsable")), qPrintable(line));
+        }
+        QVERIFY(failures >= 5);
+        expectSameAsWhole(out);
     }
 
     void killedFiftyTimesEndsAsUninterrupted()

@@ -61,15 +61,19 @@ std::string temporaryName(const std::filesystem::path& target)
 
 } // namespace
 
-void crashPoint()
+void crashPoint(const std::string& path)
 {
-    static const long at = [] {
-        const char* v = std::getenv("DPU_CRASH_AT_WRITE");
+    auto fromEnv = [](const char* name) {
+        const char* v = std::getenv(name);
         return v ? std::atol(v) : 0L;
-    }();
+    };
+    static const long crashAt = fromEnv("DPU_CRASH_AT_WRITE"), failAt = fromEnv("DPU_FAIL_WRITE_AT");
     static long count = 0;
-    if (at > 0 && ++count == at)
+    ++count;
+    if (count == crashAt)
         ::_exit(99);
+    if (count == failAt)
+        throw Error(path + ": write failed (No space left on device; simulated by DPU_FAIL_WRITE_AT)");
 }
 
 int removeStaleTemporaries(const std::string& dir)
@@ -97,18 +101,18 @@ void writeFileAtomic(const std::string& path, const std::string& content)
 {
     const std::filesystem::path target(path);
     const std::string tmp = temporaryName(target);
-    crashPoint();
+    crashPoint(path);
     const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0)
         throw Error(path + ": cannot create temporary file (" + systemError() + ")");
     writeAndSync(fd, tmp, path, content);
-    crashPoint(); // the temporary is whole, the target still old
+    crashPoint(path); // the temporary is whole, the target still old
     if (::rename(tmp.c_str(), path.c_str()) != 0) {
         const std::string why = systemError();
         ::unlink(tmp.c_str());
         throw Error(path + ": rename failed (" + why + ")");
     }
-    crashPoint(); // renamed, the directory not yet synced
+    crashPoint(path); // renamed, the directory not yet synced
     syncPath(target.has_parent_path() ? target.parent_path().string() : ".", true);
 }
 
@@ -136,9 +140,9 @@ void writeNewPrivateFile(const std::string& path, const std::string& content)
 
 void commitFile(const std::string& from, const std::string& to)
 {
-    crashPoint(); // the temporary written, not yet synced
+    crashPoint(to); // the temporary written, not yet synced
     syncPath(from, false);
-    crashPoint();
+    crashPoint(to);
     if (::rename(from.c_str(), to.c_str()) != 0)
         throw Error(to + ": rename failed (" + systemError() + ")");
     const std::filesystem::path target(to);
