@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Byte-budgeted selection: the most weights whose real bundle fits, by bisection over the count.
+// Byte-budgeted selection: the most weights whose real bundle fits, searched over their count.
 #pragma once
 #include "strategies/BundlePreview.h"
 #include "train/Weights.h"
@@ -16,8 +16,9 @@ using RankedMasks = std::function<MaskSet(int64_t n)>;
 Weights selectFrom(const Weights& current, const Weights& start, const MaskSet& masks);
 
 /// The largest n in [0, hi] whose candidate (selectFrom(trained, start, masksFor(n))) has a
-/// bundle of at most `budget` bytes, by bisection (sizes grow with n, though not strictly:
-/// the n returned was measured to fit). -1 when not even n = 0 fits.
+/// bundle of at most `budget` bytes: a bracket search (interpolating, as sizes grow almost
+/// linearly with n; never strictly assumed: the n returned was measured to fit, and n + 1 was
+/// measured not to, unless n = hi). -1 when not even n = 0 fits.
 int64_t largestFitting(int64_t hi, int64_t budget, const Weights& trained, const Weights& start,
                        const RankedMasks& masksFor, const BundlePreview& preview);
 
