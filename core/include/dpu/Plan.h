@@ -45,6 +45,8 @@ struct TrainSpec {
 /// The update bundles a run builds for every deployed round (docs/bundle-format.md).
 struct BundleSpec {
     std::string values = "fp32"; ///< coding of changed weights: one of valueCodings()
+    bool write = true;           ///< keep them in OUT/bundles/ (their sizes are always measured)
+    std::string secretKey;       ///< Ed25519 secret key file (64 bytes) to sign them; empty: unsigned
     /// With a lossy coding, the sparse fine-tune knows it: the changed weights are quantised with
     /// the bundle's own coding in steps and the still-unquantised ones re-fitted around them,
     /// instead of quantising after training (docs/engine.md, "Quantisation-aware updating").
@@ -53,8 +55,6 @@ struct BundleSpec {
     /// and exact; "partial" lets them join the top-k selection like the partial weights;
     /// "coded" trains them fully but codes their changes with the bundle's value coding.
     std::string denseTensors = "exact";
-    bool write = true;           ///< keep them in OUT/bundles/ (their sizes are always measured)
-    std::string secretKey;       ///< Ed25519 secret key file (64 bytes) to sign them; empty: unsigned
 };
 
 /// Byte budgets of the deployed rounds, measured in real bundle bytes; 0 turns one off. With a
