@@ -53,7 +53,7 @@ struct BundleSpec {
     bool quantAware = false;
     /// Always-shipped tensors (biases, and the other 1-D parameters): "exact" ships them dense
     /// and exact; "partial" lets them join the top-k selection like the partial weights;
-    /// "coded" trains them fully but codes their changes with the bundle's value coding.
+    /// "coded" (lossy codings) trains them fully but codes their changes with the bundle's value coding.
     std::string denseTensors = "exact";
 };
 

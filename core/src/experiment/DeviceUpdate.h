@@ -21,7 +21,8 @@ public:
         bundle::ValueCoding coding = bundle::ValueCoding::Fp32;
         std::vector<uint8_t> secretKey;       ///< Ed25519, 64 bytes; empty: unsigned bundles
         /// Deltas ship the changes of 1-D parameters (biases) as sparse sections under the
-        /// bundle's value coding too, instead of dense and exact (plan bundle.dense_tensors).
+        /// bundle's value coding too, instead of dense and exact (plan bundle.dense_tensors
+        /// "coded"; with fp32 the writer's exact dense edit is smaller).
         bool codeDenseTensors = false;
     };
     struct Result {

@@ -172,6 +172,8 @@ void validatePlan(const Plan& p)
     require(p.bundle.denseTensors == "exact" || p.bundle.denseTensors == "partial" || p.bundle.denseTensors == "coded",
             "bundle.dense_tensors",
             "expected \"exact\", \"partial\" or \"coded\", found \"" + p.bundle.denseTensors + "\"");
+    require(p.bundle.denseTensors != "coded" || p.bundle.values != "fp32", "bundle.dense_tensors",
+            "\"coded\" needs a lossy bundle.values (under fp32 the exact dense edit is already the smallest); found \"fp32\"");
     require(p.budget.bytesPerRound >= 0, "budget.bytes_per_round",
             "expected bytes >= 0 (0: off), found " + std::to_string(p.budget.bytesPerRound));
     require(p.budget.bytesTotal >= 0, "budget.bytes_total",

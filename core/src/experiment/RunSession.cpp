@@ -66,7 +66,7 @@ void RunSession::prepare()
     deviceConfig.coding = plan_.bundle.values == "q8"   ? bundle::ValueCoding::Q8
                           : plan_.bundle.values == "fp16" ? bundle::ValueCoding::Fp16
                                                           : bundle::ValueCoding::Fp32;
-    deviceConfig.codeDenseTensors = plan_.bundle.denseTensors != "exact";
+    deviceConfig.codeDenseTensors = plan_.bundle.denseTensors == "coded";
     if (!plan_.bundle.secretKey.empty()) {
         const std::string key = readWholeFile(plan_.bundle.secretKey);
         if (key.size() != 64)

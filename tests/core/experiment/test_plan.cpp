@@ -67,7 +67,7 @@ private Q_SLOTS:
         QCOMPARE(p.bundle.denseTensors, std::string("partial"));
         const std::string text = dpu::planToJson(p);
         QCOMPARE(dpu::planToJson(dpu::parsePlan(text)), text);
-        const dpu::Plan t = dpu::parsePlan(R"({"budget": {"bytes_total": 90000}, "bundle": {"dense_tensors": "coded"}})");
+        const dpu::Plan t = dpu::parsePlan(R"({"budget": {"bytes_total": 90000}, "bundle": {"values": "fp16", "dense_tensors": "coded"}})");
         QCOMPARE(t.budget.bytesTotal, int64_t(90000));
         QCOMPARE(dpu::parsePlan(dpu::planToJson(t)).budget.bytesTotal, int64_t(90000));
         QVERIFY(!dpu::defaultPlan().budget.enabled());
@@ -113,6 +113,7 @@ private Q_SLOTS:
         QTest::newRow("quant-aware exact") << R"({"bundle": {"quant_aware": true}})" << "bundle.quant_aware" << "lossy";
         QTest::newRow("dense tensors") << R"({"bundle": {"dense_tensors": "sparse"}})" << "bundle.dense_tensors"
                                        << "\"sparse\"";
+        QTest::newRow("coded exact") << R"({"bundle": {"dense_tensors": "coded"}})" << "bundle.dense_tensors" << "lossy";
         QTest::newRow("budget negative") << R"({"budget": {"bytes_per_round": -5}})" << "budget.bytes_per_round"
                                          << "found -5";
         QTest::newRow("budget float") << R"({"budget": {"bytes_total": 10.5}})" << "budget.bytes_total"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Byte-budgeted selection and the quantisation-aware re-fit, against a preview with known sizes.
 #include "TestSupport.h"
+#include "dpu/Cost.h"
 #include "strategies/BudgetFit.h"
 #include "strategies/QuantAwareRefit.h"
 #include "strategies/Strategy.h"
@@ -206,6 +207,35 @@ private Q_SLOTS:
         for (size_t i = 0; i < masks.size(); ++i)
             if (masks[i].defined())
                 QVERIFY(torch::equal(torch::where(masks[i] == 0, after.params[i], start_.params[i]), start_.params[i]));
+    }
+
+    /// With the always-shipped tensors selectable, DPU and RPU rank biases with the weights: the
+    /// masks cover them, round(k (I + B)) values change in all, and an unselected bias stays
+    /// bit-identical to the start.
+    void biasesCanJoinTheSelection()
+    {
+        int64_t dense = 0;
+        for (const auto& p : start_.params)
+            dense += p.dim() == 1 ? p.numel() : 0;
+        dpu::Plan plan;
+        dpu::TrainContext ctx;
+        for (const char* name : {"dpu", "rpu"}) {
+            dpu::RoundInput in{*net_, train_, val_, start_, spec_, 0.05, 9, ctx};
+            in.selectDense = true;
+            const auto out = dpu::createStrategy(name, plan)->runRound(in);
+            QCOMPARE(out.selectable, I_ + dense);
+            for (size_t i = 0; i < out.masks.size(); ++i)
+                QVERIFY(out.masks[i].defined());
+            // A selected weight with no gradient (a dead input) may not move: never more than selected.
+            const int64_t changed = changedValues(out.weights, start_, true);
+            QVERIFY2(changed <= out.selected && changed > out.selected * 9 / 10,
+                     qPrintable(QString("%1: %2 changed, %3 selected").arg(name).arg(changed).arg(out.selected)));
+            if (std::string(name) == "dpu")
+                QCOMPARE(out.selected, dpu::updatedCount(I_ + dense, 0.05));
+            for (size_t i = 0; i < out.masks.size(); ++i)
+                QVERIFY(torch::equal(torch::where(out.masks[i] == 0, out.weights.params[i], start_.params[i]),
+                                     start_.params[i]));
+        }
     }
 };
 
