@@ -250,6 +250,52 @@ private Q_SLOTS:
         QVERIFY(!w.openPlan(big, &error));
         QVERIFY2(error.contains(QStringLiteral("too large for a plan file")), qPrintable(error));
     }
+
+    /// A budget per round replaces k (k's fields are disabled and the plan carries the budget);
+    /// quantisation-awareness is offered only with a lossy coding; a run budget from a plan file
+    /// next to one typed here is refused at the budget field.
+    void budgetAndCodingFields()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        dpu::uitest::fillPlanForm(w, dataset_, 300, 300, 2, 1, {"dpu", "fu"});
+        PlanPanel* p = w.planPanel();
+        auto* budget = p->findChild<QSpinBox*>(QStringLiteral("budgetPerRound"));
+        auto* values = p->findChild<QComboBox*>(QStringLiteral("bundleValues"));
+        auto* quantAware = p->findChild<QCheckBox*>(QStringLiteral("quantAware"));
+        auto* k = p->findChild<QDoubleSpinBox*>(QStringLiteral("k"));
+        QVERIFY(budget && values && quantAware && k);
+        QCOMPARE(p->plan().budget.bytesPerRound, int64_t(0));
+        QVERIFY(k->isEnabled());
+        QVERIFY(!quantAware->isEnabled()); // fp32 by default
+
+        budget->setValue(20000);
+        QVERIFY(!k->isEnabled());
+        QCOMPARE(p->plan().budget.bytesPerRound, int64_t(20000));
+        expectFine(w, QStringLiteral("budget.bytes_per_round"));
+
+        values->setCurrentIndex(values->findData(QStringLiteral("q8")));
+        QVERIFY(quantAware->isEnabled());
+        quantAware->setChecked(true);
+        QVERIFY(p->plan().bundle.quantAware);
+        QCOMPARE(p->plan().bundle.values, std::string("q8"));
+        values->setCurrentIndex(values->findData(QStringLiteral("fp32")));
+        QVERIFY(!quantAware->isEnabled() && !quantAware->isChecked());
+        QVERIFY(!p->plan().bundle.quantAware);
+
+        // setPlan() shows what a plan file holds; plan() gives it back.
+        dpu::Plan loaded = p->plan();
+        loaded.bundle.values = "fp16";
+        loaded.bundle.quantAware = true;
+        loaded.budget.bytesPerRound = 0;
+        loaded.budget.bytesTotal = 50000;
+        p->setPlan(loaded);
+        QVERIFY(k->isEnabled());
+        QCOMPARE(dpu::planToJson(p->plan()), dpu::planToJson(loaded));
+        budget->setValue(9000);
+        expectRefused(w, QStringLiteral("budget.bytes_total"), QStringLiteral("not both"));
+    }
 };
 
 QTEST_MAIN(TestUiFields)

@@ -109,6 +109,28 @@ void PlanPanel::connectEdits()
     connect(optimizer_, &QComboBox::currentIndexChanged, this, edited);
     connect(seeds_, &QLineEdit::textChanged, this, edited);
     connect(device_, &QComboBox::currentIndexChanged, this, edited);
+    connect(values_, &QComboBox::currentIndexChanged, this, [this, edited] {
+        updateBundleFields();
+        edited();
+    });
+    connect(quantAware_, &QCheckBox::toggled, this, edited);
+    connect(budget_, &QSpinBox::valueChanged, this, [this, edited] {
+        updateBundleFields();
+        edited();
+    });
+}
+
+void PlanPanel::updateBundleFields()
+{
+    const bool budgeted = budget_->value() > 0;
+    k_->setEnabled(!budgeted);
+    kSlider_->setEnabled(!budgeted);
+    const bool lossy = values_->currentData().toString() != QLatin1String("fp32");
+    quantAware_->setEnabled(lossy);
+    if (!lossy && quantAware_->isChecked()) {
+        const QSignalBlocker block(quantAware_); // fp32 is exact: nothing to be aware of
+        quantAware_->setChecked(false);
+    }
 }
 
 QString PlanPanel::automaticName(const dpu::Plan& plan)
@@ -176,6 +198,11 @@ void PlanPanel::setPlan(const dpu::Plan& plan)
         seeds << QString::number(s);
     seeds_->setText(seeds.join(QStringLiteral(", ")));
     device_->setCurrentText(QString::fromStdString(plan.device));
+    const int values = values_->findData(QString::fromStdString(plan.bundle.values));
+    values_->setCurrentIndex(values < 0 ? 0 : values);
+    quantAware_->setChecked(plan.bundle.quantAware);
+    budget_->setValue(static_cast<int>(std::min<int64_t>(plan.budget.bytesPerRound, budget_->maximum())));
+    updateBundleFields();
     filling_ = false;
     onModelOrDatasetChanged();
     validate();
@@ -210,6 +237,9 @@ dpu::Plan PlanPanel::plan() const
             p.seeds.push_back(v);
     }
     p.device = device_->currentText().toStdString();
+    p.bundle.values = values_->currentData().toString().toStdString();
+    p.bundle.quantAware = quantAware_->isChecked(); // unchecked with fp32 (updateBundleFields)
+    p.budget.bytesPerRound = budget_->value();
     return p;
 }
 
@@ -333,6 +363,8 @@ QWidget* PlanPanel::fieldFor(const QString& path) const
     if (path == QLatin1String("train.optimizer")) return optimizer_;
     if (path == QLatin1String("seeds")) return seeds_;
     if (path == QLatin1String("device")) return device_;
+    if (path == QLatin1String("bundle.values") || path == QLatin1String("bundle.quant_aware")) return values_;
+    if (path.startsWith(QLatin1String("budget."))) return budget_;
     return nullptr;
 }
 

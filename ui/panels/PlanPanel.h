@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The plan form: model, dataset, split, strategies, k (with cost readout), training settings.
+// The plan form: model, dataset, split, strategies, k (with cost readout), bundle coding and budget, training.
 #pragma once
 #include "dpu/Models.h"
 #include "dpu/Plan.h"
@@ -80,6 +80,8 @@ private:
     void addSplitRows(QFormLayout* form, QWidget* box);
     void addStrategyBox(QFormLayout* form, QWidget* box);
     void addRatioRows(QFormLayout* form, QWidget* box);
+    /// Value coding with its quantisation-aware switch, and the byte budget per round.
+    void addBundleRows(QFormLayout* form, QWidget* box);
     void addTrainingRows(QFormLayout* form, QWidget* box);
     /// Object names: what tests and settings find the fields by.
     void nameFields();
@@ -88,6 +90,8 @@ private:
     void onModelOrDatasetChanged();
     void onKSpinChanged(double k);
     void onKSliderMoved(int pos);
+    /// k is replaced by a budget, and quantisation-awareness needs a lossy coding.
+    void updateBundleFields();
     void markErrors();
     /// Marks the split fields the dataset on disk cannot hold (dpu::checkSplitFits).
     void checkSplitAgainstData(const dpu::Plan& p);
@@ -119,6 +123,9 @@ private:
     QDoubleSpinBox* k_;
     QSlider* kSlider_;
     CostReadout* cost_;
+    QComboBox* values_;
+    QCheckBox* quantAware_;
+    QSpinBox* budget_;
     QDoubleSpinBox* lambda_;
     QSpinBox* epochs_;
     QDoubleSpinBox* lr_;

@@ -42,6 +42,7 @@ QWidget* PlanPanel::buildForm()
     addSplitRows(form, box);
     addStrategyBox(form, box);
     addRatioRows(form, box);
+    addBundleRows(form, box);
     addTrainingRows(form, box);
     nameFields();
     return box;
@@ -163,6 +164,37 @@ void PlanPanel::addRatioRows(QFormLayout* form, QWidget* box)
     form->addRow(QString(), cost_);
 }
 
+void PlanPanel::addBundleRows(QFormLayout* form, QWidget* box)
+{
+    // No mnemonics on these rows: every letter of their names is taken in the main window.
+    values_ = new QComboBox(box);
+    for (const auto& v : dpu::valueCodings())
+        values_->addItem(QString::fromStdString(v), QString::fromStdString(v));
+    values_->setToolTip(tr("How the changed weights travel in the update bundles: fp32 exact, fp16, or q8 "
+                           "(256 centroids per tensor); devices run what they decode"));
+    quantAware_ = new QCheckBox(tr("Quantisation-aware"), box);
+    quantAware_->setToolTip(tr("The sparse fine-tune knows the coding: the changed weights are quantised in "
+                               "steps and the rest re-fitted around them (lossy codings only)"));
+    auto* valuesRow = new QHBoxLayout;
+    valuesRow->addWidget(values_);
+    valuesRow->addWidget(quantAware_, 1);
+    auto* valuesLabel = new QLabel(tr("Bundle values"), box);
+    valuesLabel->setBuddy(values_);
+    form->addRow(valuesLabel, valuesRow);
+    marks_->addRow(QStringLiteral("bundleValues"), {values_, quantAware_});
+
+    budget_ = intSpin(box, 0, 2000000000);
+    budget_->setSuffix(tr(" bytes per round"));
+    budget_->setSingleStep(1000);
+    budget_->setSpecialValueText(tr("off (k decides)"));
+    budget_->setToolTip(tr("When set, replaces k: each round ships the most valuable weights whose real "
+                           "update bundle fits in this many bytes (FU and pruning ship as they always do)"));
+    auto* budgetLabel = new QLabel(tr("Budget"), box);
+    budgetLabel->setBuddy(budget_);
+    form->addRow(budgetLabel, budget_);
+    marks_->addRow(QStringLiteral("budget"), {budget_});
+}
+
 void PlanPanel::addTrainingRows(QFormLayout* form, QWidget* box)
 {
     lambda_ = new QDoubleSpinBox(box);
@@ -218,6 +250,9 @@ void PlanPanel::nameFields()
     optimizer_->setObjectName(QStringLiteral("optimizer"));
     seeds_->setObjectName(QStringLiteral("seeds"));
     device_->setObjectName(QStringLiteral("device"));
+    values_->setObjectName(QStringLiteral("bundleValues"));
+    quantAware_->setObjectName(QStringLiteral("quantAware"));
+    budget_->setObjectName(QStringLiteral("budgetPerRound"));
 }
 
 QString PlanPanel::strategyToolTip(const QString& name)

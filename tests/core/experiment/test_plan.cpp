@@ -50,6 +50,29 @@ private Q_SLOTS:
         QCOMPARE(q.bundle.secretKey, std::string("/keys/server.key"));
     }
 
+    /// Budgets, the quantisation-aware fine-tune and the always-shipped tensors' rule read back
+    /// as written, and are left out of the JSON while off, so earlier plans serialise unchanged.
+    void roundOptionsRoundTrip()
+    {
+        const std::string plain = dpu::planToJson(dpu::defaultPlan());
+        QVERIFY(plain.find("budget") == std::string::npos);
+        QVERIFY(plain.find("quant_aware") == std::string::npos);
+        QVERIFY(plain.find("dense_tensors") == std::string::npos);
+        const dpu::Plan p = dpu::parsePlan(
+            R"({"budget": {"bytes_per_round": 12000}, "bundle": {"values": "q8", "quant_aware": true, "dense_tensors": "partial"}})");
+        QCOMPARE(p.budget.bytesPerRound, int64_t(12000));
+        QCOMPARE(p.budget.bytesTotal, int64_t(0));
+        QVERIFY(p.budget.enabled());
+        QVERIFY(p.bundle.quantAware);
+        QCOMPARE(p.bundle.denseTensors, std::string("partial"));
+        const std::string text = dpu::planToJson(p);
+        QCOMPARE(dpu::planToJson(dpu::parsePlan(text)), text);
+        const dpu::Plan t = dpu::parsePlan(R"({"budget": {"bytes_total": 90000}, "bundle": {"values": "fp16", "dense_tensors": "coded"}})");
+        QCOMPARE(t.budget.bytesTotal, int64_t(90000));
+        QCOMPARE(dpu::parsePlan(dpu::planToJson(t)).budget.bytesTotal, int64_t(90000));
+        QVERIFY(!dpu::defaultPlan().budget.enabled());
+    }
+
     void partialPlansKeepDefaults()
     {
         const dpu::Plan p = dpu::parsePlan(R"({"k": 0.1, "train": {"epochs": 2}, "seeds": 7})");
@@ -87,6 +110,17 @@ private Q_SLOTS:
         QTest::newRow("bundle values") << R"({"bundle": {"values": "int4"}})" << "bundle.values" << "\"int4\"";
         QTest::newRow("bundle key") << R"({"bundle": {"sign": true}})" << "bundle.sign" << "unknown key";
         QTest::newRow("bundle write") << R"({"bundle": {"write": 1}})" << "bundle.write" << "true or false";
+        QTest::newRow("quant-aware exact") << R"({"bundle": {"quant_aware": true}})" << "bundle.quant_aware" << "lossy";
+        QTest::newRow("dense tensors") << R"({"bundle": {"dense_tensors": "sparse"}})" << "bundle.dense_tensors"
+                                       << "\"sparse\"";
+        QTest::newRow("coded exact") << R"({"bundle": {"dense_tensors": "coded"}})" << "bundle.dense_tensors" << "lossy";
+        QTest::newRow("budget negative") << R"({"budget": {"bytes_per_round": -5}})" << "budget.bytes_per_round"
+                                         << "found -5";
+        QTest::newRow("budget float") << R"({"budget": {"bytes_total": 10.5}})" << "budget.bytes_total"
+                                      << "expected an integer";
+        QTest::newRow("budget both") << R"({"budget": {"bytes_per_round": 5000, "bytes_total": 50000}})"
+                                     << "budget.bytes_total" << "not both";
+        QTest::newRow("budget key") << R"({"budget": {"bytes": 5000}})" << "budget.bytes" << "unknown key";
     }
     void errorsNameTheField()
     {
