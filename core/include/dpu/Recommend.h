@@ -56,9 +56,10 @@ struct Recommendation {
 /// the highest expected accuracy whose real bytes fit (within a family, bytes interpolate
 /// linearly in k and accuracy in log k between finished points; ties go to fewer bytes). When
 /// no finished point fits, an estimate: the cost model `cost` calibrated per family (real over
-/// analytic bytes of its partial rounds) gives the largest k that fits for the family that is
-/// most accurate at its cheapest run. `group` may be null (no finished runs): then the
-/// reference plan's first partial strategy and coding, on the uncalibrated analytic model.
+/// analytic bytes of its partial rounds) gives the largest k that fits for the family whose
+/// runs reach the fewest bytes (the least extrapolation). `group` may be null (no finished
+/// runs): then the reference plan's first partial strategy and coding, on the uncalibrated
+/// analytic model.
 /// Never throws; a budget <= 0 or a model of unknown size answers found = false with the why.
 Recommendation recommend(const FrontierGroup* group, const Plan& reference, const CostModel& cost, const Budget& budget);
 

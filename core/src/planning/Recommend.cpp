@@ -177,17 +177,21 @@ Recommendation recommend(const FrontierGroup* group, const Plan& reference, cons
         return r;
     }
 
-    // No finished point fits: the calibrated cost model below the runs.
+    // No finished point fits: the calibrated cost model below the runs, for the family whose
+    // runs reach lowest (the least extrapolation; ties: the more accurate there).
     const FrontierFamily* pick = nullptr;
-    double pickAccuracy = -1;
+    size_t pickIndex = 0;
     for (size_t f = 0; f < group->families.size(); ++f) {
         const FrontierFamily& family = group->families[f];
         if (family.strategy == "fu" || planning::calibration(family) <= 0)
             continue;
-        // The most accurate at its cheapest run: the best evidence of the low end.
-        if (!pick || planning::cheapestAccuracy(family, budget) > pickAccuracy) {
+        const FamilyFit& fit = r.fits[f];
+        const FamilyFit* held = pick ? &r.fits[pickIndex] : nullptr;
+        if (!held || fit.cheapestBytes < held->cheapestBytes
+            || (fit.cheapestBytes == held->cheapestBytes
+                && planning::cheapestAccuracy(family, budget) > planning::cheapestAccuracy(*pick, budget))) {
             pick = &family;
-            pickAccuracy = planning::cheapestAccuracy(family, budget);
+            pickIndex = f;
         }
     }
     const FamilyFit* cheapest = nullptr;
