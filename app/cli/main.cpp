@@ -34,6 +34,8 @@ int main(int argc, char** argv)
             return dpu::cli::planCommand(args);
         if (command == "bundle")
             return dpu::cli::bundleCommand(args);
+        if (command == "budget")
+            return dpu::cli::budgetCommand(args);
         if (command == "report")
             return dpu::cli::reportCommand(args);
         std::fprintf(stderr, "dpu-cli: unknown command '%s' (try --help)\n", command.c_str());

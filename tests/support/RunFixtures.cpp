@@ -4,6 +4,7 @@
 #include "TestSupport.h"
 #include "dpu/RunFolder.h"
 #include "dpu/Runner.h"
+#include "dpu/Cost.h"
 #include <cstdio>
 
 namespace dpu::test {
@@ -77,6 +78,40 @@ FrontierRun frontierRun(const std::string& id, const Plan& plan, std::vector<Rou
     r.records = std::move(records);
     r.finished = finished;
     return r;
+}
+
+CostModel codingSweepCost()
+{
+    return {100000, 100};
+}
+
+std::vector<FrontierRun> codingSweep()
+{
+    const CostModel cost = codingSweepCost();
+    const double full = fullRoundBits(cost) / 8;
+    const struct {
+        const char* values;
+        double k;
+        double accuracy;
+        int64_t bytes;
+    } cells[] = {{"fp32", 0.001, 0.75, 1000}, {"fp32", 0.01, 0.85, 5000}, {"q8", 0.001, 0.74, 400}, {"q8", 0.01, 0.84, 2000}};
+    std::vector<FrontierRun> runs;
+    for (const auto& c : cells) {
+        const bool exact = std::string(c.values) == "fp32";
+        const Plan plan = sweepPlan(c.k, 2, exact ? std::vector<std::string>{"dpu", "fu"} : std::vector<std::string>{"dpu"},
+                                    c.values);
+        const double analytic = partialRoundBits(cost, c.k) / 8;
+        std::vector<RoundRecord> records =
+            strategyRounds("dpu", 1, {c.accuracy - 0.05, c.accuracy + 0.05}, {analytic, analytic}, {c.bytes, c.bytes}, full);
+        if (exact)
+            records = joined({records, strategyRounds("fu", 1, {0.88, 0.92}, {full, full}, {400500, 400500}, full)});
+        char id[32];
+        std::snprintf(id, sizeof id, "%s-k%g", c.values, c.k);
+        FrontierRun run = frontierRun(id, plan, records);
+        run.cost = cost;
+        runs.push_back(run);
+    }
+    return runs;
 }
 
 std::string writeRunFolder(const std::string& dir, const Plan& plan, const std::vector<RoundRecord>& records,

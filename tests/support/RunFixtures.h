@@ -33,6 +33,16 @@ Plan sweepPlan(double k, int rounds = 2, std::vector<std::string> strategies = {
 /// A finished frontier run.
 FrontierRun frontierRun(const std::string& id, const Plan& plan, std::vector<RoundRecord> records, bool finished = true);
 
+/// The model codingSweep() runs on: I = 100000 partial weights, 100 dense values.
+CostModel codingSweepCost();
+
+/// A k sweep of two rounds (seed 1) on codingSweepCost(): dpu exact ("fp32") and "q8" at
+/// k = 0.001 and 0.01, FU (exact) beside each exact run; analytic bytes from the cost model.
+/// Real bytes per round: exact 1000 B and 5000 B, q8 400 B and 2000 B, FU 400500 B. Test
+/// accuracy mean-5 and mean+5 points, means: exact 75 % and 85 %, q8 74 % and 84 %, FU 90 %.
+/// Runs are named "<coding>-k<k>" and carry the cost model.
+std::vector<FrontierRun> codingSweep();
+
 /// Writes a run folder (plan.json, results.jsonl, and run.json with `state` unless it is empty;
 /// run.json names the model's sizes `cost`); returns `dir`. Throws std::runtime_error on failure.
 std::string writeRunFolder(const std::string& dir, const Plan& plan, const std::vector<RoundRecord>& records,

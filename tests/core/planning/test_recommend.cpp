@@ -13,41 +13,17 @@
 
 namespace {
 
-const dpu::CostModel kCost{100000, 100};
-const double kFullBytes = 32.0 * 100100 / 8; // 400400 B
+const dpu::CostModel kCost = dpu::test::codingSweepCost();
 
 double analytic(double k)
 {
     return dpu::partialRoundBits(kCost, k) / 8;
 }
 
-/// A k sweep of two rounds: dpu exact and q8 at k = 0.001 and 0.01, FU exact with each exact run.
-/// Real bytes per round: exact 1000 B and 5000 B, q8 400 B and 2000 B, FU 400500 B. Mean
-/// accuracies: exact 75 % and 85 %, q8 74 % and 84 %, FU 90 %.
+/// The fixture's sweep as one group: families dpu (exact), dpu q8 and fu.
 dpu::FrontierGroup sweep()
 {
-    using dpu::test::strategyRounds;
-    std::vector<dpu::FrontierRun> runs;
-    const struct {
-        const char* values;
-        double k;
-        double accuracy;
-        int64_t bytes;
-    } cells[] = {{"fp32", 0.001, 0.75, 1000}, {"fp32", 0.01, 0.85, 5000}, {"q8", 0.001, 0.74, 400}, {"q8", 0.01, 0.84, 2000}};
-    for (const auto& c : cells) {
-        const bool exact = std::string(c.values) == "fp32";
-        const dpu::Plan plan = dpu::test::sweepPlan(c.k, 2, exact ? std::vector<std::string>{"dpu", "fu"}
-                                                                  : std::vector<std::string>{"dpu"}, c.values);
-        std::vector<dpu::RoundRecord> records = strategyRounds("dpu", 1, {c.accuracy - 0.05, c.accuracy + 0.05},
-                                                               {analytic(c.k), analytic(c.k)}, {c.bytes, c.bytes}, kFullBytes);
-        if (exact)
-            records = dpu::test::joined({records, strategyRounds("fu", 1, {0.88, 0.92}, {kFullBytes, kFullBytes},
-                                                                 {400500, 400500}, kFullBytes)});
-        dpu::FrontierRun run = dpu::test::frontierRun(plan.name, plan, records);
-        run.cost = kCost;
-        runs.push_back(run);
-    }
-    const auto groups = dpu::frontierGroups(runs);
+    const auto groups = dpu::frontierGroups(dpu::test::codingSweep());
     if (groups.size() != 1)
         qFatal("the sweep should be one group, found %zu", groups.size());
     return groups[0];
