@@ -49,6 +49,9 @@ struct FrontierPoint {
     /// Real bytes over analytic bytes of its deployed partial rounds (how the cost model is
     /// calibrated); 0 when it has none.
     double realToAnalytic = 0;
+    /// Every deployed round measured its bundle. Runs from before bundles were measured have
+    /// none: their rounds count the analytic bytes instead (in every real-bytes figure above).
+    bool measuredBytes = true;
 };
 
 /// One line of the frontier: a strategy under one set of family-key values, across k.

@@ -35,7 +35,14 @@ struct Sum {
     int differences = 0;
     std::vector<double> toFu, toFull;
     double partialReal = 0, partialAnalytic = 0;
+    bool unmeasured = false; // a deployed round without a bundle size (runs from before bundles)
 };
+
+/// A round's bytes: its bundle's size; the analytic figure where a deployed round measured none.
+double roundBytes(const RoundRecord& r)
+{
+    return r.deployed && r.bundleBytes <= 0 ? r.analyticBits / 8.0 : static_cast<double>(r.bundleBytes);
+}
 
 double mean(const std::vector<double>& v)
 {
@@ -86,12 +93,14 @@ void addSeed(Sum& s, const FrontierRun& run, const std::map<int, const RoundReco
         s.accuracy += r->testAccuracy;
         s.analyticBytes += r->analyticBits / 8.0;
         ++s.rounds;
-        total += static_cast<double>(r->bundleBytes);
+        const double bytes = roundBytes(*r);
+        total += bytes;
         if (r->deployed) {
-            s.deployedBytes += static_cast<double>(r->bundleBytes);
+            s.deployedBytes += bytes;
             ++s.deployed;
-            s.maxBytes = std::max(s.maxBytes, static_cast<double>(r->bundleBytes));
-            if (r->strategy != "fu" && r->bundleKind != "full" && r->analyticBits > 0) {
+            s.maxBytes = std::max(s.maxBytes, bytes);
+            s.unmeasured = s.unmeasured || r->bundleBytes <= 0;
+            if (r->strategy != "fu" && r->bundleKind != "full" && r->analyticBits > 0 && r->bundleBytes > 0) {
                 s.partialReal += static_cast<double>(r->bundleBytes);
                 s.partialAnalytic += r->analyticBits / 8.0;
             }
@@ -118,7 +127,7 @@ void addSeed(Sum& s, const FrontierRun& run, const std::map<int, const RoundReco
         double mine = 0;
         for (const auto& [round, r] : rounds)
             if (round <= lastRound)
-                mine += 8.0 * static_cast<double>(r->bundleBytes);
+                mine += 8.0 * roundBytes(*r);
         if (last && last->cumulativeBits > 0)
             s.toFu.push_back(mine / (last->cumulativeBits / last->n));
     }
@@ -169,6 +178,7 @@ void poolPoints(FrontierGroup& group, const std::vector<const FrontierRun*>& run
         p.ratioToFu = mean(s.toFu);
         p.ratioToFull = mean(s.toFull);
         p.realToAnalytic = s.partialAnalytic > 0 ? s.partialReal / s.partialAnalytic : 0;
+        p.measuredBytes = !s.unmeasured;
         if (group.families.empty() || group.families.back().label != p.family
             || group.families.back().strategy != p.strategy || group.families.back().values != p.familyValues)
             group.families.push_back({p.family, p.strategy, p.familyValues, {}});

@@ -174,6 +174,9 @@ Recommendation recommend(const FrontierGroup* group, const Plan& reference, cons
             }
         if (dearer)
             r.why += "; " + dearer->family + " needs " + humanBytes(dearerBytes) + " for " + percent(dearerAccuracy);
+        const auto& pts = group->families[chosenFamily].points;
+        if (std::any_of(pts.begin(), pts.end(), [](const FrontierPoint& p) { return !p.measuredBytes; }))
+            r.why += " (analytic bytes where runs measured no bundle)";
         return r;
     }
 

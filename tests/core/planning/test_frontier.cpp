@@ -92,6 +92,12 @@ private Q_SLOTS:
         QCOMPARE(p[0].k, 0.001);
         QCOMPARE(p[0].meanAccuracy, 0.75);
         QCOMPARE(p[0].meanBytesPerRound, 200.0);
+        // These records measured no bundle (as runs from before bundles): their real-bytes
+        // figures count the analytic bytes, and say so.
+        QCOMPARE(p[0].realBytesPerRound, 200.0);
+        QCOMPARE(p[0].realBytesPerRun, 400.0);
+        QVERIFY(!p[0].measuredBytes);
+        QCOMPARE(p[0].realToAnalytic, 0.0); // nothing to calibrate with
         QCOMPARE(p[1].k, 0.01);
         QVERIFY(std::abs(p[1].meanAccuracy - 0.85) < 1e-12);
         QCOMPARE(p[1].meanBytesPerRound, 2000.0);
@@ -144,6 +150,7 @@ private Q_SLOTS:
         DPU_COMPARE_NEAR(exact.ratioToFu, 200.0 / 8080.0, 1e-12);
         DPU_COMPARE_NEAR(exact.ratioToFull, 200.0 / 8080.0, 1e-12);
         QCOMPARE(exact.realToAnalytic, 1.0);
+        QVERIFY(exact.measuredBytes);
 
         const dpu::FrontierPoint& coded = g.families[1].points.at(0);
         QCOMPARE(coded.realBytesPerRound, 35.0);
