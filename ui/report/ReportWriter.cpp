@@ -16,7 +16,7 @@
 #include <QPainter>
 #include <QPdfWriter>
 #include <QTextDocument>
-#include <set>
+#include <cmath>
 
 namespace dpu::ui {
 
@@ -94,7 +94,8 @@ bool ReportWriter::write(const std::vector<dpu::RunFolder>& runs, const ReportOp
     // The frontier of the finished runs (ids: their index here); the largest group is drawn.
     std::vector<dpu::FrontierRun> frontierRuns;
     for (size_t i = 0; i < runs.size(); ++i)
-        frontierRuns.push_back({std::to_string(i), runs[i].plan, runs[i].records, runs[i].complete()});
+        frontierRuns.push_back({std::to_string(i), runs[i].plan, runs[i].records, runs[i].complete(),
+                                {runs[i].status.partialWeights, runs[i].status.denseWeights}});
     const auto groups = dpu::frontierGroups(frontierRuns);
     int shown = -1;
     for (size_t g = 0; g < groups.size(); ++g)
@@ -146,19 +147,11 @@ bool ReportWriter::write(const std::vector<dpu::RunFolder>& runs, const ReportOp
         QList<QPointF> expected;
         if (shown >= 0) {
             const dpu::FrontierGroup& g = groups[static_cast<size_t>(shown)];
-            const dpu::RunStatus& st = runs[std::stoul(g.runIds.front())].status;
-            if (options.budgetBytes > 0 && st.partialWeights > 0) {
-                const dpu::CostModel cost{st.partialWeights, st.denseWeights};
-                const double k = dpu::largestKForBudget(cost, options.budgetBytes * 8.0);
-                std::set<std::string> strategies;
-                for (const dpu::FrontierPoint& p : g.points)
-                    if (p.strategy != "fu")
-                        strategies.insert(p.strategy);
-                for (const std::string& s : strategies) {
-                    const dpu::Expectation e = dpu::expectedAccuracy(dpu::pointsOf(g.points, s), k);
-                    if (k > 0 && e.bracketed)
-                        expected << QPointF(dpu::partialRoundBits(cost, k) / 8.0, 100.0 * e.accuracy);
-                }
+            if (options.budgetBytes > 0) {
+                // The recommendation at the budget, as the Budget tab marks it.
+                const dpu::Recommendation r = ReportText::recommendation(runs, groups, shown, options);
+                if (r.found && !std::isnan(r.expectedAccuracy))
+                    expected << QPointF(r.bytesPerRound, 100.0 * r.expectedAccuracy);
             }
             frontier.setFrontier(g.points, options.budgetBytes, expected);
         } else {
