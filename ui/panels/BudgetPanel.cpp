@@ -74,7 +74,7 @@ QWidget* BudgetPanel::buildControls()
     auto* bv = new QVBoxLayout(best);
     recommended_ = answerLabel(best, "budgetRecommendation");
     bv->addWidget(recommended_);
-    useRecommended_ = new QPushButton(tr("Use this &configuration in the plan"), best);
+    useRecommended_ = new QPushButton(tr("Ad&just the plan to this configuration"), best);
     useRecommended_->setObjectName(QStringLiteral("budgetUseRecommendation"));
     useRecommended_->setToolTip(tr("Set the plan's strategy, value coding and k to the recommendation"));
     connect(useRecommended_, &QPushButton::clicked, this, [this] {

@@ -128,6 +128,10 @@ std::vector<FrontierPoint> pointsOf(const std::vector<FrontierPoint>& points, co
 /// The points of one family (by label) within `points`.
 std::vector<FrontierPoint> pointsOfFamily(const std::vector<FrontierPoint>& points, const std::string& family);
 
+/// The groups as JSON: per group its runs, plan name and FU reference, and per family its
+/// points with every figure above (NaN figures are null). What `dpu-cli frontier --json` prints.
+std::string frontierToJson(const std::vector<FrontierGroup>& groups);
+
 /// Interpolates linearly in log k between the nearest points at or below and at or above k
 /// (points of one family, any order); not bracketed when k lies outside their range.
 Expectation expectedAccuracy(const std::vector<FrontierPoint>& points, double k);

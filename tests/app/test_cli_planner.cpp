@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// dpu-cli budget as a user meets it: the recommendation from run folders, as text and JSON, and clear errors.
+// dpu-cli budget and frontier as a user meets them: the recommendation and the frontier from run folders, text, JSON, picture, errors.
 #include "RunFixtures.h"
 #include "TestSupport.h"
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -16,14 +17,20 @@ struct Result {
     QString out, err;
 };
 
-Result cli(const QStringList& args)
+Result run(const QStringList& args)
 {
     const QString exe = qEnvironmentVariable("DPU_CLI", QStringLiteral(DPU_BINARY_DIR "/app/cli/dpu-cli"));
     QProcess p;
-    p.start(exe, QStringList{"budget"} + args);
+    p.start(exe, args);
     p.waitForFinished(60000);
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
             QString::fromUtf8(p.readAllStandardError())};
+}
+
+/// dpu-cli budget ARGS...
+Result cli(const QStringList& args)
+{
+    return run(QStringList{"budget"} + args);
 }
 
 /// The line of the text answer that starts with `label`, without it.
@@ -37,7 +44,7 @@ QString field(const QString& out, const QString& label)
 
 } // namespace
 
-class TestCliBudget : public QObject {
+class TestCliPlanner : public QObject {
     Q_OBJECT
     QTemporaryDir tmp_;
     QString sweep_;
@@ -120,6 +127,46 @@ private Q_SLOTS:
         QVERIFY2(field(none.out, "why").contains(QStringLiteral("always-shipped")), qPrintable(none.out));
     }
 
+    void frontierTableJsonAndPicture()
+    {
+        const Result t = run({"frontier", sweep_});
+        QVERIFY2(t.code == 0, qPrintable(t.err));
+        QVERIFY2(t.out.contains(QStringLiteral("FU reference: fu")), qPrintable(t.out));
+        // dpu q8 at k = 0.01: 84 %, -6 points, 2000 B a round, 4000 B a run; FU's bits 2 x 400400 B.
+        QVERIFY2(t.out.contains(QRegularExpression(QStringLiteral("\\ndpu q8 +0\\.01 +84\\.00 % +-6\\.00 +2000 +4000 +0\\.004995 +1\\n"))),
+                 qPrintable(t.out));
+        const Result j = run({"frontier", sweep_, tmp_.filePath("vgg"), "--json"});
+        QVERIFY2(j.code == 0, qPrintable(j.err));
+        const QJsonArray groups = QJsonDocument::fromJson(j.out.toUtf8()).array();
+        QCOMPARE(groups.size(), 2); // the sweep, and the other model's run
+        const QJsonArray families = groups[0].toObject()["families"].toArray();
+        QCOMPARE(families.size(), 3);
+        QCOMPARE(families[1].toObject()["family"].toString(), QStringLiteral("dpu q8"));
+        const QJsonObject p = families[1].toObject()["points"].toArray()[1].toObject();
+        QCOMPARE(p["real_bytes_per_round"].toDouble(), 2000.0);
+        QVERIFY(std::abs(p["ratio_to_fu"].toDouble() - 4000.0 / 800800.0) < 1e-12);
+        QVERIFY(std::abs(p["accuracy_to_fu"].toDouble() + 0.06) < 1e-12);
+        // The picture, drawn by the application's own chart (when this build has the GUI).
+        const QString png = tmp_.filePath("frontier.png");
+        const Result i = run({"frontier", sweep_, "--image", png, "--budget", "1200"});
+        if (i.code == 0) {
+            QFile f(png);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QByteArray head = f.read(24); // signature, then IHDR: width big-endian at 16
+            QVERIFY(head.startsWith("\x89PNG\r\n\x1a\n"));
+            const auto width = (uchar(head[16]) << 24) | (uchar(head[17]) << 16) | (uchar(head[18]) << 8) | uchar(head[19]);
+            QVERIFY2(width >= 900, qPrintable(QString::number(width))); // 900 points at 2x
+        } else {
+            QVERIFY2(i.err.contains(QStringLiteral("DPU_BUILD_GUI")), qPrintable(i.err));
+        }
+        const Result bad = run({"frontier", sweep_, "--image", tmp_.filePath("frontier.gif")});
+        QVERIFY(bad.code != 0);
+        QVERIFY2(bad.err.contains(QStringLiteral("frontier.gif")), qPrintable(bad.err));
+        const Result none = run({"frontier", sweep_ + "/zz-stopped"});
+        QCOMPARE(none.code, 1);
+        QVERIFY2(none.err.contains(QStringLiteral("no finished runs")), qPrintable(none.err));
+    }
+
     void errorsSayWhatIsWrong()
     {
         const struct {
@@ -145,5 +192,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliBudget)
-#include "test_cli_budget.moc"
+QTEST_GUILESS_MAIN(TestCliPlanner)
+#include "test_cli_planner.moc"
