@@ -35,6 +35,13 @@ std::string percent(double fraction)
     return buf;
 }
 
+std::string points(double fraction)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%+.2f", 100.0 * fraction);
+    return buf;
+}
+
 std::string seconds(double s)
 {
     char buf[32];
@@ -62,7 +69,7 @@ void printText(const Recommendation& r, const Budget& budget, const std::string&
                                : "estimate: calibrated cost model, no finished run fits");
         if (!std::isnan(r.expectedAccuracy))
             std::printf("expected        %s test accuracy%s\n", percent(r.expectedAccuracy).c_str(),
-                        std::isnan(r.accuracyToFu) ? "" : (" (" + percent(r.accuracyToFu) + " to FU)").c_str());
+                        std::isnan(r.accuracyToFu) ? "" : (" (" + points(r.accuracyToFu) + " points to FU)").c_str());
         else
             std::printf("expected        unknown (no finished run of this family near k)\n");
         std::printf("bytes           %.0f B per round (%s), %.0f B per run of %d rounds (%s)\n", r.bytesPerRound,
@@ -80,7 +87,8 @@ void printText(const Recommendation& r, const Budget& budget, const std::string&
     if (r.fits.empty())
         return;
     const char* scope = budget.scope == Budget::Scope::PerRound ? "round" : "run";
-    std::printf("\n%-24s %-5s %-10s %-10s %-14s %s\n", "family", "fits", "k", "expected", "bytes/", "cheapest run");
+    std::printf("\n%-24s %-5s %-10s %-10s %-14s %s\n", "family", "fits", "k", "expected", scope == std::string("round") ? "B/round" : "B/run",
+                "cheapest run");
     for (const FamilyFit& f : r.fits) {
         char k[32] = "-", acc[32] = "-", bytes[32] = "-";
         if (f.fits) {
@@ -88,8 +96,11 @@ void printText(const Recommendation& r, const Budget& budget, const std::string&
             std::snprintf(acc, sizeof acc, "%.2f %%", 100.0 * f.accuracy);
             std::snprintf(bytes, sizeof bytes, "%.0f B", f.bytes);
         }
-        std::printf("%-24s %-5s %-10s %-10s %-14s %.0f B/%s at k = %.4g\n", f.family.c_str(), f.fits ? "yes" : "no", k,
-                    acc, bytes, f.cheapestBytes, scope, f.cheapestK);
+        char where[48] = ""; // FU ignores k
+        if (f.family.substr(0, f.family.find(' ')) != "fu")
+            std::snprintf(where, sizeof where, " at k = %.4g", f.cheapestK);
+        std::printf("%-24s %-5s %-10s %-10s %-14s %.0f B/%s%s\n", f.family.c_str(), f.fits ? "yes" : "no", k, acc, bytes,
+                    f.cheapestBytes, scope, where);
     }
 }
 

@@ -72,7 +72,7 @@ private Q_SLOTS:
         const Result r = cli({sweep_, "--bytes-per-round", "2000"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QCOMPARE(field(r.out, "recommendation"), QStringLiteral("dpu q8, k = 0.01 (measured: finished runs' real bundle bytes)"));
-        QCOMPARE(field(r.out, "expected"), QStringLiteral("84.00 % test accuracy (-6.00 % to FU)"));
+        QCOMPARE(field(r.out, "expected"), QStringLiteral("84.00 % test accuracy (-6.00 points to FU)"));
         QVERIFY2(field(r.out, "bytes").startsWith(QStringLiteral("2000 B per round (2.0 KB), 4000 B per run of 2 rounds")),
                  qPrintable(r.out));
         QCOMPARE(field(r.out, "plan"), QStringLiteral("strategies dpu (and fu to compare), bundle.values \"q8\", k 0.01"));

@@ -7,6 +7,7 @@
 #include "panels/CostReadout.h"
 #include <QCategoryAxis>
 #include <QImage>
+#include <QLegend>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QPainter>
@@ -75,6 +76,8 @@ FrontierChart::FrontierChart(QWidget* parent) : ChartView(tr("Accuracy against r
     NiceAxis::fit(y_, 0, 100, 5, 0, 100);
     setAxes(x_, y_);
     chart()->addAxis(bytesAxis_->labelAxis(), Qt::AlignBottom);
+    // The legend shows each family's marker (its coding), not a plain colour square.
+    chart()->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
 }
 
 QString FrontierChart::budgetKey()
@@ -170,8 +173,9 @@ void FrontierChart::setFrontier(const std::vector<FrontierPoint>& points, double
 
 void FrontierChart::fitAxes(const QRectF& b)
 {
-    // Whole decades keep the log grid readable.
-    bytesAxis_->setRange(b.left(), b.right());
+    // Whole decades keep the log grid readable; a point just above a decade (10.1 KB) would sit
+    // half outside on the axis, so the range reaches a little beyond the points.
+    bytesAxis_->setRange(b.left() / 1.15, b.right() * 1.15);
     NiceAxis::fit(y_, b.top() - 2, b.bottom() + 2, 6, 0, 100);
 }
 

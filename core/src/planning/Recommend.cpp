@@ -158,22 +158,24 @@ Recommendation recommend(const FrontierGroup* group, const Plan& reference, cons
             r.why += d;
         }
         r.why += ", " + humanBytes(bytes) + per(budget) + ", best of " + std::to_string(r.familiesFitting)
-                 + (r.familiesFitting == 1 ? " family" : " families") + " that fit ("
+                 + (r.familiesFitting == 1 ? " family that fits (" : " families that fit (")
                  + std::to_string(r.familiesConsidered) + " in all)";
-        // What more bytes would buy: the cheapest finished point of another family that beats it.
-        const FamilyFit* dearer = nullptr;
-        double dearerBytes = 0, dearerAccuracy = 0;
-        for (size_t f = 0; f < group->families.size(); ++f)
-            for (const FrontierPoint& p : group->families[f].points) {
-                const double b = budget.scope == Budget::Scope::PerRound ? p.realBytesPerRound : p.realBytesPerRun;
-                if (f != chosenFamily && p.meanAccuracy > r.expectedAccuracy && b > budget.bytes && (!dearer || b < dearerBytes)) {
-                    dearer = &r.fits[f];
-                    dearerBytes = b;
-                    dearerAccuracy = p.meanAccuracy;
+        // What more bytes would buy: the cheapest finished point (of any family, a larger k of
+        // this one included) that beats it.
+        const FrontierFamily* dearer = nullptr;
+        const FrontierPoint* dearerPoint = nullptr;
+        for (const FrontierFamily& family : group->families)
+            for (const FrontierPoint& p : family.points) {
+                const double b = planning::scopedBytes(p, budget);
+                if (p.meanAccuracy > r.expectedAccuracy && b > budget.bytes
+                    && (!dearerPoint || b < planning::scopedBytes(*dearerPoint, budget))) {
+                    dearer = &family;
+                    dearerPoint = &p;
                 }
             }
         if (dearer)
-            r.why += "; " + dearer->family + " needs " + humanBytes(dearerBytes) + " for " + percent(dearerAccuracy);
+            r.why += "; " + configText(dearer->label, dearer->strategy, dearerPoint->k) + " needs "
+                     + humanBytes(planning::scopedBytes(*dearerPoint, budget)) + " for " + percent(dearerPoint->meanAccuracy);
         const auto& pts = group->families[chosenFamily].points;
         if (std::any_of(pts.begin(), pts.end(), [](const FrontierPoint& p) { return !p.measuredBytes; }))
             r.why += " (analytic bytes where runs measured no bundle)";

@@ -72,7 +72,7 @@ private Q_SLOTS:
         QVERIFY(!r.fits[2].fits); // FU needs 400.5 KB
         QCOMPARE(r.fits[2].cheapestBytes, 400500.0);
         QCOMPARE(r.why, std::string("dpu q8 at k=0.01: 84.0 % expected (-6.00 points to FU), 2.0 KB/round, best of 2 "
-                                    "families that fit (3 in all); dpu needs 5.0 KB for 85.0 %"));
+                                    "families that fit (3 in all); dpu at k=0.01 needs 5.0 KB for 85.0 %"));
     }
 
     void interpolatesWithinAFamily()
