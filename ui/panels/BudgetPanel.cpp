@@ -41,7 +41,7 @@ BudgetPanel::BudgetPanel(QWidget* parent) : QWidget(parent)
     auto* groupRow = new QHBoxLayout;
     group_ = new QComboBox(this);
     group_->setObjectName(QStringLiteral("frontierGroup"));
-    group_->setToolTip(tr("Runs join one frontier only when their plans agree on everything but k"));
+    group_->setToolTip(tr("Runs join one frontier only when their plans agree on everything but k, the strategies and the bundle settings"));
     group_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     auto* groupLabel = new QLabel(tr("Sho&w runs of:"), this);
     groupLabel->setBuddy(group_);
