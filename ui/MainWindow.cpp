@@ -152,6 +152,7 @@ void MainWindow::connectBudget()
     follow();
     connect(budget, &BudgetPanel::sweepRequested, this, &MainWindow::queueKSweep);
     connect(budget, &BudgetPanel::useKRequested, plan_, &PlanPanel::setK);
+    connect(budget, &BudgetPanel::configurationRequested, plan_, &PlanPanel::setPlan);
 }
 
 QString MainWindow::seriesKey(int runId, const std::string& strategy, uint64_t seed, bool withSeed) const

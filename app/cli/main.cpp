@@ -35,6 +35,10 @@ int main(int argc, char** argv)
             return dpu::cli::planCommand(args);
         if (command == "bundle")
             return dpu::cli::bundleCommand(args);
+        if (command == "budget")
+            return dpu::cli::budgetCommand(args);
+        if (command == "frontier")
+            return dpu::cli::frontierCommand(args);
         if (command == "report")
             return dpu::cli::reportCommand(args);
         std::fprintf(stderr, "dpu-cli: unknown command '%s' (try --help)\n", command.c_str());
