@@ -106,6 +106,7 @@ void PlanPanel::connectEdits()
     connect(lambda_, &QDoubleSpinBox::valueChanged, this, edited);
     connect(lr_, &QDoubleSpinBox::valueChanged, this, edited);
     connect(optimizer_, &QComboBox::currentIndexChanged, this, edited);
+    connect(values_, &QComboBox::currentIndexChanged, this, edited);
     connect(seeds_, &QLineEdit::textChanged, this, edited);
     connect(device_, &QComboBox::currentIndexChanged, this, edited);
 }
@@ -169,6 +170,7 @@ void PlanPanel::setPlan(const dpu::Plan& plan)
     epochs_->setValue(plan.train.epochs);
     lr_->setValue(plan.train.lr);
     optimizer_->setCurrentIndex(plan.train.optimizer == "sgd" ? 1 : 0);
+    values_->setCurrentIndex(std::max(0, values_->findData(QString::fromStdString(plan.bundle.values))));
     QStringList seeds;
     for (uint64_t s : plan.seeds)
         seeds << QString::number(s);
@@ -200,6 +202,7 @@ dpu::Plan PlanPanel::plan() const
     p.train.epochs = epochs_->value();
     p.train.lr = lr_->value();
     p.train.optimizer = optimizer_->currentData().toString().toStdString();
+    p.bundle.values = values_->currentData().toString().toStdString();
     p.seeds.clear();
     for (const QString& part : seeds_->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts)) {
         bool ok = false;
@@ -300,6 +303,7 @@ QWidget* PlanPanel::fieldFor(const QString& path) const
     if (path == QLatin1String("train.epochs")) return epochs_;
     if (path == QLatin1String("train.lr")) return lr_;
     if (path == QLatin1String("train.optimizer")) return optimizer_;
+    if (path == QLatin1String("bundle.values")) return values_;
     if (path == QLatin1String("seeds")) return seeds_;
     if (path == QLatin1String("device")) return device_;
     return nullptr;

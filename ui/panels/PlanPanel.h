@@ -116,6 +116,7 @@ private:
     QSpinBox* epochs_;
     QDoubleSpinBox* lr_;
     QComboBox* optimizer_;
+    QComboBox* values_; ///< bundle.values: how changed weights travel
     QLineEdit* seeds_;
     QComboBox* device_;
     QLabel* errorLabel_;

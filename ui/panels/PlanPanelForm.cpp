@@ -190,6 +190,14 @@ void PlanPanel::addTrainingRows(QFormLayout* form, QWidget* box)
     optimizer_->addItem(QStringLiteral("SGD (Nesterov)"), QStringLiteral("sgd"));
     form->addRow(tr("O&ptimiser"), optimizer_);
     marks_->addRow(QStringLiteral("optimizer"), {optimizer_});
+    values_ = new QComboBox(box);
+    for (const auto& v : dpu::bundleValueCodings())
+        values_->addItem(QString::fromStdString(v), QString::fromStdString(v));
+    values_->setToolTip(tr("How changed weights travel in the bundles: fp32 exact; fp16; q8 256 centroids per "
+                           "tensor; q8c q8's error on a uniform grid, context-coded (smaller); q4 16 centroids; "
+                           "ternary sign x one magnitude per tensor (docs/bundle-format.md)"));
+    form->addRow(tr("&Values"), values_);
+    marks_->addRow(QStringLiteral("values"), {values_});
     seeds_ = new QLineEdit(box);
     seeds_->setPlaceholderText(tr("1, 2, 3"));
     seeds_->setToolTip(tr("One run per seed, separated by commas or spaces"));
@@ -216,6 +224,7 @@ void PlanPanel::nameFields()
     epochs_->setObjectName(QStringLiteral("epochs"));
     lr_->setObjectName(QStringLiteral("lr"));
     optimizer_->setObjectName(QStringLiteral("optimizer"));
+    values_->setObjectName(QStringLiteral("values"));
     seeds_->setObjectName(QStringLiteral("seeds"));
     device_->setObjectName(QStringLiteral("device"));
 }

@@ -44,7 +44,7 @@ struct TrainSpec {
 
 /// The update bundles a run builds for every deployed round (docs/bundle-format.md).
 struct BundleSpec {
-    std::string values = "fp32"; ///< coding of changed weights: "fp32" (exact), "fp16" or "q8"
+    std::string values = "fp32"; ///< coding of changed weights: one of bundleValueCodings()
     bool write = true;           ///< keep them in OUT/bundles/ (their sizes are always measured)
     std::string secretKey;       ///< Ed25519 secret key file (64 bytes) to sign them; empty: unsigned
 };
@@ -83,6 +83,11 @@ std::string planToJson(const Plan& plan);
 
 /// Checks cross-field rules (e.g. k in (0, 1], strategies known). Throws PlanError.
 void validatePlan(const Plan& plan);
+
+/// Names "bundle.values" may take: "fp32" (exact), "fp16", "q8" (256 k-means centroids per tensor,
+/// Huffman), "q8c" (q8's error or less on a uniform grid, context-coded), "q4" (16 centroids,
+/// context-coded), "ternary" (sign x one magnitude per tensor, context-coded); docs/bundle-format.md.
+std::vector<std::string> bundleValueCodings();
 
 /// Names of the strategies a plan may list, with their variants ("dpu", "dpu-noreinit", ...).
 std::vector<std::string> strategyNames();

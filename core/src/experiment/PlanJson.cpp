@@ -102,6 +102,11 @@ std::string show(double v)
 
 } // namespace
 
+std::vector<std::string> bundleValueCodings()
+{
+    return {"fp32", "fp16", "q8", "q8c", "q4", "ternary"};
+}
+
 std::vector<std::string> strategyNames()
 {
     return {"fu", "dpu", "dpu-noreinit", "dpu-memory", "gcpu", "gcpu-reinit", "lcpu", "rpu", "pruning"};
@@ -156,8 +161,9 @@ void validatePlan(const Plan& p)
     require(t.schedule.stepEpochs >= 0, "train.schedule.step_epochs", "expected >= 0 (0: epochs / 3)");
     require(t.schedule.gamma > 0 && t.schedule.gamma <= 1, "train.schedule.gamma",
             "expected a factor in (0, 1], found " + show(t.schedule.gamma));
-    require(p.bundle.values == "fp32" || p.bundle.values == "fp16" || p.bundle.values == "q8", "bundle.values",
-            "expected \"fp32\", \"fp16\" or \"q8\", found \"" + p.bundle.values + "\"");
+    const auto codings = bundleValueCodings();
+    require(std::find(codings.begin(), codings.end(), p.bundle.values) != codings.end(), "bundle.values",
+            "expected \"fp32\", \"fp16\", \"q8\", \"q8c\", \"q4\" or \"ternary\", found \"" + p.bundle.values + "\"");
     require(!p.seeds.empty(), "seeds", "expected at least one seed");
     require(p.device == "auto" || p.device == "cpu" || p.device == "cuda", "device",
             "expected \"auto\", \"cpu\" or \"cuda\", found \"" + p.device + "\"");
