@@ -272,34 +272,12 @@ std::vector<std::vector<float>> partialSources(const BundleInput& in, const std:
     return sources;
 }
 
-// q8c: one step for the bundle from q8's error on the partial tensors; with quantiseDense (delta
-// bundles) the changed always-shipped tensors share it, their masks returned in denseMasks.
+// q8c: the bundle's grid step (CqPlanner::bundleStep).
 Grid chooseGrid(const BundleInput& in, const std::vector<TensorData>& base,
                 const std::vector<std::vector<float>>& sources, std::vector<std::vector<uint8_t>>& denseMasks)
 {
     Grid g;
-    if (in.coding != ValueCoding::Q8c || in.kind == Kind::Full)
-        return g;
-    std::vector<CqChanges> changes;
-    for (size_t i = 0; i < in.target.size(); ++i) {
-        if (!in.masks[i].empty()) {
-            changes.push_back({&sources[i], &in.target[i].values, &in.masks[i], true});
-        } else if (in.quantiseDense && in.kind == Kind::Delta) {
-            std::vector<uint8_t>& m = denseMasks[i];
-            m.resize(in.target[i].values.size());
-            bool any = false;
-            for (size_t j = 0; j < m.size(); ++j)
-                any |= (m[j] = std::memcmp(&in.target[i].values[j], &base[i].values[j], 4) != 0) != 0;
-            if (!any)
-                m.clear(); // unchanged: copied
-            else
-                changes.push_back({&base[i].values, &in.target[i].values, &m, false});
-        }
-    }
-    g.ok = CqPlanner::chooseStep(changes, g.m, g.x);
-    if (!g.ok)
-        for (auto& m : denseMasks)
-            m.clear(); // q8 exact: so is everything else
+    g.ok = CqPlanner::bundleStep(in, base, sources, denseMasks, g.m, g.x);
     return g;
 }
 

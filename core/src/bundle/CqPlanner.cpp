@@ -5,6 +5,7 @@
 #include "bundle/Quantizer.h"
 
 #include <cmath>
+#include <cstring>
 
 namespace dpu::bundle {
 
@@ -96,6 +97,37 @@ bool CqPlanner::chooseStep(const std::vector<CqChanges>& tensors, unsigned& step
         }
     }
     return found;
+}
+
+bool CqPlanner::bundleStep(const BundleInput& in, const std::vector<TensorData>& base,
+                           const std::vector<std::vector<float>>& sources,
+                           std::vector<std::vector<uint8_t>>& denseMasks, unsigned& stepM, unsigned& stepX)
+{
+    if (in.coding != ValueCoding::Q8c || in.kind == Kind::Full)
+        return false;
+    std::vector<CqChanges> changes;
+    for (size_t i = 0; i < in.target.size(); ++i) {
+        if (!in.masks[i].empty()) {
+            changes.push_back({&sources[i], &in.target[i].values, &in.masks[i], true});
+        } else if (in.quantiseDense && in.kind == Kind::Delta) {
+            std::vector<uint8_t>& m = denseMasks[i];
+            m.resize(in.target[i].values.size());
+            bool any = false;
+            for (size_t j = 0; j < m.size(); ++j) {
+                m[j] = std::memcmp(&in.target[i].values[j], &base[i].values[j], 4) != 0;
+                any |= m[j] != 0;
+            }
+            if (!any)
+                m.clear(); // unchanged: copied
+            else
+                changes.push_back({&base[i].values, &in.target[i].values, &m, false});
+        }
+    }
+    const bool ok = chooseStep(changes, stepM, stepX);
+    if (!ok)
+        for (auto& m : denseMasks)
+            m.clear(); // q8 exact: so is everything else
+    return ok;
 }
 
 std::vector<uint8_t> CqPlanner::section(ValueCoding coding, const CqChanges& t, uint32_t rowLen, unsigned stepM,

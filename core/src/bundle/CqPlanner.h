@@ -25,6 +25,14 @@ public:
     /// partial tensors. False when q8 would be exact (then q8c ships exact fp32 values).
     static bool chooseStep(const std::vector<CqChanges>& tensors, unsigned& stepM, unsigned& stepX);
 
+    /// q8c's step for a whole bundle (chooseStep over every partial tensor's changes). With
+    /// `in.quantiseDense` (delta bundles) the changed always-shipped tensors share the step and
+    /// their masks land in `denseMasks` (indexed like the tensors; empty for the others, and all
+    /// empty when there is no step). False without a step: not q8c, a full bundle, or q8 exact.
+    static bool bundleStep(const BundleInput& in, const std::vector<TensorData>& base,
+                           const std::vector<std::vector<float>>& sources,
+                           std::vector<std::vector<uint8_t>>& denseMasks, unsigned& stepM, unsigned& stepX);
+
     /// The cq section of one tensor under `coding` (Q8c with the chosen step, Q4, Ternary);
     /// `applied` gets what the device decodes. Empty when the levels do not fit the grid (the
     /// caller then ships exact values).
