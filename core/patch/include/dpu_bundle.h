@@ -41,7 +41,7 @@ extern "C" {
 #define DPU_CQ_DIFF 1u                /* cq flags bit 0: value = source value + level */
 #define DPU_CQ_MAX_COLUMNS 2048u      /* rows up to this length get the column context */
 #define DPU_CQ_POS_CONTEXTS 128u      /* 8 column buckets x 8 row buckets x left neighbour */
-#define DPU_CQ_GRID_CONTEXTS 122u     /* nonzero 1, sign 2, exponent 23, mantissa 24 x 4 */
+#define DPU_CQ_GRID_CONTEXTS 398u     /* nonzero 1, sign 2, exponent 13 x 23, mantissa 24 x 4 */
 #define DPU_CQ_TABLE_CONTEXTS 512u    /* source sign x 256 tree nodes (node 0 unused) */
 #define DPU_CQ_MAX_LEVEL (1u << 24)   /* grid: m * |i| below 2^24, so every level is exact */
 
@@ -140,7 +140,7 @@ typedef struct dpu_bundle_info {
     char compat[DPU_MAX_STRING + 1];
 } dpu_bundle_info;
 
-/** Working memory of a verify/apply (about 11.5 KiB on x86-64, 4.6 KiB of it for cq sections:
+/** Working memory of a verify/apply (11,592 bytes on x86-64, 4,616 of them for cq sections:
  *  adaptive models and column counters); the caller owns it. After any error the
  *  context is terminal: every later call returns that same error until dpu_apply_init. */
 typedef struct dpu_apply_ctx {

@@ -15,8 +15,10 @@ extern "C" {
 /* Value model indices of the grid form (into dpu_apply_ctx.cq_val). */
 #define DPU_CQ_CTX_NONZERO 0u
 #define DPU_CQ_CTX_SIGN 1u     /* + the source value's sign bit */
-#define DPU_CQ_CTX_EXP 3u      /* + j, j = 0..22: unary bit j of the magnitude's exponent */
-#define DPU_CQ_CTX_MANT 26u    /* + 4 e + k: mantissa bits of a magnitude in [2^e, 2^(e+1)) */
+#define DPU_CQ_CTX_EXP 3u      /* + 23 p + j, j = 0..22: unary bit j of the magnitude's exponent,
+                                  p the row's previous level (dpu_cq_scan.prev) */
+#define DPU_CQ_PREV_CLASSES 13u
+#define DPU_CQ_CTX_MANT 302u   /* + 4 e + k: mantissa bits of a magnitude in [2^e, 2^(e+1)) */
 #define DPU_CQ_MAX_EXP 23u     /* magnitudes below 2^24 */
 
 /** Where the position scan stands: column within the row, changes so far in this row, and
@@ -26,6 +28,7 @@ typedef struct dpu_cq_scan {
     uint32_t col;         /* 0..R-1 */
     uint32_t row_changes; /* changes so far in this row */
     unsigned left;        /* previous element of this row changed */
+    unsigned prev;        /* the row's previous grid level: 0 none, 1 zero, else min(e + 2, 12) */
     int columns;          /* R <= DPU_CQ_MAX_COLUMNS: per-column counters in use */
 } dpu_cq_scan;
 
@@ -48,6 +51,7 @@ static inline void dpu_cq_scan_start(dpu_cq_scan *s, uint32_t row_len, uint8_t *
     s->col = 0;
     s->row_changes = 0;
     s->left = 0;
+    s->prev = 0;
     s->columns = row_len <= DPU_CQ_MAX_COLUMNS;
     if (s->columns)
         for (i = 0; i < row_len; ++i)
@@ -72,7 +76,14 @@ static inline void dpu_cq_scan_next(dpu_cq_scan *s, uint8_t *cols, unsigned bit)
         s->col = 0;
         s->row_changes = 0;
         s->left = 0;
+        s->prev = 0;
     }
+}
+
+/** Records a grid level of magnitude exponent `e` (`nonzero` 0: level 0) as the row's previous. */
+static inline void dpu_cq_scan_level(dpu_cq_scan *s, unsigned nonzero, unsigned e)
+{
+    s->prev = !nonzero ? 1u : e + 2u < DPU_CQ_PREV_CLASSES - 1u ? e + 2u : DPU_CQ_PREV_CLASSES - 1u;
 }
 
 /** The grid level step * i for step m * 2^(x - 127) and i = +-mag, m * mag < 2^24: the integer

@@ -63,7 +63,7 @@ static dpu_status read_header(dpu_apply_ctx *ctx, const dpu_entry *e, uint64_t i
 }
 
 /* One change's new value over `source`: 0, or DPU_E_VALUE_CODE / DPU_E_CENTROIDS. */
-static dpu_status decode_value(dpu_apply_ctx *ctx, const cq_header *h, float *v)
+static dpu_status decode_value(dpu_apply_ctx *ctx, const cq_header *h, dpu_cq_scan *scan, float *v)
 {
     dpu_bits *b = &ctx->bits;
     dpu_arith *a = &ctx->arith;
@@ -75,7 +75,7 @@ static dpu_status decode_value(dpu_apply_ctx *ctx, const cq_header *h, float *v)
         unsigned neg = 0, ex = 0, k;
         if (dpu_arith_get(a, b, &m[DPU_CQ_CTX_NONZERO], lim)) {
             neg = dpu_arith_get(a, b, &m[DPU_CQ_CTX_SIGN + sign], lim);
-            while (ex < DPU_CQ_MAX_EXP && dpu_arith_get(a, b, &m[DPU_CQ_CTX_EXP + ex], lim))
+            while (ex < DPU_CQ_MAX_EXP && dpu_arith_get(a, b, &m[DPU_CQ_CTX_EXP + 23u * scan->prev + ex], lim))
                 ++ex;
             mag = 1;
             for (k = 0; k < ex; ++k) {
@@ -85,6 +85,7 @@ static dpu_status decode_value(dpu_apply_ctx *ctx, const cq_header *h, float *v)
             if ((uint64_t)h->step_m * mag >= DPU_CQ_MAX_LEVEL)
                 return DPU_E_VALUE_CODE;
         }
+        dpu_cq_scan_level(scan, mag != 0, ex);
         level = dpu_cq_grid_level(h->step_m, h->step_x, mag, neg);
     } else {
         unsigned node = 1, k;
@@ -128,13 +129,13 @@ dpu_status dpu_apply_cq(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dpu_en
             else
                 bit = dpu_arith_get(&ctx->arith, &ctx->bits, &ctx->cq_pos[dpu_cq_pos_context(&scan, ctx->cq_col)],
                                     h.pos_limit);
-            dpu_cq_scan_next(&scan, ctx->cq_col, bit);
             if (bit) {
                 /* a level decoded from bytes past the section is garbage: report the overrun */
-                if ((s = decode_value(ctx, &h, &ctx->vals[i])) != DPU_OK)
+                if ((s = decode_value(ctx, &h, &scan, &ctx->vals[i])) != DPU_OK)
                     return dpu_fail(ctx, ctx->bits.error ? DPU_E_ARITH : s, "cq value level", index);
                 ++done;
             }
+            dpu_cq_scan_next(&scan, ctx->cq_col, bit);
             if (ctx->bits.error)
                 return dpu_fail(ctx, DPU_E_ARITH, "arithmetic stream runs past its section", index);
         }

@@ -34,10 +34,10 @@ bool cqCoding(ValueCoding c)
     return c == ValueCoding::Q8c || c == ValueCoding::Q4 || c == ValueCoding::Ternary;
 }
 
-// The q8c grid step, shared by every tensor of the bundle.
+// The q8c grid, shared by every tensor of the bundle.
 struct Grid {
     bool ok = false;
-    unsigned m = 0, x = 0;
+    CqGrid g;
 };
 
 void le(std::vector<uint8_t>& out, uint64_t v, int bytes)
@@ -172,10 +172,9 @@ Planned planPartialTensor(const BundleInput& in, std::vector<float> source, size
     p.coding = uint8_t(in.coding);
     BundleStats s;
     if (cqCoding(in.coding)) {
-        const CqChanges c{&source, &t.values, &in.masks[i], true};
+        const CqChanges c{&source, &t.values, &in.masks[i], true, CqEncoder::rowLength(t.shape, t.values.size())};
         if (in.coding != ValueCoding::Q8c || grid.ok)
-            p.section = CqPlanner::section(in.coding, c, CqEncoder::rowLength(t.shape, t.values.size()), grid.m,
-                                           grid.x, out.applied[i].values, s);
+            p.section = CqPlanner::section(in.coding, c, grid.g, out.applied[i].values, s);
         p.coding = DPU_CODING_CQ;
         if (p.section.empty()) { // q8 would be exact here, or the levels overflow the grid
             s = BundleStats{};
@@ -277,7 +276,7 @@ Grid chooseGrid(const BundleInput& in, const std::vector<TensorData>& base,
                 const std::vector<std::vector<float>>& sources, std::vector<std::vector<uint8_t>>& denseMasks)
 {
     Grid g;
-    g.ok = CqPlanner::bundleStep(in, base, sources, denseMasks, g.m, g.x);
+    g.ok = CqPlanner::bundleStep(in, base, sources, denseMasks, g.g);
     return g;
 }
 
@@ -292,8 +291,9 @@ Planned planQuantisedDense(const BundleInput& in, const std::vector<TensorData>&
     p.coding = DPU_CODING_CQ;
     BundleStats s;
     std::vector<float> applied;
-    p.section = CqPlanner::section(ValueCoding::Q8c, {&base[i].values, &t.values, &mask, false},
-                                   CqEncoder::rowLength(t.shape, t.values.size()), grid.m, grid.x, applied, s);
+    p.section = CqPlanner::section(ValueCoding::Q8c,
+                                   {&base[i].values, &t.values, &mask, false, CqEncoder::rowLength(t.shape, t.values.size())},
+                                   grid.g, applied, s);
     if (p.section.empty() || p.section.size() >= 4 * t.values.size())
         return planAlwaysShippedTensor(in, base, i, out.stats);
     out.applied[i].values = applied;

@@ -19,7 +19,7 @@ using Models = std::array<dpu_arith_model, DPU_CQ_TABLE_CONTEXTS>;
 
 // Codes (or, with enc null, only prices) one change's level; returns its ideal bits.
 double codeLevel(ArithEncoder* enc, Models& m, const CqModel& model, unsigned sign, int32_t level, unsigned limit,
-                 unsigned depth)
+                 unsigned depth, dpu_cq_scan& scan)
 {
     double bits = 0;
     auto put = [&](unsigned bit, dpu_arith_model& ctx) {
@@ -39,17 +39,21 @@ double codeLevel(ArithEncoder* enc, Models& m, const CqModel& model, unsigned si
         return bits;
     }
     put(level != 0, m[DPU_CQ_CTX_NONZERO]);
-    if (level == 0)
+    if (level == 0) {
+        dpu_cq_scan_level(&scan, 0, 0);
         return bits;
+    }
     put(level < 0, m[DPU_CQ_CTX_SIGN + sign]);
     const auto mag = uint32_t(std::abs(level));
     unsigned ex = 0;
     while ((mag >> (ex + 1)) != 0)
         ++ex;
+    const unsigned expBase = DPU_CQ_CTX_EXP + 23u * scan.prev;
     for (unsigned j = 0; j < ex; ++j)
-        put(1, m[DPU_CQ_CTX_EXP + j]);
+        put(1, m[expBase + j]);
     if (ex < DPU_CQ_MAX_EXP)
-        put(0, m[DPU_CQ_CTX_EXP + ex]);
+        put(0, m[expBase + ex]);
+    dpu_cq_scan_level(&scan, 1, ex);
     uint32_t prefix = 1;
     for (unsigned k = 0; k < ex; ++k) {
         const unsigned bit = (mag >> (ex - 1 - k)) & 1u;
@@ -87,12 +91,12 @@ Costs scan(ArithEncoder* enc, const std::vector<float>& source, const std::vecto
             else
                 dpu_arith_update(&ctx, bit, posLimit);
         }
-        dpu_cq_scan_next(&s, cols.data(), bit);
-        if (bit) {
+        if (bit) { // the level before the scan moves on: it may end the row
             const unsigned sign = dpu_float_bits(source[j]) >> 31;
-            c.value += codeLevel(enc, val, model, sign, levels[done], valLimit, depth);
+            c.value += codeLevel(enc, val, model, sign, levels[done], valLimit, depth, s);
             ++done;
         }
+        dpu_cq_scan_next(&s, cols.data(), bit);
     }
     return c;
 }

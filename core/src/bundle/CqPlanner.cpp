@@ -11,6 +11,8 @@ namespace dpu::bundle {
 
 namespace {
 
+bool sameBits(float a, float b) { return std::memcmp(&a, &b, 4) == 0; }
+
 std::vector<float> changedValues(const CqChanges& t, bool target)
 {
     std::vector<float> v;
@@ -21,13 +23,27 @@ std::vector<float> changedValues(const CqChanges& t, bool target)
     return v;
 }
 
-// Total squared error of the grid (m, x) over every change; infinity when a level overflows.
-double gridError(const std::vector<CqChanges>& tensors, unsigned m, unsigned x)
+CqModel gridModel(const CqGrid& g)
 {
     CqModel model;
     model.diff = true;
-    model.stepM = m;
-    model.stepX = x;
+    model.stepM = g.m;
+    model.stepX = g.x;
+    return model;
+}
+
+// Whether q8c leaves the change s -> v out: smaller than `drop` steps, or decoding to s anyway.
+bool leftOut(const CqModel& model, double drop, float s, float v, int32_t level)
+{
+    const double step = double(model.stepM) * std::ldexp(1.0, int(model.stepX) - 127);
+    return std::fabs(double(v) - double(s)) < drop * step ||
+           (level == 0 && sameBits(CqEncoder::decode(model, s, 0), s));
+}
+
+// Total squared error of the grid over every change; infinity when a level overflows.
+double gridError(const std::vector<CqChanges>& tensors, const CqGrid& g)
+{
+    const CqModel model = gridModel(g);
     double se = 0;
     for (const CqChanges& t : tensors)
         for (size_t j = 0; j < t.mask->size(); ++j) {
@@ -37,7 +53,8 @@ double gridError(const std::vector<CqChanges>& tensors, unsigned m, unsigned x)
             const float s = (*t.source)[j], v = (*t.target)[j];
             if (!CqEncoder::gridLevel(model, s, v, level))
                 return INFINITY;
-            const double d = double(CqEncoder::decode(model, s, level)) - double(v);
+            const double d = double(leftOut(model, g.drop, s, v, level) ? s : CqEncoder::decode(model, s, level)) -
+                             double(v);
             se += d * d;
         }
     return se;
@@ -59,7 +76,7 @@ double CqPlanner::q8Error(const CqChanges& t)
     return se;
 }
 
-bool CqPlanner::chooseStep(const std::vector<CqChanges>& tensors, unsigned& stepM, unsigned& stepX)
+bool CqPlanner::chooseStep(const std::vector<CqChanges>& tensors, CqGrid& grid)
 {
     double budget = 0, largest = 0;
     for (const CqChanges& t : tensors) {
@@ -77,17 +94,16 @@ bool CqPlanner::chooseStep(const std::vector<CqChanges>& tensors, unsigned& step
     bool found = false;
     for (int it = 0; it < 48; ++it) {
         const double mid = 0.5 * (lo + hi);
-        unsigned m = 0, x = 0;
-        if (!CqEncoder::stepCode(std::exp(mid), m, x)) {
+        CqGrid g = grid;
+        if (!CqEncoder::stepCode(std::exp(mid), g.m, g.x)) {
             (mid < 0 ? lo : hi) = mid;
             continue;
         }
-        const double se = gridError(tensors, m, x);
+        const double se = gridError(tensors, g);
         if (std::isfinite(se) && se <= budget) {
             lo = mid;
-            if (!found || double(m) * std::ldexp(1.0, int(x)) > double(stepM) * std::ldexp(1.0, int(stepX))) {
-                stepM = m;
-                stepX = x;
+            if (!found || double(g.m) * std::ldexp(1.0, int(g.x)) > double(grid.m) * std::ldexp(1.0, int(grid.x))) {
+                grid = g;
                 found = true;
             }
         } else if (std::isfinite(se)) {
@@ -101,14 +117,15 @@ bool CqPlanner::chooseStep(const std::vector<CqChanges>& tensors, unsigned& step
 
 bool CqPlanner::bundleStep(const BundleInput& in, const std::vector<TensorData>& base,
                            const std::vector<std::vector<float>>& sources,
-                           std::vector<std::vector<uint8_t>>& denseMasks, unsigned& stepM, unsigned& stepX)
+                           std::vector<std::vector<uint8_t>>& denseMasks, CqGrid& grid)
 {
     if (in.coding != ValueCoding::Q8c || in.kind == Kind::Full)
         return false;
     std::vector<CqChanges> changes;
     for (size_t i = 0; i < in.target.size(); ++i) {
         if (!in.masks[i].empty()) {
-            changes.push_back({&sources[i], &in.target[i].values, &in.masks[i], true});
+            changes.push_back({&sources[i], &in.target[i].values, &in.masks[i], true,
+                               CqEncoder::rowLength(in.target[i].shape, in.target[i].values.size())});
         } else if (in.quantiseDense && in.kind == Kind::Delta) {
             std::vector<uint8_t>& m = denseMasks[i];
             m.resize(in.target[i].values.size());
@@ -120,32 +137,55 @@ bool CqPlanner::bundleStep(const BundleInput& in, const std::vector<TensorData>&
             if (!any)
                 m.clear(); // unchanged: copied
             else
-                changes.push_back({&base[i].values, &in.target[i].values, &m, false});
+                changes.push_back({&base[i].values, &in.target[i].values, &m, false,
+                                   CqEncoder::rowLength(in.target[i].shape, in.target[i].values.size())});
         }
     }
-    const bool ok = chooseStep(changes, stepM, stepX);
+    // Leaving out a change below about a step saves its position and level (some 8 bits) but
+    // costs error that a finer step must win back from every other change: which threshold pays
+    // depends on the round, so each is tried with its own step and the smallest sections kept.
+    bool ok = false;
+    uint64_t best = UINT64_MAX;
+    for (double drop : {0.5, 0.7, 0.85, 1.0, 1.15, 1.3, 1.5}) {
+        CqGrid g;
+        g.drop = drop;
+        if (!chooseStep(changes, g))
+            continue;
+        uint64_t bytes = 0;
+        for (const CqChanges& t : changes) {
+            std::vector<float> applied;
+            BundleStats ignored;
+            const std::vector<uint8_t> sec = section(ValueCoding::Q8c, t, g, applied, ignored);
+            bytes += sec.empty() ? 4 * t.mask->size() : sec.size(); // no grid: exact values
+        }
+        if (bytes < best) {
+            best = bytes;
+            grid = g;
+            ok = true;
+        }
+    }
     if (!ok)
         for (auto& m : denseMasks)
             m.clear(); // q8 exact: so is everything else
     return ok;
 }
 
-std::vector<uint8_t> CqPlanner::section(ValueCoding coding, const CqChanges& t, uint32_t rowLen, unsigned stepM,
-                                        unsigned stepX, std::vector<float>& applied, BundleStats& stats)
+std::vector<uint8_t> CqPlanner::section(ValueCoding coding, const CqChanges& t, const CqGrid& grid,
+                                        std::vector<float>& applied, BundleStats& stats)
 {
     CqModel model;
     std::vector<int32_t> levels;
     const std::vector<float>& src = *t.source;
     const std::vector<float>& dst = *t.target;
-    const std::vector<uint8_t>& mask = *t.mask;
+    std::vector<uint8_t> mask = *t.mask;
     if (coding == ValueCoding::Q8c) {
-        model.diff = true;
-        model.stepM = stepM;
-        model.stepX = stepX;
+        model = gridModel(grid);
         for (size_t j = 0; j < mask.size(); ++j) {
             int32_t level = 0;
             if (mask[j] && !CqEncoder::gridLevel(model, src[j], dst[j], level))
                 return {};
+            if (mask[j] && leftOut(model, grid.drop, src[j], dst[j], level))
+                mask[j] = 0;
             if (mask[j])
                 levels.push_back(level);
         }
@@ -180,7 +220,7 @@ std::vector<uint8_t> CqPlanner::section(ValueCoding coding, const CqChanges& t, 
     for (size_t j = 0, c = 0; j < mask.size(); ++j)
         if (mask[j])
             applied[j] = CqEncoder::decode(model, src[j], levels[c++]);
-    return CqEncoder::encode(src, mask, rowLen, model, levels, stats);
+    return CqEncoder::encode(src, mask, t.rowLen, model, levels, stats);
 }
 
 } // namespace dpu::bundle
