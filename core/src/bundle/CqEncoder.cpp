@@ -158,6 +158,16 @@ bool CqEncoder::gridLevel(const CqModel& model, float source, float target, int3
     return std::isfinite(best);
 }
 
+double CqEncoder::estimateBits(const std::vector<float>& source, const std::vector<uint8_t>& mask, uint32_t rowLen,
+                               const CqModel& model, const std::vector<int32_t>& levels)
+{
+    unsigned depth = 0;
+    while (model.useTable && (1u << depth) < model.table.size())
+        ++depth;
+    const Costs c = scan(nullptr, source, mask, levels.size(), rowLen, model, levels, 12, 12, depth);
+    return c.position + c.value;
+}
+
 std::vector<uint8_t> CqEncoder::encode(const std::vector<float>& source, const std::vector<uint8_t>& mask,
                                        uint32_t rowLen, const CqModel& model, const std::vector<int32_t>& levels,
                                        BundleStats& stats)

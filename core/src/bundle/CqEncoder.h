@@ -28,6 +28,11 @@ public:
                                        uint32_t rowLen, const CqModel& model, const std::vector<int32_t>& levels,
                                        BundleStats& stats);
 
+    /// Ideal bits (-log2 of the coded probabilities) of the section's stream with both count
+    /// limits at 12: one pass, for comparing choices before encoding.
+    static double estimateBits(const std::vector<float>& source, const std::vector<uint8_t>& mask, uint32_t rowLen,
+                               const CqModel& model, const std::vector<int32_t>& levels);
+
     /// The value the device decodes for `level` over `source`.
     static float decode(const CqModel& model, float source, int32_t level);
 

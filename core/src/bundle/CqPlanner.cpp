@@ -92,7 +92,7 @@ bool CqPlanner::chooseStep(const std::vector<CqChanges>& tensors, CqGrid& grid)
     // feasible step seen is kept and re-checked).
     double lo = std::log(largest) - 40, hi = std::log(2 * largest);
     bool found = false;
-    for (int it = 0; it < 48; ++it) {
+    for (int it = 0; it < 24; ++it) { // 41 nats to 2^-24 of them: finer than the 8-bit step code
         const double mid = 0.5 * (lo + hi);
         CqGrid g = grid;
         if (!CqEncoder::stepCode(std::exp(mid), g.m, g.x)) {
@@ -145,21 +145,22 @@ bool CqPlanner::bundleStep(const BundleInput& in, const std::vector<TensorData>&
     // costs error that a finer step must win back from every other change: which threshold pays
     // depends on the round, so each is tried with its own step and the smallest sections kept.
     bool ok = false;
-    uint64_t best = UINT64_MAX;
+    double best = INFINITY;
     for (double drop : {0.5, 0.7, 0.85, 1.0, 1.15, 1.3, 1.5}) {
         CqGrid g;
         g.drop = drop;
         if (!chooseStep(changes, g))
             continue;
-        uint64_t bytes = 0;
+        double bits = 0;
         for (const CqChanges& t : changes) {
             std::vector<float> applied;
             BundleStats ignored;
-            const std::vector<uint8_t> sec = section(ValueCoding::Q8c, t, g, applied, ignored);
-            bytes += sec.empty() ? 4 * t.mask->size() : sec.size(); // no grid: exact values
+            double b = -1;
+            section(ValueCoding::Q8c, t, g, applied, ignored, &b);
+            bits += b < 0 ? 32.0 * double(t.mask->size()) : b; // levels overflow: exact values
         }
-        if (bytes < best) {
-            best = bytes;
+        if (bits < best) {
+            best = bits;
             grid = g;
             ok = true;
         }
@@ -171,7 +172,7 @@ bool CqPlanner::bundleStep(const BundleInput& in, const std::vector<TensorData>&
 }
 
 std::vector<uint8_t> CqPlanner::section(ValueCoding coding, const CqChanges& t, const CqGrid& grid,
-                                        std::vector<float>& applied, BundleStats& stats)
+                                        std::vector<float>& applied, BundleStats& stats, double* estimate)
 {
     CqModel model;
     std::vector<int32_t> levels;
@@ -220,6 +221,10 @@ std::vector<uint8_t> CqPlanner::section(ValueCoding coding, const CqChanges& t, 
     for (size_t j = 0, c = 0; j < mask.size(); ++j)
         if (mask[j])
             applied[j] = CqEncoder::decode(model, src[j], levels[c++]);
+    if (estimate) {
+        *estimate = CqEncoder::estimateBits(src, mask, t.rowLen, model, levels);
+        return {};
+    }
     return CqEncoder::encode(src, mask, t.rowLen, model, levels, stats);
 }
 

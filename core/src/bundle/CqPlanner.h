@@ -47,8 +47,10 @@ public:
     /// The cq section of one tensor under `coding` (Q8c with the chosen step, Q4, Ternary);
     /// `applied` gets what the device decodes. Empty when the levels do not fit the grid (the
     /// caller then ships exact values).
+    /// With `estimate` set, only prices the section (CqEncoder::estimateBits into *estimate) and
+    /// returns nothing.
     static std::vector<uint8_t> section(ValueCoding coding, const CqChanges& t, const CqGrid& grid,
-                                        std::vector<float>& applied, BundleStats& stats);
+                                        std::vector<float>& applied, BundleStats& stats, double* estimate = nullptr);
 
     /// Squared error of q8 (the reference budget) over one tensor's changed values.
     static double q8Error(const CqChanges& t);

@@ -50,6 +50,17 @@ private Q_SLOTS:
         QCOMPARE(q.bundle.secretKey, std::string("/keys/server.key"));
     }
 
+    void everyValueCodingParses()
+    {
+        const auto codings = dpu::bundleValueCodings();
+        QCOMPARE(codings.size(), size_t(6));
+        for (const std::string& v : codings) {
+            const dpu::Plan p = dpu::parsePlan(R"({"bundle": {"values": ")" + v + R"("}})");
+            QCOMPARE(p.bundle.values, v);
+            QCOMPARE(dpu::parsePlan(dpu::planToJson(p)).bundle.values, v);
+        }
+    }
+
     void partialPlansKeepDefaults()
     {
         const dpu::Plan p = dpu::parsePlan(R"({"k": 0.1, "train": {"epochs": 2}, "seeds": 7})");
