@@ -196,7 +196,7 @@ void PlanPanel::addTrainingRows(QFormLayout* form, QWidget* box)
     values_->setToolTip(tr("How changed weights travel in the bundles: fp32 exact; fp16; q8 256 centroids per "
                            "tensor; q8c q8's error on a uniform grid, context-coded (smaller); q4 16 centroids; "
                            "ternary sign x one magnitude per tensor (docs/bundle-format.md)"));
-    form->addRow(tr("&Values"), values_);
+    form->addRow(tr("Values"), values_); // every letter of it is taken as a mnemonic
     marks_->addRow(QStringLiteral("values"), {values_});
     seeds_ = new QLineEdit(box);
     seeds_->setPlaceholderText(tr("1, 2, 3"));
