@@ -152,6 +152,7 @@ void MainWindow::connectBudget()
     follow();
     connect(budget, &BudgetPanel::sweepRequested, this, &MainWindow::queueKSweep);
     connect(budget, &BudgetPanel::useKRequested, plan_, &PlanPanel::setK);
+    connect(budget, &BudgetPanel::configurationRequested, plan_, &PlanPanel::setPlan);
 }
 
 QString MainWindow::seriesKey(int runId, const std::string& strategy, uint64_t seed, bool withSeed) const
@@ -237,21 +238,33 @@ bool MainWindow::openPlan(const QString& path, QString* error)
             *error = tr("%1: cannot read (%2)").arg(path, f.errorString());
         return false;
     }
+    if (quint64(f.size()) > dpu::kMaxPlanFileBytes) { // refused before reading it into memory
+        if (error)
+            *error = tr("%1: %2 bytes is too large for a plan file (at most %3)")
+                         .arg(path).arg(f.size()).arg(dpu::kMaxPlanFileBytes);
+        return false;
+    }
+    dpu::RecoveredPlan recovered;
     try {
-        const dpu::Plan plan = dpu::parsePlan(f.readAll().toStdString(), path.toStdString());
-        plan_->setPlan(plan);
-        results_->budgetPanel()->setReferencePlan(plan); // the frontier of the plan's runs
+        // Field by field: a bad value is marked at its field instead of losing the whole file.
+        recovered = dpu::recoverPlan(f.readAll().toStdString(), QFileInfo(path).fileName().toStdString());
     } catch (const dpu::Error& e) {
         if (error)
             *error = QString::fromStdString(e.what());
         return false;
     }
+    plan_->setPlan(recovered.plan);
+    plan_->setFileProblems(recovered.problems, QFileInfo(path).fileName());
+    results_->budgetPanel()->setReferencePlan(recovered.plan); // the frontier of the plan's runs
+    if (!recovered.problems.empty())
+        statusBar()->showMessage(tr("%n field(s) of %1 could not be used: marked in the form, Run waits until they are fixed",
+                                    nullptr, int(recovered.problems.size())).arg(QFileInfo(path).fileName()));
     // A built-in preset (":/plans/...") is a template: Save asks where to put the copy.
     const bool preset = path.startsWith(QLatin1Char(':'));
     if (preset)
         plan_->setNameFollows(true); // a template's name follows the model, data and k
     file_ = preset ? QString() : path;
-    dirty_ = false;
+    dirty_ = !recovered.problems.empty(); // the form is not what the file says
     if (!preset)
         recent_->add(path);
     updateTitle();

@@ -19,6 +19,10 @@ int modelsCommand(const std::vector<std::string>& args);
 int costCommand(const std::vector<std::string>& args);
 int planCommand(const std::vector<std::string>& args);
 int bundleCommand(const std::vector<std::string>& args);
+/// BudgetCommand.cpp: the budget planner's recommendation from run folders (exit 3: nothing fits).
+int budgetCommand(const std::vector<std::string>& args);
+/// FrontierCommand.cpp: the frontier table (--json) and chart image (--image, needs the GUI build).
+int frontierCommand(const std::vector<std::string>& args);
 /// ReportCommand.cpp: the PDF report (needs a build with the GUI).
 int reportCommand(const std::vector<std::string>& args);
 

@@ -3,8 +3,8 @@
 #include "ArgList.h"
 #include "CliCommands.h"
 #include "dpu/Error.h"
+#include "dpu/Links.h"
 #include "dpu/RunFolder.h"
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -32,15 +32,9 @@ int reportCommand(const std::vector<std::string>& argv)
         throw UsageError("report needs --out FILE.pdf");
     if (folders.empty())
         throw UsageError("report needs at least one run folder");
-    static const struct {
-        const char* key;
-        const char* name;
-        double bitsPerSecond;
-    } links[] = {{"lora", "LoRa (5.5 kbit/s)", 5.5e3}, {"nb-iot", "NB-IoT (60 kbit/s)", 60e3},
-                 {"lte-m", "LTE-M (375 kbit/s)", 375e3}, {"ble", "BLE (1 Mbit/s)", 1e6}};
-    const auto* chosen = std::find_if(std::begin(links), std::end(links), [&](const auto& l) { return link == l.key; });
-    if (chosen == std::end(links))
-        throw UsageError("--link: expected lora, nb-iot, lte-m or ble, found '" + link + "'");
+    const LinkPreset* chosen = findLinkPreset(link);
+    if (!chosen)
+        throw UsageError("--link: expected " + linkPresetKeys() + ", found '" + link + "'");
     if (budget < 0)
         throw UsageError("--budget: expected bytes per round >= 0");
     // Read every folder first: a bad one is reported before anything starts.
@@ -55,7 +49,7 @@ int reportCommand(const std::vector<std::string>& argv)
     char* qtArgv[] = {name, nullptr};
     QApplication app(qtArgc, qtArgv);
     dpu::ui::ReportOptions options;
-    options.linkName = QString::fromLatin1(chosen->name);
+    options.linkName = QString::fromStdString(chosen->name);
     options.linkBitsPerSecond = chosen->bitsPerSecond;
     options.budgetBytes = budget;
     QString error;

@@ -12,6 +12,7 @@
 int main(int argc, char** argv)
 {
     dpu::ensurePassiveOpenMP(argc, argv);
+    dpu::reportWriteLimitsAsErrors();
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
         std::fputs(dpu::cli::usage().c_str(), stdout);
@@ -34,6 +35,10 @@ int main(int argc, char** argv)
             return dpu::cli::planCommand(args);
         if (command == "bundle")
             return dpu::cli::bundleCommand(args);
+        if (command == "budget")
+            return dpu::cli::budgetCommand(args);
+        if (command == "frontier")
+            return dpu::cli::frontierCommand(args);
         if (command == "report")
             return dpu::cli::reportCommand(args);
         std::fprintf(stderr, "dpu-cli: unknown command '%s' (try --help)\n", command.c_str());

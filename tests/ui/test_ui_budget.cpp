@@ -2,8 +2,10 @@
 // Tests of the budget planner: the solver against hand-computed cases, the frontier's
 // interpolation on log k, the chart, and the k sweep queueing the right plans.
 #include "MainWindow.h"
+#include "RunFixtures.h"
 #include "UiTestSupport.h"
 #include "charts/FrontierChart.h"
+#include "dpu/Cost.h"
 #include "dpu/Plan.h"
 #include "models/FrontierModel.h"
 #include "panels/BudgetPanel.h"
@@ -33,45 +35,44 @@ double entropy(double k)
     return -k * std::log2(k) - (1 - k) * std::log2(1 - k);
 }
 
-dpu::RoundRecord record(const char* strategy, int round, double accuracy, double bytes)
+const dpu::CostModel kModel{1000, 10}; // I = 1000 partial weights, 10 dense
+
+/// A deployed round of seed 1: analytic bytes of the model at k, and the real bundle's size.
+dpu::RoundRecord record(const char* strategy, int round, double accuracy, double k, int64_t realBytes)
 {
-    dpu::RoundRecord r;
-    r.strategy = strategy;
-    r.seed = 1;
-    r.round = round;
-    r.deployed = bytes > 0;
-    r.testAccuracy = accuracy;
-    r.analyticBits = bytes * 8;
-    return r;
+    const double analytic = std::string(strategy) == "fu" ? dpu::fullRoundBits(kModel) / 8 : dpu::partialRoundBits(kModel, k) / 8;
+    return dpu::test::roundRecord(strategy, 1, round, accuracy, analytic, realBytes);
 }
 
-dpu::Plan planAt(double k, const char* model = "mlp")
+dpu::Plan planAt(double k, const char* model = "mlp", const char* values = "fp32")
 {
     dpu::Plan p;
     p.k = k;
     p.model = model;
+    p.bundle.values = values;
     return p;
 }
 
-/// Two finished runs of dpu: k = 0.001 (mean 75 %, 200 B) and k = 0.01 (mean 85 %, 2000 B); a
-/// cancelled run at k = 0.1 and a finished run of another model that must both be ignored.
+/// Two finished runs of dpu: k = 0.001 (mean 75 %, 50 B a round) and k = 0.01 (mean 85 %,
+/// 95 B a round, with FU: 90 %, 4100 B); a cancelled run at k = 0.1 and a finished run of
+/// another model that must both be ignored.
 void feedRuns(BudgetPanel& panel)
 {
     panel.runQueued(1, planAt(0.001));
-    panel.roundDone(1, record("dpu", 1, 0.70, 100));
-    panel.roundDone(1, record("dpu", 2, 0.80, 300));
+    panel.roundDone(1, record("dpu", 1, 0.70, 0.001, 50));
+    panel.roundDone(1, record("dpu", 2, 0.80, 0.001, 50));
     panel.runEnded(1, true);
     panel.runQueued(2, planAt(0.01));
-    panel.roundDone(2, record("dpu", 1, 0.80, 1000));
-    panel.roundDone(2, record("dpu", 2, 0.90, 3000));
-    panel.roundDone(2, record("fu", 1, 0.88, 4040));
-    panel.roundDone(2, record("fu", 2, 0.92, 4040));
+    panel.roundDone(2, record("dpu", 1, 0.80, 0.01, 95));
+    panel.roundDone(2, record("dpu", 2, 0.90, 0.01, 95));
+    panel.roundDone(2, record("fu", 1, 0.88, 0.01, 4100));
+    panel.roundDone(2, record("fu", 2, 0.92, 0.01, 4100));
     panel.runEnded(2, true);
     panel.runQueued(3, planAt(0.1));
-    panel.roundDone(3, record("dpu", 1, 0.99, 30000));
+    panel.roundDone(3, record("dpu", 1, 0.99, 0.1, 300));
     panel.runEnded(3, false);
     panel.runQueued(4, planAt(0.1, "vggnet"));
-    panel.roundDone(4, record("dpu", 1, 0.10, 30000));
+    panel.roundDone(4, record("dpu", 1, 0.10, 0.1, 30000));
     panel.runEnded(4, true);
 }
 } // namespace
@@ -135,16 +136,13 @@ private Q_SLOTS:
         BudgetPanel panel;
         feedRuns(panel);
         QCOMPARE(panel.frontier().finishedRuns(), 3); // the cancelled run is dropped
-        std::vector<dpu::ui::FrontierPoint> dpu;
-        for (const auto& p : panel.frontier().points(planAt(0.05)))
-            if (p.strategy == "dpu")
-                dpu.push_back(p);
+        const std::vector<dpu::ui::FrontierPoint> dpu = dpu::pointsOf(panel.frontier().points(planAt(0.05)), "dpu");
         QCOMPARE(dpu.size(), size_t(2));
         QCOMPARE(dpu[0].k, 0.001);
         QVERIFY(std::abs(dpu[0].meanAccuracy - 0.75) < 1e-12);
-        QVERIFY(std::abs(dpu[0].meanBytesPerRound - 200) < 1e-9);
+        QCOMPARE(dpu[0].realBytesPerRound, 50.0);
         QVERIFY(std::abs(dpu[1].meanAccuracy - 0.85) < 1e-12);
-        QVERIFY(std::abs(dpu[1].meanBytesPerRound - 2000) < 1e-9);
+        QCOMPARE(dpu[1].realBytesPerRound, 95.0);
 
         // Half way in log k between 0.001 and 0.01 is 10^-2.5: half way in accuracy, 80 %.
         auto e = FrontierModel::expectedAccuracy(dpu, std::pow(10.0, -2.5));
@@ -161,9 +159,9 @@ private Q_SLOTS:
         QVERIFY(!FrontierModel::expectedAccuracy(dpu, 0.05).bracketed);
         QVERIFY(!FrontierModel::expectedAccuracy(dpu, 0.0005).bracketed);
 
-        // Through the panel: with I = 1000 and dense = 10, 66 B (528 bits) allows a k between
-        // 0.001 and 0.01; the label shows the log-k interpolation at the panel's k.
-        panel.setCostModel({1000, 10});
+        // Through the panel: with I = 1000 and dense = 10, 66 B (528 bits) allows an analytic k
+        // between 0.001 and 0.01; the label shows the log-k interpolation at the panel's k.
+        panel.setCostModel(kModel);
         panel.setReferencePlan(planAt(0.01));
         panel.setBudgetBytes(66);
         const double k = panel.largestK();
@@ -172,29 +170,71 @@ private Q_SLOTS:
         QVERIFY(std::abs(panel.expectation(QStringLiteral("dpu")).accuracy - expected) < 1e-9);
         const QString text = panel.findChild<QLabel*>(QStringLiteral("budgetAccuracy"))->text();
         QVERIFY2(text.contains(QStringLiteral("dpu: %1 %").arg(100 * expected, 0, 'f', 2)), qPrintable(text));
-        QVERIFY2(text.contains(QStringLiteral("fu: 90.00 %")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("fu: 90.00 % at 4100 B")), qPrintable(text));
         QVERIFY(text.contains(QStringLiteral("over the budget")));
-        // The frontier chart: dpu through (200 B, 75 %) and (2000 B, 85 %), the budget line at
-        // 66 B, and the expected point at the bytes of the budget's k.
+
+        // The recommendation from real bytes: 66 B lies between dpu's 50 B (k = 0.001) and 95 B
+        // (k = 0.01), bytes linear in k: k = 0.001 + 16/45 x 0.009 = 0.0042.
+        const dpu::Recommendation& r = panel.recommendation();
+        QVERIFY(r.found && r.measured);
+        QCOMPARE(r.family, std::string("dpu"));
+        QVERIFY(std::abs(r.k - 0.0042) < 1e-12);
+        const double recommended = 0.75 + 0.1 * std::log10(4.2);
+        QVERIFY(std::abs(r.expectedAccuracy - recommended) < 1e-12);
+        const QString why = panel.findChild<QLabel*>(QStringLiteral("budgetRecommendation"))->text();
+        QVERIFY2(why.startsWith(QStringLiteral("dpu at k=0.0042: 81.2 % expected (-8.77 points to FU), 66 B/round")), qPrintable(why));
+
+        // The frontier chart: dpu through (50 B, 75 %) and (95 B, 85 %) in real bytes, the
+        // budget line at 66 B, and the recommendation's point.
         dpu::ui::FrontierChart* chart = panel.chart();
         QLineSeries* line = chart->series(QStringLiteral("dpu"));
         QVERIFY(line);
         QCOMPARE(line->count(), 2);
-        QCOMPARE(line->at(0), QPointF(200, 75));
-        QCOMPARE(line->at(1), QPointF(2000, 85));
+        QCOMPARE(line->at(0), QPointF(50, 75));
+        QCOMPARE(line->at(1), QPointF(95, 85));
+        QCOMPARE(line->pen().style(), Qt::SolidLine); // exact values
         QLineSeries* budget = chart->series(dpu::ui::FrontierChart::budgetKey());
         QVERIFY(budget);
         QCOMPARE(budget->at(0).x(), 66.0);
         QVERIFY(chart->expectedSeries());
         QCOMPARE(chart->expectedSeries()->count(), 1);
-        QVERIFY(std::abs(chart->expectedSeries()->at(0).y() - 100 * expected) < 1e-9);
-        QVERIFY(std::abs(chart->expectedSeries()->at(0).x() - panel.bytesPerDevice()) < 1e-9);
+        QVERIFY(std::abs(chart->expectedSeries()->at(0).y() - 100 * recommended) < 1e-9);
+        QVERIFY(std::abs(chart->expectedSeries()->at(0).x() - 66) < 1e-9);
 
-        // 1000 B allows k = 0.2165, beyond the finished runs.
+        // A q8 run joins the frontier as a family of its own: a dotted line in DPU's colour,
+        // and at 40 B a round it is the better buy.
+        panel.addRun(5, planAt(0.01, "mlp", "q8"),
+                     {record("dpu", 1, 0.82, 0.01, 40), record("dpu", 2, 0.84, 0.01, 40)}, true);
+        QLineSeries* q8 = chart->series(QStringLiteral("dpu q8"));
+        QVERIFY(q8);
+        QCOMPARE(q8->count(), 1);
+        QCOMPARE(q8->at(0), QPointF(40, 83));
+        QCOMPARE(q8->pen().style(), Qt::DotLine);
+        QCOMPARE(q8->color(), chart->series(QStringLiteral("dpu"))->color());
+        QCOMPARE(panel.recommendation().family, std::string("dpu q8"));
+        QVERIFY2(panel.findChild<QLabel*>(QStringLiteral("budgetRecommendation"))->text().startsWith(
+                     QStringLiteral("dpu q8 at k=0.01: 83.0 % expected")),
+                 qPrintable(panel.findChild<QLabel*>(QStringLiteral("budgetRecommendation"))->text()));
+        // Taking it puts strategy, coding and k into a plan.
+        QSignalSpy take(&panel, &BudgetPanel::configurationRequested);
+        panel.findChild<QPushButton*>(QStringLiteral("budgetUseRecommendation"))->click();
+        QCOMPARE(take.size(), 1);
+        const dpu::Plan taken = take[0][0].value<dpu::Plan>();
+        QCOMPARE(taken.bundle.values, std::string("q8"));
+        QCOMPARE(taken.k, 0.01);
+        QCOMPARE(taken.strategies, (std::vector<std::string>{"dpu", "fu"}));
+
+        // 1000 B allows an analytic k = 0.2165, beyond the finished runs.
         panel.setBudgetBytes(1000);
         QVERIFY(panel.findChild<QLabel*>(QStringLiteral("budgetAccuracy"))->text().contains(
             QStringLiteral("dpu: no finished runs bracket this k")));
-        QVERIFY(!chart->expectedSeries());
+        QCOMPARE(panel.recommendation().family, std::string("dpu")); // 85 % at 95 B
+        // Below every run: the cost model calibrated on the runs' real bytes, an estimate.
+        panel.setBudgetBytes(35);
+        QVERIFY(panel.recommendation().found);
+        QVERIFY(!panel.recommendation().measured);
+        QVERIFY2(panel.findChild<QLabel*>(QStringLiteral("budgetRecommendation"))->text().contains(QStringLiteral("estimate")),
+                 qPrintable(panel.findChild<QLabel*>(QStringLiteral("budgetRecommendation"))->text()));
         // Another model's runs are not this model's frontier.
         panel.setReferencePlan(planAt(0.01, "vggnet"));
         QCOMPARE(chart->series(QStringLiteral("dpu"))->count(), 1);

@@ -11,6 +11,9 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
@@ -148,11 +151,11 @@ private Q_SLOTS:
     {
         MainWindow w;
         PlanPanel* p = w.planPanel();
-        auto* values = p->findChild<QComboBox*>(QStringLiteral("values"));
+        auto* values = p->findChild<QComboBox*>(QStringLiteral("bundleValues"));
         QVERIFY(values);
-        QCOMPARE(values->count(), int(dpu::bundleValueCodings().size()));
+        QCOMPARE(values->count(), int(dpu::valueCodings().size()));
         dpu::Plan plan = p->plan();
-        for (const std::string& v : dpu::bundleValueCodings()) {
+        for (const std::string& v : dpu::valueCodings()) {
             plan.bundle.values = v;
             p->setPlan(plan);
             QCOMPARE(values->currentData().toString().toStdString(), v);
@@ -187,6 +190,129 @@ private Q_SLOTS:
         p->findChild<QSpinBox*>(QStringLiteral("splitRounds"))->setValue(1);
         p->findChild<QSpinBox*>(QStringLiteral("splitInitial"))->setValue(static_cast<int>(train) + 1);
         expectRefused(w, QStringLiteral("split.initial"), QStringLiteral("(the training split)"));
+    }
+
+    void hostilePlanFilesAreMarkedAndRefused()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        dpu::uitest::fillPlanForm(w, dataset_, 300, 300, 2, 1, {"dpu", "fu"});
+        PlanPanel* p = w.planPanel();
+        const QJsonObject good = QJsonDocument::fromJson(QByteArray::fromStdString(dpu::planToJson(p->plan()))).object();
+        auto write = [&](const QString& name, const QByteArray& bytes) {
+            const QString path = tmp_.filePath(name);
+            QFile f(path);
+            f.open(QIODevice::WriteOnly | QIODevice::Truncate);
+            f.write(bytes);
+            return path;
+        };
+        auto withValue = [&](const QString& name, const QString& key, const QString& sub, const QJsonValue& v) {
+            QJsonObject o = good;
+            if (sub.isEmpty()) {
+                o[key] = v;
+            } else {
+                QJsonObject inner = o[key].toObject();
+                inner[sub] = v;
+                o[key] = inner;
+            }
+            return write(name, QJsonDocument(o).toJson());
+        };
+        QString error;
+
+        // Garbage: refused whole, the form keeps the plan it had.
+        const std::string before = dpu::planToJson(p->plan());
+        QVERIFY(!w.openPlan(write(QStringLiteral("garbage.json"), QByteArray("\x00\xff{{ not a plan", 15)), &error));
+        QVERIFY2(error.contains(QStringLiteral("garbage.json: not valid JSON")), qPrintable(error));
+        QCOMPARE(dpu::planToJson(p->plan()), before);
+        QVERIFY(w.runAction()->isEnabled());
+
+        // A wrong type: the field is marked, holds its default, and Run waits for an edit.
+        QVERIFY2(w.openPlan(withValue(QStringLiteral("types.json"), QStringLiteral("k"), {}, QStringLiteral("a lot")), &error),
+                 qPrintable(error));
+        expectRefused(w, QStringLiteral("k"), QStringLiteral("expected a number, found string in types.json"));
+        QCOMPARE(p->plan().split.perRound, int64_t(300)); // the file's other fields are used
+        p->setK(0.02);
+        expectFine(w, QStringLiteral("k"));
+
+        // A huge number: the field is marked with the range it must lie in.
+        QVERIFY(w.openPlan(withValue(QStringLiteral("huge.json"), QStringLiteral("split"), QStringLiteral("rounds"), 1e300), &error));
+        expectRefused(w, QStringLiteral("split.rounds"), QStringLiteral("in huge.json"));
+        p->findChild<QSpinBox*>(QStringLiteral("splitRounds"))->setValue(3);
+        expectFine(w, QStringLiteral("split.rounds"));
+        // Beyond what a double holds: not JSON any more, refused whole.
+        QVERIFY(!w.openPlan(write(QStringLiteral("beyond.json"), "{\"k\": 1e800}"), &error));
+        QVERIFY2(error.contains(QStringLiteral("number overflow")), qPrintable(error));
+
+        // A field the form does not show: listed under the form, Run refused, says how to fix it.
+        QVERIFY(w.openPlan(withValue(QStringLiteral("hidden.json"), QStringLiteral("train"), QStringLiteral("batch"), -5), &error));
+        QVERIFY(!p->isValid());
+        QVERIFY2(p->errorText().contains(QStringLiteral("train.batch")) && p->errorText().contains(QStringLiteral("fix it in the file")),
+                 qPrintable(p->errorText()));
+        QVERIFY(!w.runAction()->isEnabled());
+        QVERIFY(!w.startRun());
+
+        // 100 MB of JSON: refused before it is read.
+        const QString big = tmp_.filePath(QStringLiteral("big.json"));
+        {
+            QFile f(big);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QByteArray chunk(1 << 20, ' ');
+            chunk[0] = '[';
+            for (int i = 0; i < 100; ++i) {
+                f.write(chunk);
+                chunk[0] = ' ';
+            }
+            f.write("]");
+        }
+        QVERIFY(!w.openPlan(big, &error));
+        QVERIFY2(error.contains(QStringLiteral("too large for a plan file")), qPrintable(error));
+    }
+
+    /// A budget per round replaces k (k's fields are disabled and the plan carries the budget);
+    /// quantisation-awareness is offered only with a lossy coding; a run budget from a plan file
+    /// next to one typed here is refused at the budget field.
+    void budgetAndCodingFields()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        dpu::uitest::fillPlanForm(w, dataset_, 300, 300, 2, 1, {"dpu", "fu"});
+        PlanPanel* p = w.planPanel();
+        auto* budget = p->findChild<QSpinBox*>(QStringLiteral("budgetPerRound"));
+        auto* values = p->findChild<QComboBox*>(QStringLiteral("bundleValues"));
+        auto* quantAware = p->findChild<QCheckBox*>(QStringLiteral("quantAware"));
+        auto* k = p->findChild<QDoubleSpinBox*>(QStringLiteral("k"));
+        QVERIFY(budget && values && quantAware && k);
+        QCOMPARE(p->plan().budget.bytesPerRound, int64_t(0));
+        QVERIFY(k->isEnabled());
+        QVERIFY(!quantAware->isEnabled()); // fp32 by default
+
+        budget->setValue(20000);
+        QVERIFY(!k->isEnabled());
+        QCOMPARE(p->plan().budget.bytesPerRound, int64_t(20000));
+        expectFine(w, QStringLiteral("budget.bytes_per_round"));
+
+        values->setCurrentIndex(values->findData(QStringLiteral("q8")));
+        QVERIFY(quantAware->isEnabled());
+        quantAware->setChecked(true);
+        QVERIFY(p->plan().bundle.quantAware);
+        QCOMPARE(p->plan().bundle.values, std::string("q8"));
+        values->setCurrentIndex(values->findData(QStringLiteral("fp32")));
+        QVERIFY(!quantAware->isEnabled() && !quantAware->isChecked());
+        QVERIFY(!p->plan().bundle.quantAware);
+
+        // setPlan() shows what a plan file holds; plan() gives it back.
+        dpu::Plan loaded = p->plan();
+        loaded.bundle.values = "fp16";
+        loaded.bundle.quantAware = true;
+        loaded.budget.bytesPerRound = 0;
+        loaded.budget.bytesTotal = 50000;
+        p->setPlan(loaded);
+        QVERIFY(k->isEnabled());
+        QCOMPARE(dpu::planToJson(p->plan()), dpu::planToJson(loaded));
+        budget->setValue(9000);
+        expectRefused(w, QStringLiteral("budget.bytes_total"), QStringLiteral("not both"));
     }
 };
 

@@ -1,35 +1,107 @@
 // SPDX-License-Identifier: MIT
-// FrontierChart: what each strategy bought per byte, and where the budget cuts the curve.
+// FrontierChart: what each family bought per real byte, and where the budget cuts the curves.
 #include "charts/FrontierChart.h"
-#include "panels/CostReadout.h"
-#include <QLineSeries>
 #include "charts/ByteAxis.h"
-#include <QCategoryAxis>
 #include "charts/NiceAxis.h"
+#include "charts/SeriesPalette.h"
+#include "panels/CostReadout.h"
+#include <QCategoryAxis>
+#include <QImage>
+#include <QLegend>
+#include <QLineSeries>
 #include <QLogValueAxis>
+#include <QPainter>
+#include <QPainterPath>
 #include <QPen>
 #include <QScatterSeries>
 #include <QValueAxis>
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace dpu::ui {
+namespace {
 
-FrontierChart::FrontierChart(QWidget* parent) : ChartView(tr("Accuracy against bytes per round (finished runs)"), parent)
+/// A coding's marker, drawn in the strategy's colour: the line style tells codings apart in
+/// colour, the shape tells them apart in black and white print too.
+QImage codingMarker(const QString& coding, const QColor& color)
+{
+    QImage image(24, 24, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::transparent);
+    QPainter p(&image);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(QPen(Qt::white, 2));
+    p.setBrush(color);
+    QPainterPath path;
+    if (coding == QLatin1String("fp16")) {
+        path.addRect(4, 4, 16, 16);
+    } else if (coding == QLatin1String("q8")) {
+        path.moveTo(12, 2);
+        path.lineTo(22, 21);
+        path.lineTo(2, 21);
+        path.closeSubpath();
+    } else if (coding == QLatin1String("q4")) {
+        path.moveTo(12, 1);
+        path.lineTo(23, 12);
+        path.lineTo(12, 23);
+        path.lineTo(1, 12);
+        path.closeSubpath();
+    } else if (coding == QLatin1String("ternary")) {
+        path.moveTo(12, 22);
+        path.lineTo(22, 3);
+        path.lineTo(2, 3);
+        path.closeSubpath();
+    } else {
+        path.addEllipse(3, 3, 18, 18);
+    }
+    p.drawPath(path);
+    return image;
+}
+
+double realX(const FrontierPoint& p)
+{
+    // A log axis cannot show 0 bytes (a run whose rounds never deployed): drawn at 1 byte.
+    return std::max(1.0, p.realBytesPerRound);
+}
+
+} // namespace
+
+FrontierChart::FrontierChart(QWidget* parent) : ChartView(tr("Accuracy against real bytes per round (finished runs)"), parent)
 {
     setObjectName(QStringLiteral("frontierChart"));
-    bytesAxis_ = new ByteAxis(tr("Mean server-to-device bytes per round per device"), this);
+    bytesAxis_ = new ByteAxis(tr("Real bundle bytes per deployed round per device"), this);
     x_ = bytesAxis_->logAxis();
     y_ = new QValueAxis(this);
     y_->setTitleText(tr("Mean test accuracy (%)"));
     NiceAxis::fit(y_, 0, 100, 5, 0, 100);
     setAxes(x_, y_);
     chart()->addAxis(bytesAxis_->labelAxis(), Qt::AlignBottom);
+    // The legend shows each family's marker (its coding), not a plain colour square.
+    chart()->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
 }
 
 QString FrontierChart::budgetKey()
 {
     return tr("budget");
+}
+
+QString FrontierChart::codingOf(const FrontierPoint& point)
+{
+    for (const auto& [key, value] : point.familyValues)
+        if (key == "bundle.values" && value.size() >= 2)
+            return QString::fromStdString(value.substr(1, value.size() - 2));
+    return QStringLiteral("fp32");
+}
+
+Qt::PenStyle FrontierChart::codingStyle(const QString& coding)
+{
+    static const std::map<QString, Qt::PenStyle> styles{{QStringLiteral("fp32"), Qt::SolidLine},
+                                                        {QStringLiteral("fp16"), Qt::DashLine},
+                                                        {QStringLiteral("q8"), Qt::DotLine},
+                                                        {QStringLiteral("q4"), Qt::DashDotLine},
+                                                        {QStringLiteral("ternary"), Qt::DashDotDotLine}};
+    const auto it = styles.find(coding);
+    return it == styles.end() ? Qt::DashLine : it->second;
 }
 
 void FrontierChart::setFrontier(const std::vector<FrontierPoint>& points, double budgetBytes, const QList<QPointF>& expected)
@@ -39,12 +111,14 @@ void FrontierChart::setFrontier(const std::vector<FrontierPoint>& points, double
     points_ = points;
     std::vector<FrontierPoint> sorted = points;
     std::stable_sort(sorted.begin(), sorted.end(), [](const FrontierPoint& a, const FrontierPoint& b) {
-        return a.strategy != b.strategy ? a.strategy < b.strategy : a.meanBytesPerRound < b.meanBytesPerRound;
+        return a.family != b.family ? a.family < b.family : a.k < b.k;
     });
     double lo = 100, hi = 0;
+    std::map<QString, QString> codings; // family -> coding
     for (const FrontierPoint& p : sorted) {
-        // A log axis cannot show 0 bytes (a run whose rounds never deployed): drawn at 1 byte.
-        addPoint(QString::fromStdString(p.strategy), QPointF(std::max(1.0, p.meanBytesPerRound), 100.0 * p.meanAccuracy));
+        const QString key = QString::fromStdString(p.family.empty() ? p.strategy : p.family);
+        addPoint(key, QPointF(realX(p), 100.0 * p.meanAccuracy));
+        codings[key] = codingOf(p);
         lo = std::min(lo, 100.0 * p.meanAccuracy);
         hi = std::max(hi, 100.0 * p.meanAccuracy);
     }
@@ -52,8 +126,6 @@ void FrontierChart::setFrontier(const std::vector<FrontierPoint>& points, double
         lo = std::min(lo, e.y());
         hi = std::max(hi, e.y());
     }
-    for (const QString& key : seriesKeys())
-        series(key)->setMarkerSize(9); // few points, each a finished run: make them visible
     if (lo > hi) {
         lo = 0;
         hi = 100;
@@ -68,9 +140,20 @@ void FrontierChart::setFrontier(const std::vector<FrontierPoint>& points, double
         QPen pen(colorFor(key), 1.5, Qt::DashLine);
         line->setPen(pen);
     }
+    // After the last series is made (each new one re-spreads shades): every family of a
+    // strategy in the strategy's own colour, its coding told by line style and marker.
+    for (const auto& [key, coding] : codings) {
+        QLineSeries* s = series(key);
+        const QColor color = SeriesPalette::strategyColor(SeriesPalette::strategyOf(key));
+        QPen pen(color, 2, codingStyle(coding));
+        s->setPen(pen);
+        s->setColor(color);
+        s->setMarkerSize(12); // few points, each a finished run: make them visible
+        s->setLightMarker(codingMarker(coding, color));
+    }
     if (!expected.isEmpty()) {
         expected_ = new QScatterSeries;
-        expected_->setName(tr("expected at the budget's k"));
+        expected_->setName(tr("recommended"));
         expected_->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
         expected_->setMarkerSize(11);
         expected_->setColor(Qt::black);
@@ -79,7 +162,7 @@ void FrontierChart::setFrontier(const std::vector<FrontierPoint>& points, double
         expected_->attachAxis(axisY());
         QRectF all = QRectF(QPointF(budgetBytes > 0 ? budgetBytes : 1e3, lo), QSizeF(0, hi - lo));
         for (const FrontierPoint& p : points)
-            all |= QRectF(QPointF(std::max(1.0, p.meanBytesPerRound), 100.0 * p.meanAccuracy), QSizeF(1e-9, 1e-9));
+            all |= QRectF(QPointF(realX(p), 100.0 * p.meanAccuracy), QSizeF(1e-9, 1e-9));
         for (const QPointF& e : expected) {
             expected_->append(QPointF(std::max(1.0, e.x()), e.y()));
             all |= QRectF(QPointF(std::max(1.0, e.x()), e.y()), QSizeF(1e-9, 1e-9));
@@ -90,8 +173,9 @@ void FrontierChart::setFrontier(const std::vector<FrontierPoint>& points, double
 
 void FrontierChart::fitAxes(const QRectF& b)
 {
-    // Whole decades keep the log grid readable.
-    bytesAxis_->setRange(b.left(), b.right());
+    // Whole decades keep the log grid readable; a point just above a decade (10.1 KB) would sit
+    // half outside on the axis, so the range reaches a little beyond the points.
+    bytesAxis_->setRange(b.left() / 1.15, b.right() * 1.15);
     NiceAxis::fit(y_, b.top() - 2, b.bottom() + 2, 6, 0, 100);
 }
 
@@ -101,18 +185,25 @@ QString FrontierChart::describePoint(const QString& key, const QPointF& p) const
         return tr("budget: %1 per round").arg(CostReadout::formatBytes(p.x()));
     const FrontierPoint* best = nullptr;
     for (const FrontierPoint& f : points_)
-        if (QString::fromStdString(f.strategy) == key
-            && (!best || std::abs(f.meanBytesPerRound - p.x()) < std::abs(best->meanBytesPerRound - p.x())))
+        if (QString::fromStdString(f.family.empty() ? f.strategy : f.family) == key
+            && (!best || std::abs(realX(f) - p.x()) < std::abs(realX(*best) - p.x())))
             best = &f;
     if (!best)
         return key;
-    return tr("%1 at k = %2 (%3 runs, %4 rounds)\n%5 per round: %6 % mean test accuracy")
-        .arg(key)
-        .arg(best->k)
-        .arg(best->runs)
-        .arg(best->rounds)
-        .arg(CostReadout::formatBytes(best->meanBytesPerRound))
-        .arg(100.0 * best->meanAccuracy, 0, 'f', 2);
+    QString text = tr("%1 at k = %2 (%3 runs, %4 rounds)\n%5 per deployed round%6, %7 a run: %8 % mean test accuracy")
+                       .arg(key)
+                       .arg(best->k)
+                       .arg(best->runs)
+                       .arg(best->rounds)
+                       .arg(CostReadout::formatBytes(best->realBytesPerRound))
+                       .arg(best->measuredBytes ? QString() : tr(" (analytic: no bundle measured)"))
+                       .arg(CostReadout::formatBytes(best->realBytesPerRun))
+                       .arg(100.0 * best->meanAccuracy, 0, 'f', 2);
+    if (!std::isnan(best->accuracyToFu))
+        text += tr(" (%1 points to FU)").arg(100.0 * best->accuracyToFu, 0, 'f', 2);
+    if (!std::isnan(best->ratioToFu))
+        text += tr("\n%1 of FU's bits").arg(best->ratioToFu, 0, 'g', 3);
+    return text;
 }
 
 } // namespace dpu::ui

@@ -56,7 +56,12 @@ std::vector<dpu::FrontierGroup> FrontierModel::groups() const
     std::vector<dpu::FrontierRun> runs;
     for (const auto& [o, id] : order) {
         const Run& r = runs_.at(id);
-        runs.push_back({std::to_string(id), r.plan, r.records, true});
+        dpu::FrontierRun run;
+        run.id = std::to_string(id);
+        run.plan = r.plan;
+        run.records = r.records;
+        run.finished = true;
+        runs.push_back(std::move(run));
     }
     return dpu::frontierGroups(runs);
 }

@@ -31,7 +31,8 @@ public:
     /// The finished runs grouped by plan minus the swept keys (core's frontierGroups); a group's
     /// runIds are the ids given here, as text.
     std::vector<dpu::FrontierGroup> groups() const;
-    /// Points of the group `plan` belongs to (its other runs differ at most in k); empty when none.
+    /// Points of the group `plan` belongs to (its runs differ at most in k, the strategies and the
+    /// bundle settings: every family); empty when none.
     std::vector<FrontierPoint> points(const dpu::Plan& plan) const;
 
     static Expectation expectedAccuracy(const std::vector<FrontierPoint>& points, double k)

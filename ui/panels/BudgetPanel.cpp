@@ -15,6 +15,7 @@
 #include <QSettings>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 namespace dpu::ui {
@@ -40,7 +41,7 @@ BudgetPanel::BudgetPanel(QWidget* parent) : QWidget(parent)
     auto* groupRow = new QHBoxLayout;
     group_ = new QComboBox(this);
     group_->setObjectName(QStringLiteral("frontierGroup"));
-    group_->setToolTip(tr("Runs join one frontier only when their plans agree on everything but k"));
+    group_->setToolTip(tr("Runs join one frontier only when their plans agree on everything but k, the strategies and the bundle settings"));
     group_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     auto* groupLabel = new QLabel(tr("Sho&w runs of:"), this);
     groupLabel->setBuddy(group_);
@@ -69,7 +70,24 @@ QWidget* BudgetPanel::buildControls()
     connect(inputs_, &BudgetInputs::changed, this, &BudgetPanel::refresh);
     v->addWidget(inputs_);
 
-    auto* answer = new QGroupBox(tr("Answer"), box);
+    auto* best = new QGroupBox(tr("Recommended (finished runs' real bytes)"), box);
+    auto* bv = new QVBoxLayout(best);
+    recommended_ = answerLabel(best, "budgetRecommendation");
+    bv->addWidget(recommended_);
+    useRecommended_ = new QPushButton(tr("Ad&just the plan to this configuration"), best);
+    useRecommended_->setObjectName(QStringLiteral("budgetUseRecommendation"));
+    useRecommended_->setToolTip(tr("Set the plan's strategy, value coding and k to the recommendation"));
+    connect(useRecommended_, &QPushButton::clicked, this, [this] {
+        try {
+            Q_EMIT configurationRequested(dpu::planWithRecommendation(plan_, recommendation_));
+        } catch (const std::exception& e) {
+            recommended_->setText(QString::fromStdString(e.what()));
+        }
+    });
+    bv->addWidget(useRecommended_);
+    v->addWidget(best);
+
+    auto* answer = new QGroupBox(tr("Answer of the cost model for the plan"), box);
     auto* af = new QFormLayout(answer);
     kLabel_ = answerLabel(answer, "budgetK");
     perDevice_ = answerLabel(answer, "budgetBytesPerDevice");
@@ -197,7 +215,7 @@ QString BudgetPanel::leftOutText() const
         for (const std::string& id : groups_[g].runIds)
             names << runName(id);
         QStringList why;
-        for (const std::string& d : dpu::planDifferences(groups_[g].plan, shown.plan, dpu::defaultSweptKeys()))
+        for (const std::string& d : dpu::planDifferences(groups_[g].plan, shown.plan, dpu::frontierFreeKeys()))
             why << QString::fromStdString(d);
         const int more = why.size() - 3; // the first few keys say enough
         while (why.size() > 3)
@@ -251,7 +269,8 @@ Expectation BudgetPanel::expectation(const QString& strategy) const
 {
     if (!shownGroupMatchesPlan())
         return {}; // bytes of another model: the budget's k says nothing about them
-    return dpu::expectedAccuracy(dpu::pointsOf(shownPoints(), strategy.toStdString()), k_);
+    const std::string family = dpu::familyLabel(strategy.toStdString(), dpu::familyValuesOf(plan_));
+    return dpu::expectedAccuracy(dpu::pointsOfFamily(shownPoints(), family), k_);
 }
 
 QList<double> BudgetPanel::sweepRatios(QString* error) const
@@ -313,20 +332,25 @@ QString BudgetPanel::expectationText(const std::vector<FrontierPoint>& points) c
             .arg(QString::fromStdString(groups_[static_cast<size_t>(shownGroup_)].plan.model),
                  QString::fromStdString(groups_[static_cast<size_t>(shownGroup_)].plan.dataset.kind),
                  QString::fromStdString(plan_.model), QString::fromStdString(plan_.dataset.kind));
+    // The analytic k is the plan's coding's: only the families coded as the plan codes.
+    const dpu::FamilyValues values = dpu::familyValuesOf(plan_);
     std::set<std::string> strategies;
     for (const FrontierPoint& p : points)
-        strategies.insert(p.strategy);
+        if (p.familyValues == values)
+            strategies.insert(p.strategy);
+    if (strategies.empty())
+        return tr("no finished runs coded as the plan codes (%1)").arg(QString::fromStdString(plan_.bundle.values));
     QStringList lines;
     for (const std::string& s : strategies) {
         const QString name = QString::fromStdString(s);
         if (s == "fu") {
             // Full updating ignores k: what it costs and reaches is one figure, not a curve.
             for (const FrontierPoint& p : points)
-                if (p.strategy == s) {
+                if (p.strategy == s && p.familyValues == values) {
                     lines << tr("fu: %1 % at %2 per round (%3 the budget)")
                                  .arg(100.0 * p.meanAccuracy, 0, 'f', 2)
-                                 .arg(CostReadout::formatBytes(p.meanBytesPerRound))
-                                 .arg(p.meanBytesPerRound * 8.0 <= budgetBits() ? tr("within") : tr("over"));
+                                 .arg(CostReadout::formatBytes(p.realBytesPerRound))
+                                 .arg(p.realBytesPerRound * 8.0 <= budgetBits() ? tr("within") : tr("over"));
                     break;
                 }
             continue;
@@ -390,17 +414,16 @@ void BudgetPanel::refresh()
     useK_->setEnabled(k_ > 0);
     accuracy_->setText(k_ > 0 ? expectationText(points) : QStringLiteral("–"));
 
+    // The recommendation: among the shown runs (their own model's size for estimates when it is
+    // the plan's), else the plan's configuration on the analytic model.
+    const dpu::Budget budget{dpu::Budget::Scope::PerRound, bits / 8.0};
+    const dpu::FrontierGroup* group = shownGroup_ < 0 ? nullptr : &groups_[static_cast<size_t>(shownGroup_)];
+    recommendation_ = dpu::recommend(group, plan_, group && !shownGroupMatchesPlan() ? dpu::CostModel{} : model_, budget);
+    recommended_->setText(QString::fromStdString(recommendation_.why));
+    useRecommended_->setEnabled(recommendation_.found);
     QList<QPointF> expected;
-    if (k_ > 0) {
-        std::set<std::string> strategies;
-        for (const FrontierPoint& p : points)
-            strategies.insert(p.strategy);
-        for (const std::string& s : strategies) {
-            const Expectation e = s == "fu" ? Expectation{} : expectation(QString::fromStdString(s));
-            if (e.bracketed)
-                expected << QPointF(bytesPerDevice_, 100.0 * e.accuracy);
-        }
-    }
+    if (recommendation_.found && !std::isnan(recommendation_.expectedAccuracy))
+        expected << QPointF(recommendation_.bytesPerRound, 100.0 * recommendation_.expectedAccuracy);
     chart_->setFrontier(points, bits / 8.0, expected);
 }
 

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
-// Budget planner: largest k for a byte budget, total over devices, expected accuracy, frontier, k sweep.
+// Budget planner: the recommended configuration for a byte budget, largest k, total over devices, frontier, k sweep.
 #pragma once
 #include "dpu/Cost.h"
 #include "dpu/Events.h"
 #include "dpu/Plan.h"
+#include "dpu/Recommend.h"
 #include "models/FrontierModel.h"
+#include "workers/EngineMetatypes.h" // dpu::Plan in a signal
 #include <QHash>
 #include <QList>
 #include <QString>
@@ -57,8 +59,11 @@ public:
     double bytesPerDevice() const { return bytesPerDevice_; }
     double totalBytes() const { return bytesPerDevice_ * devices(); }
     int devices() const;
-    /// The accuracy finished runs of a strategy suggest at largestK().
+    /// The accuracy finished runs of a strategy, coded as the plan codes, suggest at largestK().
     Expectation expectation(const QString& strategy) const;
+    /// The best configuration for the budget (per round) among the shown group's finished
+    /// runs by their real bytes, or the cost model's estimate (core's dpu::recommend).
+    const dpu::Recommendation& recommendation() const { return recommendation_; }
 
     /// The sweep's ratios; empty with *error set when the list does not parse or a ratio is
     /// outside (0, 1].
@@ -87,6 +92,8 @@ Q_SIGNALS:
     void sweepRequested(const QList<double>& ratios);
     /// Put this k into the plan.
     void useKRequested(double k);
+    /// Put the recommended configuration (strategy, coding, k) into the plan.
+    void configurationRequested(const dpu::Plan& plan);
 
 private:
     QWidget* buildControls();
@@ -106,6 +113,7 @@ private:
     std::string pinnedRun_; // first run of the group the user picked; empty: follow the form's plan
     double k_ = 0;
     double bytesPerDevice_ = 0;
+    dpu::Recommendation recommendation_;
 
     BudgetInputs* inputs_;
     QLabel* kLabel_;
@@ -113,6 +121,8 @@ private:
     QLabel* total_;
     QLabel* accuracy_;
     QPushButton* useK_;
+    QLabel* recommended_;
+    QPushButton* useRecommended_;
     QLineEdit* ratios_;
     QLabel* ratiosError_;
     QPushButton* sweep_;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // CostReadout: the paper's analytic cost (DESIGN.md "Communication cost") as the user edits k.
 #include "panels/CostReadout.h"
+#include "dpu/Links.h"
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -14,14 +15,12 @@ namespace dpu::ui {
 
 QList<CostReadout::LinkPreset> CostReadout::linkPresets()
 {
-    // Typical application-layer rates of the links edge devices sit behind.
-    return {
-        {QStringLiteral("LoRa (5.5 kbit/s)"), 5.5e3},
-        {QStringLiteral("NB-IoT (60 kbit/s)"), 60e3},
-        {QStringLiteral("LTE-M (375 kbit/s)"), 375e3},
-        {QStringLiteral("BLE (1 Mbit/s)"), 1e6},
-        {QStringLiteral("Custom"), 0},
-    };
+    // Core's list (the command line takes the same links), then a rate of the user's own.
+    QList<LinkPreset> out;
+    for (const dpu::LinkPreset& p : dpu::linkPresets())
+        out.append({QString::fromStdString(p.name), p.bitsPerSecond});
+    out.append({QStringLiteral("Custom"), 0});
+    return out;
 }
 
 CostReadout::CostReadout(QWidget* parent) : QWidget(parent)

@@ -69,6 +69,7 @@ void PlanPanel::connectEdits()
     auto edited = [this] {
         if (filling_)
             return;
+        dropFileProblemsOf(sender());
         validate();
         Q_EMIT planEdited();
     };
@@ -106,9 +107,30 @@ void PlanPanel::connectEdits()
     connect(lambda_, &QDoubleSpinBox::valueChanged, this, edited);
     connect(lr_, &QDoubleSpinBox::valueChanged, this, edited);
     connect(optimizer_, &QComboBox::currentIndexChanged, this, edited);
-    connect(values_, &QComboBox::currentIndexChanged, this, edited);
     connect(seeds_, &QLineEdit::textChanged, this, edited);
     connect(device_, &QComboBox::currentIndexChanged, this, edited);
+    connect(values_, &QComboBox::currentIndexChanged, this, [this, edited] {
+        updateBundleFields();
+        edited();
+    });
+    connect(quantAware_, &QCheckBox::toggled, this, edited);
+    connect(budget_, &QSpinBox::valueChanged, this, [this, edited] {
+        updateBundleFields();
+        edited();
+    });
+}
+
+void PlanPanel::updateBundleFields()
+{
+    const bool budgeted = budget_->value() > 0;
+    k_->setEnabled(!budgeted);
+    kSlider_->setEnabled(!budgeted);
+    const bool lossy = values_->currentData().toString() != QLatin1String("fp32");
+    quantAware_->setEnabled(lossy);
+    if (!lossy && quantAware_->isChecked()) {
+        const QSignalBlocker block(quantAware_); // fp32 is exact: nothing to be aware of
+        quantAware_->setChecked(false);
+    }
 }
 
 QString PlanPanel::automaticName(const dpu::Plan& plan)
@@ -147,6 +169,7 @@ void PlanPanel::followName()
 void PlanPanel::setPlan(const dpu::Plan& plan)
 {
     base_ = plan;
+    fileProblems_.clear();
     // A name that was made from the fields keeps following them; one chosen by hand stays.
     nameFollows_ = QString::fromStdString(plan.name) == automaticName(plan);
     filling_ = true;
@@ -170,12 +193,16 @@ void PlanPanel::setPlan(const dpu::Plan& plan)
     epochs_->setValue(plan.train.epochs);
     lr_->setValue(plan.train.lr);
     optimizer_->setCurrentIndex(plan.train.optimizer == "sgd" ? 1 : 0);
-    values_->setCurrentIndex(std::max(0, values_->findData(QString::fromStdString(plan.bundle.values))));
     QStringList seeds;
     for (uint64_t s : plan.seeds)
         seeds << QString::number(s);
     seeds_->setText(seeds.join(QStringLiteral(", ")));
     device_->setCurrentText(QString::fromStdString(plan.device));
+    const int values = values_->findData(QString::fromStdString(plan.bundle.values));
+    values_->setCurrentIndex(values < 0 ? 0 : values);
+    quantAware_->setChecked(plan.bundle.quantAware);
+    budget_->setValue(static_cast<int>(std::min<int64_t>(plan.budget.bytesPerRound, budget_->maximum())));
+    updateBundleFields();
     filling_ = false;
     onModelOrDatasetChanged();
     validate();
@@ -202,7 +229,6 @@ dpu::Plan PlanPanel::plan() const
     p.train.epochs = epochs_->value();
     p.train.lr = lr_->value();
     p.train.optimizer = optimizer_->currentData().toString().toStdString();
-    p.bundle.values = values_->currentData().toString().toStdString();
     p.seeds.clear();
     for (const QString& part : seeds_->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts)) {
         bool ok = false;
@@ -211,7 +237,35 @@ dpu::Plan PlanPanel::plan() const
             p.seeds.push_back(v);
     }
     p.device = device_->currentText().toStdString();
+    p.bundle.values = values_->currentData().toString().toStdString();
+    p.bundle.quantAware = quantAware_->isChecked(); // unchecked with fp32 (updateBundleFields)
+    p.budget.bytesPerRound = budget_->value();
     return p;
+}
+
+void PlanPanel::setFileProblems(const std::vector<dpu::PlanProblem>& problems, const QString& fileName)
+{
+    fileProblems_.clear();
+    for (const dpu::PlanProblem& p : problems) {
+        const QString path = QString::fromStdString(p.path);
+        QString reason = tr("%1 in %2").arg(QString::fromStdString(p.message), fileName);
+        if (!fieldFor(path))
+            reason += tr(" (not in the form: fix it in the file and open it again)");
+        fileProblems_.insert(path, reason);
+    }
+    validate();
+}
+
+void PlanPanel::dropFileProblemsOf(QObject* field)
+{
+    auto* widget = qobject_cast<QWidget*>(field);
+    for (auto it = fileProblems_.begin(); widget && it != fileProblems_.end();) {
+        QWidget* owner = fieldFor(it.key());
+        if (owner && (owner == widget || owner->isAncestorOf(widget)))
+            it = fileProblems_.erase(it);
+        else
+            ++it;
+    }
 }
 
 bool PlanPanel::validate()
@@ -248,6 +302,10 @@ bool PlanPanel::validate()
         if (!errors_.contains(path))
             errors_.insert(path, reason);
     }
+    // What the plan file got wrong stays marked until the field is edited.
+    for (auto it = fileProblems_.begin(); it != fileProblems_.end(); ++it)
+        if (!errors_.contains(it.key()))
+            errors_.insert(it.key(), it.value());
     markErrors();
     if (wasValid != errors_.isEmpty())
         Q_EMIT validityChanged(errors_.isEmpty());
@@ -303,9 +361,10 @@ QWidget* PlanPanel::fieldFor(const QString& path) const
     if (path == QLatin1String("train.epochs")) return epochs_;
     if (path == QLatin1String("train.lr")) return lr_;
     if (path == QLatin1String("train.optimizer")) return optimizer_;
-    if (path == QLatin1String("bundle.values")) return values_;
     if (path == QLatin1String("seeds")) return seeds_;
     if (path == QLatin1String("device")) return device_;
+    if (path == QLatin1String("bundle.values") || path == QLatin1String("bundle.quant_aware")) return values_;
+    if (path.startsWith(QLatin1String("budget."))) return budget_;
     return nullptr;
 }
 

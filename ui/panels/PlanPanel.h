@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The plan form: model, dataset, split, strategies, k (with cost readout), training settings.
+// The plan form: model, dataset, split, strategies, k (with cost readout), bundle coding and budget, training.
 #pragma once
 #include "dpu/Models.h"
 #include "dpu/Plan.h"
@@ -36,6 +36,10 @@ public:
     void setPlan(const dpu::Plan& plan);
     /// The plan as edited (not validated).
     dpu::Plan plan() const;
+    /// Marks what a plan file got wrong (dpu::recoverPlan's problems; the form holds defaults
+    /// there) until the user edits each marked field; Run stays refused meanwhile. setPlan()
+    /// clears them, so call this after it.
+    void setFileProblems(const std::vector<dpu::PlanProblem>& problems, const QString& fileName);
 
     /// Checks the form (local checks, then dpu::validatePlan), marks the offending field and
     /// returns true when the plan can run.
@@ -76,6 +80,8 @@ private:
     void addSplitRows(QFormLayout* form, QWidget* box);
     void addStrategyBox(QFormLayout* form, QWidget* box);
     void addRatioRows(QFormLayout* form, QWidget* box);
+    /// Value coding with its quantisation-aware switch, and the byte budget per round.
+    void addBundleRows(QFormLayout* form, QWidget* box);
     void addTrainingRows(QFormLayout* form, QWidget* box);
     /// Object names: what tests and settings find the fields by.
     void nameFields();
@@ -84,6 +90,8 @@ private:
     void onModelOrDatasetChanged();
     void onKSpinChanged(double k);
     void onKSliderMoved(int pos);
+    /// k is replaced by a budget, and quantisation-awareness needs a lossy coding.
+    void updateBundleFields();
     void markErrors();
     /// Marks the split fields the dataset on disk cannot hold (dpu::checkSplitFits).
     void checkSplitAgainstData(const dpu::Plan& p);
@@ -94,6 +102,9 @@ private:
     bool filling_ = false;
     bool nameFollows_ = true;
     QMap<QString, QString> errors_; // plan path -> reason
+    QMap<QString, QString> fileProblems_; // plan path -> reason, from the plan file last opened
+    /// Drops the file problems of the field that sent the edit being handled.
+    void dropFileProblemsOf(QObject* field);
     std::unique_ptr<FieldErrorMarks> marks_;
     QHash<QString, dpu::ModelInfo> modelCache_;
 
@@ -112,11 +123,13 @@ private:
     QDoubleSpinBox* k_;
     QSlider* kSlider_;
     CostReadout* cost_;
+    QComboBox* values_;
+    QCheckBox* quantAware_;
+    QSpinBox* budget_;
     QDoubleSpinBox* lambda_;
     QSpinBox* epochs_;
     QDoubleSpinBox* lr_;
     QComboBox* optimizer_;
-    QComboBox* values_; ///< bundle.values: how changed weights travel
     QLineEdit* seeds_;
     QComboBox* device_;
     QLabel* errorLabel_;

@@ -42,6 +42,7 @@ QWidget* PlanPanel::buildForm()
     addSplitRows(form, box);
     addStrategyBox(form, box);
     addRatioRows(form, box);
+    addBundleRows(form, box);
     addTrainingRows(form, box);
     nameFields();
     return box;
@@ -163,6 +164,38 @@ void PlanPanel::addRatioRows(QFormLayout* form, QWidget* box)
     form->addRow(QString(), cost_);
 }
 
+void PlanPanel::addBundleRows(QFormLayout* form, QWidget* box)
+{
+    // No mnemonics on these rows: every letter of their names is taken in the main window.
+    values_ = new QComboBox(box);
+    for (const auto& v : dpu::valueCodings())
+        values_->addItem(QString::fromStdString(v), QString::fromStdString(v));
+    values_->setToolTip(tr("How the changed weights travel in the update bundles: fp32 exact, fp16, q8 "
+                           "(256 centroids per tensor), q8c (q8's error in about 0.8x its bytes), q4 (16 "
+                           "centroids), ternary (sign x one magnitude); devices run what they decode"));
+    quantAware_ = new QCheckBox(tr("Quantisation-aware"), box);
+    quantAware_->setToolTip(tr("The sparse fine-tune knows the coding: the changed weights are quantised in "
+                               "steps and the rest re-fitted around them (lossy codings only)"));
+    auto* valuesRow = new QHBoxLayout;
+    valuesRow->addWidget(values_);
+    valuesRow->addWidget(quantAware_, 1);
+    auto* valuesLabel = new QLabel(tr("Bundle values"), box);
+    valuesLabel->setBuddy(values_);
+    form->addRow(valuesLabel, valuesRow);
+    marks_->addRow(QStringLiteral("bundleValues"), {values_, quantAware_});
+
+    budget_ = intSpin(box, 0, 2000000000);
+    budget_->setSuffix(tr(" bytes per round"));
+    budget_->setSingleStep(1000);
+    budget_->setSpecialValueText(tr("off (k decides)"));
+    budget_->setToolTip(tr("When set, replaces k: each round ships the most valuable weights whose real "
+                           "update bundle fits in this many bytes (FU and pruning ship as they always do)"));
+    auto* budgetLabel = new QLabel(tr("Budget"), box);
+    budgetLabel->setBuddy(budget_);
+    form->addRow(budgetLabel, budget_);
+    marks_->addRow(QStringLiteral("budget"), {budget_});
+}
+
 void PlanPanel::addTrainingRows(QFormLayout* form, QWidget* box)
 {
     lambda_ = new QDoubleSpinBox(box);
@@ -190,14 +223,6 @@ void PlanPanel::addTrainingRows(QFormLayout* form, QWidget* box)
     optimizer_->addItem(QStringLiteral("SGD (Nesterov)"), QStringLiteral("sgd"));
     form->addRow(tr("O&ptimiser"), optimizer_);
     marks_->addRow(QStringLiteral("optimizer"), {optimizer_});
-    values_ = new QComboBox(box);
-    for (const auto& v : dpu::bundleValueCodings())
-        values_->addItem(QString::fromStdString(v), QString::fromStdString(v));
-    values_->setToolTip(tr("How changed weights travel in the bundles: fp32 exact; fp16; q8 256 centroids per "
-                           "tensor; q8c q8's error on a uniform grid, context-coded (smaller); q4 16 centroids; "
-                           "ternary sign x one magnitude per tensor (docs/bundle-format.md)"));
-    form->addRow(tr("Values"), values_); // every letter of it is taken as a mnemonic
-    marks_->addRow(QStringLiteral("values"), {values_});
     seeds_ = new QLineEdit(box);
     seeds_->setPlaceholderText(tr("1, 2, 3"));
     seeds_->setToolTip(tr("One run per seed, separated by commas or spaces"));
@@ -224,9 +249,11 @@ void PlanPanel::nameFields()
     epochs_->setObjectName(QStringLiteral("epochs"));
     lr_->setObjectName(QStringLiteral("lr"));
     optimizer_->setObjectName(QStringLiteral("optimizer"));
-    values_->setObjectName(QStringLiteral("values"));
     seeds_->setObjectName(QStringLiteral("seeds"));
     device_->setObjectName(QStringLiteral("device"));
+    values_->setObjectName(QStringLiteral("bundleValues"));
+    quantAware_->setObjectName(QStringLiteral("quantAware"));
+    budget_->setObjectName(QStringLiteral("budgetPerRound"));
 }
 
 QString PlanPanel::strategyToolTip(const QString& name)

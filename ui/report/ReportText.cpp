@@ -207,6 +207,16 @@ QString ReportText::firstPage(const std::vector<dpu::RunFolder>& runs, const Rep
     return h;
 }
 
+dpu::Recommendation ReportText::recommendation(const std::vector<dpu::RunFolder>& runs,
+                                               const std::vector<dpu::FrontierGroup>& groups, int shown,
+                                               const ReportOptions& options)
+{
+    const dpu::FrontierGroup* g = shown < 0 ? nullptr : &groups[static_cast<size_t>(shown)];
+    const dpu::RunFolder& first = g ? runs[std::stoul(g->runIds.front())] : runs.front();
+    const dpu::CostModel cost{first.status.partialWeights, first.status.denseWeights};
+    return dpu::recommend(g, first.plan, cost, {dpu::Budget::Scope::PerRound, options.budgetBytes});
+}
+
 QString ReportText::frontierNotes(const std::vector<dpu::RunFolder>& runs, const std::vector<dpu::FrontierGroup>& groups,
                                   int shown, const ReportOptions& options)
 {
@@ -218,42 +228,37 @@ QString ReportText::frontierNotes(const std::vector<dpu::RunFolder>& runs, const
     const dpu::FrontierGroup& g = groups[static_cast<size_t>(shown)];
     const dpu::RunFolder& first = runs[std::stoul(g.runIds.front())];
     h += QStringLiteral("<p>%1</p>")
-             .arg(tr("Each point is one strategy at one k: mean test accuracy against the mean analytic bytes per round; "
-                     "it joins the %n finished run(s) of plan %1.", nullptr, static_cast<int>(g.runIds.size()))
+             .arg(tr("Each line is one family (a strategy under one value coding) across k; each point its mean test "
+                     "accuracy against the real bundle bytes of a deployed round. It joins the %n finished run(s) of "
+                     "plan %1 and those that differ from it only in k, strategies and bundle settings.",
+                     nullptr, static_cast<int>(g.runIds.size()))
                       .arg(esc(first.plan.name)));
     h += QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\">"
-                        "<tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th></tr>")
-             .arg(tr("Strategy"), tr("k"), tr("Mean accuracy"), tr("Mean bytes per round (analytic)"), tr("Runs, rounds"));
-    for (const dpu::FrontierPoint& p : g.points)
+                        "<tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th><th>%6</th><th>%7</th></tr>")
+             .arg(tr("Family"), tr("k"), tr("Mean accuracy"), tr("To FU (points)"), tr("Real bytes per round"),
+                  tr("All rounds / FU's bits"), tr("Runs, rounds"));
+    bool unmeasured = false;
+    for (const dpu::FrontierPoint& p : g.points) {
+        unmeasured = unmeasured || !p.measuredBytes;
         h += QStringLiteral("<tr><td>%1</td><td align=\"right\">%2</td><td align=\"right\">%3</td><td align=\"right\">%4</td>"
-                            "<td align=\"right\">%5, %6</td></tr>")
-                 .arg(esc(p.strategy))
+                            "<td align=\"right\">%5</td><td align=\"right\">%6</td><td align=\"right\">%7, %8</td></tr>")
+                 .arg(esc(p.family))
                  .arg(p.k)
-                 .arg(percent(p.meanAccuracy), bytesText(p.meanBytesPerRound))
+                 .arg(percent(p.meanAccuracy),
+                      std::isnan(p.accuracyToFu) ? QStringLiteral("–") : QString::number(100.0 * p.accuracyToFu, 'f', 2),
+                      bytesText(p.realBytesPerRound) + (p.measuredBytes ? QString() : QStringLiteral("*")),
+                      std::isnan(p.ratioToFu) ? QStringLiteral("–") : QString::number(p.ratioToFu, 'g', 3))
                  .arg(p.runs)
                  .arg(p.rounds);
+    }
     h += QStringLiteral("</table>");
-    if (options.budgetBytes > 0 && first.status.partialWeights > 0) {
-        const dpu::CostModel cost{first.status.partialWeights, first.status.denseWeights};
-        const double k = dpu::largestKForBudget(cost, options.budgetBytes * 8.0);
-        QString answer = tr("Budget: %1 per round per device (dashed line). ").arg(CostReadout::formatBytes(options.budgetBytes));
-        if (k <= 0) {
-            answer += tr("Not even the always-shipped values fit.");
-        } else {
-            answer += tr("The largest k that fits is %1.").arg(k, 0, 'g', 4);
-            std::set<std::string> strategies;
-            for (const dpu::FrontierPoint& p : g.points)
-                if (p.strategy != "fu")
-                    strategies.insert(p.strategy);
-            for (const std::string& s : strategies) {
-                const dpu::Expectation e = dpu::expectedAccuracy(dpu::pointsOf(g.points, s), k);
-                answer += e.bracketed ? tr(" %1 is expected to reach %2.").arg(esc(s), percent(e.accuracy))
-                                      : tr(" No finished %1 runs bracket that k.").arg(esc(s));
-            }
-        }
-        h += QStringLiteral("<p>%1</p>").arg(answer);
-    } else if (options.budgetBytes > 0) {
-        h += QStringLiteral("<p>%1</p>").arg(tr("Budget: %1 per round per device (dashed line).").arg(CostReadout::formatBytes(options.budgetBytes)));
+    if (unmeasured)
+        h += QStringLiteral("<p>%1</p>").arg(tr("* analytic bytes: these runs measured no bundle."));
+    if (options.budgetBytes > 0) {
+        const dpu::Recommendation r = recommendation(runs, groups, shown, options);
+        h += QStringLiteral("<p>%1</p>")
+                 .arg(tr("Budget: %1 per round per device (dashed line). Recommended: %2")
+                          .arg(CostReadout::formatBytes(options.budgetBytes), esc(r.why)));
     }
     for (size_t i = 0; i < groups.size(); ++i) {
         if (static_cast<int>(i) == shown)
@@ -261,7 +266,7 @@ QString ReportText::frontierNotes(const std::vector<dpu::RunFolder>& runs, const
         QStringList names, why;
         for (const std::string& id : groups[i].runIds)
             names << runName(runs[std::stoul(id)]).toHtmlEscaped();
-        for (const std::string& d : dpu::planDifferences(groups[i].plan, g.plan, dpu::defaultSweptKeys()))
+        for (const std::string& d : dpu::planDifferences(groups[i].plan, g.plan, dpu::frontierFreeKeys()))
             why << esc(d);
         h += QStringLiteral("<p>%1</p>").arg(tr("Left out: %1, whose plan differs (%2).").arg(names.join(QStringLiteral(", ")), why.join(QStringLiteral("; "))));
     }

@@ -2,6 +2,7 @@
 // The report's text as HTML: the plan in words, where and when the runs ran, the table per strategy.
 #pragma once
 #include "dpu/Frontier.h"
+#include "dpu/Recommend.h"
 #include "dpu/RunFolder.h"
 #include "report/ReportWriter.h"
 #include <QString>
@@ -18,6 +19,11 @@ public:
     /// Under the frontier: the budget's answer and the runs left out of the frontier, with why.
     static QString frontierNotes(const std::vector<dpu::RunFolder>& runs, const std::vector<dpu::FrontierGroup>& groups,
                                  int shown, const ReportOptions& options);
+    /// The recommendation for options.budgetBytes per round among the shown group's runs (the
+    /// first run's run.json gives the model's size for estimates).
+    static dpu::Recommendation recommendation(const std::vector<dpu::RunFolder>& runs,
+                                              const std::vector<dpu::FrontierGroup>& groups, int shown,
+                                              const ReportOptions& options);
     /// How the report names a run in tables and legends.
     static QString runName(const dpu::RunFolder& run);
 };

@@ -4,6 +4,7 @@
 #include "AtomicFile.h"
 #include "charts/AccuracyChart.h"
 #include "charts/BytesChart.h"
+#include "charts/ChartExporter.h"
 #include "charts/FrontierChart.h"
 #include "dpu/Cost.h"
 #include "dpu/Frontier.h"
@@ -16,7 +17,7 @@
 #include <QPainter>
 #include <QPdfWriter>
 #include <QTextDocument>
-#include <set>
+#include <cmath>
 
 namespace dpu::ui {
 
@@ -82,7 +83,67 @@ QString seriesKey(const dpu::RunFolder& run, const dpu::RoundRecord& r, bool one
     return sweep ? key + QStringLiteral(" · k=%1").arg(run.plan.k) : key + QStringLiteral(" · ") + ReportText::runName(run);
 }
 
+/// The frontier of the finished runs (ids: their index in `runs`).
+std::vector<dpu::FrontierGroup> frontierOf(const std::vector<dpu::RunFolder>& runs)
+{
+    std::vector<dpu::FrontierRun> frontierRuns;
+    for (size_t i = 0; i < runs.size(); ++i)
+        frontierRuns.push_back({std::to_string(i), runs[i].plan, runs[i].records, runs[i].complete(),
+                                {runs[i].status.partialWeights, runs[i].status.denseWeights}});
+    return dpu::frontierGroups(frontierRuns);
+}
+
+/// The group drawn: the one with the most runs (-1: none).
+int largestGroup(const std::vector<dpu::FrontierGroup>& groups)
+{
+    int shown = -1;
+    for (size_t g = 0; g < groups.size(); ++g)
+        if (shown < 0 || groups[g].runIds.size() > groups[static_cast<size_t>(shown)].runIds.size())
+            shown = static_cast<int>(g);
+    return shown;
+}
+
+/// The shown group's families, the budget line and, at the budget, the recommendation's point
+/// (as the Budget tab marks it).
+void fillFrontier(FrontierChart& chart, const std::vector<dpu::RunFolder>& runs, const std::vector<dpu::FrontierGroup>& groups,
+                  int shown, const ReportOptions& options)
+{
+    QList<QPointF> expected;
+    if (shown < 0) {
+        chart.setFrontier({}, options.budgetBytes, expected);
+        return;
+    }
+    if (options.budgetBytes > 0) {
+        const dpu::Recommendation r = ReportText::recommendation(runs, groups, shown, options);
+        if (r.found && !std::isnan(r.expectedAccuracy))
+            expected << QPointF(r.bytesPerRound, 100.0 * r.expectedAccuracy);
+    }
+    chart.setFrontier(groups[static_cast<size_t>(shown)].points, options.budgetBytes, expected);
+}
+
 } // namespace
+
+bool ReportWriter::writeFrontierImage(const std::vector<dpu::RunFolder>& runs, const ReportOptions& options,
+                                      const QString& path, QString* error, const QSize& size)
+{
+    const auto groups = frontierOf(runs);
+    const int shown = largestGroup(groups);
+    if (shown < 0) {
+        if (error)
+            *error = tr("%1: no finished runs to draw a frontier of").arg(path);
+        return false;
+    }
+    FrontierChart chart;
+    chart.resize(size);
+    fillFrontier(chart, runs, groups, shown, options);
+    if (path.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive))
+        return ChartExporter::toSvg(&chart, path, error);
+    if (path.endsWith(QStringLiteral(".png"), Qt::CaseInsensitive))
+        return ChartExporter::toPng(&chart, path, error);
+    if (error)
+        *error = tr("%1: expected a .png or .svg file name").arg(path);
+    return false;
+}
 
 bool ReportWriter::write(const std::vector<dpu::RunFolder>& runs, const ReportOptions& options, const QString& path, QString* error)
 {
@@ -91,15 +152,9 @@ bool ReportWriter::write(const std::vector<dpu::RunFolder>& runs, const ReportOp
             *error = tr("%1: no runs to report").arg(path);
         return false;
     }
-    // The frontier of the finished runs (ids: their index here); the largest group is drawn.
-    std::vector<dpu::FrontierRun> frontierRuns;
-    for (size_t i = 0; i < runs.size(); ++i)
-        frontierRuns.push_back({std::to_string(i), runs[i].plan, runs[i].records, runs[i].complete()});
-    const auto groups = dpu::frontierGroups(frontierRuns);
-    int shown = -1;
-    for (size_t g = 0; g < groups.size(); ++g)
-        if (shown < 0 || groups[g].runIds.size() > groups[static_cast<size_t>(shown)].runIds.size())
-            shown = static_cast<int>(g);
+    // The frontier of the finished runs; the largest group is drawn.
+    const auto groups = frontierOf(runs);
+    const int shown = largestGroup(groups);
     bool sweep = runs.size() > 1;
     for (const dpu::RunFolder& run : runs)
         sweep = sweep && dpu::planDifferences(runs.front().plan, run.plan, dpu::defaultSweptKeys()).empty();
@@ -143,27 +198,7 @@ bool ReportWriter::write(const std::vector<dpu::RunFolder>& runs, const ReportOp
         // Page: the frontier with the budget, and what it leaves out.
         writer.newPage();
         FrontierChart frontier;
-        QList<QPointF> expected;
-        if (shown >= 0) {
-            const dpu::FrontierGroup& g = groups[static_cast<size_t>(shown)];
-            const dpu::RunStatus& st = runs[std::stoul(g.runIds.front())].status;
-            if (options.budgetBytes > 0 && st.partialWeights > 0) {
-                const dpu::CostModel cost{st.partialWeights, st.denseWeights};
-                const double k = dpu::largestKForBudget(cost, options.budgetBytes * 8.0);
-                std::set<std::string> strategies;
-                for (const dpu::FrontierPoint& p : g.points)
-                    if (p.strategy != "fu")
-                        strategies.insert(p.strategy);
-                for (const std::string& s : strategies) {
-                    const dpu::Expectation e = dpu::expectedAccuracy(dpu::pointsOf(g.points, s), k);
-                    if (k > 0 && e.bracketed)
-                        expected << QPointF(dpu::partialRoundBits(cost, k) / 8.0, 100.0 * e.accuracy);
-                }
-            }
-            frontier.setFrontier(g.points, options.budgetBytes, expected);
-        } else {
-            frontier.setFrontier({}, options.budgetBytes, expected);
-        }
+        fillFrontier(frontier, runs, groups, shown, options);
         const qreal frontierHeight = width * 0.62;
         paintChart(&frontier, &painter, QRectF(0, 0, width, frontierHeight));
         paintHtml(writer, painter, ReportText::frontierNotes(runs, groups, shown, options), frontierHeight + 12);

@@ -2,6 +2,7 @@
 // The report of a set of runs as one PDF (QPdfWriter): plan, charts, frontier with the budget, a table per strategy.
 #pragma once
 #include "dpu/RunFolder.h"
+#include <QSize>
 #include <QString>
 #include <vector>
 
@@ -21,6 +22,12 @@ public:
     /// offscreen platform will do). Returns false with *error naming the file on failure.
     static bool write(const std::vector<dpu::RunFolder>& runs, const ReportOptions& options, const QString& path,
                       QString* error = nullptr);
+    /// Draws the frontier of the runs' largest group (as the report's frontier page, budget
+    /// line and recommendation included) to a PNG or SVG file, by the name's extension,
+    /// written atomically. Returns false with *error naming the file when no run finished or
+    /// the file cannot be written.
+    static bool writeFrontierImage(const std::vector<dpu::RunFolder>& runs, const ReportOptions& options,
+                                   const QString& path, QString* error = nullptr, const QSize& size = QSize(900, 600));
 };
 
 } // namespace dpu::ui

@@ -77,6 +77,11 @@ struct RoundRecord {
     double testAccuracy = 0;
     double candidateValAccuracy = 0;  ///< of this round's trained model, deployed or not
     double candidateTestAccuracy = 0;
+    /// Updating ratio of the round's candidate: the plan's k, or under a byte budget the share of
+    /// the selectable weights that fitted; 1 for full-model rounds. 0 in records of runs that
+    /// predate the field.
+    double k = 0;
+    int64_t budgetBytes = 0;          ///< the round's byte budget (0: none, k decides)
     int64_t updatedWeights = 0;       ///< partial weights changed on the devices (0 if not deployed)
     std::vector<LayerUpdate> layers;  ///< per partial tensor
     double analyticBits = 0;          ///< DESIGN.md "Communication cost"; 0 if not deployed

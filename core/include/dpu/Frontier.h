@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
-// The accuracy-against-bytes frontier: finished runs grouped by plan minus the swept keys, and the budget's expected accuracy.
+// The accuracy-against-bytes frontier: finished runs grouped by setting, one family per byte lever across k.
 #pragma once
+#include "dpu/Cost.h"
 #include "dpu/Events.h"
 #include "dpu/Plan.h"
+#include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace dpu {
@@ -14,9 +17,14 @@ struct FrontierRun {
     Plan plan;
     std::vector<RoundRecord> records;
     bool finished = false;
+    /// The model's sizes (run.json has them); zero: derived from the records' cumulative ratio.
+    CostModel cost;
 };
 
-/// Every finished run of a group at one (strategy, k), pooled over rounds and seeds.
+/// A family's plan-key values: (JSON path, value as JSON text), e.g. ("bundle.values", "\"q8\"").
+using FamilyValues = std::vector<std::pair<std::string, std::string>>;
+
+/// Every finished run of a group at one (family, k), pooled over rounds, seeds and runs.
 struct FrontierPoint {
     std::string strategy;
     double k = 0;
@@ -24,6 +32,34 @@ struct FrontierPoint {
     double meanBytesPerRound = 0; ///< analytic bytes averaged over rounds (0 for rounds that did not deploy)
     int runs = 0;
     int rounds = 0;
+    std::string family;           ///< its family's label (familyLabel())
+    FamilyValues familyValues;    ///< the family keys' values of its runs
+    int deployedRounds = 0;
+    double realBytesPerRound = 0;    ///< real bundle bytes of a deployed round, mean over deployed rounds
+    double maxRealBytesPerRound = 0; ///< the largest bundle of any round
+    double realBytesPerRun = 0;      ///< real bundle bytes of all rounds to one device, mean over seeds and runs
+    /// Mean over rounds and seeds of (accuracy - FU's of the same seed and round); NaN without FU.
+    double accuracyToFu = std::numeric_limits<double>::quiet_NaN();
+    /// Real bits of all rounds over FU's analytic bits of the same rounds (the paper's
+    /// denominator), mean over seeds and runs; NaN without FU.
+    double ratioToFu = std::numeric_limits<double>::quiet_NaN();
+    /// Real bits of all rounds over rounds x the analytic full-model bits; NaN when the model's
+    /// size is unknown.
+    double ratioToFull = std::numeric_limits<double>::quiet_NaN();
+    /// Real bytes over analytic bytes of its deployed partial rounds (how the cost model is
+    /// calibrated); 0 when it has none.
+    double realToAnalytic = 0;
+    /// Every deployed round measured its bundle. Runs from before bundles were measured have
+    /// none: their rounds count the analytic bytes instead (in every real-bytes figure above).
+    bool measuredBytes = true;
+};
+
+/// One line of the frontier: a strategy under one set of family-key values, across k.
+struct FrontierFamily {
+    std::string label; ///< familyLabel(strategy, values)
+    std::string strategy;
+    FamilyValues values;
+    std::vector<FrontierPoint> points; ///< by k
 };
 
 /// Accuracy to expect at a k, interpolated between the points that bracket it.
@@ -34,11 +70,15 @@ struct Expectation {
     double kHigh = 0;
 };
 
-/// Runs whose plans agree on everything but the swept keys.
+/// Runs whose plans agree on everything but the swept and family keys (and the strategies).
 struct FrontierGroup {
     Plan plan;                       ///< the first run's plan (k and name are one run's)
     std::vector<std::string> runIds; ///< in the order given
-    std::vector<FrontierPoint> points; ///< sorted by strategy, then k
+    std::vector<FrontierPoint> points; ///< sorted by strategy, family values, then k
+    std::vector<FrontierFamily> families; ///< the same points, one family each, in that order
+    /// The family FU differences and ratios refer to: exact FU (default family values) where it
+    /// ran, else the first FU; empty without FU.
+    std::string fuReference;
 };
 
 /// Plan keys (JSON paths, as in plan files) a frontier always lets vary: the plan's name and
@@ -49,24 +89,52 @@ const std::vector<std::string>& frontierIgnoredKeys();
 /// The keys a k sweep varies: {"k"}.
 std::vector<std::string> defaultSweptKeys();
 
+/// Plan keys whose values split a group into families: the levers of a round's bytes. A key
+/// covers what lies below it: {"bundle"} takes in bundle.values and every coding option added
+/// under "bundle" later, and {"budget"} each byte budget. (The strategies are always a family
+/// key: each is its own line.)
+std::vector<std::string> defaultFamilyKeys();
+
+/// Every key a frontier group lets vary: `swept`, `familyKeys` and "strategies" (pass it to
+/// planDifferences() to say why two runs are on different frontiers).
+std::vector<std::string> frontierFreeKeys(const std::vector<std::string>& swept = defaultSweptKeys(),
+                                          const std::vector<std::string>& familyKeys = defaultFamilyKeys());
+
+/// A family's name: the strategy, then each family value that differs from the default plan's
+/// (strings bare, others as key=value): "dpu", "dpu-memory q8".
+std::string familyLabel(const std::string& strategy, const FamilyValues& values);
+
+/// The family keys' values of a plan (in path order), as familyValues holds them.
+FamilyValues familyValuesOf(const Plan& plan, const std::vector<std::string>& familyKeys = defaultFamilyKeys());
+
 /// Where two plans differ ("split.rounds: 2 vs 3"), ignoring frontierIgnoredKeys() and `swept`;
 /// empty when they belong on one frontier.
 std::vector<std::string> planDifferences(const Plan& a, const Plan& b, const std::vector<std::string>& swept);
 
 /// Groups the finished runs (others are dropped: their means would favour early rounds) by plan
-/// minus the swept keys, in order of each group's first run.
+/// minus the swept keys, the family keys and the strategies, in order of each group's first run.
 std::vector<FrontierGroup> frontierGroups(const std::vector<FrontierRun>& runs,
-                                          const std::vector<std::string>& swept = defaultSweptKeys());
+                                          const std::vector<std::string>& swept = defaultSweptKeys(),
+                                          const std::vector<std::string>& familyKeys = defaultFamilyKeys());
 
-/// Index of the group whose plan agrees with `plan` but for the swept keys; -1 when none.
+/// Index of the group whose plan agrees with `plan` but for the swept and family keys and the
+/// strategies; -1 when none.
 int frontierGroupOf(const std::vector<FrontierGroup>& groups, const Plan& plan,
-                    const std::vector<std::string>& swept = defaultSweptKeys());
+                    const std::vector<std::string>& swept = defaultSweptKeys(),
+                    const std::vector<std::string>& familyKeys = defaultFamilyKeys());
 
-/// The points of one strategy within `points`.
+/// The points of one strategy within `points` (of every family of it).
 std::vector<FrontierPoint> pointsOf(const std::vector<FrontierPoint>& points, const std::string& strategy);
 
+/// The points of one family (by label) within `points`.
+std::vector<FrontierPoint> pointsOfFamily(const std::vector<FrontierPoint>& points, const std::string& family);
+
+/// The groups as JSON: per group its runs, plan name and FU reference, and per family its
+/// points with every figure above (NaN figures are null). What `dpu-cli frontier --json` prints.
+std::string frontierToJson(const std::vector<FrontierGroup>& groups);
+
 /// Interpolates linearly in log k between the nearest points at or below and at or above k
-/// (points of one strategy, any order); not bracketed when k lies outside their range.
+/// (points of one family, any order); not bracketed when k lies outside their range.
 Expectation expectedAccuracy(const std::vector<FrontierPoint>& points, double k);
 
 } // namespace dpu

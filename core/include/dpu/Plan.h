@@ -44,9 +44,28 @@ struct TrainSpec {
 
 /// The update bundles a run builds for every deployed round (docs/bundle-format.md).
 struct BundleSpec {
-    std::string values = "fp32"; ///< coding of changed weights: one of bundleValueCodings()
+    std::string values = "fp32"; ///< coding of changed weights: one of valueCodings()
     bool write = true;           ///< keep them in OUT/bundles/ (their sizes are always measured)
     std::string secretKey;       ///< Ed25519 secret key file (64 bytes) to sign them; empty: unsigned
+    /// With a lossy coding, the sparse fine-tune knows it: the changed weights are quantised with
+    /// the bundle's own coding in steps and the still-unquantised ones re-fitted around them,
+    /// instead of quantising after training (docs/engine.md, "Quantisation-aware updating").
+    bool quantAware = false;
+    /// Always-shipped tensors (biases, and the other 1-D parameters): "exact" ships them dense
+    /// and exact; "partial" lets them join the top-k selection like the partial weights;
+    /// "coded" (lossy codings) trains them fully but codes their changes with the bundle's value coding.
+    std::string denseTensors = "exact";
+};
+
+/// Byte budgets of the deployed rounds, measured in real bundle bytes; 0 turns one off. With a
+/// budget, k is not used by the partial-updating strategies: each round ships the most valuable
+/// weights whose bundle fits. At most one of the two may be set.
+struct BudgetSpec {
+    int64_t bytesPerRound = 0; ///< every round's bundle fits in this many bytes
+    /// The run's bundles (per strategy and seed) fit in this many bytes together: each round gets
+    /// what is left divided by the rounds left, so what a round does not use carries over.
+    int64_t bytesTotal = 0;
+    bool enabled() const { return bytesPerRound > 0 || bytesTotal > 0; }
 };
 
 struct Plan {
@@ -62,6 +81,7 @@ struct Plan {
     std::string mode = "multi"; ///< "multi" (multi-round) or "single" (one update, iterative rewinding)
     TrainSpec train;
     BundleSpec bundle;
+    BudgetSpec budget;
     std::vector<uint64_t> seeds{1};
     std::string device = "auto"; ///< "auto", "cpu" or "cuda"
     int threads = 0;             ///< intra-op threads (0: all cores)
@@ -78,16 +98,38 @@ Plan parsePlan(const std::string& jsonText, const std::string& source = "plan");
 /// Reads and parses a plan file. Throws Error if unreadable, PlanError if invalid.
 Plan loadPlanFile(const std::string& path);
 
+/// A plan file larger than this is refused before it is read (real plans take about 1 KB).
+constexpr uint64_t kMaxPlanFileBytes = uint64_t{1} << 20;
+
+/// One field of a plan file that could not be used, and why ("k", "expected a number, found string").
+struct PlanProblem {
+    std::string path;
+    std::string message;
+};
+
+/// What a plan file gave: every usable field, defaults in place of the bad ones, and the problems.
+struct RecoveredPlan {
+    Plan plan;
+    std::vector<PlanProblem> problems; ///< empty when the file is a valid plan
+};
+
+/// Parses plan JSON as parsePlan() does, but a field with a bad value (wrong type, out of range,
+/// unknown key) keeps its default and is listed instead of failing the whole plan, so an editor
+/// can show the file with its problems marked. Throws PlanError (naming `source`) only when the
+/// text is not a JSON object at all.
+RecoveredPlan recoverPlan(const std::string& jsonText, const std::string& source = "plan");
+
 /// Serialises a plan to pretty JSON that parsePlan() reads back to an equal plan.
 std::string planToJson(const Plan& plan);
 
 /// Checks cross-field rules (e.g. k in (0, 1], strategies known). Throws PlanError.
 void validatePlan(const Plan& plan);
 
-/// Names "bundle.values" may take: "fp32" (exact), "fp16", "q8" (256 k-means centroids per tensor,
-/// Huffman), "q8c" (q8's error or less on a uniform grid, context-coded), "q4" (16 centroids,
-/// context-coded), "ternary" (sign x one magnitude per tensor, context-coded); docs/bundle-format.md.
-std::vector<std::string> bundleValueCodings();
+/// Value codings a plan's bundle.values may name ("fp32" first: the exact one): "fp32", "fp16",
+/// "q8" (256 k-means centroids per tensor, Huffman), "q8c" (q8's error or less on one uniform grid
+/// per bundle, context-coded), "q4" (16 centroids, context-coded), "ternary" (sign x one magnitude
+/// per tensor, context-coded); docs/bundle-format.md.
+std::vector<std::string> valueCodings();
 
 /// Names of the strategies a plan may list, with their variants ("dpu", "dpu-noreinit", ...).
 std::vector<std::string> strategyNames();

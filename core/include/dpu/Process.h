@@ -10,4 +10,8 @@ namespace dpu {
 /// the variable is already set or the re-exec fails (then the program runs, only slower).
 void ensurePassiveOpenMP(int argc, char** argv);
 
+/// Makes a file that outgrows the file-size limit (RLIMIT_FSIZE, as quotas and small devices
+/// impose) a write error the program reports by name, instead of SIGXFSZ killing it silently.
+void reportWriteLimitsAsErrors();
+
 } // namespace dpu

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 namespace dpu::bundle {
@@ -45,7 +46,7 @@ std::map<std::string, std::string> SafetensorsFile::deviceMetadata(const std::st
 std::vector<uint8_t> SafetensorsFile::header(const std::vector<TensorData>& tensors,
                                              const std::map<std::string, std::string>& metadata)
 {
-    nlohmann::ordered_json j;
+    nlohmann::ordered_json j = nlohmann::ordered_json::object(); // "{}", not "null", without tensors
     if (!metadata.empty()) {
         nlohmann::ordered_json m = nlohmann::ordered_json::object();
         for (const auto& [k, v] : metadata) // std::map: keys in byte order
@@ -105,20 +106,44 @@ std::vector<TensorData> SafetensorsFile::read(const std::vector<uint8_t>& file, 
     std::vector<Item> items;
     const uint64_t start = 8 + n, dataSize = file.size() - start;
     for (auto it = j.begin(); it != j.end(); ++it) {
+        const auto& v = *it;
         if (it.key() == "__metadata__") {
-            if (metadata)
-                for (auto m = it->begin(); m != it->end(); ++m)
+            if (!v.is_object())
+                throw Error("safetensors: __metadata__ must be an object of strings");
+            for (auto m = v.begin(); m != v.end(); ++m) {
+                if (!m->is_string())
+                    throw Error("safetensors: __metadata__ " + m.key() + ": expected a string, found " + m->type_name());
+                if (metadata)
                     (*metadata)[m.key()] = m->get<std::string>();
+            }
             continue;
         }
-        const auto& v = *it;
-        if (!v.is_object() || v.value("dtype", "") != "F32")
+        if (it.key().empty())
+            throw Error("safetensors: a tensor has an empty name");
+        const auto dtype = v.is_object() ? v.find("dtype") : v.end();
+        if (!v.is_object() || dtype == v.end() || !dtype->is_string() || *dtype != "F32")
             throw Error("safetensors: tensor " + it.key() + ": dtype must be F32");
-        Item item{v.at("data_offsets").at(0).get<uint64_t>(), v.at("data_offsets").at(1).get<uint64_t>(),
-                  {it.key(), v.at("shape").get<std::vector<int64_t>>(), {}}};
+        const auto offsets = v.find("data_offsets");
+        const auto shape = v.find("shape");
+        if (offsets == v.end() || !offsets->is_array() || offsets->size() != 2 || !(*offsets)[0].is_number_unsigned() ||
+            !(*offsets)[1].is_number_unsigned())
+            throw Error("safetensors: tensor " + it.key() + ": data_offsets must be two unsigned integers");
+        if (shape == v.end() || !shape->is_array())
+            throw Error("safetensors: tensor " + it.key() + ": shape must be an array");
+        Item item{(*offsets)[0].get<uint64_t>(), (*offsets)[1].get<uint64_t>(), {it.key(), {}, {}}};
+        // Elements are bounded by the data present, so checking each step against it keeps the
+        // product from overflowing (a shape of [2^62] must not wrap to a size that fits).
         uint64_t numel = 1;
-        for (int64_t d : item.t.shape)
-            numel *= uint64_t(d);
+        for (const auto& d : *shape) {
+            if (!d.is_number_unsigned())
+                throw Error("safetensors: tensor " + it.key() + ": shape entries must be unsigned integers");
+            const uint64_t dim = d.get<uint64_t>();
+            item.t.shape.push_back(int64_t(std::min<uint64_t>(dim, uint64_t(INT64_MAX))));
+            if (dim != 0 && numel > dataSize / 4 / dim)
+                numel = dataSize / 4 + 1; // more than the file holds: rejected below
+            else
+                numel *= dim;
+        }
         if (item.begin > item.end || item.end > dataSize || item.end - item.begin != 4 * numel)
             throw Error("safetensors: tensor " + it.key() + ": data offsets out of range");
         item.t.values.resize(numel);
@@ -126,7 +151,11 @@ std::vector<TensorData> SafetensorsFile::read(const std::vector<uint8_t>& file, 
             std::memcpy(item.t.values.data(), file.data() + start + item.begin, 4 * numel); // LE host
         items.push_back(std::move(item));
     }
-    std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.begin < b.begin; });
+    // An empty tensor shares its offset with the next one: (begin, end) order puts it first, as
+    // the writer laid it out (found by test_safetensors; begin alone rejected such files).
+    std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
+        return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
+    });
     std::vector<TensorData> out;
     uint64_t expect = 0;
     for (Item& item : items) {

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Reader of the CIFAR-10 and CIFAR-100 binary versions (fixed-size records, no header).
 #pragma once
+#include "data/CifarRecords.h"
 #include "data/RawData.h"
 #include <string>
 
 namespace dpu::data {
-
-enum class CifarKind { Cifar10, Cifar100 };
 
 /// One binary file: records of label byte(s) + 3072 pixel bytes (1024 red, 1024 green,
 /// 1024 blue, each row-major 32x32), i.e. already [3, 32, 32]. CIFAR-100 records carry

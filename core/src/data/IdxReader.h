@@ -1,15 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Reader of MNIST-format IDX files (ubyte images and labels, gzip or raw).
 #pragma once
+#include "data/IdxArray.h"
 #include "data/RawData.h"
 #include <string>
 
 namespace dpu::data {
-
-/// Header limits: generous for any MNIST-like set, small enough that a hostile header
-/// cannot ask for an absurd allocation (the data is read as it arrives in any case).
-constexpr uint32_t kIdxMaxSide = 4096;
-constexpr uint64_t kIdxMaxBytes = uint64_t{1} << 32;
 
 /// Images file: magic 0x00000803, dims [N, rows, cols]; returns uint8 [N, 1, rows, cols].
 torch::Tensor readIdxImages(const std::string& path);

@@ -126,8 +126,8 @@ std::vector<uint8_t> DeviceUpdate::deviceFile(const Weights& weights, uint64_t v
                                           bundle::SafetensorsFile::deviceMetadata(config_.model, config_.compat, version));
 }
 
-DeviceUpdate::Result DeviceUpdate::build(bundle::Kind kind, const Weights& previous, const Weights& target,
-                                         uint64_t seed, uint64_t version, const torch::Device& device) const
+bundle::BundleOutput DeviceUpdate::write(bundle::Kind kind, const Weights& previous, const Weights& target,
+                                         uint64_t seed, uint64_t version) const
 {
     bundle::BundleInput in;
     in.kind = kind;
@@ -138,10 +138,8 @@ DeviceUpdate::Result DeviceUpdate::build(bundle::Kind kind, const Weights& previ
     in.seed = seed;
     in.secretKey = config_.secretKey;
     in.target = tensors(target);
-    std::vector<uint8_t> base;
     if (kind == bundle::Kind::Delta)
-        base = deviceFile(previous, version - 1);
-    in.baseFile = base;
+        in.baseFile = deviceFile(previous, version - 1);
     if (kind != bundle::Kind::Full) {
         in.masks.resize(in.target.size());
         if (kind == bundle::Kind::ReinitDelta)
@@ -151,7 +149,7 @@ DeviceUpdate::Result DeviceUpdate::build(bundle::Kind kind, const Weights& previ
             before = tensors(previous);
         for (size_t i = 0; i < paramCount_; ++i) {
             const bundle::TensorData& t = in.target[i];
-            if (t.shape.size() < 2) // always-shipped: dense (or copied when unchanged)
+            if (t.shape.size() < 2 && !config_.codeDenseTensors) // always-shipped: dense (or copied when unchanged)
                 continue;
             const std::vector<float> from = kind == bundle::Kind::Delta
                                                 ? before[i].values
@@ -160,7 +158,21 @@ DeviceUpdate::Result DeviceUpdate::build(bundle::Kind kind, const Weights& previ
             in.masks[i] = changedMask(from, t.values, changed);
         }
     }
-    bundle::BundleOutput out = bundle::BundleWriter::write(in);
+    return bundle::BundleWriter::write(in);
+}
+
+Weights DeviceUpdate::decoded(const bundle::BundleOutput& out, const Weights& like, const torch::Device& device) const
+{
+    return toWeights(out.applied, like, device);
+}
+
+DeviceUpdate::Result DeviceUpdate::build(bundle::Kind kind, const Weights& previous, const Weights& target,
+                                         uint64_t seed, uint64_t version, const torch::Device& device) const
+{
+    std::vector<uint8_t> base;
+    if (kind == bundle::Kind::Delta)
+        base = deviceFile(previous, version - 1);
+    bundle::BundleOutput out = write(kind, previous, target, seed, version);
 
     bundle::BundleApplier::Options options;
     options.currentVersion = version - 1;

@@ -20,6 +20,10 @@ public:
         std::string compat;                   ///< the compatibility string devices compare
         bundle::ValueCoding coding = bundle::ValueCoding::Fp32;
         std::vector<uint8_t> secretKey;       ///< Ed25519, 64 bytes; empty: unsigned bundles
+        /// Deltas ship the changes of 1-D parameters (biases) as sparse sections under the
+        /// bundle's value coding too, instead of dense and exact (plan bundle.dense_tensors
+        /// "coded"; with fp32 the writer's exact dense edit is smaller).
+        bool codeDenseTensors = false;
     };
     struct Result {
         bundle::Kind kind = bundle::Kind::Delta;
@@ -44,6 +48,14 @@ public:
     /// computed: an engine defect that must never be deployed silently.
     Result build(bundle::Kind kind, const Weights& previous, const Weights& target, uint64_t seed,
                  uint64_t version, const torch::Device& device) const;
+
+    /// What build() would write, without applying it: the bundle's bytes and the tensors the
+    /// device will decode from it (as toWeights() of them gives). Throws Error as build() does.
+    bundle::BundleOutput write(bundle::Kind kind, const Weights& previous, const Weights& target, uint64_t seed,
+                               uint64_t version) const;
+
+    /// The weights a device decodes from `out` (write()'s result), shaped like `like`.
+    Weights decoded(const bundle::BundleOutput& out, const Weights& like, const torch::Device& device) const;
 
     /// The compatibility string for a model on inputs of `shape` with `classes` outputs.
     static std::string compatString(const std::string& model, const InputShape& shape, int classes);

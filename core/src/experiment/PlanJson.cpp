@@ -102,7 +102,7 @@ std::string show(double v)
 
 } // namespace
 
-std::vector<std::string> bundleValueCodings()
+std::vector<std::string> valueCodings()
 {
     return {"fp32", "fp16", "q8", "q8c", "q4", "ternary"};
 }
@@ -161,9 +161,25 @@ void validatePlan(const Plan& p)
     require(t.schedule.stepEpochs >= 0, "train.schedule.step_epochs", "expected >= 0 (0: epochs / 3)");
     require(t.schedule.gamma > 0 && t.schedule.gamma <= 1, "train.schedule.gamma",
             "expected a factor in (0, 1], found " + show(t.schedule.gamma));
-    const auto codings = bundleValueCodings();
+    const auto codings = valueCodings();
+    std::string codingList;
+    for (size_t i = 0; i < codings.size(); ++i)
+        codingList += (i ? (i + 1 == codings.size() ? " or \"" : ", \"") : "\"") + codings[i] + "\"";
     require(std::find(codings.begin(), codings.end(), p.bundle.values) != codings.end(), "bundle.values",
-            "expected \"fp32\", \"fp16\", \"q8\", \"q8c\", \"q4\" or \"ternary\", found \"" + p.bundle.values + "\"");
+            "expected " + codingList + ", found \"" + p.bundle.values + "\"");
+    require(!p.bundle.quantAware || p.bundle.values != "fp32", "bundle.quant_aware",
+            "needs a lossy bundle.values (fp32 is exact, nothing to be aware of); found \"fp32\"");
+    require(p.bundle.denseTensors == "exact" || p.bundle.denseTensors == "partial" || p.bundle.denseTensors == "coded",
+            "bundle.dense_tensors",
+            "expected \"exact\", \"partial\" or \"coded\", found \"" + p.bundle.denseTensors + "\"");
+    require(p.bundle.denseTensors != "coded" || p.bundle.values != "fp32", "bundle.dense_tensors",
+            "\"coded\" needs a lossy bundle.values (under fp32 the exact dense edit is already the smallest); found \"fp32\"");
+    require(p.budget.bytesPerRound >= 0, "budget.bytes_per_round",
+            "expected bytes >= 0 (0: off), found " + std::to_string(p.budget.bytesPerRound));
+    require(p.budget.bytesTotal >= 0, "budget.bytes_total",
+            "expected bytes >= 0 (0: off), found " + std::to_string(p.budget.bytesTotal));
+    require(p.budget.bytesPerRound == 0 || p.budget.bytesTotal == 0, "budget.bytes_total",
+            "give either budget.bytes_per_round or budget.bytes_total, not both");
     require(!p.seeds.empty(), "seeds", "expected at least one seed");
     require(p.device == "auto" || p.device == "cpu" || p.device == "cuda", "device",
             "expected \"auto\", \"cpu\" or \"cuda\", found \"" + p.device + "\"");
@@ -175,7 +191,8 @@ Plan parsePlan(const std::string& text, const std::string& source)
     json root;
     try {
         root = json::parse(text);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {
+        // parse_error, and out_of_range for a number no double holds (1e800): both bad input.
         throw PlanError("", source + ": not valid JSON (" + std::string(e.what()) + ")");
     }
     Plan p = defaultPlan();
@@ -234,6 +251,14 @@ Plan parsePlan(const std::string& text, const std::string& source)
         o.string("values", p.bundle.values);
         o.boolean("write", p.bundle.write);
         o.string("secret_key", p.bundle.secretKey);
+        o.boolean("quant_aware", p.bundle.quantAware);
+        o.string("dense_tensors", p.bundle.denseTensors);
+        o.finish();
+    }
+    if (const json* b = r.find("budget")) {
+        ObjectReader o(*b, "budget");
+        o.integer("bytes_per_round", p.budget.bytesPerRound);
+        o.integer("bytes_total", p.budget.bytesTotal);
         o.finish();
     }
     if (const json* s = r.find("seeds")) {
@@ -263,6 +288,12 @@ Plan loadPlanFile(const std::string& path)
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw Error(path + ": cannot open plan file");
+    in.seekg(0, std::ios::end);
+    const auto size = static_cast<uint64_t>(std::max<std::streamoff>(0, in.tellg()));
+    if (size > kMaxPlanFileBytes)
+        throw PlanError("", path + ": " + std::to_string(size) + " bytes is too large for a plan file (at most " +
+                                std::to_string(kMaxPlanFileBytes) + ")");
+    in.seekg(0);
     std::stringstream buffer;
     buffer << in.rdbuf();
     try {
@@ -301,6 +332,15 @@ std::string planToJson(const Plan& p)
     j["bundle"] = {{"values", p.bundle.values}, {"write", p.bundle.write}};
     if (!p.bundle.secretKey.empty())
         j["bundle"]["secret_key"] = p.bundle.secretKey;
+    // Written only when set, so the plans (and checkpoints) of earlier runs read back unchanged.
+    if (p.bundle.quantAware)
+        j["bundle"]["quant_aware"] = true;
+    if (p.bundle.denseTensors != "exact")
+        j["bundle"]["dense_tensors"] = p.bundle.denseTensors;
+    if (p.budget.bytesPerRound)
+        j["budget"]["bytes_per_round"] = p.budget.bytesPerRound;
+    if (p.budget.bytesTotal)
+        j["budget"]["bytes_total"] = p.budget.bytesTotal;
     j["seeds"] = p.seeds;
     j["device"] = p.device;
     j["threads"] = p.threads;

@@ -23,6 +23,7 @@ std::string recordToJson(const RoundRecord& r)
                      {"val_accuracy", r.valAccuracy}, {"test_accuracy", r.testAccuracy},
                      {"candidate_val_accuracy", r.candidateValAccuracy},
                      {"candidate_test_accuracy", r.candidateTestAccuracy},
+                     {"round_k", r.k}, {"budget_bytes", r.budgetBytes},
                      {"updated_weights", r.updatedWeights}, {"layers", layers},
                      {"analytic_bits", r.analyticBits}, {"cumulative_bits", r.cumulativeBits},
                      {"cumulative_ratio", r.cumulativeRatio}, {"bundle_bytes", r.bundleBytes},
@@ -47,6 +48,9 @@ RoundRecord recordFromJson(const std::string& line)
         r.testAccuracy = j.at("test_accuracy").get<double>();
         r.candidateValAccuracy = j.at("candidate_val_accuracy").get<double>();
         r.candidateTestAccuracy = j.at("candidate_test_accuracy").get<double>();
+        // Absent in records written before byte budgets existed.
+        r.k = j.value("round_k", 0.0);
+        r.budgetBytes = j.value("budget_bytes", int64_t{0});
         r.updatedWeights = j.at("updated_weights").get<int64_t>();
         for (const auto& l : j.at("layers"))
             r.layers.push_back({l.at("name").get<std::string>(), l.at("total").get<int64_t>(), l.at("updated").get<int64_t>()});
@@ -69,13 +73,14 @@ std::string recordsToCsv(const std::vector<RoundRecord>& records)
 {
     std::ostringstream s;
     s << "strategy,seed,round,samples,reinitialised,deployed,val_accuracy,test_accuracy,"
-         "candidate_val_accuracy,candidate_test_accuracy,updated_weights,analytic_bits,cumulative_bits,"
+         "candidate_val_accuracy,candidate_test_accuracy,round_k,budget_bytes,updated_weights,analytic_bits,cumulative_bits,"
          "cumulative_ratio,bundle_bytes,cumulative_bundle_bytes,bundle_kind,device_version,device_sha256,seconds\n";
     s << std::setprecision(10);
     for (const auto& r : records)
         s << r.strategy << ',' << r.seed << ',' << r.round << ',' << r.samples << ',' << (r.reinitialised ? 1 : 0)
           << ',' << (r.deployed ? 1 : 0) << ',' << r.valAccuracy << ',' << r.testAccuracy << ','
-          << r.candidateValAccuracy << ',' << r.candidateTestAccuracy << ',' << r.updatedWeights << ','
+          << r.candidateValAccuracy << ',' << r.candidateTestAccuracy << ',' << r.k << ',' << r.budgetBytes << ','
+          << r.updatedWeights << ','
           << r.analyticBits << ',' << r.cumulativeBits << ',' << r.cumulativeRatio << ',' << r.bundleBytes << ','
           << r.cumulativeBundleBytes << ',' << r.bundleKind << ',' << r.deviceVersion << ',' << r.deviceSha256 << ','
           << r.seconds << '\n';

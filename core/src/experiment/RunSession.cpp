@@ -2,6 +2,7 @@
 // The multi-round loop: re-initialisation rule, deploy gate, cost, records, checkpoint per unit.
 #include "experiment/RunSession.h"
 #include "experiment/RoundRules.h"
+#include "experiment/RoundPreview.h"
 #include "dpu/DatasetSize.h"
 #include "dpu/Error.h"
 #include "train/Evaluator.h"
@@ -69,6 +70,7 @@ void RunSession::prepare()
                           : v == "q4"      ? bundle::ValueCoding::Q4
                           : v == "ternary" ? bundle::ValueCoding::Ternary
                                            : bundle::ValueCoding::Fp32;
+    deviceConfig.codeDenseTensors = plan_.bundle.denseTensors == "coded";
     if (!plan_.bundle.secretKey.empty()) {
         const std::string key = readWholeFile(plan_.bundle.secretKey);
         if (key.size() != 64)
@@ -97,6 +99,7 @@ void RunSession::prepare()
         strategies_.push_back(createStrategy(name, plan_));
 
     if (options_.resume && !options_.outDir.empty()) {
+        removeStaleTemporaries(options_.outDir); // a killed writer's half files
         if (auto cp = loadCheckpoint(options_.outDir)) {
             if (cp->planJson != planJson_)
                 throw Error(options_.outDir + "/checkpoint: the plan differs from the one the run was started with");
@@ -144,6 +147,10 @@ RunSummary RunSession::run()
             }
         }
     }
+    if (resumeFrom_ > 0)
+        // The checkpoint is saved before the results: a run stopped between the two has results
+        // one unit behind it, and the last unit would never write them again (test_cli_kill).
+        writeResults(false);
     RunSummary summary;
     summary.outDir = options_.outDir;
     int64_t unit = 0;
@@ -222,6 +229,7 @@ RoundRecord RunSession::runUnit(size_t seedIndex, int round, size_t s, const Ten
 
     const uint64_t unitSeed = deriveSeed(plan_.seeds[seedIndex], static_cast<uint64_t>(round), s + 1);
     RoundOutput out;
+    int64_t budget = -1; // the round's byte budget (-1: none)
     if (singleBase) { // single-round mode: the deployed model every strategy updates, trained fully
         // Seeded without the strategy, so every strategy updates the very same deployed model.
         const uint64_t baseSeed = deriveSeed(plan_.seeds[seedIndex], 1, 0);
@@ -233,7 +241,23 @@ RoundRecord RunSession::runUnit(size_t seedIndex, int round, size_t s, const Ten
         // A re-initialisation restarts the server's model too: its memory is of the old one.
         if (strategy.keepsServerModel() && !reinit && !st.server.params.empty())
             in.server = &st.server;
+        // The bundle this round would deploy (its kind as deployBundle() picks it below).
+        const RoundPreview preview(*deviceUpdate_, (reinit || st.deviceVersion == 0) ? bundle::Kind::ReinitDelta
+                                                                                    : bundle::Kind::Delta,
+                                   st.deployed, ctx.seed, st.deviceVersion + 1);
+        const bool budgeted = plan_.budget.enabled() && strategy.usesPreview();
+        if (budgeted || (plan_.bundle.quantAware && strategy.usesPreview()))
+            in.preview = &preview;
+        if (budgeted)
+            in.budgetBytes = roundBudget(strategy.name(), ctx.seed, round);
+        in.quantAware = plan_.bundle.quantAware;
+        in.selectDense = plan_.bundle.denseTensors == "partial";
         out = strategy.runRound(in);
+        budget = in.budgetBytes;
+        if (!out.fitsBudget)
+            observer_.message(strategy.name() + ", seed " + std::to_string(ctx.seed) + ", round " + std::to_string(round)
+                              + ": not even an update of no weight fits the round's budget of "
+                              + std::to_string(budget) + " bytes; the round does not deploy");
         if (strategy.keepsServerModel()) // kept whether or not the round deploys
             st.server = std::move(out.server);
     }
@@ -248,14 +272,22 @@ RoundRecord RunSession::runUnit(size_t seedIndex, int round, size_t s, const Ten
     r.reinitialised = reinit;
     r.candidateValAccuracy = out.valAccuracy;
     r.candidateTestAccuracy = candidateTest;
-    r.deployed = passesDeployGate(out.valAccuracy, st.deployedVal);
+    r.deployed = out.fitsBudget && passesDeployGate(out.valAccuracy, st.deployedVal);
     const bool full = singleBase || strategy.shipsFullModel();
+    r.budgetBytes = std::max<int64_t>(budget, 0);
+    r.k = full ? 1.0
+          : budget >= 0 && out.selectable > 0 ? static_cast<double>(out.selected) / static_cast<double>(out.selectable)
+                                               : plan_.k;
     if (r.deployed) {
         // The first deployment regenerates the seeded model too: it is what the devices start from.
         const bundle::Kind kind = full ? bundle::Kind::Full
                                   : (reinit || st.deviceVersion == 0) ? bundle::Kind::ReinitDelta
                                                                       : bundle::Kind::Delta;
         deployBundle(r, st, kind, out.weights);
+        if (budget >= 0 && r.bundleBytes > budget) // the preview wrote this very bundle
+            throw Error("round " + std::to_string(round) + " of " + r.strategy + ": its bundle of "
+                        + std::to_string(r.bundleBytes) + " bytes exceeds the round's budget of "
+                        + std::to_string(budget) + " (an engine defect)");
         st.deployedVal = out.valAccuracy;
         st.deployedTest = candidateTest;
         if (plan_.bundle.values != "fp32") { // lossy values: measure what the devices really run
@@ -265,7 +297,7 @@ RoundRecord RunSession::runUnit(size_t seedIndex, int round, size_t s, const Ten
         }
         if (reinit)
             st.lastReinitSamples = n;
-        r.analyticBits = full ? fullRoundBits(cost_) : partialRoundBits(cost_, plan_.k);
+        r.analyticBits = full ? fullRoundBits(cost_) : partialRoundBits(cost_, r.k);
         r.layers = layerUpdates(full ? MaskSet{} : out.masks);
         for (const auto& l : r.layers)
             r.updatedWeights += l.updated;
@@ -283,6 +315,21 @@ RoundRecord RunSession::runUnit(size_t seedIndex, int round, size_t s, const Ten
     r.cumulativeRatio = st.cumulativeBits / (static_cast<double>(round) * fullRoundBits(cost_));
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return r;
+}
+
+int64_t RunSession::roundBudget(const std::string& strategy, uint64_t seed, int round) const
+{
+    if (plan_.budget.bytesPerRound > 0)
+        return plan_.budget.bytesPerRound;
+    // What is left of the run's budget, shared by the rounds left; a round that ships less (or
+    // does not deploy) leaves the rest to the later ones. Full bundles (single mode's base
+    // model) are not updates and do not count.
+    int64_t spent = 0;
+    for (const auto& r : records_)
+        if (r.seed == seed && r.strategy == strategy && r.bundleKind != "full")
+            spent += r.bundleBytes;
+    const int64_t left = std::max<int64_t>(plan_.budget.bytesTotal - spent, 0);
+    return left / (rounds_ - round + 1);
 }
 
 void RunSession::deployBundle(RoundRecord& r, StrategyState& st, bundle::Kind kind, const Weights& target)

@@ -29,6 +29,8 @@ private:
     /// run.json: how the run stands ("running", "finished", "stopped") and where it ran.
     void writeStatus(const std::string& state);
     std::vector<LayerUpdate> layerUpdates(const MaskSet& masks) const;
+    /// The byte budget of `round` for one strategy and seed (plan.budget must be enabled).
+    int64_t roundBudget(const std::string& strategy, uint64_t seed, int round) const;
     void deployBundle(RoundRecord& r, StrategyState& st, bundle::Kind kind, const Weights& target);
 
     const Plan& plan_;

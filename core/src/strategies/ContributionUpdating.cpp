@@ -2,6 +2,9 @@
 // Deep Partial Updating (Alg. 1) and its global/local-only variants, one-shot or iterative.
 #include "strategies/ContributionUpdating.h"
 #include "dpu/Cost.h"
+#include "strategies/BudgetFit.h"
+#include "strategies/QuantAwareRefit.h"
+#include "train/Evaluator.h"
 #include "train/MaskSelection.h"
 #include "train/Trainer.h"
 #include "util/Rng.h"
@@ -9,14 +12,6 @@
 
 namespace dpu {
 namespace {
-
-std::vector<torch::Tensor> partialParams(Network& net)
-{
-    std::vector<torch::Tensor> out;
-    for (auto& p : net.parameters())
-        out.push_back(p.tensor.dim() > 1 ? p.tensor : torch::Tensor());
-    return out;
-}
 
 std::vector<torch::Tensor> zerosLike(const std::vector<torch::Tensor>& like)
 {
@@ -27,6 +22,15 @@ std::vector<torch::Tensor> zerosLike(const std::vector<torch::Tensor>& like)
     return out;
 }
 
+/// Scores outside `masks` (where defined) ranked below every weight inside.
+std::vector<torch::Tensor> within(std::vector<torch::Tensor> scores, const MaskSet& masks)
+{
+    for (size_t i = 0; i < scores.size(); ++i)
+        if (scores[i].defined() && i < masks.size() && masks[i].defined())
+            scores[i] = scores[i].masked_fill(masks[i] == 0, -std::numeric_limits<float>::infinity());
+    return scores;
+}
+
 } // namespace
 
 RoundOutput ContributionUpdating::runRound(const RoundInput& in)
@@ -34,12 +38,13 @@ RoundOutput ContributionUpdating::runRound(const RoundInput& in)
     Network& net = in.network;
     const bool fromServer = memory_ && in.server && !in.server->params.empty();
     restore(net, fromServer ? *in.server : in.start);
-    const auto partial = partialParams(net);
+    const auto partial = selectableParams(net, in.selectDense);
     int64_t total = 0;
     for (const auto& p : partial)
         if (p.defined())
             total += p.numel();
-    const int64_t target = updatedCount(total, in.k);
+    const bool budgeted = in.preview && in.budgetBytes >= 0;
+    int64_t target = updatedCount(total, in.k);
     const bool needLocal = lambda_ < 1.0;
 
     // Step 1: train every weight from the start, collecting c_local along the path.
@@ -52,14 +57,13 @@ RoundOutput ContributionUpdating::runRound(const RoundInput& in)
     trainNetwork(net, in.train, in.validation, in.spec, full, in.ctx);
 
     RoundOutput out;
+    out.selectable = total;
     if (memory_)
         out.server = snapshot(net);
     int64_t remaining = total;
     int iteration = 0;
+    std::vector<torch::Tensor> scores;
     while (true) {
-        // The next share to keep: all at once (multi-round), or 80 % of what remains.
-        const int64_t keep = iterative_ ? std::max<int64_t>(target, std::llround(0.8 * static_cast<double>(remaining)))
-                                        : target;
         std::vector<torch::Tensor> global(partial.size());
         {
             torch::NoGradGuard guard;
@@ -67,11 +71,26 @@ RoundOutput ContributionUpdating::runRound(const RoundInput& in)
                 if (partial[i].defined())
                     global[i] = (partial[i] - in.start.params[i]).square();
         }
-        std::vector<torch::Tensor> scores = combineContributions(global, local, lambda_);
+        scores = combineContributions(global, local, lambda_);
         if (!out.masks.empty()) // weights already rewound may not come back
-            for (size_t i = 0; i < scores.size(); ++i)
-                if (scores[i].defined())
-                    scores[i].masked_fill_(out.masks[i] == 0, -std::numeric_limits<float>::infinity());
+            scores = within(std::move(scores), out.masks);
+        if (budgeted && iteration == 0) {
+            // The most valuable weights whose bundle fits, sized with the full step's values
+            // (the fine-tune moves them a little; the final candidate is checked again below).
+            const auto ranked = [&](int64_t n) { return topKMask(scores, n); };
+            target = largestFitting(total, in.budgetBytes, snapshot(net), in.start, ranked, *in.preview);
+            if (target < 0) {
+                out.fitsBudget = false;
+                out.masks = topKMask(scores, 0);
+                out.selected = 0;
+                out.weights = cloneWeights(in.start);
+                out.valAccuracy = -1; // never passes the deploy gate
+                return out;
+            }
+        }
+        // The next share to keep: all at once (multi-round), or 80 % of what remains.
+        const int64_t keep = iterative_ ? std::max<int64_t>(target, std::llround(0.8 * static_cast<double>(remaining)))
+                                        : target;
         out.masks = topKMask(scores, keep);
 
         std::vector<torch::Tensor> params;
@@ -96,6 +115,17 @@ RoundOutput ContributionUpdating::runRound(const RoundInput& in)
             break;
         }
     }
+    if (in.preview && in.quantAware)
+        out.valAccuracy = quantAwareRefit(net, out.masks, *in.preview, in.train, in.validation, in.spec,
+                                          deriveSeed(in.unitSeed, 4), in.ctx);
+    if (budgeted) {
+        const auto ranked = [&, kept = within(scores, out.masks)](int64_t n) { return topKMask(kept, n); };
+        const int64_t before = maskCount(out.masks);
+        out.fitsBudget = shrinkToBudget(net, in.start, before, in.budgetBytes, ranked, *in.preview, out.masks);
+        if (maskCount(out.masks) != before) // the deploy gate must judge what ships
+            out.valAccuracy = accuracy(net, in.validation);
+    }
+    out.selected = maskCount(out.masks);
     out.weights = snapshot(net);
     return out;
 }

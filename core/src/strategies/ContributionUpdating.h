@@ -16,12 +16,18 @@ namespace dpu {
 /// the error of lossy codings, since the deployed weights are what the devices decoded). The
 /// memory is not a separate tensor: it is w_server - w_deployed, so whatever a round ships
 /// leaves it, and nothing is sent twice.
+///
+/// Under a byte budget the count replaces round(k I): the largest n whose candidate (the full
+/// step's weights at the top-n contributions, the start elsewhere) has a bundle within the
+/// budget; after the fine-tune the lowest-ranked weights are dropped again should the trained
+/// values have grown the bundle past it.
 class ContributionUpdating : public Strategy {
 public:
     ContributionUpdating(double lambda, bool reinit, bool iterative, bool memory = false)
         : lambda_(lambda), reinit_(reinit), iterative_(iterative), memory_(memory) {}
     bool followsReinitRule() const override { return reinit_; }
     bool keepsServerModel() const override { return memory_; }
+    bool usesPreview() const override { return true; }
     RoundOutput runRound(const RoundInput& in) override;
 
 private:

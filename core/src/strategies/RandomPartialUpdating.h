@@ -8,6 +8,8 @@ namespace dpu {
 class RandomPartialUpdating : public Strategy {
 public:
     std::string name() const override { return "rpu"; }
+    /// Under a budget the ratio is the largest whose bundle fits, sized with random changes.
+    bool usesPreview() const override { return true; }
     RoundOutput runRound(const RoundInput& in) override;
 };
 

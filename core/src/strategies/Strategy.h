@@ -4,6 +4,7 @@
 #include "data/Dataset.h"
 #include "dpu/Plan.h"
 #include "models/Network.h"
+#include "strategies/BundlePreview.h"
 #include "train/TrainContext.h"
 #include "train/Weights.h"
 #include <memory>
@@ -23,6 +24,18 @@ struct RoundInput {
     /// The server's own fully trained model from the previous round (keepsServerModel()
     /// strategies); null: none yet, or a re-initialisation dropped it.
     const Weights* server = nullptr;
+    /// Sizes and decodes candidates as the round's real bundle; null when nothing asks for it
+    /// (no budget, no quantisation-aware fine-tune).
+    const BundlePreview* preview = nullptr;
+    /// With a preview: the round's bundle must fit in this many bytes (k is then not used);
+    /// negative: no budget.
+    int64_t budgetBytes = -1;
+    /// With a preview: quantise the changed weights with the bundle's coding in steps, re-fitting
+    /// the rest around them (plan bundle.quant_aware).
+    bool quantAware = false;
+    /// 1-D parameters (biases) join the selection like partial weights (bundle.dense_tensors
+    /// "partial"); otherwise they always train and ship.
+    bool selectDense = false;
 };
 
 struct RoundOutput {
@@ -31,6 +44,11 @@ struct RoundOutput {
     bool zeroBase = false;   ///< Pruning: weights outside the mask are zero, not the start's
     double valAccuracy = 0;
     Weights server;          ///< keepsServerModel(): the server's model after this round's full step
+    /// Under a budget: the candidate's bundle fits (false: not even an update of no selectable
+    /// weight fits, so the round must not deploy).
+    bool fitsBudget = true;
+    int64_t selectable = 0;  ///< weights the selection chose from (I, plus biases when selectable)
+    int64_t selected = -1;   ///< weights it let change (-1: every one, a full update)
 };
 
 class Strategy {
@@ -46,6 +64,9 @@ public:
     /// Keeps the server's fully trained model across rounds (error feedback): the runner hands
     /// it back as RoundInput::server and stores RoundOutput::server, deployed or not.
     virtual bool keepsServerModel() const { return false; }
+    /// Honours RoundInput::preview: byte budgets and the quantisation-aware fine-tune (FU and
+    /// Pruning ship by their own rule and ignore both).
+    virtual bool usesPreview() const { return false; }
     /// Trains one round. Throws Cancelled when the context asks to stop.
     virtual RoundOutput runRound(const RoundInput& in) = 0;
 };

@@ -3,6 +3,7 @@
 #include "util/AtomicFile.h"
 #include "dpu/Error.h"
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
@@ -60,19 +61,58 @@ std::string temporaryName(const std::filesystem::path& target)
 
 } // namespace
 
+void crashPoint(const std::string& path)
+{
+    auto fromEnv = [](const char* name) {
+        const char* v = std::getenv(name);
+        return v ? std::atol(v) : 0L;
+    };
+    static const long crashAt = fromEnv("DPU_CRASH_AT_WRITE"), failAt = fromEnv("DPU_FAIL_WRITE_AT");
+    static long count = 0;
+    ++count;
+    if (count == crashAt)
+        ::_exit(99);
+    if (count == failAt)
+        throw Error(path + ": write failed (No space left on device; simulated by DPU_FAIL_WRITE_AT)");
+}
+
+int removeStaleTemporaries(const std::string& dir)
+{
+    namespace fs = std::filesystem;
+    int removed = 0;
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        if (!it->is_regular_file(ec))
+            continue;
+        const std::string name = it->path().filename().string();
+        const auto dot = name.rfind(".tmp");
+        if (dot == std::string::npos || dot == 0)
+            continue;
+        const std::string tail = name.substr(dot + 4); // "" or "-<pid>"
+        const bool pidTail = tail.size() > 1 && tail[0] == '-' &&
+                             tail.find_first_not_of("0123456789", 1) == std::string::npos;
+        if ((tail.empty() || pidTail) && fs::remove(it->path(), ec))
+            ++removed;
+    }
+    return removed;
+}
+
 void writeFileAtomic(const std::string& path, const std::string& content)
 {
     const std::filesystem::path target(path);
     const std::string tmp = temporaryName(target);
+    crashPoint(path);
     const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0)
         throw Error(path + ": cannot create temporary file (" + systemError() + ")");
     writeAndSync(fd, tmp, path, content);
+    crashPoint(path); // the temporary is whole, the target still old
     if (::rename(tmp.c_str(), path.c_str()) != 0) {
         const std::string why = systemError();
         ::unlink(tmp.c_str());
         throw Error(path + ": rename failed (" + why + ")");
     }
+    crashPoint(path); // renamed, the directory not yet synced
     syncPath(target.has_parent_path() ? target.parent_path().string() : ".", true);
 }
 
@@ -100,7 +140,9 @@ void writeNewPrivateFile(const std::string& path, const std::string& content)
 
 void commitFile(const std::string& from, const std::string& to)
 {
+    crashPoint(to); // the temporary written, not yet synced
     syncPath(from, false);
+    crashPoint(to);
     if (::rename(from.c_str(), to.c_str()) != 0)
         throw Error(to + ": rename failed (" + systemError() + ")");
     const std::filesystem::path target(to);

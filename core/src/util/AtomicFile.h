@@ -15,6 +15,17 @@ void writeFileAtomic(const std::string& path, const std::string& content);
 /// path when anything exists there already (never replaced, a dangling link included) or on failure.
 void writeNewPrivateFile(const std::string& path, const std::string& content);
 
+/// Removes what writers killed mid-write left under `dir` (recursively): files named
+/// "<name>.tmp-<pid>" or "<name>.tmp", the temporaries of writeFileAtomic and commitFile's callers.
+/// A resumed run calls it first; the folder must belong to the run. Returns how many it removed.
+int removeStaleTemporaries(const std::string& dir);
+
+/// Fault injection for the crash tests: with DPU_CRASH_AT_WRITE=n in the environment, the n-th
+/// call of this function in the process ends it at once (_exit(99), no cleanup, as a power cut
+/// or SIGKILL would); with DPU_FAIL_WRITE_AT=n the n-th call throws Error naming `path` as a
+/// full disk would. The writers above call it before, between and after their steps.
+void crashPoint(const std::string& path);
+
 /// Reads a whole file. Throws Error naming the path when it cannot be read.
 std::string readWholeFile(const std::string& path);
 

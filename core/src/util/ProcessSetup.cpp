@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Sets OMP_WAIT_POLICY=passive and re-executes, because the OpenMP runtime reads it at load time.
+// Process setup: OMP_WAIT_POLICY=passive (re-executing, as the OpenMP runtime reads it at load time), SIGXFSZ ignored.
 #include "dpu/Process.h"
+#include <csignal>
 #include <cstdlib>
 #include <unistd.h>
 
@@ -15,6 +16,11 @@ void ensurePassiveOpenMP(int argc, char** argv)
         return;
     ::execv("/proc/self/exe", argv);
     // execv only returns on failure: carry on with the runtime's default policy.
+}
+
+void reportWriteLimitsAsErrors()
+{
+    std::signal(SIGXFSZ, SIG_IGN); // write() then fails with EFBIG, which the writers name
 }
 
 } // namespace dpu

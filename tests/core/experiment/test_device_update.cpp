@@ -145,6 +145,76 @@ private Q_SLOTS:
         const Weights other = dpu::snapshot(*resnet);
         DPU_EXPECT_THROW_MESSAGE(dpu::Error, du.deviceFile(other, 0), "parameters, expected");
     }
+
+    /// write() is build() without the device: the same bytes, and decoded() gives the weights
+    /// build() takes from the device's file (what a round's budget and quantisation-aware
+    /// fine-tune rely on).
+    void writeIsBuildWithoutTheDevice()
+    {
+        const dpu::InputShape shape{1, 28, 28};
+        auto net = dpu::createNetwork({"mlp", shape, 10, 1.0});
+        dpu::initialiseNetwork(*net, 5);
+        const Weights w0 = dpu::snapshot(*net);
+        const Weights w1 = roundOf(w0, 0.01, 2);
+        DeviceUpdate du(*net, {"mlp", DeviceUpdate::compatString("mlp", shape, 10), bundle::ValueCoding::Q8, {}});
+        const torch::Device cpu(torch::kCPU);
+        for (auto kind : {bundle::Kind::ReinitDelta, bundle::Kind::Delta}) {
+            const auto built = du.build(kind, w0, w1, 5, 1, cpu);
+            const auto written = du.write(kind, w0, w1, 5, 1);
+            QVERIFY(written.bytes == built.bundle);
+            const Weights decoded = du.decoded(written, w1, cpu);
+            for (size_t i = 0; i < decoded.params.size(); ++i)
+                QVERIFY(sameBits(decoded.params[i].contiguous(), built.weights.params[i].contiguous()));
+        }
+    }
+
+    /// With codeDenseTensors a bias travels as a sparse section under the bundle's coding: exact
+    /// under fp32; under q8 a bias changed everywhere is quantised (lossy, and smaller) where
+    /// exact mode ships it exactly.
+    void denseTensorsCanBeCoded()
+    {
+        const dpu::InputShape shape{1, 28, 28};
+        auto net = dpu::createNetwork({"mlp", shape, 10, 1.0});
+        dpu::initialiseNetwork(*net, 5);
+        const Weights w0 = dpu::snapshot(*net);
+        Weights w1 = dpu::cloneWeights(w0);
+        size_t bias = 0;
+        for (size_t i = 0; i < w1.params.size(); ++i)
+            if (w1.params[i].dim() == 1 && w1.params[i].numel() > 300) {
+                bias = i;
+                break;
+            }
+        QVERIFY(bias > 0);
+        w1.params[bias].narrow(0, 0, 3).add_(0.25); // three of its values move
+        w1.params[0].view({-1}).narrow(0, 0, 10).add_(0.5);
+        const torch::Device cpu(torch::kCPU);
+        const std::string compat = DeviceUpdate::compatString("mlp", shape, 10);
+        DeviceUpdate exact(*net, {"mlp", compat, bundle::ValueCoding::Fp32, {}});
+        DeviceUpdate::Config codedConfig{"mlp", compat, bundle::ValueCoding::Fp32, {}};
+        codedConfig.codeDenseTensors = true;
+        DeviceUpdate coded(*net, codedConfig);
+        const auto a = exact.build(bundle::Kind::Delta, w0, w1, 5, 1, cpu);
+        const auto b = coded.build(bundle::Kind::Delta, w0, w1, 5, 1, cpu);
+        for (size_t i = 0; i < w1.params.size(); ++i) {
+            QVERIFY(sameBits(a.weights.params[i].contiguous(), w1.params[i].contiguous()));
+            QVERIFY(sameBits(b.weights.params[i].contiguous(), w1.params[i].contiguous()));
+        }
+
+        Weights w2 = dpu::cloneWeights(w0);
+        torch::manual_seed(4);
+        w2.params[bias].add_(torch::randn_like(w2.params[bias]).mul_(0.05));
+        DeviceUpdate::Config q8Config{"mlp", compat, bundle::ValueCoding::Q8, {}};
+        DeviceUpdate q8Exact(*net, q8Config);
+        q8Config.codeDenseTensors = true;
+        DeviceUpdate q8Coded(*net, q8Config);
+        const auto c = q8Exact.build(bundle::Kind::Delta, w0, w2, 5, 1, cpu);
+        const auto d = q8Coded.build(bundle::Kind::Delta, w0, w2, 5, 1, cpu);
+        QVERIFY(sameBits(c.weights.params[bias].contiguous(), w2.params[bias].contiguous()));
+        QVERIFY(!sameBits(d.weights.params[bias].contiguous(), w2.params[bias].contiguous()));
+        QVERIFY2(d.bundle.size() < c.bundle.size(), qPrintable(QString("%1 vs %2").arg(d.bundle.size()).arg(c.bundle.size())));
+        const double err = (d.weights.params[bias] - w2.params[bias]).abs().max().item<double>();
+        QVERIFY2(err < 0.01, qPrintable(QString::number(err))); // 8-bit: close, not exact
+    }
 };
 
 QTEST_GUILESS_MAIN(TestDeviceUpdate)

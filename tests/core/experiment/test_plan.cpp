@@ -52,13 +52,36 @@ private Q_SLOTS:
 
     void everyValueCodingParses()
     {
-        const auto codings = dpu::bundleValueCodings();
+        const auto codings = dpu::valueCodings();
         QCOMPARE(codings.size(), size_t(6));
         for (const std::string& v : codings) {
             const dpu::Plan p = dpu::parsePlan(R"({"bundle": {"values": ")" + v + R"("}})");
             QCOMPARE(p.bundle.values, v);
             QCOMPARE(dpu::parsePlan(dpu::planToJson(p)).bundle.values, v);
         }
+    }
+
+    /// Budgets, the quantisation-aware fine-tune and the always-shipped tensors' rule read back
+    /// as written, and are left out of the JSON while off, so earlier plans serialise unchanged.
+    void roundOptionsRoundTrip()
+    {
+        const std::string plain = dpu::planToJson(dpu::defaultPlan());
+        QVERIFY(plain.find("budget") == std::string::npos);
+        QVERIFY(plain.find("quant_aware") == std::string::npos);
+        QVERIFY(plain.find("dense_tensors") == std::string::npos);
+        const dpu::Plan p = dpu::parsePlan(
+            R"({"budget": {"bytes_per_round": 12000}, "bundle": {"values": "q8", "quant_aware": true, "dense_tensors": "partial"}})");
+        QCOMPARE(p.budget.bytesPerRound, int64_t(12000));
+        QCOMPARE(p.budget.bytesTotal, int64_t(0));
+        QVERIFY(p.budget.enabled());
+        QVERIFY(p.bundle.quantAware);
+        QCOMPARE(p.bundle.denseTensors, std::string("partial"));
+        const std::string text = dpu::planToJson(p);
+        QCOMPARE(dpu::planToJson(dpu::parsePlan(text)), text);
+        const dpu::Plan t = dpu::parsePlan(R"({"budget": {"bytes_total": 90000}, "bundle": {"values": "fp16", "dense_tensors": "coded"}})");
+        QCOMPARE(t.budget.bytesTotal, int64_t(90000));
+        QCOMPARE(dpu::parsePlan(dpu::planToJson(t)).budget.bytesTotal, int64_t(90000));
+        QVERIFY(!dpu::defaultPlan().budget.enabled());
     }
 
     void partialPlansKeepDefaults()
@@ -98,6 +121,17 @@ private Q_SLOTS:
         QTest::newRow("bundle values") << R"({"bundle": {"values": "int4"}})" << "bundle.values" << "\"int4\"";
         QTest::newRow("bundle key") << R"({"bundle": {"sign": true}})" << "bundle.sign" << "unknown key";
         QTest::newRow("bundle write") << R"({"bundle": {"write": 1}})" << "bundle.write" << "true or false";
+        QTest::newRow("quant-aware exact") << R"({"bundle": {"quant_aware": true}})" << "bundle.quant_aware" << "lossy";
+        QTest::newRow("dense tensors") << R"({"bundle": {"dense_tensors": "sparse"}})" << "bundle.dense_tensors"
+                                       << "\"sparse\"";
+        QTest::newRow("coded exact") << R"({"bundle": {"dense_tensors": "coded"}})" << "bundle.dense_tensors" << "lossy";
+        QTest::newRow("budget negative") << R"({"budget": {"bytes_per_round": -5}})" << "budget.bytes_per_round"
+                                         << "found -5";
+        QTest::newRow("budget float") << R"({"budget": {"bytes_total": 10.5}})" << "budget.bytes_total"
+                                      << "expected an integer";
+        QTest::newRow("budget both") << R"({"budget": {"bytes_per_round": 5000, "bytes_total": 50000}})"
+                                     << "budget.bytes_total" << "not both";
+        QTest::newRow("budget key") << R"({"budget": {"bytes": 5000}})" << "budget.bytes" << "unknown key";
     }
     void errorsNameTheField()
     {
@@ -121,6 +155,70 @@ private Q_SLOTS:
             QFAIL("no error");
         } catch (const dpu::PlanError& e) {
             QVERIFY2(QString(e.what()).contains("my-plan.json: not valid JSON"), e.what());
+        }
+    }
+
+    void numberBeyondDoubleIsAPlanError()
+    {
+        // Found by fuzz_plan: nlohmann throws out_of_range (not parse_error) for 1e800, which
+        // escaped parsePlan as a bare library exception.
+        for (const char* text : {"{\"k\": 1e800}", "10e800", "{\"split\": {\"rounds\": -1e999}}"}) {
+            try {
+                dpu::parsePlan(text, "huge.json");
+                QFAIL(text);
+            } catch (const dpu::PlanError& e) {
+                QVERIFY2(QString(e.what()).contains("huge.json: not valid JSON"), e.what());
+                QVERIFY2(QString(e.what()).contains("number overflow"), e.what());
+            }
+        }
+    }
+
+    void recoverKeepsGoodFieldsAndListsBadOnes()
+    {
+        const auto r = dpu::recoverPlan(R"({"k": "x", "lambda": 0.25, "train": {"epochs": -3, "lr": 0.01},
+            "strategies": ["dpu", "nonsense"], "mystery": 1, "split": 7})", "f.json");
+        QCOMPARE(r.plan.lambda, 0.25);  // used
+        QCOMPARE(r.plan.train.lr, 0.01);
+        QCOMPARE(r.plan.k, dpu::defaultPlan().k); // defaults where the file was wrong
+        QCOMPARE(r.plan.train.epochs, dpu::defaultPlan().train.epochs);
+        QCOMPARE(r.plan.strategies, dpu::defaultPlan().strategies);
+        QCOMPARE(r.plan.split.rounds, dpu::defaultPlan().split.rounds);
+        QStringList paths;
+        for (const auto& problem : r.problems)
+            paths << QString::fromStdString(problem.path);
+        paths.sort();
+        QCOMPARE(paths, (QStringList{"k", "mystery", "split", "strategies[1]", "train.epochs"}));
+        for (const auto& problem : r.problems)
+            QVERIFY2(!problem.message.empty() && problem.message.find(problem.path + ": ") != 0, problem.message.c_str());
+        // A valid file has no problems and equals parsePlan's plan.
+        const std::string good = dpu::planToJson(dpu::defaultPlan());
+        const auto clean = dpu::recoverPlan(good);
+        QVERIFY(clean.problems.empty());
+        QCOMPARE(dpu::planToJson(clean.plan), good);
+        // Not an object at all: refused whole.
+        for (const char* text : {"[1, 2]", "garbage", "1e800"}) {
+            try {
+                dpu::recoverPlan(text, "g.json");
+                QFAIL(text);
+            } catch (const dpu::PlanError& e) {
+                QVERIFY2(QString(e.what()).startsWith("g.json: "), e.what());
+            }
+        }
+    }
+
+    void planFilesBeyondTheLimitAreRefusedUnread()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("big.json").toStdString();
+        std::vector<uint8_t> bytes(dpu::kMaxPlanFileBytes + 1, ' ');
+        bytes[0] = '{';
+        bytes.back() = '}';
+        dpu::test::writeFile(path, bytes);
+        try {
+            dpu::loadPlanFile(path);
+            QFAIL("accepted");
+        } catch (const dpu::PlanError& e) {
+            QVERIFY2(QString(e.what()).contains("too large for a plan file"), e.what());
         }
     }
 

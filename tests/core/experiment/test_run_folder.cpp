@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Run folders read back: plan and records, run.json, completeness, errors naming the file and line, labelled exports.
+#include "RunFixtures.h"
 #include "TestSupport.h"
 #include "dpu/Error.h"
 #include "dpu/RunFolder.h"
@@ -16,13 +17,7 @@ namespace {
 
 dpu::RoundRecord record(const char* strategy, uint64_t seed, int round, double accuracy)
 {
-    dpu::RoundRecord r;
-    r.strategy = strategy;
-    r.seed = seed;
-    r.round = round;
-    r.deployed = true;
-    r.testAccuracy = accuracy;
-    r.analyticBits = 8000.0 * round;
+    dpu::RoundRecord r = dpu::test::roundRecord(strategy, seed, round, accuracy, 1000.0 * round, 900 * round);
     r.layers = {{"fc1.weight", 100, 3}};
     return r;
 }
@@ -32,20 +27,10 @@ void writeText(const QString& path, const std::string& text)
     dpu::test::writeFile(path.toStdString(), std::vector<uint8_t>(text.begin(), text.end()));
 }
 
-/// A folder as the runner leaves it: plan.json, results.jsonl and (optionally) run.json.
 QString makeRun(const QString& dir, const dpu::Plan& plan, const std::vector<dpu::RoundRecord>& records,
                 const std::string& state = {})
 {
-    writeText(dir + "/plan.json", dpu::planToJson(plan));
-    std::string lines;
-    for (const auto& r : records)
-        lines += dpu::recordToJson(r) + "\n";
-    writeText(dir + "/results.jsonl", lines);
-    if (!state.empty()) {
-        dpu::RunStatus s{true, state, plan.split.rounds, 1000, 10, "cpu", "testhost", "2026-01-01T00:00:00Z", {}};
-        writeText(dir + "/run.json", dpu::runStatusToJson(s));
-    }
-    return dir;
+    return QString::fromStdString(dpu::test::writeRunFolder(dir.toStdString(), plan, records, state));
 }
 
 dpu::Plan twoRoundPlan()

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: MIT
+// dpu-cli budget and frontier as a user meets them: the recommendation and the frontier from run folders, text, JSON, picture, errors.
+#include "RunFixtures.h"
+#include "TestSupport.h"
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <cmath>
+
+namespace {
+
+struct Result {
+    int code = -1;
+    QString out, err;
+};
+
+Result run(const QStringList& args)
+{
+    const QString exe = qEnvironmentVariable("DPU_CLI", QStringLiteral(DPU_BINARY_DIR "/app/cli/dpu-cli"));
+    QProcess p;
+    p.start(exe, args);
+    p.waitForFinished(60000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+/// dpu-cli budget ARGS...
+Result cli(const QStringList& args)
+{
+    return run(QStringList{"budget"} + args);
+}
+
+/// The line of the text answer that starts with `label`, without it.
+QString field(const QString& out, const QString& label)
+{
+    for (const QString& line : out.split('\n'))
+        if (line.startsWith(label + ' '))
+            return line.mid(label.size()).trimmed();
+    return {};
+}
+
+} // namespace
+
+class TestCliPlanner : public QObject {
+    Q_OBJECT
+    QTemporaryDir tmp_;
+    QString sweep_;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(tmp_.isValid());
+        // The fixture's coding sweep as run folders, a stopped run beside them, and a run of
+        // another model (its own frontier) in a second folder.
+        sweep_ = tmp_.filePath("sweep");
+        for (const dpu::FrontierRun& run : dpu::test::codingSweep())
+            dpu::test::writeRunFolder((sweep_ + "/" + QString::fromStdString(run.id)).toStdString(), run.plan, run.records,
+                                      "finished", run.cost);
+        const dpu::FrontierRun first = dpu::test::codingSweep().front();
+        dpu::test::writeRunFolder((sweep_ + "/zz-stopped").toStdString(), first.plan,
+                                  {first.records.front()}, "stopped", first.cost);
+        dpu::Plan vgg = first.plan;
+        vgg.model = "vggnet";
+        dpu::test::writeRunFolder(tmp_.filePath("vgg/run").toStdString(), vgg, first.records, "finished", {2000000, 500});
+    }
+
+    void recommendsFromRealBytes()
+    {
+        const Result r = cli({sweep_, "--bytes-per-round", "2000"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(field(r.out, "recommendation"), QStringLiteral("dpu q8, k = 0.01 (measured: finished runs' real bundle bytes)"));
+        QCOMPARE(field(r.out, "expected"), QStringLiteral("84.00 % test accuracy (-6.00 points to FU)"));
+        QVERIFY2(field(r.out, "bytes").startsWith(QStringLiteral("2000 B per round (2.0 KB), 4000 B per run of 2 rounds")),
+                 qPrintable(r.out));
+        QCOMPARE(field(r.out, "plan"), QStringLiteral("strategies dpu (and fu to compare), bundle.values \"q8\", k 0.01"));
+        QVERIFY2(field(r.out, "why").startsWith(QStringLiteral("dpu q8 at k=0.01: 84.0 % expected")), qPrintable(r.out));
+        // A table of every family: exact DPU fits up to k = 0.00325, FU does not fit.
+        QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral("\\ndpu +yes +0\\.00325 +80\\.12 %"))), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral("\\nfu +no "))), qPrintable(r.out));
+        // The stopped run is named and not used.
+        QVERIFY2(r.err.contains(QStringLiteral("zz-stopped stopped early")), qPrintable(r.err));
+    }
+
+    void jsonSaysTheSame()
+    {
+        const Result r = cli({sweep_, tmp_.filePath("vgg"), "--bytes-total", "4000", "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QJsonParseError error;
+        const QJsonObject j = QJsonDocument::fromJson(r.out.toUtf8(), &error).object();
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(r.out));
+        QCOMPARE(j["family"].toString(), QStringLiteral("dpu q8"));
+        QCOMPARE(j["k"].toDouble(), 0.01);
+        QCOMPARE(j["measured"].toBool(), true);
+        QCOMPARE(j["budget"].toObject()["scope"].toString(), QStringLiteral("run"));
+        QCOMPARE(j["bytes_per_run"].toDouble(), 4000.0);
+        QCOMPARE(j["families"].toArray().size(), 3);
+        // The other model's run is its own frontier: named on stderr, not mixed in.
+        QVERIFY2(r.err.contains(QStringLiteral("left out run: plan differs in model")), qPrintable(r.err));
+    }
+
+    void linkWindowIsABudget()
+    {
+        // NB-IoT (60 kbit/s) for 0.16 s moves 1200 B: q8 half way between its runs, k = 0.0055.
+        const Result r = cli({sweep_, "--link", "nb-iot", "--window", "0.16", "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QJsonObject j = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(j["budget"].toObject()["bytes"].toDouble(), 1200.0);
+        QVERIFY(std::abs(j["k"].toDouble() - 0.0055) < 1e-12);
+        // With a byte budget, the link gives the transfer time: 2000 B at 5.5 kbit/s is 2.9 s.
+        const Result t = cli({sweep_, "--bytes-per-round", "2000", "--link", "LoRa"});
+        QVERIFY2(t.code == 0, qPrintable(t.err));
+        QCOMPARE(field(t.out, "link"), QStringLiteral("2.9 s per round per device on LoRa (5.5 kbit/s)"));
+    }
+
+    void estimateOrNothingBelowTheRuns()
+    {
+        const Result e = cli({sweep_, "--bytes-per-round", "300"});
+        QVERIFY2(e.code == 0, qPrintable(e.err));
+        QVERIFY2(field(e.out, "recommendation").contains(QStringLiteral("estimate: calibrated cost model")), qPrintable(e.out));
+        QCOMPARE(field(e.out, "expected"), QStringLiteral("unknown (no finished run of this family near k)"));
+        const Result none = cli({sweep_, "--bytes-per-round", "30"});
+        QCOMPARE(none.code, 3);
+        QCOMPARE(field(none.out, "recommendation"), QStringLiteral("none"));
+        QVERIFY2(field(none.out, "why").contains(QStringLiteral("always-shipped")), qPrintable(none.out));
+    }
+
+    void frontierTableJsonAndPicture()
+    {
+        const Result t = run({"frontier", sweep_});
+        QVERIFY2(t.code == 0, qPrintable(t.err));
+        QVERIFY2(t.out.contains(QStringLiteral("FU reference: fu")), qPrintable(t.out));
+        // dpu q8 at k = 0.01: 84 %, -6 points, 2000 B a round, 4000 B a run; FU's bits 2 x 400400 B.
+        QVERIFY2(t.out.contains(QRegularExpression(QStringLiteral("\\ndpu q8 +0\\.01 +84\\.00 % +-6\\.00 +2000 +4000 +0\\.004995 +1\\n"))),
+                 qPrintable(t.out));
+        const Result j = run({"frontier", sweep_, tmp_.filePath("vgg"), "--json"});
+        QVERIFY2(j.code == 0, qPrintable(j.err));
+        const QJsonArray groups = QJsonDocument::fromJson(j.out.toUtf8()).array();
+        QCOMPARE(groups.size(), 2); // the sweep, and the other model's run
+        const QJsonArray families = groups[0].toObject()["families"].toArray();
+        QCOMPARE(families.size(), 3);
+        QCOMPARE(families[1].toObject()["family"].toString(), QStringLiteral("dpu q8"));
+        const QJsonObject p = families[1].toObject()["points"].toArray()[1].toObject();
+        QCOMPARE(p["real_bytes_per_round"].toDouble(), 2000.0);
+        QVERIFY(std::abs(p["ratio_to_fu"].toDouble() - 4000.0 / 800800.0) < 1e-12);
+        QVERIFY(std::abs(p["accuracy_to_fu"].toDouble() + 0.06) < 1e-12);
+        // The picture, drawn by the application's own chart (when this build has the GUI).
+        const QString png = tmp_.filePath("frontier.png");
+        const Result i = run({"frontier", sweep_, "--image", png, "--budget", "1200"});
+        if (i.code == 0) {
+            QFile f(png);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QByteArray head = f.read(24); // signature, then IHDR: width big-endian at 16
+            QVERIFY(head.startsWith("\x89PNG\r\n\x1a\n"));
+            const auto width = (uchar(head[16]) << 24) | (uchar(head[17]) << 16) | (uchar(head[18]) << 8) | uchar(head[19]);
+            QVERIFY2(width >= 900, qPrintable(QString::number(width))); // 900 points at 2x
+        } else {
+            QVERIFY2(i.err.contains(QStringLiteral("DPU_BUILD_GUI")), qPrintable(i.err));
+        }
+        const Result bad = run({"frontier", sweep_, "--image", tmp_.filePath("frontier.gif")});
+        QVERIFY(bad.code != 0);
+        QVERIFY2(bad.err.contains(QStringLiteral("frontier.gif")), qPrintable(bad.err));
+        const Result none = run({"frontier", sweep_ + "/zz-stopped"});
+        QCOMPARE(none.code, 1);
+        QVERIFY2(none.err.contains(QStringLiteral("no finished runs")), qPrintable(none.err));
+    }
+
+    void errorsSayWhatIsWrong()
+    {
+        const struct {
+            QStringList args;
+            int code;
+            const char* message;
+        } cases[] = {
+            {{sweep_}, 2, "budget needs --bytes-per-round N, --bytes-total N or --link NAME --window SECONDS"},
+            {{sweep_, "--bytes-per-round", "10", "--bytes-total", "20"}, 2, "give one budget"},
+            {{sweep_, "--bytes-per-round", "-5"}, 2, "--bytes-per-round: expected bytes > 0, found -5"},
+            {{sweep_, "--bytes-per-round", "lots"}, 2, "--bytes-per-round: expected a number, found 'lots'"},
+            {{sweep_, "--link", "wifi", "--window", "1"}, 2, "--link: expected lora, nb-iot, lte-m or ble, found 'wifi'"},
+            {{sweep_, "--window", "1"}, 2, "--window needs --link NAME"},
+            {{"--bytes-per-round", "10"}, 2, "budget needs at least one run folder"},
+            {{tmp_.filePath("missing"), "--bytes-per-round", "10"}, 1, "missing"},
+        };
+        for (const auto& c : cases) {
+            const Result r = cli(c.args);
+            QVERIFY2(r.code == c.code, qPrintable(c.args.join(' ') + ": exit " + QString::number(r.code) + "\n" + r.err));
+            QVERIFY2(r.err.contains(QString::fromUtf8(c.message)), qPrintable(c.args.join(' ') + ": " + r.err));
+            QVERIFY(r.out.isEmpty());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliPlanner)
+#include "test_cli_planner.moc"

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: MIT
+// The frontier's grouping (plan minus swept and family keys), families in real bytes, figures against FU, log-k interpolation.
+#include "RunFixtures.h"
+#include "TestSupport.h"
+#include "dpu/Frontier.h"
+#include <QtTest/QtTest>
+#include <cmath>
+
+namespace {
+
+using dpu::test::roundRecord;
+
+// The records of a round: seed 1, deployed when it cost analytic bytes.
+dpu::RoundRecord record(const char* strategy, int round, double accuracy, double bytes)
+{
+    return roundRecord(strategy, 1, round, accuracy, bytes, 0);
+}
+
+dpu::Plan planAt(double k, int rounds = 2)
+{
+    dpu::Plan p = dpu::test::sweepPlan(k, rounds, dpu::defaultPlan().strategies);
+    p.seeds = dpu::defaultPlan().seeds;
+    return p;
+}
+
+dpu::FrontierRun run(const char* id, const dpu::Plan& plan, std::vector<dpu::RoundRecord> records, bool finished = true)
+{
+    return dpu::test::frontierRun(id, plan, std::move(records), finished);
+}
+
+constexpr double kFull = 4040; // analytic bytes of a full round (I = 1000, 10 dense)
+
+/// Records of one strategy over two rounds (seed 1) with the runner's cumulative figures.
+std::vector<dpu::RoundRecord> rounds2(const char* strategy, std::vector<double> accuracy, std::vector<double> analytic,
+                                      std::vector<int64_t> real)
+{
+    return dpu::test::strategyRounds(strategy, 1, accuracy, analytic, real, kFull);
+}
+
+} // namespace
+
+class TestFrontier : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void differencesIgnoreSweptAndExecutionKeys()
+    {
+        dpu::Plan a = planAt(0.01), b = planAt(0.1);
+        b.device = "cpu";
+        b.threads = 2;
+        b.bundle.write = false;
+        b.strategies = {"rpu", "fu", "dpu"}; // the default's strategies in another order
+        QVERIFY(dpu::planDifferences(a, b, dpu::defaultSweptKeys()).empty());
+        // Without k among the swept keys, k is a difference like any other.
+        const auto withK = dpu::planDifferences(a, b, {});
+        QCOMPARE(withK.size(), size_t(1));
+        QCOMPARE(withK[0], std::string("k: 0.01 vs 0.1"));
+
+        b.split.rounds = 3;
+        b.train.lr = 0.1;
+        const auto d = dpu::planDifferences(a, b, dpu::defaultSweptKeys());
+        QCOMPARE(d.size(), size_t(2));
+        QCOMPARE(d[0], std::string("split.rounds: 2 vs 3"));
+        QVERIFY2(d[1].rfind("train.lr: 0.005 vs 0.1", 0) == 0, d[1].c_str());
+        // A swept key may name a whole object.
+        QCOMPARE(dpu::planDifferences(a, b, {"k", "split", "train"}).size(), size_t(0));
+    }
+
+    void groupsRunsByPlanMinusSweptKeys()
+    {
+        // Two runs of a k sweep (2 rounds), a 3-round run, a stopped run, another model.
+        dpu::Plan vgg = planAt(0.1);
+        vgg.model = "vggnet";
+        const std::vector<dpu::FrontierRun> runs{
+            run("a", planAt(0.001), {record("dpu", 1, 0.70, 100), record("dpu", 2, 0.80, 300)}),
+            run("three", planAt(0.05, 3), {record("dpu", 1, 0.99, 5000)}),
+            run("b", planAt(0.01), {record("dpu", 1, 0.80, 1000), record("dpu", 2, 0.90, 3000),
+                                    record("fu", 1, 0.88, 4040), record("fu", 2, 0.92, 4040)}),
+            run("stopped", planAt(0.1), {record("dpu", 1, 0.99, 30000)}, false),
+            run("vgg", vgg, {record("dpu", 1, 0.10, 30000)}),
+        };
+        const auto groups = dpu::frontierGroups(runs);
+        QCOMPARE(groups.size(), size_t(3));
+        QCOMPARE(groups[0].runIds, (std::vector<std::string>{"a", "b"}));
+        QCOMPARE(groups[1].runIds, (std::vector<std::string>{"three"}));
+        QCOMPARE(groups[2].runIds, (std::vector<std::string>{"vgg"}));
+        QCOMPARE(groups[0].plan.split.rounds, 2);
+
+        const auto& p = groups[0].points; // strategy, then k
+        QCOMPARE(p.size(), size_t(3));
+        QCOMPARE(p[0].strategy, std::string("dpu"));
+        QCOMPARE(p[0].k, 0.001);
+        QCOMPARE(p[0].meanAccuracy, 0.75);
+        QCOMPARE(p[0].meanBytesPerRound, 200.0);
+        // These records measured no bundle (as runs from before bundles): their real-bytes
+        // figures count the analytic bytes, and say so.
+        QCOMPARE(p[0].realBytesPerRound, 200.0);
+        QCOMPARE(p[0].realBytesPerRun, 400.0);
+        QVERIFY(!p[0].measuredBytes);
+        QCOMPARE(p[0].realToAnalytic, 0.0); // nothing to calibrate with
+        QCOMPARE(p[1].k, 0.01);
+        QVERIFY(std::abs(p[1].meanAccuracy - 0.85) < 1e-12);
+        QCOMPARE(p[1].meanBytesPerRound, 2000.0);
+        QCOMPARE(p[2].strategy, std::string("fu"));
+        QCOMPARE(p[2].runs, 1);
+        QCOMPARE(p[2].rounds, 2);
+
+        QCOMPARE(dpu::frontierGroupOf(groups, planAt(0.5)), 0);
+        QCOMPARE(dpu::frontierGroupOf(groups, planAt(0.5, 3)), 1);
+        dpu::Plan other = planAt(0.01);
+        other.seeds = {7};
+        QCOMPARE(dpu::frontierGroupOf(groups, other), -1);
+    }
+
+    void familiesSplitAGroupByStrategyAndCoding()
+    {
+        // One k, two codings: fp32 runs dpu and fu; q8 runs dpu, dpu-memory and fu. They differ
+        // only in family keys (bundle.values, the strategies): one group, five families.
+        const dpu::Plan fp32 = dpu::test::sweepPlan(0.01, 2, {"dpu", "fu"}, "fp32");
+        const dpu::Plan q8 = dpu::test::sweepPlan(0.01, 2, {"dpu", "dpu-memory", "fu"}, "q8");
+        const std::vector<dpu::FrontierRun> runs{
+            run("A", fp32, dpu::test::joined({rounds2("dpu", {0.80, 0.90}, {100, 100}, {120, 80}),
+                                              rounds2("fu", {0.85, 0.95}, {kFull, kFull}, {4100, 4100})})),
+            run("B", q8, dpu::test::joined({rounds2("dpu", {0.78, 0.86}, {100, 100}, {40, 30}),
+                                            rounds2("dpu-memory", {0.80, 0.88}, {100, 0}, {50, 0}),
+                                            rounds2("fu", {0.84, 0.93}, {kFull, kFull}, {1100, 1100})})),
+        };
+        const auto groups = dpu::frontierGroups(runs);
+        QCOMPARE(groups.size(), size_t(1));
+        const dpu::FrontierGroup& g = groups[0];
+        QCOMPARE(g.runIds, (std::vector<std::string>{"A", "B"}));
+        std::vector<std::string> labels;
+        for (const auto& f : g.families)
+            labels.push_back(f.label);
+        // The paper's choices go without saying: "dpu" is exact (fp32) DPU.
+        QCOMPARE(labels, (std::vector<std::string>{"dpu", "dpu q8", "dpu-memory q8", "fu", "fu q8"}));
+        QCOMPARE(g.points.size(), size_t(5));
+        QCOMPARE(g.families[1].values, (dpu::FamilyValues{{"bundle.values", "\"q8\""}}));
+        QCOMPARE(g.fuReference, std::string("fu")); // exact FU, not the lossy one
+
+        const dpu::FrontierPoint& exact = g.families[0].points.at(0);
+        QCOMPARE(exact.family, std::string("dpu"));
+        DPU_COMPARE_NEAR(exact.meanAccuracy, 0.85, 1e-12);
+        QCOMPARE(exact.meanBytesPerRound, 100.0);   // analytic
+        QCOMPARE(exact.realBytesPerRound, 100.0);   // (120 + 80) / 2 real
+        QCOMPARE(exact.maxRealBytesPerRound, 120.0);
+        QCOMPARE(exact.realBytesPerRun, 200.0);
+        DPU_COMPARE_NEAR(exact.accuracyToFu, -0.05, 1e-12); // (0.80 - 0.85 + 0.90 - 0.95) / 2
+        // 200 B real over FU's two analytic rounds (8080 B): the paper's denominator.
+        DPU_COMPARE_NEAR(exact.ratioToFu, 200.0 / 8080.0, 1e-12);
+        DPU_COMPARE_NEAR(exact.ratioToFull, 200.0 / 8080.0, 1e-12);
+        QCOMPARE(exact.realToAnalytic, 1.0);
+        QVERIFY(exact.measuredBytes);
+
+        const dpu::FrontierPoint& coded = g.families[1].points.at(0);
+        QCOMPARE(coded.realBytesPerRound, 35.0);
+        QCOMPARE(coded.realBytesPerRun, 70.0);
+        DPU_COMPARE_NEAR(coded.accuracyToFu, -0.08, 1e-12); // against exact FU: (-0.07 - 0.09) / 2
+        DPU_COMPARE_NEAR(coded.ratioToFu, 70.0 / 8080.0, 1e-12);
+        QCOMPARE(coded.realToAnalytic, 0.35);
+
+        // dpu-memory sent nothing in round 2: a deployed round's mean is round 1's bundle.
+        const dpu::FrontierPoint& memory = g.families[2].points.at(0);
+        QCOMPARE(memory.deployedRounds, 1);
+        QCOMPARE(memory.realBytesPerRound, 50.0);
+        QCOMPARE(memory.realBytesPerRun, 50.0);
+        QCOMPARE(memory.realToAnalytic, 0.5);
+        DPU_COMPARE_NEAR(memory.accuracyToFu, -0.06, 1e-12);
+        DPU_COMPARE_NEAR(g.families[4].points.at(0).accuracyToFu, -0.015, 1e-12); // lossy FU against exact FU
+        QVERIFY(std::isnan(g.families[3].points.at(0).realToAnalytic) == false);
+        QCOMPARE(g.families[3].points.at(0).realToAnalytic, 0.0); // full rounds calibrate nothing
+        QCOMPARE(dpu::pointsOfFamily(g.points, "dpu-memory q8").size(), size_t(1));
+        QCOMPARE(dpu::pointsOf(g.points, "dpu").size(), size_t(2)); // both codings of the strategy
+
+        // Without FU: no differences, no ratio to FU; the ratio to full still comes from the
+        // records' cumulative ratio.
+        const auto alone = dpu::frontierGroups({run("C", dpu::test::sweepPlan(0.01, 2, {"dpu"}),
+                                                    rounds2("dpu", {0.8, 0.9}, {100, 100}, {120, 80}))});
+        QVERIFY(alone[0].fuReference.empty());
+        QVERIFY(std::isnan(alone[0].points[0].accuracyToFu));
+        QVERIFY(std::isnan(alone[0].points[0].ratioToFu));
+        DPU_COMPARE_NEAR(alone[0].points[0].ratioToFull, 200.0 / 8080.0, 1e-12);
+    }
+
+    void familyKeysAreAList()
+    {
+        // A lever the frontier does not know by default joins as a family key when named.
+        dpu::Plan a = dpu::test::sweepPlan(0.01), b = a;
+        b.train.epochs = 3;
+        const std::vector<dpu::FrontierRun> runs{run("a", a, {record("dpu", 1, 0.8, 100)}),
+                                                 run("b", b, {record("dpu", 1, 0.7, 100)})};
+        QCOMPARE(dpu::frontierGroups(runs).size(), size_t(2));
+        const std::vector<std::string> keys{"bundle", "train.epochs"};
+        const auto groups = dpu::frontierGroups(runs, dpu::defaultSweptKeys(), keys);
+        QCOMPARE(groups.size(), size_t(1));
+        QCOMPARE(groups[0].families.size(), size_t(2));
+        QCOMPARE(groups[0].families[0].label, std::string("dpu epochs=3"));
+        QCOMPARE(groups[0].families[1].label, std::string("dpu"));
+        QCOMPARE(dpu::frontierGroupOf(groups, b, dpu::defaultSweptKeys(), keys), 0);
+        // A coding option added under "bundle" later is a family key without code: the label
+        // shows every non-default value, strings bare.
+        QCOMPARE(dpu::familyLabel("dpu", {{"bundle.values", "\"ternary\""}, {"bundle.aware", "true"}}),
+                 std::string("dpu ternary aware=true"));
+        const dpu::FamilyValues values = dpu::familyValuesOf(b);
+        QCOMPARE(values, (dpu::FamilyValues{{"bundle.values", "\"fp32\""}})); // write and key are ignored
+        // Why two runs are on different frontiers leaves the family keys out.
+        dpu::Plan c = b;
+        c.bundle.values = "q8";
+        c.strategies = {"dpu-memory"};
+        const auto why = dpu::planDifferences(a, c, dpu::frontierFreeKeys());
+        QCOMPARE(why.size(), size_t(1));
+        QCOMPARE(why[0], std::string("train.epochs: 6 vs 3"));
+    }
+
+    void interpolatesOnLogK()
+    {
+        const std::vector<dpu::FrontierPoint> dpu{{"dpu", 0.01, 0.85, 2000, 1, 2}, {"dpu", 0.001, 0.75, 200, 1, 2}};
+        // Half way in log k between 0.001 and 0.01 is 10^-2.5: half way in accuracy.
+        auto e = dpu::expectedAccuracy(dpu, std::pow(10.0, -2.5));
+        QVERIFY(e.bracketed);
+        QVERIFY(std::abs(e.accuracy - 0.80) < 1e-12);
+        QCOMPARE(e.kLow, 0.001);
+        QCOMPARE(e.kHigh, 0.01);
+        e = dpu::expectedAccuracy(dpu, 0.01);
+        QVERIFY(e.bracketed);
+        QCOMPARE(e.accuracy, 0.85);
+        QVERIFY(!dpu::expectedAccuracy(dpu, 0.05).bracketed);
+        QVERIFY(!dpu::expectedAccuracy(dpu, 0.0005).bracketed);
+        QVERIFY(!dpu::expectedAccuracy(dpu, 0).bracketed);
+        QCOMPARE(dpu::pointsOf({{"dpu", 0.1, 0.5, 1, 1, 1}, {"fu", 1, 0.9, 2, 1, 1}}, "fu").size(), size_t(1));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestFrontier)
+#include "test_frontier.moc"

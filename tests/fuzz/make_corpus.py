@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# Writes the seed corpora of the fuzz targets in tests/fuzz into tests/data/fuzz/<target>/:
+# small valid files of each format (raw and gzip) so that libFuzzer starts past the headers.
+import gzip
+import json
+import os
+import struct
+import sys
+
+root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "fuzz")
+
+
+def put(target, name, data):
+    folder = os.path.join(root, target)
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, name), "wb") as f:
+        f.write(data)
+
+
+def gz(data):
+    return gzip.compress(data, mtime=0)  # mtime 0: the same bytes on every run
+
+
+def idx(magic, dims, body):
+    return struct.pack(">I", magic) + b"".join(struct.pack(">I", d) for d in dims) + body
+
+
+def safetensors(tensors, metadata):
+    header, offset, data = {}, 0, b""
+    if metadata:
+        header["__metadata__"] = metadata
+    for name, shape, values in tensors:
+        raw = struct.pack("<%df" % len(values), *values)
+        header[name] = {"dtype": "F32", "shape": shape, "data_offsets": [offset, offset + len(raw)]}
+        offset += len(raw)
+        data += raw
+    text = json.dumps(header, separators=(",", ":")).encode()
+    text += b" " * ((8 - (8 + len(text)) % 8) % 8)
+    return struct.pack("<Q", len(text)) + text + data
+
+
+def main():
+    # IDX: byte 0 selects images (even) or labels (odd), as fuzz_idx.cpp reads it.
+    images = idx(0x803, [2, 3, 4], bytes(range(24)))
+    labels = idx(0x801, [2], bytes([3, 9]))
+    put("idx", "images.raw", b"\x00" + images)
+    put("idx", "images.gz", b"\x00" + gz(images))
+    put("idx", "labels.raw", b"\x01" + labels)
+    put("idx", "labels.gz", b"\x01" + gz(labels))
+    # CIFAR: byte 0 selects CIFAR-10 (even) or CIFAR-100 (odd).
+    c10 = b"".join(bytes([label]) + bytes((i * 7 + label) & 0xFF for i in range(3072)) for label in (0, 9))
+    c100 = bytes([19, 99]) + bytes(i & 0xFF for i in range(3072))
+    put("cifar", "cifar10.raw", b"\x00" + c10)
+    put("cifar", "cifar10.gz", b"\x00" + gz(c10))
+    put("cifar", "cifar100.raw", b"\x01" + c100)
+    # safetensors: a device-like file with the metadata the bundle writer puts in, and a bare one.
+    put("safetensors", "device.safetensors",
+        safetensors([("fc.weight", [2, 3], [0.5, -1.0, 2.0, 0.0, 3.25, -0.125]), ("fc.bias", [2], [1.0, -1.0])],
+                    {"dpu.compat": "c", "dpu.model": "mlp", "dpu.update_version": "7", "format": "pt"}))
+    put("safetensors", "bare.safetensors", safetensors([("x", [1], [42.0])], None))
+    put("safetensors", "empty-tensor.safetensors", safetensors([("e", [0], [])], None))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
