@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* dpu-apply BUNDLE WEIGHTS [--pubkey KEY] [--current-version N] [--compat S]: atomic device update
- * that refuses any bundle not newer than the weight file it holds. */
+ * that refuses any bundle not newer than the weight file it holds (dpu_apply_file over POSIX). */
 #define _POSIX_C_SOURCE 200809L
-#include "dpu_bundle.h"
+#include "dpu_apply_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,13 +22,31 @@ static void point(void)
         _exit(99);
 }
 
-typedef struct file_io {
-    int fd;
-} file_io;
-
-static int read_at(void *user, uint64_t off, uint8_t *buf, size_t len)
+static int px_open_read(void *user, const char *path)
 {
-    const int fd = ((file_io *)user)->fd;
+    (void)user;
+    return open(path, O_RDONLY);
+}
+
+static int px_create(void *user, const char *path)
+{
+    (void)user;
+    return open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+}
+
+static int px_size(void *user, int fd, uint64_t *size)
+{
+    struct stat st;
+    (void)user;
+    if (fstat(fd, &st) != 0)
+        return -1;
+    *size = (uint64_t)st.st_size;
+    return 0;
+}
+
+static int px_read_at(void *user, int fd, uint64_t off, uint8_t *buf, size_t len)
+{
+    (void)user;
     while (len > 0) {
         const ssize_t n = pread(fd, buf, len, (off_t)off);
         if (n < 0 && errno == EINTR)
@@ -42,9 +60,9 @@ static int read_at(void *user, uint64_t off, uint8_t *buf, size_t len)
     return 0;
 }
 
-static int write_all(void *user, const uint8_t *buf, size_t len)
+static int px_write(void *user, int fd, const uint8_t *buf, size_t len)
 {
-    const int fd = ((file_io *)user)->fd;
+    (void)user;
     point();
     while (len > 0) {
         const ssize_t n = write(fd, buf, len);
@@ -56,6 +74,45 @@ static int write_all(void *user, const uint8_t *buf, size_t len)
         len -= (size_t)n;
     }
     return 0;
+}
+
+static int px_sync(void *user, int fd)
+{
+    (void)user;
+    point();
+    return fsync(fd);
+}
+
+static int px_close(void *user, int fd)
+{
+    (void)user;
+    return close(fd);
+}
+
+static int px_rename(void *user, const char *from, const char *to)
+{
+    (void)user;
+    point();
+    return rename(from, to);
+}
+
+static int px_remove(void *user, const char *path)
+{
+    (void)user;
+    return unlink(path);
+}
+
+static int px_sync_dir(void *user, const char *dir)
+{
+    int fd, r;
+    (void)user;
+    point();
+    fd = open(dir, O_RDONLY);
+    if (fd < 0)
+        return -1;
+    r = fsync(fd);
+    close(fd);
+    return r;
 }
 
 static int hexval(int c)
@@ -93,62 +150,6 @@ static int load_key(const char *path, uint8_t key[32])
     return 0;
 }
 
-/* The update version recorded in a device weight file: the safetensors header's metadata
- * "dpu.update_version":"V" (docs/bundle-format.md, section 1), which every bundle writes and
- * the produced file's SHA-256 covers. The header is scanned in small chunks (a device need not
- * hold it whole). Returns 0 and sets *version when found, 1 when the file has no such entry,
- * -1 when it cannot be read or is not a safetensors file. */
-static int file_version(int fd, uint64_t size, uint64_t *version)
-{
-    static const char key[] = "\"dpu.update_version\":\"";
-    enum { KEY_LEN = sizeof key - 1 };
-    int fail[KEY_LEN]; /* KMP: the longest proper prefix of key[0..i] that is also its suffix */
-    uint8_t buf[4096];
-    uint64_t n = 0, off = 8, end, value = 0;
-    int i, matched = 0, digits = -1, k;
-    if (size < 8 || read_at(&(file_io){fd}, 0, buf, 8) != 0)
-        return -1;
-    for (i = 0; i < 8; ++i)
-        n |= (uint64_t)buf[i] << (8 * i);
-    if (n < 2 || n > size - 8 || n > (64u << 20))
-        return -1;
-    fail[0] = 0;
-    for (i = 1, k = 0; i < KEY_LEN; ++i) {
-        while (k > 0 && key[i] != key[k])
-            k = fail[k - 1];
-        if (key[i] == key[k])
-            ++k;
-        fail[i] = k;
-    }
-    end = 8 + n;
-    while (off < end) {
-        const size_t len = (size_t)(end - off < sizeof buf ? end - off : sizeof buf);
-        size_t j;
-        if (read_at(&(file_io){fd}, off, buf, len) != 0)
-            return -1;
-        for (j = 0; j < len; ++j) {
-            const char c = (char)buf[j];
-            if (digits >= 0) { /* inside the value: decimal digits up to the closing quote */
-                if (c == '"' && digits > 0) {
-                    *version = value;
-                    return 0;
-                }
-                if (c < '0' || c > '9' || value > (UINT64_MAX - 9) / 10)
-                    return -1;
-                value = value * 10 + (uint64_t)(c - '0');
-                ++digits;
-                continue;
-            }
-            while (matched > 0 && c != key[matched])
-                matched = fail[matched - 1];
-            if (c == key[matched] && ++matched == KEY_LEN)
-                digits = 0;
-        }
-        off += len;
-    }
-    return 1;
-}
-
 static int usage(void)
 {
     fprintf(stderr, "usage: dpu-apply BUNDLE WEIGHTS.safetensors [--pubkey KEY] [--current-version N] "
@@ -156,32 +157,17 @@ static int usage(void)
     return 1;
 }
 
-/* Directory of `path` (for the temporary file and the directory fsync). */
-static void dir_of(const char *path, char *out, size_t cap)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        snprintf(out, cap, ".");
-    else if (slash == path)
-        snprintf(out, cap, "/");
-    else
-        snprintf(out, cap, "%.*s", (int)(slash - path), path);
-}
-
 int main(int argc, char **argv)
 {
-    static dpu_apply_ctx ctx; /* 6.9 KiB: static, not on a small device stack */
-    const char *bundle_path = NULL, *weights = NULL, *env = getenv("DPU_APPLY_CRASH_AT");
+    static dpu_apply_ctx ctx; /* about 7 KiB: static, not on a small device stack */
+    static const dpu_fs posix = {NULL, px_open_read, px_create, px_size, px_read_at, px_write,
+                                 px_sync, px_close, px_rename, px_remove, px_sync_dir};
+    const char *env = getenv("DPU_APPLY_CRASH_AT");
     uint8_t key[32];
-    int have_key = 0, have_version = 0, i, bfd, wfd, tfd, dfd;
-    uint64_t held = 0;
-    char tmp[4096], dir[4096];
-    struct stat st;
-    file_io b, w, t;
-    dpu_apply_io io;
-    dpu_apply_options opt;
-    dpu_status s;
-    memset(&opt, 0, sizeof opt);
+    char message[8192];
+    dpu_apply_request req;
+    int i, code;
+    memset(&req, 0, sizeof req);
     crash_at = env ? atol(env) : 0;
     for (i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--pubkey") == 0 && i + 1 < argc) {
@@ -189,123 +175,32 @@ int main(int argc, char **argv)
                 fprintf(stderr, "dpu-apply: %s: not a 32-byte or 64-hex-digit Ed25519 public key\n", argv[i]);
                 return 1;
             }
-            have_key = 1;
+            req.public_key = key;
         } else if (strcmp(argv[i], "--current-version") == 0 && i + 1 < argc) {
             char *end;
             errno = 0;
-            opt.current_version = strtoull(argv[++i], &end, 10);
+            req.current_version = strtoull(argv[++i], &end, 10);
             if (errno || *end || end == argv[i])
                 return usage();
-            have_version = 1;
+            req.have_version = 1;
         } else if (strcmp(argv[i], "--compat") == 0 && i + 1 < argc) {
-            opt.compat = argv[++i];
+            req.compat = argv[++i];
         } else if (argv[i][0] == '-') {
             return usage();
-        } else if (!bundle_path) {
-            bundle_path = argv[i];
-        } else if (!weights) {
-            weights = argv[i];
+        } else if (!req.bundle) {
+            req.bundle = argv[i];
+        } else if (!req.weights) {
+            req.weights = argv[i];
         } else {
             return usage();
         }
     }
-    if (!bundle_path || !weights)
+    if (!req.bundle || !req.weights)
         return usage();
-    opt.public_key = have_key ? key : NULL;
-    bfd = open(bundle_path, O_RDONLY);
-    if (bfd < 0 || fstat(bfd, &st) != 0) {
-        fprintf(stderr, "dpu-apply: cannot open bundle %s: %s\n", bundle_path, strerror(errno));
-        return 1;
-    }
-    memset(&io, 0, sizeof io);
-    b.fd = bfd;
-    io.read_bundle = read_at;
-    io.bundle_user = &b;
-    io.bundle_size = (uint64_t)st.st_size;
-    wfd = open(weights, O_RDONLY); /* absent for a first (reinit) deployment: fine */
-    w.fd = wfd;
-    if (wfd >= 0 && fstat(wfd, &st) == 0) {
-        io.read_base = read_at;
-        io.base_user = &w;
-        io.base_size = (uint64_t)st.st_size;
-        /* Rollback protection needs no flag: the file the device holds says its version.
-         * --current-version can only raise it (e.g. a version kept elsewhere), never lower it. */
-        switch (file_version(wfd, io.base_size, &held)) {
-        case 0:
-            if (held > opt.current_version)
-                opt.current_version = held;
-            break;
-        case 1:
-            if (!have_version) {
-                fprintf(stderr, "dpu-apply: %s: no \"dpu.update_version\" in its safetensors metadata, so its "
-                                "update version is unknown; give it with --current-version N\n", weights);
-                return 1;
-            }
-            break;
-        default:
-            if (!have_version) {
-                fprintf(stderr, "dpu-apply: %s: not a readable safetensors weight file (expected a u64 header "
-                                "length and a JSON header); give the device's version with --current-version N\n",
-                        weights);
-                return 1;
-            }
-            break;
-        }
-    }
-    dpu_apply_init(&ctx);
-    /* Verify everything (signature, digests, base hash) before creating any file. */
-    s = dpu_bundle_verify(&ctx, &io, &opt);
-    if (s == DPU_E_ROLLBACK) {
-        fprintf(stderr, "dpu-apply: rejected %s: its update version %llu is not newer than %s's %llu (%s)\n",
-                bundle_path, (unsigned long long)ctx.info.update_version, weights,
-                (unsigned long long)opt.current_version, dpu_status_message(s));
-        return 2;
-    }
-    if (s != DPU_OK) {
-        fprintf(stderr, "dpu-apply: rejected %s: %s%s%s\n", bundle_path, dpu_status_message(s),
-                dpu_apply_detail(&ctx)[0] ? ": " : "", dpu_apply_detail(&ctx));
-        return 2;
-    }
-    snprintf(tmp, sizeof tmp, "%s.dpu-apply.tmp", weights);
-    dir_of(weights, dir, sizeof dir);
-    tfd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (tfd < 0) {
-        fprintf(stderr, "dpu-apply: cannot create %s: %s\n", tmp, strerror(errno));
-        return 1;
-    }
-    t.fd = tfd;
-    io.write_target = write_all;
-    io.target_user = &t;
-    s = dpu_bundle_apply(&ctx, &io, &opt);
-    if (s == DPU_OK) {
-        point();
-        if (fsync(tfd) != 0)
-            s = DPU_E_WRITE;
-    }
-    if (close(tfd) != 0 && s == DPU_OK)
-        s = DPU_E_WRITE;
-    if (s != DPU_OK) {
-        unlink(tmp); /* the old weight file was never touched */
-        fprintf(stderr, "dpu-apply: failed applying %s: %s%s%s\n", bundle_path, dpu_status_message(s),
-                dpu_apply_detail(&ctx)[0] ? ": " : "", dpu_apply_detail(&ctx));
-        return 2;
-    }
-    point();
-    if (rename(tmp, weights) != 0) {
-        fprintf(stderr, "dpu-apply: cannot rename %s to %s: %s\n", tmp, weights, strerror(errno));
-        unlink(tmp);
-        return 1;
-    }
-    point();
-    dfd = open(dir, O_RDONLY); /* make the rename itself durable */
-    if (dfd >= 0) {
-        fsync(dfd);
-        close(dfd);
-    }
-    printf("dpu-apply: %s updated to version %llu (%llu bytes)\n", weights,
-           (unsigned long long)ctx.info.update_version, (unsigned long long)ctx.info.target_size);
-    if (wfd >= 0)
-        close(wfd);
-    close(bfd);
-    return 0;
+    code = dpu_apply_file(&req, &posix, &ctx, message, sizeof message);
+    if (code == DPU_APPLY_DONE)
+        printf("dpu-apply: %s\n", message);
+    else
+        fprintf(stderr, "dpu-apply: %s\n", message);
+    return code;
 }

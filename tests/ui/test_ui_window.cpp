@@ -155,15 +155,19 @@ private Q_SLOTS:
         QVERIFY2(other.openPlan(path, &error), qPrintable(error));
         QCOMPARE(QString::fromStdString(dpu::planToJson(other.planPanel()->plan())),
                  QString::fromStdString(dpu::planToJson(saved)));
-        // A broken file reports the file and field, and leaves the form alone.
+        // A file with a bad field opens with that field marked (naming the file) and Run refused;
+        // its good fields are used (test_ui_fields has the hostile cases).
         const QString bad = tmp_.filePath(QStringLiteral("bad.json"));
         QFile f(bad);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("{\"train\": {\"epochs\": -1}}");
+        f.write("{\"train\": {\"epochs\": -1}, \"split\": {\"rounds\": 4}}");
         f.close();
-        QVERIFY(!other.openPlan(bad, &error));
-        QVERIFY2(error.contains(QStringLiteral("train.epochs")), qPrintable(error));
-        QCOMPARE(other.planPanel()->plan().split.rounds, 7);
+        QVERIFY2(other.openPlan(bad, &error), qPrintable(error));
+        QVERIFY(!other.planPanel()->isValid());
+        const QString reason = other.planPanel()->fieldError(QStringLiteral("train.epochs"));
+        QVERIFY2(reason.contains(QStringLiteral("bad.json")), qPrintable(reason));
+        QCOMPARE(other.planPanel()->plan().split.rounds, 4);
+        QVERIFY(!other.runAction()->isEnabled());
     }
 
     void settingsRestoreLastPlan()
