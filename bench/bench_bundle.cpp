@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
-// Bundle size benchmark: fp32/fp16/q8 delta bundles between two safetensors files, checked by the device decoder.
+// Bundle size benchmark: delta bundles in every value coding between two safetensors files, checked by the device decoder.
 //
 // bench_bundle OLD.safetensors NEW.safetensors OUTDIR
 // Writes OUTDIR/old.safetensors (the base as the device stores it), OUTDIR/new.safetensors (the
-// file the fp32 bundle produces: NEW with the next update version), OUTDIR/{fp32,fp16,q8,full}.dpub,
-// and one JSON object on stdout with every bundle's byte accounting and per-tensor change counts.
+// file the fp32 bundle produces: NEW with the next update version),
+// OUTDIR/{fp32,fp16,q8,q8c,q8c-dense,q4,ternary,full}.dpub, and one JSON object on stdout with every
+// bundle's byte accounting, its error over the changed weights and per-tensor change counts
+// (q8c-dense: q8c with the changed biases quantised on the same grid, BundleInput::quantiseDense).
 // Tensors of more than one dimension are partial (changed = any bit differs); 1-D tensors are the
 // always-shipped dense ones, as in a DPU round.
 #include "bundle/BundleApplier.h"
@@ -91,11 +93,16 @@ int main(int argc, char** argv)
         }
         result["tensors"] = tensors;
         result["old_size"] = base.size();
-        for (auto coding : {ValueCoding::Fp32, ValueCoding::Fp16, ValueCoding::Q8}) {
-            const std::string name = coding == ValueCoding::Fp32 ? "fp32" : coding == ValueCoding::Fp16 ? "fp16" : "q8";
+        const std::pair<const char*, ValueCoding> codings[] = {
+            {"fp32", ValueCoding::Fp32}, {"fp16", ValueCoding::Fp16}, {"q8", ValueCoding::Q8},
+            {"q8c", ValueCoding::Q8c},   {"q8c-dense", ValueCoding::Q8c}, {"q4", ValueCoding::Q4},
+            {"ternary", ValueCoding::Ternary}};
+        for (const auto& [cname, coding] : codings) {
+            const std::string name = cname;
             BundleInput in;
             in.kind = Kind::Delta;
             in.coding = coding;
+            in.quantiseDense = name == "q8c-dense";
             in.model = model;
             in.compat = compat;
             in.updateVersion = version + 1;
@@ -115,13 +122,24 @@ int main(int argc, char** argv)
                 writeFile(out + "/new.safetensors", b.targetFile);
             }
             writeFile(out + "/" + name + ".dpub", b.bytes);
-            // Error of the lossy codings over the changed values (fp32 is exact: 0).
-            double se = 0, ref = 0;
+            // Error of the lossy codings over the changed values (fp32 is exact: 0): relative to the
+            // update's size over all tensors, and as an RMS over the changed weights of the partial
+            // tensors (the q8-equivalence measure) and over every changed value.
+            double se = 0, ref = 0, sePartial = 0, seAll = 0;
+            uint64_t nPartial = 0, nAll = 0;
             for (size_t i = 0; i < newT.size(); ++i)
                 for (size_t j = 0; j < newT[i].values.size(); ++j) {
                     const double d = double(b.applied[i].values[j]) - newT[i].values[j];
                     se += d * d;
                     ref += double(newT[i].values[j] - oldT[i].values[j]) * (newT[i].values[j] - oldT[i].values[j]);
+                    if (std::memcmp(&oldT[i].values[j], &newT[i].values[j], 4) == 0)
+                        continue;
+                    seAll += d * d;
+                    ++nAll;
+                    if (!masks[i].empty()) {
+                        sePartial += d * d;
+                        ++nPartial;
+                    }
                 }
             const BundleStats& s = b.stats;
             result["bundles"][name] = {
@@ -129,7 +147,9 @@ int main(int argc, char** argv)
                 {"dense", s.denseBytes}, {"sparse", s.sparseBytes}, {"position_bits", s.positionBits},
                 {"value_bits", s.valueBits}, {"changed", s.changed}, {"partial_weights", s.partialWeights},
                 {"write_seconds", writeSeconds},
-                {"rel_error", ref > 0 ? std::sqrt(se / ref) : 0.0}};
+                {"rel_error", ref > 0 ? std::sqrt(se / ref) : 0.0},
+                {"rms_changed_weights", nPartial ? std::sqrt(sePartial / double(nPartial)) : 0.0},
+                {"rms_changed_all", nAll ? std::sqrt(seAll / double(nAll)) : 0.0}};
         }
         // The full bundle (the model itself, dense): the reference for the device-speed figure.
         BundleInput full;

@@ -147,6 +147,24 @@ private Q_SLOTS:
         QCOMPARE(p->plan().seeds.size(), size_t(2));
     }
 
+    void valuesChoiceRoundTripsEveryCoding()
+    {
+        MainWindow w;
+        PlanPanel* p = w.planPanel();
+        auto* values = p->findChild<QComboBox*>(QStringLiteral("bundleValues"));
+        QVERIFY(values);
+        QCOMPARE(values->count(), int(dpu::valueCodings().size()));
+        dpu::Plan plan = p->plan();
+        for (const std::string& v : dpu::valueCodings()) {
+            plan.bundle.values = v;
+            p->setPlan(plan);
+            QCOMPARE(values->currentData().toString().toStdString(), v);
+            QCOMPARE(p->plan().bundle.values, v);
+        }
+        values->setCurrentIndex(values->findData(QStringLiteral("q8c")));
+        QCOMPARE(p->plan().bundle.values, std::string("q8c"));
+    }
+
     void roundsBeyondTheDatasetAreRefused()
     {
         // The user's case: 80 rounds of 1000 + 1000 need 80,000 of Fashion-MNIST's 60,000. With

@@ -170,8 +170,9 @@ void PlanPanel::addBundleRows(QFormLayout* form, QWidget* box)
     values_ = new QComboBox(box);
     for (const auto& v : dpu::valueCodings())
         values_->addItem(QString::fromStdString(v), QString::fromStdString(v));
-    values_->setToolTip(tr("How the changed weights travel in the update bundles: fp32 exact, fp16, or q8 "
-                           "(256 centroids per tensor); devices run what they decode"));
+    values_->setToolTip(tr("How the changed weights travel in the update bundles: fp32 exact, fp16, q8 "
+                           "(256 centroids per tensor), q8c (q8's error in about 0.8x its bytes), q4 (16 "
+                           "centroids), ternary (sign x one magnitude); devices run what they decode"));
     quantAware_ = new QCheckBox(tr("Quantisation-aware"), box);
     quantAware_->setToolTip(tr("The sparse fine-tune knows the coding: the changed weights are quantised in "
                                "steps and the rest re-fitted around them (lossy codings only)"));

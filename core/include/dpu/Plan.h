@@ -125,7 +125,10 @@ std::string planToJson(const Plan& plan);
 /// Checks cross-field rules (e.g. k in (0, 1], strategies known). Throws PlanError.
 void validatePlan(const Plan& plan);
 
-/// Value codings a plan's bundle.values may name ("fp32" first: the exact one).
+/// Value codings a plan's bundle.values may name ("fp32" first: the exact one): "fp32", "fp16",
+/// "q8" (256 k-means centroids per tensor, Huffman), "q8c" (q8's error or less on one uniform grid
+/// per bundle, context-coded), "q4" (16 centroids, context-coded), "ternary" (sign x one magnitude
+/// per tensor, context-coded); docs/bundle-format.md.
 std::vector<std::string> valueCodings();
 
 /// Names of the strategies a plan may list, with their variants ("dpu", "dpu-noreinit", ...).

@@ -15,7 +15,8 @@ extern "C" {
 
 /* ---- Format constants (docs/bundle-format.md, "Layout") ---- */
 #define DPU_BUNDLE_MAGIC "DPUB"
-#define DPU_BUNDLE_FORMAT_VERSION 3u
+#define DPU_BUNDLE_FORMAT_VERSION 4u  /* newest format; the writer emits 4 only when a tensor uses cq */
+#define DPU_BUNDLE_FORMAT_MIN 3u      /* oldest format still decoded (3: no coding cq, bit 6 reserved) */
 #define DPU_BUNDLE_PREAMBLE_SIZE 16u
 #define DPU_BUNDLE_SIGNATURE_SIZE 64u
 #define DPU_BUNDLE_FLAG_SIGNED 1u
@@ -33,10 +34,20 @@ extern "C" {
 #define DPU_HEADER_VERBATIM 0u        /* section H: the target header's bytes */
 #define DPU_HEADER_BASE_EDIT 1u       /* section H: base header prefix + literal + a base header range */
 #define DPU_HEADER_EDIT_FIELDS 32u    /* u64 length, prefix, tail source offset, tail length */
+#define DPU_ENTRY_CODING_HIGH 0x40u   /* entry flags bit 6 (format 4): bit 2 of the value coding */
+#define DPU_CQ_HEADER_SIZE 16u        /* cq section: count, form, flags, limits, reserved, row length */
+#define DPU_CQ_GRID 0u                /* cq values: level = step * i, step = m * 2^(x - 127) */
+#define DPU_CQ_TABLE 1u               /* cq values: level = table[i] (a q8-style centroid table) */
+#define DPU_CQ_DIFF 1u                /* cq flags bit 0: value = source value + level */
+#define DPU_CQ_MAX_COLUMNS 2048u      /* rows up to this length get the column context */
+#define DPU_CQ_POS_CONTEXTS 128u      /* 8 column buckets x 8 row buckets x left neighbour */
+#define DPU_CQ_GRID_CONTEXTS 398u     /* nonzero 1, sign 2, exponent 13 x 23, mantissa 24 x 4 */
+#define DPU_CQ_TABLE_CONTEXTS 512u    /* source sign x 256 tree nodes (node 0 unused) */
+#define DPU_CQ_MAX_LEVEL (1u << 24)   /* grid: m * |i| below 2^24, so every level is exact */
 
 enum dpu_kind { DPU_KIND_FULL = 1, DPU_KIND_DELTA = 2, DPU_KIND_REINIT_DELTA = 3 };
 enum dpu_mode { DPU_MODE_COPY = 0, DPU_MODE_DENSE = 1, DPU_MODE_SPARSE = 2, DPU_MODE_INIT_SPARSE = 3 };
-enum dpu_coding { DPU_CODING_NONE = 0, DPU_CODING_FP32 = 1, DPU_CODING_FP16 = 2, DPU_CODING_Q8 = 3 };
+enum dpu_coding { DPU_CODING_NONE = 0, DPU_CODING_FP32 = 1, DPU_CODING_FP16 = 2, DPU_CODING_Q8 = 3, DPU_CODING_CQ = 4 };
 enum dpu_init_rule { DPU_INIT_NONE = 0, DPU_INIT_UNIFORM = 1, DPU_INIT_CONSTANT = 2 };
 
 /** Every way an apply can fail; each has its own message (dpu_status_message). */
@@ -82,6 +93,8 @@ typedef enum dpu_status {
     DPU_E_SECTION_TRAILING, /* a section has bytes (or non-zero padding bits) left over */
     DPU_E_INIT_RULE,       /* initialiser rule invalid (fan-in outside 1..2^24) */
     DPU_E_TARGET_HASH,     /* the produced file does not match the bundle's target hash */
+    DPU_E_CQ_MODEL,        /* cq section header: form, flags, count limits, row length or step */
+    DPU_E_ARITH,           /* an arithmetic-coded stream starts impossibly or runs past its section */
     DPU_E_STATUS_COUNT
 } dpu_status;
 
@@ -127,7 +140,8 @@ typedef struct dpu_bundle_info {
     char compat[DPU_MAX_STRING + 1];
 } dpu_bundle_info;
 
-/** Working memory of a verify/apply (about 6.9 KiB); the caller owns it. After any error the
+/** Working memory of a verify/apply (11,592 bytes on x86-64, 4,616 of them for cq sections:
+ *  adaptive models and column counters); the caller owns it. After any error the
  *  context is terminal: every later call returns that same error until dpu_apply_init. */
 typedef struct dpu_apply_ctx {
     uint32_t magic;              /* set by dpu_apply_init */
@@ -157,6 +171,11 @@ typedef struct dpu_apply_ctx {
     uint32_t pooled_mask;        /* its plane mask and DIRECT flag */
     int pooled_started;          /* its header was read (apply pass) */
     int table_pooled;            /* a pooled entry was seen (either pass) */
+    uint32_t format_version;     /* 3 or 4, from the preamble */
+    dpu_arith arith;             /* cq section: decoder state */
+    dpu_arith_model cq_pos[DPU_CQ_POS_CONTEXTS];     /* cq: position models */
+    dpu_arith_model cq_val[DPU_CQ_TABLE_CONTEXTS];   /* cq: value models (grid or table) */
+    uint8_t cq_col[DPU_CQ_MAX_COLUMNS];              /* cq: changes per column (saturating) */
     char detail[96];             /* which tensor/field failed, for messages */
 } dpu_apply_ctx;
 

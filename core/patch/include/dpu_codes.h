@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Entropy decoding for bundles: MSB-first bit reader, Golomb-Rice, canonical Huffman, fp16. */
+/* Entropy decoding for bundles: MSB-first bit reader, Golomb-Rice, canonical Huffman, fp16,
+ * adaptive binary arithmetic decoding. */
 #ifndef DPU_CODES_H
 #define DPU_CODES_H
 
@@ -67,6 +68,38 @@ int dpu_huff_read_lengths(dpu_bits *b, uint8_t lengths[256]);
 
 /** Decodes one symbol; returns -1 when the bits run out (b->error set) or on an unused code. */
 int dpu_huff_get(const dpu_huff *h, dpu_bits *b);
+
+/* ---- Adaptive binary arithmetic coding (docs/bundle-format.md 3.1) ---- */
+
+#define DPU_ARITH_LIMIT_MIN 2u  /* count limit exponents: a model halves its counts at 2^limit */
+#define DPU_ARITH_LIMIT_MAX 14u
+
+/** One adaptive binary model: how often 0 and 1 were coded (halved at the section's limit).
+ *  Zeroed counts are the initial state (P(1) = 1/2). */
+typedef struct dpu_arith_model {
+    uint16_t n0, n1;
+} dpu_arith_model;
+
+/** Decoder state: the current interval's width and the code value's offset into it. */
+typedef struct dpu_arith {
+    uint32_t range;
+    uint32_t code;
+} dpu_arith;
+
+/** P(bit = 1) of a model in units of 2^-16: floor(((2 n1 + 1) << 16) / (2 (n0 + n1) + 2)),
+ *  always within 2..65534 (counts stay below 2^14). The encoder uses the same function. */
+uint32_t dpu_arith_p1(const dpu_arith_model *m);
+
+/** Counts `bit` and halves both counts (rounding up) once their sum reaches 2^limit. */
+void dpu_arith_update(dpu_arith_model *m, unsigned bit, unsigned limit);
+
+/** Starts decoding at the reader's (byte-aligned) position: range 2^32 - 1, code the next four
+ *  bytes big-endian. Returns -1 when they run out or code >= range (no encoder writes that). */
+int dpu_arith_start(dpu_arith *a, dpu_bits *b);
+
+/** Decodes one bit under model `m` and updates it. Reads a byte from `b` whenever the range
+ *  falls below 2^24; running out of bytes sets b->error (sticky) and the bits are then 0. */
+unsigned dpu_arith_get(dpu_arith *a, dpu_bits *b, dpu_arith_model *m, unsigned limit);
 
 /** IEEE 754 binary16 bits to binary32 (exact: every half is a float), NaN payloads kept. */
 float dpu_half_to_float(uint16_t h);

@@ -81,7 +81,7 @@ dpu_status dpu_bundle_apply(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dp
                                             : dpu_apply_pooled(ctx, io, &e, i);
             break;
         default:
-            s = dpu_apply_sparse(ctx, io, &e, i);
+            s = e.coding == DPU_CODING_CQ ? dpu_apply_cq(ctx, io, &e, i) : dpu_apply_sparse(ctx, io, &e, i);
             break;
         }
         if (s != DPU_OK)

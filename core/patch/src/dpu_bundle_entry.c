@@ -5,7 +5,7 @@
 /* Whether (mode, coding, init rule) is allowed in a bundle of `kind`. */
 static int mode_allowed(uint32_t kind, const dpu_entry *e)
 {
-    const int value_coding = e->coding >= DPU_CODING_FP32 && e->coding <= DPU_CODING_Q8;
+    const int value_coding = e->coding >= DPU_CODING_FP32 && e->coding <= DPU_CODING_CQ;
     switch (e->mode) {
     case DPU_MODE_COPY:
         return kind == DPU_KIND_DELTA && e->coding == DPU_CODING_NONE && e->init_rule == DPU_INIT_NONE;
@@ -65,10 +65,11 @@ dpu_status dpu_read_entry(dpu_apply_ctx *ctx, const dpu_apply_io *io, uint64_t *
         return dpu_fail(ctx, DPU_E_TENSOR_ENTRY, "entry runs past the manifest", index);
     if ((s = dpu_read_bundle(ctx, io, *off, avail)) != DPU_OK)
         return s;
-    if (b[0] & 0xc0u)
+    /* bit 7 is reserved; bit 6 extends the coding in format 4 (format 3 reserves it too) */
+    if ((b[0] & 0x80u) || ((b[0] & DPU_ENTRY_CODING_HIGH) && ctx->format_version < 4u))
         return dpu_fail(ctx, DPU_E_TENSOR_ENTRY, "reserved bits", index);
     e->mode = b[0] & 3u;
-    e->coding = (b[0] >> 2) & 3u;
+    e->coding = ((b[0] >> 2) & 3u) | ((b[0] & DPU_ENTRY_CODING_HIGH) ? 4u : 0u);
     e->init_rule = (b[0] >> 4) & 3u;
     e->init_index = 0;
     e->fan_in = 0;
@@ -94,7 +95,7 @@ dpu_status dpu_read_entry(dpu_apply_ctx *ctx, const dpu_apply_io *io, uint64_t *
     } else {
         if (get_varint(b, avail, &pos, UINT64_MAX, &e->section_length) != 0)
             return dpu_fail(ctx, DPU_E_TENSOR_ENTRY, "section length varint", index);
-        if (e->section_length < 10)
+        if (e->section_length < (e->coding == DPU_CODING_CQ ? DPU_CQ_HEADER_SIZE : 10u))
             return dpu_fail(ctx, DPU_E_SECTION_SIZE, "sparse section shorter than its header", index);
     }
     if (e->mode == DPU_MODE_INIT_SPARSE) {

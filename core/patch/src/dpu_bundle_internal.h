@@ -32,6 +32,19 @@ dpu_status dpu_read_entry(dpu_apply_ctx *ctx, const dpu_apply_io *io, uint64_t *
 dpu_status dpu_apply_sparse(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dpu_entry *e,
                             uint64_t index);
 
+/** Streams one cq (context-coded) sparse tensor: header, then positions and levels from one
+ *  arithmetic-coded stream over its source values. */
+dpu_status dpu_apply_cq(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dpu_entry *e, uint64_t index);
+
+/** Reads a centroid table from ctx->bits into ctx->centroid: u16 C (1..256), u8 form, then C f32
+ *  or (u8 Rice parameter, u16 first key, C - 1 Rice-coded key steps, zero padding to a byte). */
+dpu_status dpu_read_centroids(dpu_apply_ctx *ctx, uint64_t index, unsigned *ncent);
+
+/** Fills ctx->vals[0..n) with a sparse tensor's source elements first..first+n-1 (the base file's
+ *  values, or the seeded initialiser's for init+sparse). */
+dpu_status dpu_fill_source(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dpu_entry *e, uint64_t first,
+                           size_t n);
+
 /** Streams one pooled dense tensor from the shared dense stream (the first one reads its
  *  header), over the base file's values when the stream is XOR-coded. */
 dpu_status dpu_apply_pooled(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dpu_entry *e,

@@ -12,9 +12,7 @@ static uint16_t half_from_key(uint32_t key)
     return (uint16_t)(key >= 0x8000u ? key ^ 0x8000u : ~key & 0xffffu);
 }
 
-/* q8: u16 C (1..256), u8 form, then C f32 or (u8 Rice parameter, u16 first key, C - 1 Rice-coded
- * key steps, zero padding to a byte): fills ctx->centroid. */
-static dpu_status read_centroids(dpu_apply_ctx *ctx, uint64_t index, unsigned *ncent)
+dpu_status dpu_read_centroids(dpu_apply_ctx *ctx, uint64_t index, unsigned *ncent)
 {
     dpu_bits *b = &ctx->bits;
     unsigned i, p, form, rice;
@@ -76,7 +74,7 @@ static dpu_status read_tables(dpu_apply_ctx *ctx, const dpu_entry *e, uint64_t i
     if ((*mask & ~(((1u << *planes) - 1u) | (e->coding == DPU_CODING_FP32 ? DPU_SPARSE_DIRECT : 0u))) != 0)
         return dpu_fail(ctx, DPU_E_PLANES, "plane mask", index);
     *ncent = 256;
-    if (e->coding == DPU_CODING_Q8 && (s = read_centroids(ctx, index, ncent)) != DPU_OK)
+    if (e->coding == DPU_CODING_Q8 && (s = dpu_read_centroids(ctx, index, ncent)) != DPU_OK)
         return s;
     for (p = 0; p < *planes; ++p) {
         if (!(*mask >> p & 1u))
@@ -94,8 +92,7 @@ static dpu_status read_tables(dpu_apply_ctx *ctx, const dpu_entry *e, uint64_t i
     return DPU_OK;
 }
 
-/* Fills ctx->vals[0..n) with source elements first..first+n-1. */
-static dpu_status fill_source(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dpu_entry *e,
+dpu_status dpu_fill_source(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dpu_entry *e,
                               uint64_t first, size_t n)
 {
     size_t i;
@@ -151,7 +148,7 @@ dpu_status dpu_apply_sparse(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dp
         return s;
     for (first = 0; first < e->numel; first += CHUNK) {
         const size_t n = e->numel - first < CHUNK ? (size_t)(e->numel - first) : CHUNK;
-        if ((s = fill_source(ctx, io, e, first, n)) != DPU_OK)
+        if ((s = dpu_fill_source(ctx, io, e, first, n)) != DPU_OK)
             return s;
         for (;;) {
             if (!have_pos) {

@@ -77,7 +77,8 @@ static dpu_status check_envelope(dpu_apply_ctx *ctx, const dpu_apply_io *io, con
         return s;
     if (memcmp(ctx->buf, DPU_BUNDLE_MAGIC, 4) != 0)
         return dpu_fail(ctx, DPU_E_MAGIC, "magic", UINT64_MAX);
-    if (dpu_le16(ctx->buf + 4) != DPU_BUNDLE_FORMAT_VERSION)
+    ctx->format_version = dpu_le16(ctx->buf + 4);
+    if (ctx->format_version < DPU_BUNDLE_FORMAT_MIN || ctx->format_version > DPU_BUNDLE_FORMAT_VERSION)
         return dpu_fail(ctx, DPU_E_FORMAT_VERSION, "format version", UINT64_MAX);
     flags = dpu_le16(ctx->buf + 6);
     if ((flags & ~DPU_BUNDLE_FLAG_SIGNED) != 0 || dpu_le32(ctx->buf + 12) != 0)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Bit reader, Golomb-Rice, canonical Huffman and fp16 decoding (see docs/bundle-format.md). */
+/* Bit reader, Golomb-Rice, canonical Huffman, fp16 and arithmetic decoding (docs/bundle-format.md). */
 #include "dpu_codes.h"
 
 #include <string.h>
@@ -174,6 +174,56 @@ int dpu_huff_get(const dpu_huff *h, dpu_bits *b)
         code <<= 1;
     }
     return -1; /* only reachable for the lone-symbol code's unused bit 1 */
+}
+
+uint32_t dpu_arith_p1(const dpu_arith_model *m)
+{
+    /* Krichevsky-Trofimov estimate: (n1 + 1/2) / (n + 1), with n < 2^14 so that it never
+     * reaches 0 or 1 and the numerator fits 32 bits */
+    const uint32_t n = (uint32_t)m->n0 + m->n1;
+    return (((uint32_t)m->n1 * 2u + 1u) << 16) / (n * 2u + 2u);
+}
+
+void dpu_arith_update(dpu_arith_model *m, unsigned bit, unsigned limit)
+{
+    if (bit)
+        ++m->n1;
+    else
+        ++m->n0;
+    if ((uint32_t)m->n0 + m->n1 >= (1u << limit)) {
+        m->n0 = (uint16_t)((m->n0 + 1u) >> 1);
+        m->n1 = (uint16_t)((m->n1 + 1u) >> 1);
+    }
+}
+
+int dpu_arith_start(dpu_arith *a, dpu_bits *b)
+{
+    a->range = 0xffffffffu;
+    a->code = dpu_bits_get(b, 16) << 16;
+    a->code |= dpu_bits_get(b, 16);
+    return b->error || a->code >= a->range ? -1 : 0;
+}
+
+unsigned dpu_arith_get(dpu_arith *a, dpu_bits *b, dpu_arith_model *m, unsigned limit)
+{
+    /* 1 takes the lower part of the interval. code < range holds throughout (start checks it,
+     * both branches and the renormalisation keep it), so hostile bytes only yield other bits. */
+    const uint32_t bound = (a->range >> 16) * dpu_arith_p1(m);
+    unsigned bit;
+    if (a->code < bound) {
+        a->range = bound;
+        bit = 1;
+    } else {
+        a->code -= bound;
+        a->range -= bound;
+        bit = 0;
+    }
+    while (a->range < (1u << 24)) {
+        a->range <<= 8;
+        a->code = (a->code << 8) | dpu_bits_get(b, 8);
+    }
+    dpu_arith_update(m, bit, limit);
+    return bit;
 }
 
 float dpu_half_to_float(uint16_t h)

@@ -48,6 +48,8 @@ static const char *const messages[DPU_E_STATUS_COUNT] = {
     "bytes or non-zero padding bits left over at the end of a section",
     "invalid initialiser rule (fan-in outside 1..2^24 or unknown rule)",
     "produced file does not match the bundle's target SHA-256",
+    "context-coded (cq) section header invalid: form, flags, count limits, row length or step",
+    "arithmetic-coded stream starts with an impossible code or runs past its section",
 };
 
 const char *dpu_status_message(dpu_status s)

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <iomanip>
 #include <sstream>
 
@@ -78,8 +79,8 @@ const char* modeName(uint64_t m)
 
 const char* codingName(uint64_t c)
 {
-    static const char* const names[] = {"-", "fp32", "fp16", "q8"};
-    return c < 4 ? names[c] : "unknown";
+    static const char* const names[] = {"-", "fp32", "fp16", "q8", "cq"};
+    return c < 5 ? names[c] : "unknown";
 }
 
 struct Named {
@@ -151,9 +152,9 @@ std::string BundleInspector::inspect(const std::vector<uint8_t>& bundle, const s
     c.u(4, "reserved");
     o << "DPU bundle, format " << version << ", " << bundle.size() << " bytes, "
       << ((flags & 1) ? "signed (Ed25519)" : "unsigned") << ", manifest " << msize << " bytes\n";
-    if (version != DPU_BUNDLE_FORMAT_VERSION)
+    if (version < DPU_BUNDLE_FORMAT_MIN || version > DPU_BUNDLE_FORMAT_VERSION)
         throw Error("bundle: format version " + std::to_string(version) + ", this build reads " +
-                    std::to_string(DPU_BUNDLE_FORMAT_VERSION));
+                    std::to_string(DPU_BUNDLE_FORMAT_MIN) + " to " + std::to_string(DPU_BUNDLE_FORMAT_VERSION));
     const uint64_t kind = c.u(1, "kind");
     c.u(3, "reserved");
     const uint64_t count = c.u(4, "tensor count"), update = c.u(8, "update version");
@@ -189,7 +190,8 @@ std::string BundleInspector::inspect(const std::vector<uint8_t>& bundle, const s
     o << "tensors: " << count << (named ? "" : " (names and shapes: inspect with the base file)") << "\n";
     uint64_t secPos = headerOff + headerLen;
     for (uint64_t i = 0; i < count && i < DPU_MAX_TENSORS; ++i) {
-        const uint64_t entry = c.u(1, "mode"), mode = entry & 3, coding = (entry >> 2) & 3;
+        const uint64_t entry = c.u(1, "mode"), mode = entry & 3;
+        const uint64_t coding = ((entry >> 2) & 3) | ((entry & DPU_ENTRY_CODING_HIGH) ? 4 : 0);
         const uint64_t numel = c.varint("numel");
         const bool pooled = mode == DPU_MODE_DENSE && coding == DPU_CODING_FP32;
         uint64_t secLen = mode == DPU_MODE_DENSE && !pooled ? 4 * numel : 0;
@@ -212,7 +214,19 @@ std::string BundleInspector::inspect(const std::vector<uint8_t>& bundle, const s
                 o << " (here: " << ((s.u(1, "dense stream flags") & DPU_SPARSE_DIRECT) ? "direct" : "xor") << ")";
             }
         }
-        if (mode >= DPU_MODE_SPARSE) {
+        if (mode >= DPU_MODE_SPARSE && coding == DPU_CODING_CQ) {
+            Cursor s(bundle, secPos);
+            const uint64_t changed = s.u(8, "change count"), form = s.u(1, "cq form"), cqFlags = s.u(1, "cq flags");
+            s.u(2, "cq limits");
+            o << " cq " << (form == DPU_CQ_GRID ? "grid" : "table") << ((cqFlags & DPU_CQ_DIFF) ? " diff" : "") << ", "
+              << changed << "/" << numel << " changed, rows of " << s.u(4, "cq row length");
+            if (form == DPU_CQ_GRID) {
+                const uint64_t m = s.u(1, "step mantissa"), x = s.u(1, "step exponent");
+                o << ", step " << std::ldexp(double(m), int(x) - 127);
+            } else {
+                o << ", " << s.u(2, "centroid count") << " levels";
+            }
+        } else if (mode >= DPU_MODE_SPARSE) {
             Cursor s(bundle, secPos);
             const uint64_t changed = s.u(8, "change count"), rice = s.u(1, "rice parameter");
             const uint64_t planes = s.u(1, "plane flags");

@@ -9,7 +9,11 @@
 namespace dpu::bundle {
 
 enum class Kind : uint8_t { Full = 1, Delta = 2, ReinitDelta = 3 };
-enum class ValueCoding : uint8_t { Fp32 = 1, Fp16 = 2, Q8 = 3 };
+/// Value codings of changed weights. Fp32/Fp16/Q8 are format 3's Huffman-coded sparse sections;
+/// the others are format 4's cq sections (adaptive arithmetic coding with context models):
+/// Q8c a uniform grid whose step keeps the error within Q8's, Q4 16 k-means centroids per tensor,
+/// Ternary the change's sign times its mean magnitude per tensor.
+enum class ValueCoding : uint8_t { Fp32 = 1, Fp16 = 2, Q8 = 3, Q8c = 4, Q4 = 5, Ternary = 6 };
 
 /// One float32 tensor in row-major order.
 struct TensorData {
@@ -40,6 +44,10 @@ struct BundleInput {
     std::vector<std::vector<uint8_t>> masks; ///< per tensor: empty = dense, else 1 = changed
     std::vector<InitSpec> init;              ///< ReinitDelta: per tensor
     std::vector<uint8_t> secretKey;          ///< 64-byte Ed25519 secret key, empty = unsigned
+    /// Q8c delta bundles: changed always-shipped tensors (biases, BatchNorm) are quantised on the
+    /// same grid as the weights (their error joins the budget that Q8's error on the partial
+    /// tensors sets) instead of travelling exactly. Off by default.
+    bool quantiseDense = false;
 };
 
 /// Byte accounting of a bundle, for reports against the analytic cost.

@@ -2,6 +2,7 @@
 // Bundle assembly: decide each tensor's mode, encode sections, then preamble, manifest, digest
 // and signature (docs/bundle-format.md, "Layout").
 #include "bundle/BundleWriter.h"
+#include "bundle/CqPlanner.h"
 #include "bundle/DenseStream.h"
 #include "bundle/HeaderSection.h"
 #include "bundle/SafetensorsFile.h"
@@ -26,6 +27,17 @@ struct Planned {
     uint8_t mode = DPU_MODE_DENSE;
     uint8_t coding = DPU_CODING_NONE;
     std::vector<uint8_t> section;
+};
+
+bool cqCoding(ValueCoding c)
+{
+    return c == ValueCoding::Q8c || c == ValueCoding::Q4 || c == ValueCoding::Ternary;
+}
+
+// The q8c grid, shared by every tensor of the bundle.
+struct Grid {
+    bool ok = false;
+    CqGrid g;
 };
 
 void le(std::vector<uint8_t>& out, uint64_t v, int bytes)
@@ -80,7 +92,7 @@ void poolDenseTensors(const BundleInput& in, const std::vector<TensorData>& base
     std::vector<size_t> pool;
     uint64_t values = 0;
     for (size_t i = 0; i < plan.size(); ++i)
-        if (in.masks[i].empty() && plan[i].mode != DPU_MODE_COPY) {
+        if (in.masks[i].empty() && plan[i].mode != DPU_MODE_COPY && plan[i].coding != DPU_CODING_CQ) {
             pool.push_back(i);
             values += in.target[i].values.size();
         }
@@ -151,26 +163,28 @@ std::vector<TensorData> readBase(const BundleInput& in, uint64_t& baseDataStart)
 // A partially updated tensor (non-empty mask): a sparse section over the base (delta) or over
 // the seeded model (reinit), or its plain values when nearly every element changed. Records
 // in out.applied[i] what the device will hold.
-Planned planPartialTensor(const BundleInput& in, const std::vector<TensorData>& base, size_t i, BundleOutput& out)
+Planned planPartialTensor(const BundleInput& in, std::vector<float> source, size_t i, const Grid& grid,
+                          BundleOutput& out)
 {
     const TensorData& t = in.target[i];
     Planned p;
-    if (in.masks[i].size() != t.values.size())
-        throw Error("bundle: mask of " + t.name + " has " + std::to_string(in.masks[i].size()) +
-                    " entries, tensor " + std::to_string(t.values.size()));
-    std::vector<float> source;
-    if (in.kind == Kind::Delta) {
-        source = base[i].values;
-        p.mode = DPU_MODE_SPARSE;
-    } else {
-        if (in.init[i].rule == InitSpec::Rule::None)
-            throw Error("bundle: partial tensor " + t.name + " has no init rule");
-        source = BundleWriter::initialValues(t, in.init[i], in.seed);
-        p.mode = DPU_MODE_INIT_SPARSE;
-    }
+    p.mode = in.kind == Kind::Delta ? DPU_MODE_SPARSE : DPU_MODE_INIT_SPARSE;
     p.coding = uint8_t(in.coding);
     BundleStats s;
-    p.section = SparseEncoder::encode(source, t.values, in.masks[i], in.coding, out.applied[i].values, s);
+    if (cqCoding(in.coding)) {
+        const CqChanges c{&source, &t.values, &in.masks[i], true, CqEncoder::rowLength(t.shape, t.values.size())};
+        if (in.coding != ValueCoding::Q8c || grid.ok)
+            p.section = CqPlanner::section(in.coding, c, grid.g, out.applied[i].values, s);
+        p.coding = DPU_CODING_CQ;
+        if (p.section.empty()) { // q8 would be exact here, or the levels overflow the grid
+            s = BundleStats{};
+            p.coding = DPU_CODING_FP32;
+        }
+    }
+    if (p.coding != DPU_CODING_CQ)
+        p.section = SparseEncoder::encode(source, t.values, in.masks[i],
+                                          cqCoding(in.coding) ? ValueCoding::Fp32 : in.coding,
+                                          out.applied[i].values, s);
     if (in.coding == ValueCoding::Q8 && s.changed <= 256) {
         // Up to 256 changed values are each their own centroid (an exact f32 table): fp16
         // values are smaller, and their rounding (2^-11 relative) is far below 8-bit
@@ -233,6 +247,60 @@ Planned planAlwaysShippedTensor(const BundleInput& in, const std::vector<TensorD
     return p;
 }
 
+// Every partial tensor's source: the base file's values (delta) or the seeded model's (reinit).
+std::vector<std::vector<float>> partialSources(const BundleInput& in, const std::vector<TensorData>& base)
+{
+    std::vector<std::vector<float>> sources(in.target.size());
+    if (in.kind == Kind::Full)
+        return sources;
+    for (size_t i = 0; i < in.target.size(); ++i) {
+        const TensorData& t = in.target[i];
+        if (in.masks[i].empty())
+            continue;
+        if (in.masks[i].size() != t.values.size())
+            throw Error("bundle: mask of " + t.name + " has " + std::to_string(in.masks[i].size()) +
+                        " entries, tensor " + std::to_string(t.values.size()));
+        if (in.kind == Kind::Delta) {
+            sources[i] = base[i].values;
+        } else {
+            if (in.init[i].rule == InitSpec::Rule::None)
+                throw Error("bundle: partial tensor " + t.name + " has no init rule");
+            sources[i] = BundleWriter::initialValues(t, in.init[i], in.seed);
+        }
+    }
+    return sources;
+}
+
+// q8c: the bundle's grid step (CqPlanner::bundleStep).
+Grid chooseGrid(const BundleInput& in, const std::vector<TensorData>& base,
+                const std::vector<std::vector<float>>& sources, std::vector<std::vector<uint8_t>>& denseMasks)
+{
+    Grid g;
+    g.ok = CqPlanner::bundleStep(in, base, sources, denseMasks, g.g);
+    return g;
+}
+
+// A changed always-shipped tensor quantised on the q8c grid (quantiseDense): a cq section over
+// the base, or its exact planning when the levels do not fit.
+Planned planQuantisedDense(const BundleInput& in, const std::vector<TensorData>& base, size_t i, const Grid& grid,
+                           const std::vector<uint8_t>& mask, BundleOutput& out)
+{
+    const TensorData& t = in.target[i];
+    Planned p;
+    p.mode = DPU_MODE_SPARSE;
+    p.coding = DPU_CODING_CQ;
+    BundleStats s;
+    std::vector<float> applied;
+    p.section = CqPlanner::section(ValueCoding::Q8c,
+                                   {&base[i].values, &t.values, &mask, false, CqEncoder::rowLength(t.shape, t.values.size())},
+                                   grid.g, applied, s);
+    if (p.section.empty() || p.section.size() >= 4 * t.values.size())
+        return planAlwaysShippedTensor(in, base, i, out.stats);
+    out.applied[i].values = applied;
+    out.stats.denseBytes += p.section.size();
+    return p;
+}
+
 // The tensor table: offsets follow from the order, so an entry is its mode byte and varints.
 // Also computes the sections digest: SHA-256 over the header's and every section's SHA-256.
 std::vector<uint8_t> tensorTable(const BundleInput& in, const std::vector<Planned>& plan,
@@ -248,7 +316,8 @@ std::vector<uint8_t> tensorTable(const BundleInput& in, const std::vector<Planne
         if (t.values.size() >= DPU_MAX_NUMEL)
             throw Error("bundle: tensor \"" + t.name + "\" has 2^61 or more elements");
         const InitSpec spec = in.kind == Kind::ReinitDelta && plan[i].mode == DPU_MODE_INIT_SPARSE ? in.init[i] : InitSpec{};
-        table.push_back(uint8_t(plan[i].mode | plan[i].coding << 2 | uint8_t(spec.rule) << 4));
+        table.push_back(uint8_t(plan[i].mode | (plan[i].coding & 3u) << 2 | uint8_t(spec.rule) << 4 |
+                                ((plan[i].coding & 4u) ? DPU_ENTRY_CODING_HIGH : 0u)));
         varint(table, t.values.size());
         if (plan[i].mode == DPU_MODE_SPARSE || plan[i].mode == DPU_MODE_INIT_SPARSE ||
             (plan[i].mode == DPU_MODE_DENSE && plan[i].coding == DPU_CODING_FP32))
@@ -309,11 +378,12 @@ std::vector<uint8_t> manifest(const BundleInput& in, const ManifestFields& f, co
 }
 
 // Preamble, manifest, the digest of both and, with a secret key, its Ed25519 signature.
-void appendEnvelope(std::vector<uint8_t>& b, const std::vector<uint8_t>& m, const std::vector<uint8_t>& secretKey)
+void appendEnvelope(std::vector<uint8_t>& b, const std::vector<uint8_t>& m, const std::vector<uint8_t>& secretKey,
+                    unsigned version)
 {
     const bool sign = !secretKey.empty();
     put(b, DPU_BUNDLE_MAGIC, 4);
-    le(b, DPU_BUNDLE_FORMAT_VERSION, 2);
+    le(b, version, 2);
     le(b, sign ? DPU_BUNDLE_FLAG_SIGNED : 0, 2);
     le(b, m.size(), 4);
     le(b, 0, 4);
@@ -360,14 +430,23 @@ BundleOutput BundleWriter::write(const BundleInput& in)
     BundleOutput out;
     out.applied = in.target;
     std::vector<Planned> plan(n);
+    const std::vector<std::vector<float>> sources = partialSources(in, base);
+    std::vector<std::vector<uint8_t>> denseMasks(n);
+    const Grid grid = chooseGrid(in, base, sources, denseMasks);
     for (size_t i = 0; i < n; ++i) {
         if (in.kind != Kind::Full && !in.masks[i].empty())
-            plan[i] = planPartialTensor(in, base, i, out);
+            plan[i] = planPartialTensor(in, sources[i], i, grid, out);
+        else if (!denseMasks[i].empty())
+            plan[i] = planQuantisedDense(in, base, i, grid, denseMasks[i], out);
         else
             plan[i] = planAlwaysShippedTensor(in, base, i, out.stats);
     }
     if (in.kind != Kind::Full)
         poolDenseTensors(in, base, plan, out.stats);
+    unsigned version = DPU_BUNDLE_FORMAT_MIN; // devices with a format-3 decoder keep working
+    for (const Planned& p : plan)
+        if (p.coding == DPU_CODING_CQ)
+            version = DPU_BUNDLE_FORMAT_VERSION;
 
     const auto meta = SafetensorsFile::deviceMetadata(in.model, in.compat, in.updateVersion);
     out.targetFile = SafetensorsFile::write(out.applied, meta);
@@ -392,7 +471,7 @@ BundleOutput BundleWriter::write(const BundleInput& in)
     const std::vector<uint8_t> m = manifest(in, fields, table);
 
     std::vector<uint8_t>& b = out.bytes;
-    appendEnvelope(b, m, in.secretKey);
+    appendEnvelope(b, m, in.secretKey, version);
     put(b, header.data(), header.size());
     for (const Planned& p : plan)
         put(b, p.section.data(), p.section.size());

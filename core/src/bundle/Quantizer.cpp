@@ -8,7 +8,7 @@
 
 namespace dpu::bundle {
 
-Quantizer::Quantizer(const std::vector<float>& values, int iterations)
+Quantizer::Quantizer(const std::vector<float>& values, int iterations, size_t levels)
 {
     std::vector<float> v = values;
     std::sort(v.begin(), v.end());
@@ -16,29 +16,30 @@ Quantizer::Quantizer(const std::vector<float>& values, int iterations)
     distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
     if (distinct.empty()) {
         centroids_ = {0.f};
-    } else if (distinct.size() <= 256) {
+    } else if (distinct.size() <= levels) {
         centroids_ = distinct; // exact: q8 then loses nothing
     } else {
         exact_ = false;
-        centroids_.resize(256);
+        const size_t top = levels - 1;
+        centroids_.resize(levels);
         // Linear initialisation over [min, max] (Han et al. found it best for weights): unlike
         // quantiles it keeps centroids near rare large values, which matter most.
         const double lo = v.front(), hi = v.back();
-        for (size_t c = 0; c < 256; ++c)
-            centroids_[c] = float(lo + (hi - lo) * double(c) / 255.0);
+        for (size_t c = 0; c < levels; ++c)
+            centroids_[c] = float(lo + (hi - lo) * double(c) / double(top));
         for (int it = 0; it < iterations; ++it) {
             updateBoundaries();
-            std::vector<double> sum(256, 0.0);
-            std::vector<size_t> n(256, 0);
+            std::vector<double> sum(levels, 0.0);
+            std::vector<size_t> n(levels, 0);
             size_t c = 0;
             for (float x : v) {
-                while (c < 255 && double(x) > boundary_[c])
+                while (c < top && double(x) > boundary_[c])
                     ++c;
                 sum[c] += x;
                 ++n[c];
             }
             bool moved = false;
-            for (size_t k = 0; k < 256; ++k) {
+            for (size_t k = 0; k < levels; ++k) {
                 if (n[k] == 0)
                     continue; // an empty cluster keeps its centroid
                 const float m = float(sum[k] / double(n[k]));

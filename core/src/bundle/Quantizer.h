@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Per-tensor 8-bit quantisation: up to 256 centroids by 1-D k-means (the paper's DPU+Q+E).
+// Per-tensor quantisation: up to 256 (q8) or 16 (q4) centroids by 1-D k-means (the paper's DPU+Q+E).
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -8,10 +9,10 @@ namespace dpu::bundle {
 
 class Quantizer {
 public:
-    /// Fits centroids to `values` (deterministic): the distinct values themselves when there are
-    /// at most 256, otherwise linearly initialised Lloyd iterations. Empty input gives one
-    /// centroid 0 (the format needs at least one).
-    explicit Quantizer(const std::vector<float>& values, int iterations = 20);
+    /// Fits `levels` (2..256) centroids to `values` (deterministic): the distinct values themselves
+    /// when there are at most `levels`, otherwise linearly initialised Lloyd iterations. Empty
+    /// input gives one centroid 0 (the format needs at least one).
+    explicit Quantizer(const std::vector<float>& values, int iterations = 20, size_t levels = 256);
     const std::vector<float>& centroids() const { return centroids_; }
     /// True when the centroids are the input's distinct values (q8 then loses nothing).
     bool exact() const { return exact_; }

@@ -104,7 +104,7 @@ std::string show(double v)
 
 std::vector<std::string> valueCodings()
 {
-    return {"fp32", "fp16", "q8"};
+    return {"fp32", "fp16", "q8", "q8c", "q4", "ternary"};
 }
 
 std::vector<std::string> strategyNames()

@@ -63,9 +63,13 @@ void RunSession::prepare()
     DeviceUpdate::Config deviceConfig;
     deviceConfig.model = plan_.model;
     deviceConfig.compat = DeviceUpdate::compatString(plan_.model, data_.shape, data_.classes);
-    deviceConfig.coding = plan_.bundle.values == "q8"   ? bundle::ValueCoding::Q8
-                          : plan_.bundle.values == "fp16" ? bundle::ValueCoding::Fp16
-                                                          : bundle::ValueCoding::Fp32;
+    const std::string& v = plan_.bundle.values;
+    deviceConfig.coding = v == "q8"        ? bundle::ValueCoding::Q8
+                          : v == "fp16"    ? bundle::ValueCoding::Fp16
+                          : v == "q8c"     ? bundle::ValueCoding::Q8c
+                          : v == "q4"      ? bundle::ValueCoding::Q4
+                          : v == "ternary" ? bundle::ValueCoding::Ternary
+                                           : bundle::ValueCoding::Fp32;
     deviceConfig.codeDenseTensors = plan_.bundle.denseTensors == "coded";
     if (!plan_.bundle.secretKey.empty()) {
         const std::string key = readWholeFile(plan_.bundle.secretKey);

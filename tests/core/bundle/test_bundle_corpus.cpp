@@ -52,6 +52,19 @@ std::vector<Seed> seeds()
                  base, "direct"});
     s.push_back({"round-q8-f16", BundleWriter::write(deltaInput(base, next, masks, ValueCoding::Q8, 2)).bytes, base,
                  "f16 centroids"});
+    // Format 4's cq sections: q8c's grid over the base, q4's and ternary's tables, q8c with the
+    // always-shipped tensor quantised too, and a reinit q4 (cq over the seeded model).
+    const std::pair<const char*, ValueCoding> cq[] = {
+        {"q8c", ValueCoding::Q8c}, {"q4", ValueCoding::Q4}, {"ternary", ValueCoding::Ternary}};
+    for (const auto& [name, coding] : cq)
+        s.push_back({std::string("round-") + name, BundleWriter::write(deltaInput(base, next, masks, coding, 2)).bytes,
+                     base, coding == ValueCoding::Q8c ? "cq grid diff" : "levels"});
+    BundleInput dense = deltaInput(base, roundLike(old, masks, 6), masks, ValueCoding::Q8c, 2);
+    dense.quantiseDense = true;
+    s.push_back({"round-q8c-dense", BundleWriter::write(dense).bytes, base, "cq grid diff, 64/64 changed"});
+    BundleInput reinitQ4 = deltaInput(base, next, masks, ValueCoding::Q4, 2);
+    makeReinit(reinitQ4, old, 5);
+    s.push_back({"reinit-q4", BundleWriter::write(reinitQ4).bytes, {}, "init+sparse cq table"});
     // BatchNorm-like tensors that all change: the shared dense stream, XOR (delta) and direct (reinit).
     std::vector<TensorData> bn = withNormLayers({"conv.weight", {8, 4, 3, 3}, {}}, 8);
     fillNormal(bn, rng, 0.01f);

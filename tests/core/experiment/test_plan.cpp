@@ -50,6 +50,17 @@ private Q_SLOTS:
         QCOMPARE(q.bundle.secretKey, std::string("/keys/server.key"));
     }
 
+    void everyValueCodingParses()
+    {
+        const auto codings = dpu::valueCodings();
+        QCOMPARE(codings.size(), size_t(6));
+        for (const std::string& v : codings) {
+            const dpu::Plan p = dpu::parsePlan(R"({"bundle": {"values": ")" + v + R"("}})");
+            QCOMPARE(p.bundle.values, v);
+            QCOMPARE(dpu::parsePlan(dpu::planToJson(p)).bundle.values, v);
+        }
+    }
+
     /// Budgets, the quantisation-aware fine-tune and the always-shipped tensors' rule read back
     /// as written, and are left out of the JSON while off, so earlier plans serialise unchanged.
     void roundOptionsRoundTrip()

@@ -130,10 +130,17 @@ private Q_SLOTS:
             checkChain(run_, records_, s);
     }
 
+    void lossyValuesDeployWhatTheDeviceDecodes_data()
+    {
+        QTest::addColumn<QString>("values");
+        for (const char* v : {"q8", "q8c", "ternary"})
+            QTest::newRow(v) << QString::fromLatin1(v);
+    }
     void lossyValuesDeployWhatTheDeviceDecodes()
     {
-        const QString run = dir_.filePath(QStringLiteral("q8"));
-        dpu::Plan p = bundlePlan("q8");
+        QFETCH(QString, values);
+        const QString run = dir_.filePath(values);
+        dpu::Plan p = bundlePlan(values.toStdString());
         p.strategies = {"dpu"};
         dpu::RunObserver quiet;
         const auto records = dpu::Runner(p, {run.toStdString()}).run(quiet).records;
