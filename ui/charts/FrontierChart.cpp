@@ -40,6 +40,14 @@ QImage codingMarker(const QString& coding, const QColor& color)
         path.lineTo(22, 21);
         path.lineTo(2, 21);
         path.closeSubpath();
+    } else if (coding == QLatin1String("q8c")) { // q8's error, context-coded: a hexagon
+        path.moveTo(7, 2);
+        path.lineTo(17, 2);
+        path.lineTo(22, 12);
+        path.lineTo(17, 22);
+        path.lineTo(7, 22);
+        path.lineTo(2, 12);
+        path.closeSubpath();
     } else if (coding == QLatin1String("q4")) {
         path.moveTo(12, 1);
         path.lineTo(23, 12);
@@ -98,6 +106,7 @@ Qt::PenStyle FrontierChart::codingStyle(const QString& coding)
     static const std::map<QString, Qt::PenStyle> styles{{QStringLiteral("fp32"), Qt::SolidLine},
                                                         {QStringLiteral("fp16"), Qt::DashLine},
                                                         {QStringLiteral("q8"), Qt::DotLine},
+                                                        {QStringLiteral("q8c"), Qt::DotLine},
                                                         {QStringLiteral("q4"), Qt::DashDotLine},
                                                         {QStringLiteral("ternary"), Qt::DashDotDotLine}};
     const auto it = styles.find(coding);
