@@ -1,19 +1,13 @@
 // SPDX-License-Identifier: MIT
-// dpu-cli sweep: run a sweep's cells as child `dpu-cli run --resume` processes, report their states, merge results.
+// dpu-cli sweep: run a sweep's cells through the local backend (dpu/LocalSweep.h), report their states, merge results.
 #include "ArgList.h"
 #include "CliCommands.h"
 #include "dpu/Error.h"
+#include "dpu/LocalSweep.h"
 #include "dpu/Sweep.h"
-#include <fcntl.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-#include <cerrno>
-#include <chrono>
+#include <csignal>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
 
 namespace dpu::cli {
@@ -21,7 +15,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-volatile sig_atomic_t g_stop = 0;
+volatile std::sig_atomic_t g_stop = 0;
 
 void onStop(int)
 {
@@ -36,48 +30,32 @@ std::string axesLabel(const SweepCell& cell)
     return s;
 }
 
-void writeText(const fs::path& path, const std::string& text)
-{
-    const fs::path tmp = path.string() + ".tmp";
+/// Prints the sweep's progress, one line per ended cell; Ctrl-C and SIGTERM ask it to stop.
+class PrintingObserver : public LocalSweepObserver {
+public:
+    PrintingObserver(std::string file, std::string out) : file_(std::move(file)), out_(std::move(out)) {}
+    void sweepStarted(size_t cells, size_t done, int jobs, int threads, int cores) override
     {
-        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        f << text;
-        if (!f.flush())
-            throw Error(path.string() + ": cannot write");
+        todo_ = cells - done;
+        std::printf("sweep %s: %zu cells, %zu done, %zu to run, %d at a time with %d thread(s) each (%d cores)\n",
+                    file_.c_str(), cells, done, todo_, jobs, threads, cores);
+        std::fflush(stdout);
     }
-    std::error_code ec;
-    fs::rename(tmp, path, ec);
-    if (ec)
-        throw Error(path.string() + ": cannot write: " + ec.message());
-}
+    void cellEnded(const SweepCell& cell, CellState state, int code, double seconds) override
+    {
+        const bool ok = state == CellState::Done, stopped = code == kCellStoppedExit && !ok;
+        const std::string why = ok || stopped ? std::string()
+                                              : ", exit " + std::to_string(code) + ", see " + sweepCellDir(out_, cell.id) + "/cell.log";
+        std::printf("[%zu/%zu] %s %s (%s) in %.0f s%s\n", ++ended_, todo_, cell.id.c_str(),
+                    ok ? "done" : stopped ? "stopped" : "failed", axesLabel(cell).c_str(), seconds, why.c_str());
+        std::fflush(stdout);
+    }
+    bool shouldStop() override { return g_stop != 0; }
 
-/// Starts `dpu-cli run PLAN --out CELL --resume --quiet` with its output in CELL/cell.log and
-/// OMP_NUM_THREADS = threads (the plan's own `threads`, when set, still wins). Returns the pid.
-pid_t startCell(const std::string& cellDir, int threads)
-{
-    const std::string exe = fs::read_symlink("/proc/self/exe").string();
-    const std::string plan = cellDir + "/plan.json", log = cellDir + "/cell.log";
-    const std::string omp = std::to_string(threads);
-    const pid_t pid = fork();
-    if (pid < 0)
-        throw Error(std::string("cannot start a cell process: ") + std::strerror(errno));
-    if (pid == 0) {
-        const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-        if (fd >= 0) {
-            dup2(fd, 1);
-            dup2(fd, 2);
-            close(fd);
-        }
-        setenv("OMP_NUM_THREADS", omp.c_str(), 1);
-        setenv("MKL_NUM_THREADS", omp.c_str(), 1);
-        signal(SIGINT, SIG_IGN); // the sweep forwards a stop as SIGTERM, once
-        execl(exe.c_str(), exe.c_str(), "run", plan.c_str(), "--out", cellDir.c_str(), "--resume", "--quiet",
-              static_cast<char*>(nullptr));
-        std::fprintf(stderr, "cannot run %s: %s\n", exe.c_str(), std::strerror(errno));
-        _exit(127);
-    }
-    return pid;
-}
+private:
+    std::string file_, out_;
+    size_t todo_ = 0, ended_ = 0;
+};
 
 int sweepRun(ArgList& args)
 {
@@ -93,90 +71,33 @@ int sweepRun(ArgList& args)
         throw UsageError("--backend: expected local (slurm is not there yet), found '" + backend + "'");
     if (!(jobsArg >= 1 && jobsArg <= 256 && jobsArg == static_cast<int>(jobsArg)))
         throw UsageError("--jobs: expected a whole number 1 .. 256");
-    const int jobs = static_cast<int>(jobsArg);
 
     const Sweep sweep = loadSweepFile(pos[0]); // every cell checked before anything is written
-    std::error_code ec;
-    fs::create_directories(fs::path(out) / "cells", ec);
-    if (ec)
-        throw Error(out + ": cannot create the sweep folder: " + ec.message());
-    writeText(fs::path(out) / "sweep.json", sweep.toJson());
-
-    const long cores = std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
-    const int threads = static_cast<int>(std::max(1L, cores / jobs));
-    std::vector<const SweepCell*> todo;
-    for (const SweepCell& cell : sweep.cells) {
-        const std::string dir = sweepCellDir(out, cell.id);
-        fs::create_directories(dir, ec);
-        if (ec)
-            throw Error(dir + ": cannot create: " + ec.message());
-        writeText(fs::path(dir) / "plan.json", planToJson(cell.plan));
-        if (sweepCellState(out, cell.id) != CellState::Done)
-            todo.push_back(&cell);
-    }
-    std::printf("sweep %s: %zu cells, %zu done, %zu to run, %d at a time with %d thread(s) each (%ld cores)\n",
-                pos[0].c_str(), sweep.cells.size(), sweep.cells.size() - todo.size(), todo.size(), jobs, threads, cores);
-    std::fflush(stdout);
-
-    struct sigaction sa{};
-    sa.sa_handler = onStop; // no SA_RESTART: waitpid returns on Ctrl-C
-    sigaction(SIGINT, &sa, nullptr);
-    sigaction(SIGTERM, &sa, nullptr);
+    LocalSweepOptions options;
+    options.outDir = out;
+    options.jobs = static_cast<int>(jobsArg);
+    options.program = fs::read_symlink("/proc/self/exe").string();
+    PrintingObserver observer(pos[0], out);
     g_stop = 0;
-
-    struct Running {
-        const SweepCell* cell;
-        std::chrono::steady_clock::time_point start;
-    };
-    std::map<pid_t, Running> running;
-    size_t next = 0, finished = 0, failed = 0;
-    bool forwarded = false;
-    while (next < todo.size() || !running.empty()) {
-        while (!g_stop && next < todo.size() && static_cast<int>(running.size()) < jobs) {
-            const SweepCell* cell = todo[next++];
-            writeCellStarted(out, cell->id);
-            running[startCell(sweepCellDir(out, cell->id), threads)] = {cell, std::chrono::steady_clock::now()};
-        }
-        if (g_stop && !forwarded) {
-            for (const auto& r : running)
-                kill(r.first, SIGTERM); // each run keeps its finished rounds (resume continues)
-            forwarded = true;
-            next = todo.size();
-        }
-        if (running.empty())
-            break;
-        int status = 0;
-        const pid_t pid = waitpid(-1, &status, 0);
-        if (pid < 0) {
-            if (errno == EINTR)
-                continue;
-            throw Error(std::string("waiting for the cells: ") + std::strerror(errno));
-        }
-        auto it = running.find(pid);
-        if (it == running.end())
-            continue;
-        const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        const SweepCell* cell = it->second.cell;
-        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - it->second.start).count();
-        running.erase(it);
-        writeCellExit(out, cell->id, code);
-        const bool ok = sweepCellState(out, cell->id) == CellState::Done && code == 0;
-        ++finished;
-        failed += ok ? 0 : 1;
-        std::printf("[%zu/%zu] %s %s (%s) in %.0f s%s\n", finished, todo.size(), cell->id.c_str(),
-                    ok ? "done" : "failed", axesLabel(*cell).c_str(), seconds,
-                    ok ? "" : (", exit " + std::to_string(code) + ", see " + sweepCellDir(out, cell->id) + "/cell.log").c_str());
-        std::fflush(stdout);
+    std::signal(SIGINT, onStop);
+    std::signal(SIGTERM, onStop);
+    LocalSweepSummary summary;
+    try {
+        summary = runLocalSweep(sweep, options, observer);
+    } catch (...) {
+        std::signal(SIGINT, SIG_DFL);
+        std::signal(SIGTERM, SIG_DFL);
+        throw;
     }
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    if (g_stop) {
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+    if (summary.stopped) {
         std::fprintf(stderr, "Stopped: run the same command again to resume the unfinished cells\n");
         return 130;
     }
-    std::printf("sweep %s: %zu of %zu cells done%s\n", out.c_str(), sweep.cells.size() - failed, sweep.cells.size(),
-                failed ? "; run again to retry the failed ones" : "");
-    return failed ? 1 : 0;
+    std::printf("sweep %s: %zu of %zu cells done%s\n", out.c_str(), summary.cells - summary.failed, summary.cells,
+                summary.failed ? "; run again to retry the failed ones" : "");
+    return summary.failed ? 1 : 0;
 }
 
 int sweepStatus(ArgList& args)

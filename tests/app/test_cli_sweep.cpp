@@ -130,6 +130,44 @@ private Q_SLOTS:
         QCOMPARE(states(cli({"sweep", "status", out}).out).at(ids[1]), QString("done"));
     }
 
+    void aStoppedSweepResumes()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString sweepFile = tmp.filePath("sweep.json"), out = tmp.filePath("out");
+        writeAll(sweepFile, QByteArray(kSweep).replace("\"rounds\": 2", "\"rounds\": 4"));
+        QProcess p;
+        p.start(qEnvironmentVariable("DPU_CLI", QStringLiteral(DPU_BINARY_DIR "/app/cli/dpu-cli")),
+                {"sweep", "run", sweepFile, "--out", out, "--jobs", "1"});
+        QVERIFY(p.waitForStarted());
+        // Stop once the first cell has finished a round: it is mid-run and the other three wait.
+        bool started = false;
+        for (int i = 0; i < 1200 && !started && p.state() == QProcess::Running; ++i) {
+            p.waitForFinished(100);
+            for (const QString& id : QDir(out + "/cells").entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+                started = started || QFile::exists(out + "/cells/" + id + "/results.jsonl");
+        }
+        QVERIFY(started);
+        p.terminate(); // SIGTERM, as Ctrl-C does
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 130);
+        const Result status = cli({"sweep", "status", out});
+        QVERIFY2(status.out.contains(" 0 running") && status.out.contains(" 0 failed"), qPrintable(status.out));
+        QVERIFY2(!status.out.contains("4 cells: 4 done"), qPrintable(status.out));
+
+        const Result resumed = cli({"sweep", "run", sweepFile, "--out", out, "--jobs", "2"});
+        QVERIFY2(resumed.code == 0, qPrintable(resumed.out + resumed.err));
+        QVERIFY2(cli({"sweep", "status", out}).out.contains("4 cells: 4 done"), qPrintable(resumed.out));
+        QVERIFY(cli({"sweep", "merge", out}).code == 0);
+        std::map<QString, int> perCell;
+        for (const QByteArray& line : readAll(out + "/results.jsonl").split('\n'))
+            if (!line.isEmpty())
+                ++perCell[QJsonDocument::fromJson(line).object()["cell"].toString()];
+        QCOMPARE(perCell.size(), size_t(4));
+        for (const auto& [cell, n] : perCell)
+            QCOMPARE(n, 4); // one dpu record per round, the stopped cell's included, none twice
+    }
+
     void clearErrors()
     {
         QTemporaryDir tmp;

@@ -59,8 +59,11 @@ const char* cellStateName(CellState state);
 /// The folder of a cell inside a sweep folder: sweepDir/cells/ID.
 std::string sweepCellDir(const std::string& sweepDir, const std::string& id);
 
+/// The exit code of a run stopped on request (Ctrl-C, SIGTERM): its cell counts as pending.
+constexpr int kCellStoppedExit = 130;
+
 /// A cell's state: done when run.json says finished, failed when exit.json holds a non-zero
-/// exit code (written by the sweep runner after the cell's process ended), running when the
+/// exit code other than kCellStoppedExit (pending; written by the sweep runner after the cell's process ended), running when the
 /// run has started (run.json) or exit.json is absent but started.json is present, else pending.
 /// Never throws: an unreadable run.json counts as running (a resume will redo it).
 CellState sweepCellState(const std::string& sweepDir, const std::string& id);

@@ -46,7 +46,10 @@ CellState sweepCellState(const std::string& sweepDir, const std::string& id)
     try {
         if (fs::exists(dir / "exit.json", ec)) {
             const auto j = json::parse(readWholeFile((dir / "exit.json").string()));
-            return j.value("code", 1) == 0 ? CellState::Done : CellState::Failed;
+            const int code = j.value("code", 1);
+            if (code == kCellStoppedExit)
+                return CellState::Pending; // stopped on request: the next sweep run resumes it
+            return code == 0 ? CellState::Done : CellState::Failed;
         }
     } catch (const std::exception&) {
         return CellState::Failed;

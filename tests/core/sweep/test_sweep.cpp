@@ -2,8 +2,10 @@
 // Sweep files: expansion order, content-derived ids, errors that name the file and axis, the folder's states and merge.
 #include "TestSupport.h"
 #include "dpu/Error.h"
+#include "dpu/LocalSweep.h"
 #include "dpu/Sweep.h"
 #include <QDir>
+#include <QFileDevice>
 #include <QFile>
 #include <QTemporaryDir>
 #include <nlohmann/json.hpp>
@@ -20,6 +22,16 @@ void writeFile(const QString& path, const std::string& text)
     std::ofstream(path.toStdString(), std::ios::binary) << text;
 }
 
+std::string readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll().toStdString() : std::string();
+}
+std::string readAll(const std::string& path)
+{
+    return readAll(QString::fromStdString(path));
+}
+
 // The message of the Error that parseSweep throws on `text` (empty when it throws none).
 std::string errorOf(const std::string& text)
 {
@@ -30,6 +42,30 @@ std::string errorOf(const std::string& text)
     }
     return {};
 }
+
+// Stands in for dpu-cli in the local backend's tests: records its arguments and OMP_NUM_THREADS,
+// fails the cell of k = 0.02, finishes the others.
+const char kFakeRunner[] = R"(#!/bin/sh
+dir="$4"
+echo "$OMP_NUM_THREADS" > "$dir/threads"
+echo "$@" > "$dir/args"
+if grep -q '"k": 0.02,' "$2"; then exit 3; fi
+echo '{"state": "finished", "rounds": 1, "partial_weights": 1, "dense_weights": 1}' > "$dir/run.json"
+)";
+
+struct CountingObserver : dpu::LocalSweepObserver {
+    int started = 0, ended = 0, threads = 0;
+    bool stop = false;
+    std::vector<dpu::CellState> states;
+    void sweepStarted(size_t, size_t, int, int threadsPerCell, int) override { threads = threadsPerCell; }
+    void cellStarted(const dpu::SweepCell&) override { ++started; }
+    void cellEnded(const dpu::SweepCell&, dpu::CellState state, int, double) override
+    {
+        ++ended;
+        states.push_back(state);
+    }
+    bool shouldStop() override { return stop; }
+};
 
 } // namespace
 
@@ -161,6 +197,8 @@ private Q_SLOTS:
         QCOMPARE(dpu::sweepCellState(root, a), dpu::CellState::Running);
         dpu::writeCellExit(root, a, 1);
         QCOMPARE(dpu::sweepCellState(root, a), dpu::CellState::Failed);
+        dpu::writeCellExit(root, a, dpu::kCellStoppedExit); // stopped on request: to be resumed
+        QCOMPARE(dpu::sweepCellState(root, a), dpu::CellState::Pending);
         dpu::writeCellStarted(root, a); // a retry forgets the failure
         QCOMPARE(dpu::sweepCellState(root, a), dpu::CellState::Running);
         writeFile(QString::fromStdString(dpu::sweepCellDir(root, a) + "/run.json"),
@@ -191,6 +229,58 @@ private Q_SLOTS:
         } catch (const dpu::Error& e) {
             QVERIFY(std::string(e.what()).find(b + "/results.jsonl: line 2") != std::string::npos);
         }
+    }
+
+    void localBackendRunsUnfinishedCells()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        writeFile(dir.filePath("runner.sh"), kFakeRunner);
+        QFile::setPermissions(dir.filePath("runner.sh"), QFileDevice::ReadOwner | QFileDevice::ExeOwner);
+        const dpu::Sweep s = dpu::parseSweep(R"({"base": {}, "axes": {"k": [0.01, 0.02, 0.03]}})", "s.json");
+        dpu::LocalSweepOptions options;
+        options.outDir = dir.filePath("out").toStdString();
+        options.jobs = 2;
+        options.cores = 4;
+        options.program = dir.filePath("runner.sh").toStdString();
+        CountingObserver first;
+        const dpu::LocalSweepSummary a = dpu::runLocalSweep(s, options, first);
+        QCOMPARE(a.cells, size_t(3));
+        QCOMPARE(a.skipped, size_t(0));
+        QCOMPARE(a.ran, size_t(3));
+        QCOMPARE(a.failed, size_t(1));
+        QVERIFY(!a.stopped);
+        QCOMPARE(first.started, 3);
+        QCOMPARE(first.ended, 3);
+        QCOMPARE(first.threads, 2); // 4 cores, 2 jobs
+        const std::string cell0 = dpu::sweepCellDir(options.outDir, s.cells[0].id);
+        QCOMPARE(readAll(cell0 + "/threads"), std::string("2\n"));
+        QCOMPARE(readAll(cell0 + "/args"), "run " + cell0 + "/plan.json --out " + cell0 + " --resume --quiet\n");
+        QCOMPARE(dpu::sweepCellState(options.outDir, s.cells[0].id), dpu::CellState::Done);
+        QCOMPARE(dpu::sweepCellState(options.outDir, s.cells[1].id), dpu::CellState::Failed);
+        QCOMPARE(dpu::sweepCellState(options.outDir, s.cells[2].id), dpu::CellState::Done);
+        QVERIFY(QFile::exists(dir.filePath("out/sweep.json")));
+        QCOMPARE(dpu::loadSweepFile(options.outDir + "/sweep.json").cells[1].id, s.cells[1].id);
+
+        // Again: only the failed cell runs.
+        CountingObserver second;
+        const dpu::LocalSweepSummary b = dpu::runLocalSweep(s, options, second);
+        QCOMPARE(b.skipped, size_t(2));
+        QCOMPARE(b.ran, size_t(1));
+        QCOMPARE(second.states, std::vector<dpu::CellState>{dpu::CellState::Failed});
+
+        // A stop before anything started starts nothing.
+        options.outDir = dir.filePath("stopped").toStdString();
+        CountingObserver stopping;
+        stopping.stop = true;
+        const dpu::LocalSweepSummary c = dpu::runLocalSweep(s, options, stopping);
+        QVERIFY(c.stopped);
+        QCOMPARE(c.ran, size_t(0));
+        QCOMPARE(stopping.started, 0);
+        QCOMPARE(dpu::sweepCellState(options.outDir, s.cells[0].id), dpu::CellState::Pending);
+
+        options.jobs = 0;
+        QVERIFY_THROWS_EXCEPTION(dpu::Error, dpu::runLocalSweep(s, options, stopping));
     }
 };
 
