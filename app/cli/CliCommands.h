@@ -23,6 +23,8 @@ int bundleCommand(const std::vector<std::string>& args);
 int budgetCommand(const std::vector<std::string>& args);
 /// FrontierCommand.cpp: the frontier table (--json) and chart image (--image, needs the GUI build).
 int frontierCommand(const std::vector<std::string>& args);
+/// SweepCommand.cpp: sweep run (local backend), status and merge.
+int sweepCommand(const std::vector<std::string>& args);
 /// ReportCommand.cpp: the PDF report (needs a build with the GUI).
 int reportCommand(const std::vector<std::string>& args);
 

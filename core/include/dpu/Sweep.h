@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+// Sweeps: a base plan plus axes of plan values, expanded to cells with content-derived ids (docs/sweep-format.md).
+#pragma once
+#include "dpu/Plan.h"
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace dpu {
+
+/// One axis of a sweep: a plan key path ("k", "bundle.values", "train.lr") and its values,
+/// each kept as compact JSON text (0.005, "q8", [1]).
+struct SweepAxis {
+    std::string key;
+    std::vector<std::string> values;
+};
+
+/// One cell: the base plan with one value of every axis applied.
+struct SweepCell {
+    std::string id;   ///< first 12 hex digits of SHA-256 of planToJson(plan): same plan, same id
+    Plan plan;
+    /// (axis key, value as compact JSON) in the sweep's axis order.
+    std::vector<std::pair<std::string, std::string>> axisValues;
+};
+
+/// A sweep file read and expanded.
+struct Sweep {
+    std::string source;            ///< the file (or label) errors name
+    std::string baseJson;          ///< the base plan object as compact JSON (inlined when it was a path)
+    std::vector<SweepAxis> axes;   ///< in the file's key order
+    std::vector<SweepCell> cells;  ///< cartesian product; the last axis varies fastest
+
+    /// The sweep as a self-contained sweep file (base inlined), which parseSweep() reads back
+    /// to the same cells: what a sweep folder keeps as sweep.json.
+    std::string toJson() const;
+};
+
+/// Parses sweep JSON: {"base": {plan} | "PLAN.json", "axes": {"KEY": [values...], ...}}.
+/// A base path is read relative to `baseDir`. Every cell is checked with parsePlan().
+/// Throws Error naming `source` (and the axis and value) for malformed JSON, unknown top-level
+/// keys, a missing base, no axes, an axis that is not a non-empty list, a repeated value, a key
+/// path through a non-object, a value the plan refuses, or two cells with the same plan.
+Sweep parseSweep(const std::string& jsonText, const std::string& source = "sweep",
+                 const std::string& baseDir = ".");
+
+/// Reads a sweep file (base paths relative to its folder). Throws Error as parseSweep() does,
+/// or naming the path when it cannot be read.
+Sweep loadSweepFile(const std::string& path);
+
+/// The id of a cell plan: first 12 hex digits of SHA-256 of planToJson(plan).
+std::string sweepCellId(const Plan& plan);
+
+/// Where a cell of a sweep folder stands, from DIR/cells/ID (run.json, exit.json).
+enum class CellState { Pending, Running, Done, Failed };
+
+/// "pending", "running", "done", "failed".
+const char* cellStateName(CellState state);
+
+/// The folder of a cell inside a sweep folder: sweepDir/cells/ID.
+std::string sweepCellDir(const std::string& sweepDir, const std::string& id);
+
+/// The exit code of a run stopped on request (Ctrl-C, SIGTERM): its cell counts as pending.
+constexpr int kCellStoppedExit = 130;
+
+/// A cell's state: done when run.json says finished, failed when exit.json holds a non-zero
+/// exit code other than kCellStoppedExit (pending; written by the sweep runner after the cell's process ended), running when the
+/// run has started (run.json) or exit.json is absent but started.json is present, else pending.
+/// Never throws: an unreadable run.json counts as running (a resume will redo it).
+CellState sweepCellState(const std::string& sweepDir, const std::string& id);
+
+/// Records the end of a cell's process (exit code; 0 with a finished run is done) atomically.
+void writeCellExit(const std::string& sweepDir, const std::string& id, int exitCode);
+/// Marks a cell as started (and forgets an earlier exit.json). Throws Error on I/O failure.
+void writeCellStarted(const std::string& sweepDir, const std::string& id);
+
+/// Merges the results.jsonl of every cell of the sweep folder (read from its sweep.json) into
+/// sweepDir/results.jsonl, written atomically: every record gains "cell" (the id) and
+/// "axes" (an object of the axis values). Cells without results are left out. Returns the
+/// number of records written. Throws Error naming the file that could not be read.
+size_t mergeSweepResults(const std::string& sweepDir, std::vector<std::string>* missingCells = nullptr);
+
+} // namespace dpu

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: MIT
+// Sweep files: parsing, expansion of the axes to cells, and content-derived cell ids.
+#include "dpu/Sweep.h"
+#include "dpu/Error.h"
+#include "util/AtomicFile.h"
+#include "util/Sha256Hex.h"
+#include <nlohmann/json.hpp>
+#include <map>
+#include <set>
+
+namespace dpu {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+std::string compact(const json& v)
+{
+    return v.dump();
+}
+
+/// Sets `value` at the dotted `key` of `plan`, creating the objects on the way (a missing
+/// plan key keeps its default, so an axis may name a key the base leaves out).
+void applyAxis(json& plan, const std::string& key, const json& value, const std::string& where)
+{
+    json* node = &plan;
+    size_t start = 0;
+    while (true) {
+        const size_t dot = key.find('.', start);
+        const std::string part = key.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+        if (part.empty())
+            throw Error(where + ": expected a plan key path such as train.lr, found '" + key + "'");
+        if (!node->is_object())
+            throw Error(where + ": '" + key.substr(0, start ? start - 1 : 0) +
+                        "' of the base plan is not an object, so '" + key + "' cannot be set");
+        if (dot == std::string::npos) {
+            (*node)[part] = value;
+            return;
+        }
+        node = &(*node)[part];
+        if (node->is_null())
+            *node = json::object();
+        start = dot + 1;
+    }
+}
+
+} // namespace
+
+std::string sweepCellId(const Plan& plan)
+{
+    const std::string text = planToJson(plan);
+    return sha256Hex(std::vector<uint8_t>(text.begin(), text.end())).substr(0, 12);
+}
+
+Sweep parseSweep(const std::string& jsonText, const std::string& source, const std::string& baseDir)
+{
+    json doc;
+    try {
+        doc = json::parse(jsonText);
+    } catch (const json::parse_error& e) {
+        throw Error(source + ": not valid JSON: " + e.what());
+    }
+    if (!doc.is_object())
+        throw Error(source + ": expected an object {\"base\": ..., \"axes\": {...}}, found " + doc.type_name());
+    for (auto it = doc.begin(); it != doc.end(); ++it)
+        if (it.key() != "base" && it.key() != "axes")
+            throw Error(source + ": unknown key '" + it.key() + "' (expected base and axes)");
+
+    Sweep sweep;
+    sweep.source = source;
+    auto base = doc.find("base");
+    if (base == doc.end())
+        throw Error(source + ": base: missing (a plan object or the path of a plan file)");
+    json basePlan;
+    if (base->is_string()) {
+        const std::string rel = base->get<std::string>();
+        const std::string path = (!rel.empty() && rel[0] == '/') ? rel : baseDir + "/" + rel;
+        const std::string text = readWholeFile(path);
+        try {
+            basePlan = json::parse(text);
+        } catch (const json::parse_error& e) {
+            throw Error(source + ": base: " + path + " is not valid JSON: " + e.what());
+        }
+        try {
+            parsePlan(text, path);
+        } catch (const Error& e) {
+            throw Error(source + ": base: " + path + ": " + e.what());
+        }
+    } else if (base->is_object()) {
+        basePlan = *base;
+        try {
+            parsePlan(compact(basePlan), source + " base");
+        } catch (const Error& e) {
+            throw Error(source + ": base: " + e.what());
+        }
+    } else {
+        throw Error(source + std::string(": base: expected a plan object or a file path, found ") + base->type_name());
+    }
+    if (!basePlan.is_object())
+        throw Error(source + ": base: expected a plan object");
+    sweep.baseJson = compact(basePlan);
+
+    auto axes = doc.find("axes");
+    if (axes == doc.end() || !axes->is_object() || axes->empty())
+        throw Error(source + ": axes: expected an object of at least one plan key with a list of values, found " +
+                    (axes == doc.end() ? std::string("nothing") : std::string(axes->type_name())));
+    for (auto it = axes->begin(); it != axes->end(); ++it) {
+        const std::string where = source + ": axes." + it.key();
+        if (!it->is_array() || it->empty())
+            throw Error(where + ": expected a non-empty list of values, found " +
+                        (it->is_array() ? std::string("an empty list") : std::string(it->type_name())));
+        SweepAxis axis{it.key(), {}};
+        std::set<std::string> seen;
+        for (const json& v : *it) {
+            if (!seen.insert(compact(v)).second)
+                throw Error(where + ": the value " + compact(v) + " is listed twice");
+            axis.values.push_back(compact(v));
+        }
+        sweep.axes.push_back(std::move(axis));
+    }
+
+    // Cartesian product, the last axis varying fastest (like nested loops in the file's order).
+    std::vector<size_t> index(sweep.axes.size(), 0);
+    std::map<std::string, std::string> ids; // id -> first cell's axis values, to report duplicates
+    while (true) {
+        json cellPlan = basePlan;
+        SweepCell cell;
+        std::string label;
+        for (size_t a = 0; a < sweep.axes.size(); ++a) {
+            const SweepAxis& axis = sweep.axes[a];
+            const std::string& value = axis.values[index[a]];
+            applyAxis(cellPlan, axis.key, json::parse(value), source + ": axes." + axis.key);
+            cell.axisValues.emplace_back(axis.key, value);
+            label += (label.empty() ? "" : ", ") + axis.key + " = " + value;
+        }
+        try {
+            cell.plan = parsePlan(compact(cellPlan), "cell");
+        } catch (const Error& e) {
+            throw Error(source + ": the cell " + label + " is not a valid plan: " + e.what());
+        }
+        cell.id = sweepCellId(cell.plan);
+        auto [it, fresh] = ids.emplace(cell.id, label);
+        if (!fresh)
+            throw Error(source + ": the cells " + it->second + " and " + label +
+                        " are the same plan (an axis value that changes nothing?)");
+        sweep.cells.push_back(std::move(cell));
+
+        size_t a = sweep.axes.size();
+        while (a > 0 && ++index[a - 1] == sweep.axes[a - 1].values.size())
+            index[--a] = 0;
+        if (a == 0)
+            break;
+    }
+    return sweep;
+}
+
+Sweep loadSweepFile(const std::string& path)
+{
+    const size_t slash = path.find_last_of('/');
+    const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+    return parseSweep(readWholeFile(path), path, dir);
+}
+
+std::string Sweep::toJson() const
+{
+    json doc;
+    doc["base"] = json::parse(baseJson);
+    json axesJson = json::object();
+    for (const SweepAxis& axis : axes) {
+        json values = json::array();
+        for (const std::string& v : axis.values)
+            values.push_back(json::parse(v));
+        axesJson[axis.key] = values;
+    }
+    doc["axes"] = axesJson;
+    return doc.dump(2) + "\n";
+}
+
+} // namespace dpu
