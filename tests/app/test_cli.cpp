@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // dpu-cli as a user meets it: help, version, models, cost, and clear errors with exit codes.
+#include "CliProcess.h"
 #include "TestSupport.h"
 #include "dpu/Version.h"
 #include <QDir>
@@ -22,19 +23,11 @@ const char kPlanWithFu[] = R"({"name": "cli-summary", "dataset": {"test_limit": 
     "split": {"initial": 300, "per_round": 300, "rounds": 2, "validation": 300},
     "strategies": ["dpu", "fu"], "k": 0.02, "train": {"epochs": 1}, "seeds": [3]})";
 
-struct Result {
-    int code = -1;
-    QString out, err;
-};
+using Result = dpu::test::CliResult;
 
 Result cli(const QStringList& args)
 {
-    const QString exe = qEnvironmentVariable("DPU_CLI", QStringLiteral(DPU_BINARY_DIR "/app/cli/dpu-cli"));
-    QProcess p;
-    p.start(exe, args);
-    p.waitForFinished(120000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
+    return dpu::test::runCli(args, 120000);
 }
 
 // The summary's row of `strategy` (after its header line), split at white space.

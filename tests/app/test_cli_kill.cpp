@@ -2,6 +2,7 @@
 // A real `dpu-cli run` SIGKILLed at 50 random moments, or stopped dead at its file-write points, and
 // resumed each time ends with the results and bundles of an uninterrupted run (the seconds each
 // round took aside), with no temporary file left behind.
+#include "CliProcess.h"
 #include "TestSupport.h"
 #include <QDir>
 #include <QDirIterator>
@@ -24,7 +25,7 @@ const char kPlan[] = R"({"name": "kill-resume", "dataset": {"test_limit": 400},
     "split": {"initial": 200, "per_round": 200, "rounds": 4, "validation": 200},
     "strategies": ["dpu", "fu"], "k": 0.05, "train": {"epochs": 1}, "seeds": [4]})";
 
-QString cliExe() { return qEnvironmentVariable("DPU_CLI", QStringLiteral(DPU_BINARY_DIR "/app/cli/dpu-cli")); }
+using dpu::test::cliExe;
 
 QByteArray slurp(const QString& path)
 {
@@ -94,6 +95,32 @@ class TestCliKill : public QObject {
         QVERIFY2(!left.hasNext(), qPrintable(left.hasNext() ? left.next() : QString()));
     }
 
+    /// Runs `dpu-cli run --resume` into `out` with `variable`=n for n = first, first + step, ...
+    /// until a run finishes. Each stop must exit with `exitCode` (and say `message` when given)
+    /// and leave results.jsonl whole; `stops` counts them.
+    void walkWritePoints(const QString& out, const QString& variable, int first, int step, int exitCode,
+                         const QString& message, int* stops)
+    {
+        *stops = 0;
+        for (int n = first;; n += step) {
+            QVERIFY2(n < 3000, "the run never finished");
+            QProcess r;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert(variable, QString::number(n));
+            r.setProcessEnvironment(env);
+            r.start(cliExe(), runArgs(out));
+            QVERIFY(r.waitForFinished(300000));
+            if (r.exitCode() == 0)
+                return;
+            const QString why = QString::fromUtf8(r.readAllStandardError());
+            QVERIFY2(r.exitCode() == exitCode && why.contains(message), qPrintable(why));
+            ++*stops;
+            // Whatever is on disk now is whole: every record line parses.
+            for (const QString& line : recordsWithoutTime(out + QStringLiteral("/results.jsonl")))
+                QVERIFY2(!line.startsWith(QStringLiteral("unparsable")), qPrintable(line));
+        }
+    }
+
     QStringList runArgs(const QString& out) const
     {
         return {QStringLiteral("run"), plan_, QStringLiteral("--out"), out, QStringLiteral("--resume")};
@@ -128,22 +155,9 @@ private Q_SLOTS:
         // through every kind of write of the run until one attempt finishes.
         const QString killed = tmp_.filePath(QStringLiteral("write-points"));
         int crashes = 0;
-        for (int n = 1;; ++n) {
-            QVERIFY2(n < 3000, "the run never finished");
-            QProcess r;
-            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-            env.insert(QStringLiteral("DPU_CRASH_AT_WRITE"), QString::number(n));
-            r.setProcessEnvironment(env);
-            r.start(cliExe(), runArgs(killed));
-            QVERIFY(r.waitForFinished(300000));
-            if (r.exitCode() == 0)
-                break;
-            QVERIFY2(r.exitCode() == 99, r.readAllStandardError().constData());
-            ++crashes;
-            // Whatever is on disk now is whole: every record line parses.
-            for (const QString& line : recordsWithoutTime(killed + QStringLiteral("/results.jsonl")))
-                QVERIFY2(!line.startsWith(QStringLiteral("unparsable")), qPrintable(line));
-        }
+        walkWritePoints(killed, QStringLiteral("DPU_CRASH_AT_WRITE"), 1, 1, 99, QString(), &crashes);
+        if (QTest::currentTestFailed())
+            return;
         qInfo("%d crashes at write points before a run finished", crashes);
         QVERIFY(crashes >= 20);
         expectSameAsWhole(killed);
@@ -169,22 +183,9 @@ private Q_SLOTS:
         // A disk that fills up later, at every fifth write point in turn: each stop is a named
         // error, and what was written before stays whole.
         int failures = 0;
-        for (int n = 2;; n += 5) {
-            QVERIFY2(n < 3000, "the run never finished");
-            QProcess r;
-            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-            env.insert(QStringLiteral("DPU_FAIL_WRITE_AT"), QString::number(n));
-            r.setProcessEnvironment(env);
-            r.start(cliExe(), runArgs(out));
-            QVERIFY(r.waitForFinished(300000));
-            if (r.exitCode() == 0)
-                break;
-            const QString why = QString::fromUtf8(r.readAllStandardError());
-            QVERIFY2(r.exitCode() == 1 && why.contains(QStringLiteral("No space left on device")), qPrintable(why));
-            ++failures;
-            for (const QString& line : recordsWithoutTime(out + QStringLiteral("/results.jsonl")))
-                QVERIFY2(!line.startsWith(QStringLiteral("unparsable")), qPrintable(line));
-        }
+        walkWritePoints(out, QStringLiteral("DPU_FAIL_WRITE_AT"), 2, 5, 1, QStringLiteral("No space left on device"), &failures);
+        if (QTest::currentTestFailed())
+            return;
         QVERIFY(failures >= 5);
         expectSameAsWhole(out);
     }

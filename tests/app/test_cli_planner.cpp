@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // dpu-cli budget and frontier as a user meets them: the recommendation and the frontier from run folders, text, JSON, picture, errors.
 #include "RunFixtures.h"
+#include "CliProcess.h"
 #include "TestSupport.h"
 #include <QFile>
 #include <QJsonArray>
@@ -12,19 +13,11 @@
 
 namespace {
 
-struct Result {
-    int code = -1;
-    QString out, err;
-};
+using Result = dpu::test::CliResult;
 
 Result run(const QStringList& args)
 {
-    const QString exe = qEnvironmentVariable("DPU_CLI", QStringLiteral(DPU_BINARY_DIR "/app/cli/dpu-cli"));
-    QProcess p;
-    p.start(exe, args);
-    p.waitForFinished(60000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
+    return dpu::test::runCli(args, 60000);
 }
 
 /// dpu-cli budget ARGS...

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // dpu-cli sweep: a 4-cell sweep run locally two at a time, its status, the merged results and a re-run that skips finished cells.
+#include "CliProcess.h"
 #include "TestSupport.h"
 #include <QDir>
 #include <QFile>
@@ -18,19 +19,11 @@ const char kSweep[] = R"({"base": {"name": "cli-sweep", "dataset": {"test_limit"
     "strategies": ["dpu"], "train": {"epochs": 1}, "seeds": [2]},
   "axes": {"k": [0.01, 0.02], "bundle.values": ["fp32", "q8"]}})";
 
-struct Result {
-    int code = -1;
-    QString out, err;
-};
+using Result = dpu::test::CliResult;
 
 Result cli(const QStringList& args)
 {
-    const QString exe = qEnvironmentVariable("DPU_CLI", QStringLiteral(DPU_BINARY_DIR "/app/cli/dpu-cli"));
-    QProcess p;
-    p.start(exe, args);
-    p.waitForFinished(180000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
+    return dpu::test::runCli(args);
 }
 
 QByteArray readAll(const QString& path)

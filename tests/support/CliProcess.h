@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+// dpu-cli as a child process for the command-line tests: its path and one finished call.
+#pragma once
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+
+namespace dpu::test {
+
+/// The dpu-cli under test: $DPU_CLI (CTest sets it), else the build tree's.
+inline QString cliExe()
+{
+    return qEnvironmentVariable("DPU_CLI", QStringLiteral(DPU_BINARY_DIR "/app/cli/dpu-cli"));
+}
+
+/// Exit code (-1 when it crashed or did not finish in time) and both outputs of one call.
+struct CliResult {
+    int code = -1;
+    QString out, err;
+};
+
+inline CliResult runCli(const QStringList& args, int timeoutMs = 180000)
+{
+    QProcess p;
+    p.start(cliExe(), args);
+    p.waitForFinished(timeoutMs);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+} // namespace dpu::test
