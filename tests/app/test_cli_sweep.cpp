@@ -130,7 +130,7 @@ private Q_SLOTS:
         const QString sweepFile = tmp.filePath("sweep.json"), out = tmp.filePath("out");
         writeAll(sweepFile, QByteArray(kSweep).replace("\"rounds\": 2", "\"rounds\": 4"));
         QProcess p;
-        p.start(qEnvironmentVariable("DPU_CLI", QStringLiteral(DPU_BINARY_DIR "/app/cli/dpu-cli")),
+        p.start(dpu::test::cliExe(),
                 {"sweep", "run", sweepFile, "--out", out, "--jobs", "1"});
         QVERIFY(p.waitForStarted());
         // Stop once the first cell has finished a round: it is mid-run and the other three wait.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The runner on real Fashion-MNIST subsets: records obey the paper's rules, DPU tracks FU, resume is exact.
+#include "CliProcess.h"
 #include "TestSupport.h"
 #include "dpu/Cost.h"
 #include "dpu/Error.h"
@@ -190,7 +191,7 @@ private Q_SLOTS:
     /// A real kill -9 of dpu-cli mid-run, then --resume: the same results as an uninterrupted run.
     void resumeAfterKillIsIdentical()
     {
-        const QString cli = qEnvironmentVariable("DPU_CLI", QStringLiteral(DPU_BINARY_DIR "/app/cli/dpu-cli"));
+        const QString cli = dpu::test::cliExe();
         QVERIFY2(QFileInfo::exists(cli), qPrintable(cli));
         QTemporaryDir dir;
         const QString planPath = dir.filePath("plan-in.json");
