@@ -81,8 +81,9 @@ def main():
         set_path(base, key, value)
     os.makedirs(a.out, exist_ok=True)
     plans = []
-    # FU (exact) once: it ignores k, and every family's difference is to it.
-    plans.append(("fu-fp32", "fu", "fp32", {}, a.ks[0]))
+    # FU (exact) once: it ignores k, and every family's difference is to it. It keeps the base
+    # plan's k, so sweeps of the same folder with other ks find the same FU run.
+    plans.append(("fu-fp32", "fu", "fp32", {}, base.get("k", a.ks[0])))
     for strategy, values, extra in parse_families(a.families):
         for k in a.ks:
             plans.append((f"{family_name(strategy, values, extra)}-k{k:g}", strategy, values, extra, k))

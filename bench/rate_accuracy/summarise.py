@@ -7,7 +7,7 @@ Usage: summarise.py RUNS_DIR [--cli PATH/dpu-cli] [--out DIR]
 The figures are the application's own (`dpu-cli frontier --json`: core's dpu/Frontier.h), so the
 table says what the Budget tab and `dpu-cli budget` say. Writes DIR/frontier.png and
 DIR/frontier.svg through the application's chart rendering (`dpu-cli frontier --image`) and prints
-Markdown: per family and k the mean test-accuracy difference to FU and the real bundle bytes of all
+Markdown: per family and k (mean ± standard deviation over seeds where there are several) the mean test-accuracy difference to FU and the real bundle bytes of all
 rounds as a ratio of FU's analytic bits (the paper's denominator), the non-dominated points, and
 the issue's target (within 0.5 points of FU at no more than 0.005 of FU's bits).
 Only the standard library is needed.
@@ -53,6 +53,8 @@ def main():
 
     print(f"Rate-accuracy sweep: {group['model']}, {group['rounds']} rounds, seeds {group['seeds']}, "
           f"{len(group['runs'])} finished runs; FU reference: {group['fu_reference'] or 'none'}\n")
+    # With several seeds: mean ± sample standard deviation over the seeds (core's figures).
+    spread = any((p.get("seed_units") or 0) > 1 for f in group["families"] for p in f["points"])
     print("| family | k | accuracy | Δ to FU (points) | real B/round | real B/run | all rounds / FU's bits |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     points = []
@@ -60,9 +62,14 @@ def main():
         for p in fam["points"]:
             acc = p["mean_accuracy"]
             diff = None if p["accuracy_to_fu"] is None else 100.0 * p["accuracy_to_fu"]
-            print(f"| {fam['family']} | {p['k']:g} | {fmt(100.0 * acc, '.2f')} % | {fmt(diff, '+.2f')} | "
+            diff_cell, ratio_cell = fmt(diff, "+.2f"), fmt(p["ratio_to_fu"], ".4f")
+            if spread and fam["strategy"] != "fu":
+                std = p.get("accuracy_to_fu_std")
+                diff_cell += " ± " + fmt(None if std is None else 100.0 * std, ".2f")
+                ratio_cell += " ± " + fmt(p.get("ratio_to_fu_std"), ".4f")
+            print(f"| {fam['family']} | {p['k']:g} | {fmt(100.0 * acc, '.2f')} % | {diff_cell} | "
                   f"{fmt(p['real_bytes_per_round'], '.0f')} | {fmt(p['real_bytes_per_run'], '.0f')} | "
-                  f"{fmt(p['ratio_to_fu'], '.4f')} |")
+                  f"{ratio_cell} |")
             if fam["strategy"] != "fu" and diff is not None and p["ratio_to_fu"] is not None:
                 points.append((p["ratio_to_fu"], diff, fam["family"], p["k"]))
     if not points:

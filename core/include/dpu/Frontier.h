@@ -43,6 +43,11 @@ struct FrontierPoint {
     /// Real bits of all rounds over FU's analytic bits of the same rounds (the paper's
     /// denominator), mean over seeds and runs; NaN without FU.
     double ratioToFu = std::numeric_limits<double>::quiet_NaN();
+    /// Sample standard deviation over (run, seed) units of each unit's accuracyToFu and
+    /// ratioToFu: the spread a three-seed confirmation reports; NaN with fewer than two units.
+    double accuracyToFuStd = std::numeric_limits<double>::quiet_NaN();
+    double ratioToFuStd = std::numeric_limits<double>::quiet_NaN();
+    int seedUnits = 0; ///< (run, seed) units pooled in this point
     /// Real bits of all rounds over rounds x the analytic full-model bits; NaN when the model's
     /// size is unknown.
     double ratioToFull = std::numeric_limits<double>::quiet_NaN();

@@ -34,6 +34,7 @@ struct Sum {
     double difference = 0;
     int differences = 0;
     std::vector<double> toFu, toFull;
+    std::vector<double> unitDifferences; // one unit's mean difference to FU, per (run, seed)
     double partialReal = 0, partialAnalytic = 0;
     bool unmeasured = false; // a deployed round without a bundle size (runs from before bundles)
 };
@@ -52,6 +53,18 @@ double mean(const std::vector<double>& v)
     for (double x : v)
         s += x;
     return s / static_cast<double>(v.size());
+}
+
+/// Sample standard deviation; NaN with fewer than two values.
+double sampleStd(const std::vector<double>& v)
+{
+    if (v.size() < 2)
+        return kNaN;
+    const double m = mean(v);
+    double s = 0;
+    for (double x : v)
+        s += (x - m) * (x - m);
+    return std::sqrt(s / static_cast<double>(v.size() - 1));
 }
 
 /// Analytic bits of one full-model round: from the model's size, else from a record's ratio
@@ -89,6 +102,8 @@ void addSeed(Sum& s, const FrontierRun& run, const std::map<int, const RoundReco
 {
     s.runs.insert(&run);
     double total = 0;
+    double unitDifference = 0;
+    int unitDifferences = 0;
     for (const auto& [round, r] : rounds) {
         s.accuracy += r->testAccuracy;
         s.analyticBytes += r->analyticBits / 8.0;
@@ -108,12 +123,17 @@ void addSeed(Sum& s, const FrontierRun& run, const std::map<int, const RoundReco
         if (fu) {
             const auto f = fu->find({r->seed, round});
             if (f != fu->end()) {
-                s.difference += r->testAccuracy - f->second.accuracy / f->second.n;
+                const double d = r->testAccuracy - f->second.accuracy / f->second.n;
+                s.difference += d;
                 ++s.differences;
+                unitDifference += d;
+                ++unitDifferences;
             }
         }
     }
     s.totals.push_back(total);
+    if (unitDifferences > 0)
+        s.unitDifferences.push_back(unitDifference / unitDifferences);
     const uint64_t seed = rounds.begin()->second->seed;
     if (fu) {
         // FU's analytic bits over the rounds both have (the paper's denominator).
@@ -176,6 +196,9 @@ void poolPoints(FrontierGroup& group, const std::vector<const FrontierRun*>& run
         if (s.differences > 0)
             p.accuracyToFu = s.difference / s.differences;
         p.ratioToFu = mean(s.toFu);
+        p.accuracyToFuStd = sampleStd(s.unitDifferences);
+        p.ratioToFuStd = sampleStd(s.toFu);
+        p.seedUnits = static_cast<int>(s.totals.size());
         p.ratioToFull = mean(s.toFull);
         p.realToAnalytic = s.partialAnalytic > 0 ? s.partialReal / s.partialAnalytic : 0;
         p.measuredBytes = !s.unmeasured;

@@ -182,6 +182,44 @@ private Q_SLOTS:
         DPU_COMPARE_NEAR(alone[0].points[0].ratioToFull, 200.0 / 8080.0, 1e-12);
     }
 
+    void spreadOverSeeds()
+    {
+        // One run, seeds 1 and 2: the point's mean pools every round, the spread is over the
+        // seeds' own means (what a three-seed confirmation reports as mean ± std).
+        dpu::Plan plan = dpu::test::sweepPlan(0.01, 2, {"dpu", "fu"});
+        plan.seeds = {1, 2};
+        auto seed = [](const char* strategy, uint64_t s, std::vector<double> acc, std::vector<double> analytic,
+                       std::vector<int64_t> real) {
+            return dpu::test::strategyRounds(strategy, s, acc, analytic, real, kFull);
+        };
+        const auto groups = dpu::frontierGroups(
+            {run("A", plan,
+                 dpu::test::joined({seed("dpu", 1, {0.80, 0.90}, {100, 100}, {100, 100}),
+                                    seed("fu", 1, {0.82, 0.92}, {kFull, kFull}, {4100, 4100}),
+                                    seed("dpu", 2, {0.70, 0.80}, {100, 100}, {300, 300}),
+                                    seed("fu", 2, {0.76, 0.86}, {kFull, kFull}, {4100, 4100})}))});
+        QCOMPARE(groups.size(), size_t(1));
+        const dpu::FrontierPoint& p = dpu::pointsOf(groups[0].points, "dpu").at(0);
+        QCOMPARE(p.seedUnits, 2);
+        DPU_COMPARE_NEAR(p.accuracyToFu, -0.04, 1e-12);                  // (-0.02 - 0.06) / 2
+        DPU_COMPARE_NEAR(p.accuracyToFuStd, std::sqrt(2) * 0.02, 1e-12); // seeds -0.02 and -0.06
+        DPU_COMPARE_NEAR(p.ratioToFu, 400.0 / 8080.0, 1e-12);           // (200 + 600) / 2 over 8080
+        DPU_COMPARE_NEAR(p.ratioToFuStd, std::sqrt(2) * 200.0 / 8080.0, 1e-12);
+        // One seed has no spread.
+        const dpu::FrontierPoint& fu = dpu::pointsOf(groups[0].points, "fu").at(0);
+        QCOMPARE(fu.seedUnits, 2);
+        DPU_COMPARE_NEAR(fu.accuracyToFuStd, 0.0, 1e-12);
+        const auto single = dpu::frontierGroups({run("B", dpu::test::sweepPlan(0.01, 2, {"dpu", "fu"}),
+                                                     dpu::test::joined({rounds2("dpu", {0.8, 0.9}, {100, 100}, {1, 1}),
+                                                                        rounds2("fu", {0.8, 0.9}, {kFull, kFull}, {9, 9})}))});
+        QVERIFY(std::isnan(dpu::pointsOf(single[0].points, "dpu").at(0).accuracyToFuStd));
+        QVERIFY(std::isnan(dpu::pointsOf(single[0].points, "dpu").at(0).ratioToFuStd));
+        // The JSON for scripts carries both.
+        const std::string json = dpu::frontierToJson(groups);
+        QVERIFY(json.find("\"accuracy_to_fu_std\"") != std::string::npos);
+        QVERIFY(json.find("\"ratio_to_fu_std\"") != std::string::npos);
+    }
+
     void familyKeysAreAList()
     {
         // A lever the frontier does not know by default joins as a family key when named.
