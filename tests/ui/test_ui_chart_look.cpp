@@ -7,11 +7,13 @@
 #include "charts/BytesChart.h"
 #include "charts/FrontierChart.h"
 #include "charts/LayerChart.h"
+#include "charts/LegendFit.h"
 #include "charts/NiceAxis.h"
 #include "charts/SeriesPalette.h"
 #include "UiTestSupport.h"
 #include "dpu/Plan.h"
 #include <QChart>
+#include <QFontMetricsF>
 #include <QImage>
 #include <QLegend>
 #include <QLogValueAxis>
@@ -183,6 +185,60 @@ private Q_SLOTS:
         chart.barCount();
         QVERIFY(y->max() >= 0.7 && y->max() <= 1.0);
         expectRoundTicks(y);
+    }
+
+    void legendKeepsLabelsWithManyRuns()
+    {
+        // 28 runs open at 1366x768: Qt's one-row legend shrank every label to nothing. Few
+        // series stay in a row below; many go to a column on the right, wide enough to read.
+        dpu::ui::AccuracyChart chart;
+        chart.resize(900, 420);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        for (const char* s : {"dpu", "fu", "rpu"})
+            chart.addRecord(QString::fromLatin1(s), record(s, 1, 0.7, 1));
+        QCoreApplication::processEvents();
+        QCOMPARE(chart.chart()->legend()->alignment(), Qt::AlignBottom);
+        QString longest;
+        for (int i = 0; i < 28; ++i) {
+            const QString key = QStringLiteral("fashion-mlp-k0.0%1 · dpu-memory").arg(100 + i);
+            chart.addRecord(key, record("dpu-memory", 1, 0.7, 1));
+            longest = key;
+        }
+        QCoreApplication::processEvents();
+        QLegend* legend = chart.chart()->legend();
+        QCOMPARE(legend->alignment(), Qt::AlignRight);
+        const qreal label = QFontMetricsF(legend->font()).horizontalAdvance(longest);
+        QVERIFY2(legend->geometry().width() >= label, qPrintable(QString::number(legend->geometry().width())));
+        QVERIFY(legend->geometry().width() <= dpu::ui::LegendFit::kColumnShare * chart.width() + 1);
+        QVERIFY(chart.chart()->plotArea().width() >= 0.5 * chart.width()); // the plot keeps most of it
+        // Back to a few: the row again.
+        chart.clearSeries();
+        chart.addRecord(QStringLiteral("dpu"), record("dpu", 1, 0.7, 1));
+        QCOMPARE(chart.chart()->legend()->alignment(), Qt::AlignBottom);
+    }
+
+    void frontierVariantsHaveHollowMarkers()
+    {
+        // "dpu q4" and "dpu coded q4" share a colour and a shape: the variant is hollow.
+        dpu::ui::FrontierChart chart;
+        std::vector<dpu::ui::FrontierPoint> points(2);
+        points[0].strategy = "dpu";
+        points[0].k = 0.01;
+        points[0].realBytesPerRound = 10000;
+        points[0].meanAccuracy = 0.8;
+        points[0].familyValues = {{"bundle.values", "\"q4\""}};
+        points[0].family = "dpu q4";
+        points[1] = points[0];
+        points[1].familyValues.push_back({"bundle.dense_tensors", "\"coded\""});
+        points[1].family = "dpu coded q4";
+        chart.setFrontier(points, 0, {});
+        const QImage plain = chart.series(QStringLiteral("dpu q4"))->lightMarker();
+        const QImage hollow = chart.series(QStringLiteral("dpu coded q4"))->lightMarker();
+        const QColor blue = SeriesPalette::strategyColor(QStringLiteral("dpu"));
+        QVERIFY(distance(plain.pixelColor(12, 12), blue) < 30);
+        QVERIFY(distance(hollow.pixelColor(12, 12), Qt::white) < 30);
+        QVERIFY(distance(hollow.pixelColor(12, 2), blue) < 60); // the outline near the top corner
     }
 
     void frontierRedrawsWholeWhenTheBudgetMoves()

@@ -2,6 +2,7 @@
 // ChartExporter: paints the view into a QImage or a QSvgGenerator, then writes through AtomicFile.
 #include "charts/ChartExporter.h"
 #include "AtomicFile.h"
+#include "charts/LegendFit.h"
 #include <QBuffer>
 #include <QCoreApplication>
 #include <QChartView>
@@ -24,6 +25,7 @@ QSize exportSize(QChartView* view)
         view->resize(size);
     }
     view->chart()->resize(size);
+    LegendFit::place(view->chart(), size.width()); // a hidden view saw no resize event
     QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     QCoreApplication::sendPostedEvents();
     return size;

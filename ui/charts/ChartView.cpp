@@ -2,6 +2,7 @@
 // ChartView: shared behaviour of the live charts (series per key, legend, hover, export).
 #include "charts/ChartView.h"
 #include "charts/ChartExporter.h"
+#include "charts/LegendFit.h"
 #include "charts/SeedBand.h"
 #include "charts/SeriesPalette.h"
 #include <QAbstractAxis>
@@ -13,6 +14,7 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QMenu>
+#include <QResizeEvent>
 #include <QToolTip>
 #include <limits>
 
@@ -72,6 +74,18 @@ void ChartView::clearSeries()
     order_.clear();
     hasBounds_ = false;
     axesStale_ = false;
+    fitLegend();
+}
+
+void ChartView::fitLegend()
+{
+    LegendFit::place(chart(), width());
+}
+
+void ChartView::resizeEvent(QResizeEvent* event)
+{
+    LegendFit::place(chart(), event->size().width());
+    QChartView::resizeEvent(event);
 }
 
 int ChartView::pointCount(const QString& key) const
@@ -114,6 +128,7 @@ QLineSeries* ChartView::ensureSeries(const QString& key)
     connect(s, &QLineSeries::hovered, this, [this, s](const QPointF& p, bool state) { onHovered(s, p, state); });
     for (QLegendMarker* m : chart()->legend()->markers(s))
         connect(m, &QLegendMarker::clicked, this, [this, key] { setSeriesVisible(key, !series_.value(key)->isVisible()); });
+    fitLegend();
     return s;
 }
 

@@ -61,6 +61,9 @@ protected:
     virtual QString describePoint(const QString& key, const QPointF& point) const = 0;
     void contextMenuEvent(QContextMenuEvent* event) override;
     void showEvent(QShowEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    /// Places the legend for the view's width (LegendFit): after series come or go.
+    void fitLegend();
     /// Fits the axes now if points arrived while the chart was hidden.
     void refitIfStale();
     /// Fits the axes to the points again, e.g. after a setting of the subclass that changes the

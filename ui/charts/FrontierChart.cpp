@@ -23,15 +23,17 @@ namespace dpu::ui {
 namespace {
 
 /// A coding's marker, drawn in the strategy's colour: the line style tells codings apart in
-/// colour, the shape tells them apart in black and white print too.
-QImage codingMarker(const QString& coding, const QColor& color)
+/// colour, the shape tells them apart in black and white print too. A family with more keys
+/// than its coding (coded biases, a budget, the quantisation-aware fine-tune) gets the hollow
+/// shape, so "dpu q4" and "dpu coded q4" differ on the chart, not only in the legend.
+QImage codingMarker(const QString& coding, const QColor& color, bool hollow)
 {
     QImage image(24, 24, QImage::Format_ARGB32_Premultiplied);
     image.fill(Qt::transparent);
     QPainter p(&image);
     p.setRenderHint(QPainter::Antialiasing);
-    p.setPen(QPen(Qt::white, 2));
-    p.setBrush(color);
+    p.setPen(hollow ? QPen(color, 3) : QPen(Qt::white, 2));
+    p.setBrush(hollow ? QBrush(Qt::white) : QBrush(color));
     QPainterPath path;
     if (coding == QLatin1String("fp16")) {
         path.addRect(4, 4, 16, 16);
@@ -124,10 +126,13 @@ void FrontierChart::setFrontier(const std::vector<FrontierPoint>& points, double
     });
     double lo = 100, hi = 0;
     std::map<QString, QString> codings; // family -> coding
+    std::map<QString, bool> variants;   // family -> has keys besides its coding
     for (const FrontierPoint& p : sorted) {
         const QString key = QString::fromStdString(p.family.empty() ? p.strategy : p.family);
         addPoint(key, QPointF(realX(p), 100.0 * p.meanAccuracy));
         codings[key] = codingOf(p);
+        variants[key] = std::any_of(p.familyValues.begin(), p.familyValues.end(),
+                                    [](const auto& kv) { return kv.first != "bundle.values"; });
         lo = std::min(lo, 100.0 * p.meanAccuracy);
         hi = std::max(hi, 100.0 * p.meanAccuracy);
     }
@@ -158,7 +163,7 @@ void FrontierChart::setFrontier(const std::vector<FrontierPoint>& points, double
         s->setPen(pen);
         s->setColor(color);
         s->setMarkerSize(12); // few points, each a finished run: make them visible
-        s->setLightMarker(codingMarker(coding, color));
+        s->setLightMarker(codingMarker(coding, color, variants[key]));
     }
     if (!expected.isEmpty()) {
         expected_ = new QScatterSeries;
@@ -178,6 +183,7 @@ void FrontierChart::setFrontier(const std::vector<FrontierPoint>& points, double
         }
         fitAxes(all); // the markers are not in the base class's bounds
     }
+    fitLegend(); // the budget line and the recommended markers have entries too
 }
 
 void FrontierChart::fitAxes(const QRectF& b)

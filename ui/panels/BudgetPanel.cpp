@@ -12,7 +12,9 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScrollArea>
 #include <QSettings>
+#include <QStyle>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
@@ -34,9 +36,21 @@ BudgetPanel::BudgetPanel(QWidget* parent) : QWidget(parent)
 {
     setObjectName(QStringLiteral("budgetPanel"));
     auto* layout = new QHBoxLayout(this);
+    // The answers wrap to several lines: at 1366x768 the column is taller than the tab, so it
+    // scrolls instead of squeezing (and clipping) the wrapped answers.
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("budgetControlsScroll"));
     QWidget* controls = buildControls();
     controls->setMaximumWidth(420);
-    layout->addWidget(controls);
+    scroll->setWidget(controls);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Room for the widest control and the vertical scroll bar: nothing is cut at the right.
+    const int bar = style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 4;
+    scroll->setMinimumWidth(controls->minimumSizeHint().width() + bar);
+    scroll->setMaximumWidth(420 + bar);
+    layout->addWidget(scroll);
     auto* right = new QVBoxLayout;
     auto* groupRow = new QHBoxLayout;
     group_ = new QComboBox(this);
