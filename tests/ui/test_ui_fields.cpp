@@ -17,6 +17,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QtTest/QtTest>
 
 using dpu::ui::MainWindow;
@@ -269,9 +270,9 @@ private Q_SLOTS:
         QVERIFY2(error.contains(QStringLiteral("too large for a plan file")), qPrintable(error));
     }
 
-    /// A budget per round replaces k (k's fields are disabled and the plan carries the budget);
-    /// quantisation-awareness is offered only with a lossy coding; a run budget from a plan file
-    /// next to one typed here is refused at the budget field.
+    /// A budget per round or per run replaces k (k's fields are disabled and the plan carries the
+    /// budget); quantisation-awareness and coded biases are offered only with a lossy coding; a
+    /// plan file's run budget comes back as one.
     void budgetAndCodingFields()
     {
         MainWindow w;
@@ -279,40 +280,66 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         dpu::uitest::fillPlanForm(w, dataset_, 300, 300, 2, 1, {"dpu", "fu"});
         PlanPanel* p = w.planPanel();
-        auto* budget = p->findChild<QSpinBox*>(QStringLiteral("budgetPerRound"));
+        auto* budget = p->findChild<QSpinBox*>(QStringLiteral("budgetBytes"));
+        auto* unit = p->findChild<QComboBox*>(QStringLiteral("budgetUnit"));
         auto* values = p->findChild<QComboBox*>(QStringLiteral("bundleValues"));
+        auto* dense = p->findChild<QComboBox*>(QStringLiteral("bundleDense"));
         auto* quantAware = p->findChild<QCheckBox*>(QStringLiteral("quantAware"));
         auto* k = p->findChild<QDoubleSpinBox*>(QStringLiteral("k"));
-        QVERIFY(budget && values && quantAware && k);
+        QVERIFY(budget && unit && values && dense && quantAware && k);
         QCOMPARE(p->plan().budget.bytesPerRound, int64_t(0));
+        QCOMPARE(p->plan().bundle.denseTensors, std::string("exact"));
         QVERIFY(k->isEnabled());
         QVERIFY(!quantAware->isEnabled()); // fp32 by default
+        auto codedEnabled = [dense] {
+            return qobject_cast<QStandardItemModel*>(dense->model())->item(dense->findData(QStringLiteral("coded")))->isEnabled();
+        };
+        QVERIFY(!codedEnabled());
 
         budget->setValue(20000);
         QVERIFY(!k->isEnabled());
         QCOMPARE(p->plan().budget.bytesPerRound, int64_t(20000));
+        QCOMPARE(p->plan().budget.bytesTotal, int64_t(0));
         expectFine(w, QStringLiteral("budget.bytes_per_round"));
+        unit->setCurrentIndex(unit->findData(QStringLiteral("run"))); // the same bytes for the whole run
+        QCOMPARE(p->plan().budget.bytesPerRound, int64_t(0));
+        QCOMPARE(p->plan().budget.bytesTotal, int64_t(20000));
+        QVERIFY(!k->isEnabled());
+        expectFine(w, QStringLiteral("budget.bytes_total"));
 
-        values->setCurrentIndex(values->findData(QStringLiteral("q8")));
+        values->setCurrentIndex(values->findData(QStringLiteral("q4")));
         QVERIFY(quantAware->isEnabled());
+        QVERIFY(codedEnabled());
         quantAware->setChecked(true);
+        dense->setCurrentIndex(dense->findData(QStringLiteral("coded")));
         QVERIFY(p->plan().bundle.quantAware);
-        QCOMPARE(p->plan().bundle.values, std::string("q8"));
+        QCOMPARE(p->plan().bundle.values, std::string("q4"));
+        QCOMPARE(p->plan().bundle.denseTensors, std::string("coded"));
+        expectFine(w, QStringLiteral("bundle.dense_tensors"));
         values->setCurrentIndex(values->findData(QStringLiteral("fp32")));
         QVERIFY(!quantAware->isEnabled() && !quantAware->isChecked());
         QVERIFY(!p->plan().bundle.quantAware);
+        QCOMPARE(p->plan().bundle.denseTensors, std::string("exact")); // fp32 cannot code them
+        QVERIFY(!codedEnabled());
+        dense->setCurrentIndex(dense->findData(QStringLiteral("partial")));
+        QCOMPARE(p->plan().bundle.denseTensors, std::string("partial"));
 
         // setPlan() shows what a plan file holds; plan() gives it back.
         dpu::Plan loaded = p->plan();
         loaded.bundle.values = "fp16";
         loaded.bundle.quantAware = true;
+        loaded.bundle.denseTensors = "coded";
         loaded.budget.bytesPerRound = 0;
         loaded.budget.bytesTotal = 50000;
         p->setPlan(loaded);
-        QVERIFY(k->isEnabled());
+        QCOMPARE(unit->currentData().toString(), QStringLiteral("run"));
+        QCOMPARE(budget->value(), 50000);
+        QCOMPARE(dense->currentData().toString(), QStringLiteral("coded"));
+        QVERIFY(!k->isEnabled());
         QCOMPARE(dpu::planToJson(p->plan()), dpu::planToJson(loaded));
-        budget->setValue(9000);
-        expectRefused(w, QStringLiteral("budget.bytes_total"), QStringLiteral("not both"));
+        budget->setValue(0); // off: k decides again
+        QVERIFY(k->isEnabled());
+        QCOMPARE(p->plan().budget.bytesTotal, int64_t(0));
     }
 };
 

@@ -22,6 +22,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalBlocker>
+#include <QStandardItemModel>
 #include <QSlider>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -118,6 +119,8 @@ void PlanPanel::connectEdits()
         updateBundleFields();
         edited();
     });
+    connect(budgetUnit_, &QComboBox::currentIndexChanged, this, edited);
+    connect(dense_, &QComboBox::currentIndexChanged, this, edited);
 }
 
 void PlanPanel::updateBundleFields()
@@ -130,6 +133,13 @@ void PlanPanel::updateBundleFields()
     if (!lossy && quantAware_->isChecked()) {
         const QSignalBlocker block(quantAware_); // fp32 is exact: nothing to be aware of
         quantAware_->setChecked(false);
+    }
+    // Coded biases travel under a lossy coding; fp32 has none to offer them.
+    auto* codedItem = qobject_cast<QStandardItemModel*>(dense_->model())->item(dense_->findData(QStringLiteral("coded")));
+    codedItem->setEnabled(lossy);
+    if (!lossy && dense_->currentData().toString() == QLatin1String("coded")) {
+        const QSignalBlocker block(dense_);
+        dense_->setCurrentIndex(dense_->findData(QStringLiteral("exact")));
     }
 }
 
@@ -201,7 +211,13 @@ void PlanPanel::setPlan(const dpu::Plan& plan)
     const int values = values_->findData(QString::fromStdString(plan.bundle.values));
     values_->setCurrentIndex(values < 0 ? 0 : values);
     quantAware_->setChecked(plan.bundle.quantAware);
-    budget_->setValue(static_cast<int>(std::min<int64_t>(plan.budget.bytesPerRound, budget_->maximum())));
+    const int dense = dense_->findData(QString::fromStdString(plan.bundle.denseTensors));
+    dense_->setCurrentIndex(dense < 0 ? 0 : dense);
+    // A plan file with both budgets is refused at this field (its file problem) until edited.
+    const bool perRun = plan.budget.bytesTotal > 0 && plan.budget.bytesPerRound == 0;
+    budgetUnit_->setCurrentIndex(budgetUnit_->findData(perRun ? QStringLiteral("run") : QStringLiteral("round")));
+    budget_->setValue(static_cast<int>(
+        std::min<int64_t>(perRun ? plan.budget.bytesTotal : plan.budget.bytesPerRound, budget_->maximum())));
     updateBundleFields();
     filling_ = false;
     onModelOrDatasetChanged();
@@ -239,7 +255,10 @@ dpu::Plan PlanPanel::plan() const
     p.device = device_->currentText().toStdString();
     p.bundle.values = values_->currentData().toString().toStdString();
     p.bundle.quantAware = quantAware_->isChecked(); // unchecked with fp32 (updateBundleFields)
-    p.budget.bytesPerRound = budget_->value();
+    p.bundle.denseTensors = dense_->currentData().toString().toStdString();
+    const bool perRun = budgetUnit_->currentData().toString() == QLatin1String("run");
+    p.budget.bytesPerRound = perRun ? 0 : budget_->value();
+    p.budget.bytesTotal = perRun ? budget_->value() : 0;
     return p;
 }
 
@@ -364,6 +383,7 @@ QWidget* PlanPanel::fieldFor(const QString& path) const
     if (path == QLatin1String("seeds")) return seeds_;
     if (path == QLatin1String("device")) return device_;
     if (path == QLatin1String("bundle.values") || path == QLatin1String("bundle.quant_aware")) return values_;
+    if (path == QLatin1String("bundle.dense_tensors")) return dense_;
     if (path.startsWith(QLatin1String("budget."))) return budget_;
     return nullptr;
 }

@@ -80,7 +80,8 @@ private:
     void addSplitRows(QFormLayout* form, QWidget* box);
     void addStrategyBox(QFormLayout* form, QWidget* box);
     void addRatioRows(QFormLayout* form, QWidget* box);
-    /// Value coding with its quantisation-aware switch, and the byte budget per round.
+    /// Value coding with its quantisation-aware switch, the biases' treatment, and the byte budget
+    /// (per round or per run).
     void addBundleRows(QFormLayout* form, QWidget* box);
     void addTrainingRows(QFormLayout* form, QWidget* box);
     /// Object names: what tests and settings find the fields by.
@@ -125,7 +126,9 @@ private:
     CostReadout* cost_;
     QComboBox* values_;
     QCheckBox* quantAware_;
+    QComboBox* dense_;
     QSpinBox* budget_;
+    QComboBox* budgetUnit_; ///< "round" or "run": which budget the spin box sets
     QDoubleSpinBox* lambda_;
     QSpinBox* epochs_;
     QDoubleSpinBox* lr_;

@@ -184,16 +184,37 @@ void PlanPanel::addBundleRows(QFormLayout* form, QWidget* box)
     form->addRow(valuesLabel, valuesRow);
     marks_->addRow(QStringLiteral("bundleValues"), {values_, quantAware_});
 
+    dense_ = new QComboBox(box);
+    dense_->addItem(tr("exact, every round"), QStringLiteral("exact"));
+    dense_->addItem(tr("ranked with the weights"), QStringLiteral("partial"));
+    dense_->addItem(tr("under the values' coding"), QStringLiteral("coded"));
+    dense_->setToolTip(tr("The always-shipped 1-D tensors (biases): dense and exact every round (the paper), "
+                          "selected with the weights by the same ranking, or their changes coded like the "
+                          "weights' (lossy codings only; on the MLP about a quarter fewer bytes with q4)"));
+    auto* denseLabel = new QLabel(tr("Biases"), box);
+    denseLabel->setBuddy(dense_);
+    form->addRow(denseLabel, dense_);
+    marks_->addRow(QStringLiteral("bundleDense"), {dense_});
+
     budget_ = intSpin(box, 0, 2000000000);
-    budget_->setSuffix(tr(" bytes per round"));
+    budget_->setSuffix(tr(" bytes"));
     budget_->setSingleStep(1000);
     budget_->setSpecialValueText(tr("off (k decides)"));
     budget_->setToolTip(tr("When set, replaces k: each round ships the most valuable weights whose real "
-                           "update bundle fits in this many bytes (FU and pruning ship as they always do)"));
+                           "update bundle fits (FU and pruning ship as they always do)"));
+    budgetUnit_ = new QComboBox(box);
+    budgetUnit_->addItem(tr("per round"), QStringLiteral("round"));
+    budgetUnit_->addItem(tr("per run"), QStringLiteral("run"));
+    budgetUnit_->setToolTip(tr("Per round: every round's bundle fits the budget. Per run: all rounds' bundles "
+                               "together fit it; each round gets what is left over the rounds left, so unused "
+                               "bytes carry over"));
+    auto* budgetRow = new QHBoxLayout;
+    budgetRow->addWidget(budget_, 1);
+    budgetRow->addWidget(budgetUnit_);
     auto* budgetLabel = new QLabel(tr("Budget"), box);
     budgetLabel->setBuddy(budget_);
-    form->addRow(budgetLabel, budget_);
-    marks_->addRow(QStringLiteral("budget"), {budget_});
+    form->addRow(budgetLabel, budgetRow);
+    marks_->addRow(QStringLiteral("budget"), {budget_, budgetUnit_});
 }
 
 void PlanPanel::addTrainingRows(QFormLayout* form, QWidget* box)
@@ -253,7 +274,9 @@ void PlanPanel::nameFields()
     device_->setObjectName(QStringLiteral("device"));
     values_->setObjectName(QStringLiteral("bundleValues"));
     quantAware_->setObjectName(QStringLiteral("quantAware"));
-    budget_->setObjectName(QStringLiteral("budgetPerRound"));
+    budget_->setObjectName(QStringLiteral("budgetBytes"));
+    budgetUnit_->setObjectName(QStringLiteral("budgetUnit"));
+    dense_->setObjectName(QStringLiteral("bundleDense"));
 }
 
 QString PlanPanel::strategyToolTip(const QString& name)
