@@ -12,6 +12,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QLineEdit>
+#include <QLabel>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSplitter>
@@ -47,6 +48,12 @@ class TestUiLayout : public QObject {
                                                         .arg(QString::fromStdString(name)).arg(size.width())
                                                         .arg(size.height()).arg(problems.join(QStringLiteral("; ")))));
             saveShot(w, QStringLiteral("form-%1x%2-%3").arg(size.width()).arg(size.height()).arg(QString::fromStdString(name)));
+            // The whole form in view at once: no vertical scrolling either.
+            for (auto* scroll : w.findChildren<QScrollArea*>())
+                if (scroll->isAncestorOf(w.planPanel()))
+                    QVERIFY2(scroll->verticalScrollBar()->maximum() == 0,
+                             qPrintable(QStringLiteral("%1 at %2x%3 scrolls by %4 px").arg(QString::fromStdString(name))
+                                            .arg(size.width()).arg(size.height()).arg(scroll->verticalScrollBar()->maximum())));
         }
         // A CIFAR folder that is not there: the longest message the form shows, under its field.
         w.planPanel()->findChild<QComboBox*>(QStringLiteral("datasetKind"))->setCurrentIndex(1);
@@ -90,6 +97,21 @@ private Q_SLOTS:
                 problems << field->objectName() + QStringLiteral(" at ") + QString::number(r.x()) + QLatin1Char(',')
                                 + QString::number(r.y()) + QLatin1Char(' ') + QString::number(r.width()) + QLatin1Char('x')
                                 + QString::number(r.height());
+        }
+        // The cost model's answers wrap to two or three lines: each label gets the height its text
+        // needs at its width (they were cut to one line when the column was squeezed).
+        for (const char* name : {"budgetK", "budgetBytesPerDevice", "budgetTotal", "budgetAccuracy", "budgetRecommendation"}) {
+            auto* label = budget->findChild<QLabel*>(QString::fromLatin1(name));
+            QVERIFY(label);
+            label->setText(QStringLiteral("an answer long enough to wrap onto a second and a third line in the budget "
+                                          "planner's column at this window size"));
+        }
+        QTest::qWait(50); // the labels' layout, then the scroll area's
+        for (const char* name : {"budgetK", "budgetBytesPerDevice", "budgetTotal", "budgetAccuracy", "budgetRecommendation"}) {
+            auto* label = budget->findChild<QLabel*>(QString::fromLatin1(name));
+            if (label->height() < label->heightForWidth(label->width()))
+                problems << QStringLiteral("%1 cut: %2 px of %3").arg(QString::fromLatin1(name)).arg(label->height())
+                                .arg(label->heightForWidth(label->width()));
         }
         saveShot(w, QStringLiteral("budget-1366x768"));
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("; "))));

@@ -46,6 +46,7 @@ dpu::InputShape shapeOf(const QString& kind, int* classes)
 PlanPanel::PlanPanel(QWidget* parent) : QWidget(parent)
 {
     auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(layout->contentsMargins().left(), 0, layout->contentsMargins().right(), 0);
     layout->addWidget(buildForm());
     errorLabel_ = new QLabel(this);
     errorLabel_->setObjectName(QStringLiteral("planErrors"));
@@ -398,6 +399,7 @@ void PlanPanel::markErrors()
             marks.append({w, it.value()});
     marks_->mark(marks);
     errorLabel_->setText(errorText());
+    errorLabel_->setVisible(!errorLabel_->text().isEmpty()); // an empty line would still take its height
 }
 
 QLabel* PlanPanel::errorLabelFor(const QString& path) const

@@ -84,6 +84,8 @@ private:
     /// (per round or per run).
     void addBundleRows(QFormLayout* form, QWidget* box);
     void addTrainingRows(QFormLayout* form, QWidget* box);
+    /// One form row holding two fields: `first`, then `second` after its own label.
+    static QWidget* pairRow(QWidget* box, QWidget* first, const QString& secondLabel, QWidget* second);
     /// Object names: what tests and settings find the fields by.
     void nameFields();
     static QString strategyToolTip(const QString& name);

@@ -228,17 +228,17 @@ void PlanPanel::addTrainingRows(QFormLayout* form, QWidget* box)
                            "0.5 weighs both equally, as the paper does. Only dpu and its variants use it."));
     form->addRow(tr("λ (global weight)"), lambda_);
     marks_->addRow(QStringLiteral("lambda"), {lambda_});
+    // Two fields per row below: the form fits a 768-pixel-high screen without scrolling.
     epochs_ = intSpin(box, 0, 10000);
     epochs_->setToolTip(tr("Epochs of each training step per round: the full step and the sparse fine-tune "
                            "take this many each, so a DPU round trains about twice as long"));
-    form->addRow(tr("&Epochs"), epochs_);
-    marks_->addRow(QStringLiteral("epochs"), {epochs_});
     lr_ = new QDoubleSpinBox(box);
     lr_->setRange(0, 100);
     lr_->setDecimals(6);
     lr_->setSingleStep(0.001);
-    form->addRow(tr("Learning rate"), lr_);
-    marks_->addRow(QStringLiteral("lr"), {lr_});
+    lr_->setToolTip(tr("Learning rate of every training step"));
+    form->addRow(tr("&Epochs"), pairRow(box, epochs_, tr("Learning rate"), lr_));
+    marks_->addRow(QStringLiteral("epochs"), {epochs_, lr_}, {tr("Epochs"), tr("Learning rate")});
     optimizer_ = new QComboBox(box);
     optimizer_->addItem(QStringLiteral("Adam"), QStringLiteral("adam"));
     optimizer_->addItem(QStringLiteral("SGD (Nesterov)"), QStringLiteral("sgd"));
@@ -247,13 +247,24 @@ void PlanPanel::addTrainingRows(QFormLayout* form, QWidget* box)
     seeds_ = new QLineEdit(box);
     seeds_->setPlaceholderText(tr("1, 2, 3"));
     seeds_->setToolTip(tr("One run per seed, separated by commas or spaces"));
-    form->addRow(tr("&Seeds"), seeds_);
-    marks_->addRow(QStringLiteral("seeds"), {seeds_});
     device_ = new QComboBox(box);
     for (const char* d : {"auto", "cpu", "cuda"})
         device_->addItem(QString::fromLatin1(d));
-    form->addRow(tr("De&vice"), device_);
-    marks_->addRow(QStringLiteral("device"), {device_});
+    form->addRow(tr("&Seeds"), pairRow(box, seeds_, tr("De&vice"), device_));
+    marks_->addRow(QStringLiteral("seeds"), {seeds_, device_}, {tr("Seeds"), tr("Device")});
+}
+
+QWidget* PlanPanel::pairRow(QWidget* box, QWidget* first, const QString& secondLabel, QWidget* second)
+{
+    auto* row = new QWidget(box);
+    auto* h = new QHBoxLayout(row);
+    h->setContentsMargins(0, 0, 0, 0);
+    h->addWidget(first, 1);
+    auto* label = new QLabel(secondLabel, row);
+    label->setBuddy(second);
+    h->addWidget(label);
+    h->addWidget(second, 1);
+    return row;
 }
 
 void PlanPanel::nameFields()
