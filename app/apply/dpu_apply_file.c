@@ -109,6 +109,10 @@ static void describe(char *message, size_t cap, const char *verb, const char *bu
     char tensor[48] = "";
     memset(&e, 0, sizeof e);
     dpu_apply_last_error(ctx, &e);
+    if (e.status != s) { /* not the library's error (the sync or close after a good apply) */
+        snprintf(message, cap, "%s %s: %s", verb, bundle, dpu_status_message(s));
+        return;
+    }
     if (e.tensor != DPU_NO_TENSOR)
         snprintf(tensor, sizeof tensor, " (tensor %llu)", (unsigned long long)e.tensor);
     snprintf(message, cap, "%s %s: %s%s%s%s at bundle byte %llu", verb, bundle, dpu_status_message(s),
