@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Runs every libFuzzer target for SECONDS each (default 600) on both cores (two fork workers) and
 # prints executions, coverage (edges, features) and findings per target as a Markdown table.
-# Usage: bench/fuzz.sh [SECONDS] [TARGET...]   (targets: bundle plan safetensors idx cifar;
+# Usage: bench/fuzz.sh [SECONDS] [TARGET...]   (targets: bundle roundtrip plan safetensors idx cifar;
 # build first with scripts/build; DPU_BUILD_DIR picks the build, DPU_FUZZ_JOBS the workers).
 # Corpora grow in build/fuzz-long/<target>; findings land there as crash-*/timeout-*/oom-*.
 set -euo pipefail
@@ -11,7 +11,7 @@ build="${DPU_BUILD_DIR:-$root/build}"
 seconds="${1:-600}"
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(bundle plan safetensors idx cifar)
+[[ ${#targets[@]} -gt 0 ]] || targets=(bundle roundtrip plan safetensors idx cifar)
 jobs="${DPU_FUZZ_JOBS:-2}"
 echo "| target | seconds | executions | exec/s | edges (cov) | features (ft) | findings |"
 echo "|---|---|---|---|---|---|---|"

@@ -100,8 +100,28 @@ static int finish(const dpu_fs *fs, int bfd, int wfd, int code)
     return code;
 }
 
+/* "<verb> <bundle>: <status message>: <what> (tensor i) at bundle byte n": the library returns
+ * only static parts (no stdio on the device side), the formatting happens here. */
+static void describe(char *message, size_t cap, const char *verb, const char *bundle, const dpu_apply_ctx *ctx,
+                     dpu_status s)
+{
+    dpu_apply_error e;
+    char tensor[48] = "";
+    memset(&e, 0, sizeof e);
+    dpu_apply_last_error(ctx, &e);
+    if (e.status != s) { /* not the library's error (the sync or close after a good apply) */
+        snprintf(message, cap, "%s %s: %s", verb, bundle, dpu_status_message(s));
+        return;
+    }
+    if (e.tensor != DPU_NO_TENSOR)
+        snprintf(tensor, sizeof tensor, " (tensor %llu)", (unsigned long long)e.tensor);
+    snprintf(message, cap, "%s %s: %s%s%s%s at bundle byte %llu", verb, bundle, dpu_status_message(s),
+             e.what && e.what[0] ? ": " : "", e.what ? e.what : "", tensor, (unsigned long long)e.offset);
+}
+
 int dpu_apply_file(const dpu_apply_request *req, const dpu_fs *fs, dpu_apply_ctx *ctx, char *message, size_t cap)
 {
+    dpu_bundle_info info;
     fs_file b, w, t;
     dpu_apply_io io;
     dpu_apply_options opt;
@@ -152,17 +172,18 @@ int dpu_apply_file(const dpu_apply_request *req, const dpu_fs *fs, dpu_apply_ctx
         }
     }
     dpu_apply_init(ctx);
+    memset(&info, 0, sizeof info);
     /* Verify everything (signature, digests, base hash) before creating any file. */
     s = dpu_bundle_verify(ctx, &io, &opt);
+    dpu_apply_info(ctx, &info);
     if (s == DPU_E_ROLLBACK) {
         snprintf(message, cap, "rejected %s: its update version %llu is not newer than %s's %llu (%s)", req->bundle,
-                 (unsigned long long)ctx->info.update_version, req->weights, (unsigned long long)opt.current_version,
+                 (unsigned long long)info.update_version, req->weights, (unsigned long long)opt.current_version,
                  dpu_status_message(s));
         return finish(fs, b.fd, w.fd, DPU_APPLY_REJECTED);
     }
     if (s != DPU_OK) {
-        snprintf(message, cap, "rejected %s: %s%s%s", req->bundle, dpu_status_message(s),
-                 dpu_apply_detail(ctx)[0] ? ": " : "", dpu_apply_detail(ctx));
+        describe(message, cap, "rejected", req->bundle, ctx, s);
         return finish(fs, b.fd, w.fd, DPU_APPLY_REJECTED);
     }
     snprintf(tmp, sizeof tmp, "%s.dpu-apply.tmp", req->weights);
@@ -184,8 +205,7 @@ int dpu_apply_file(const dpu_apply_request *req, const dpu_fs *fs, dpu_apply_ctx
         s = DPU_E_WRITE;
     if (s != DPU_OK) {
         fs->remove(fs->user, tmp); /* the old weight file was never touched */
-        snprintf(message, cap, "failed applying %s: %s%s%s", req->bundle, dpu_status_message(s),
-                 dpu_apply_detail(ctx)[0] ? ": " : "", dpu_apply_detail(ctx));
+        describe(message, cap, "failed applying", req->bundle, ctx, s);
         return finish(fs, b.fd, w.fd, DPU_APPLY_REJECTED);
     }
     if (w.fd >= 0) { /* done reading the old file */
@@ -199,6 +219,6 @@ int dpu_apply_file(const dpu_apply_request *req, const dpu_fs *fs, dpu_apply_ctx
     }
     fs->sync_dir(fs->user, dir); /* make the rename itself durable */
     snprintf(message, cap, "%s updated to version %llu (%llu bytes)", req->weights,
-             (unsigned long long)ctx->info.update_version, (unsigned long long)ctx->info.target_size);
+             (unsigned long long)info.update_version, (unsigned long long)info.target_size);
     return finish(fs, b.fd, w.fd, DPU_APPLY_DONE);
 }

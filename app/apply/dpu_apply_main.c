@@ -159,7 +159,7 @@ static int usage(void)
 
 int main(int argc, char **argv)
 {
-    static dpu_apply_ctx ctx; /* about 11.6 KiB: static, not on a small device stack */
+    static dpu_apply_ctx ctx; /* DPU_APPLY_CTX_SIZE (12 KiB): static, not on a small device stack */
     static const dpu_fs posix = {NULL, px_open_read, px_create, px_size, px_read_at, px_write,
                                  px_sync, px_close, px_rename, px_remove, px_sync_dir};
     const char *env = getenv("DPU_APPLY_CRASH_AT");

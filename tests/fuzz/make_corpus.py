@@ -5,6 +5,7 @@
 import gzip
 import json
 import os
+import random
 import struct
 import sys
 
@@ -60,6 +61,15 @@ def main():
                     {"dpu.compat": "c", "dpu.model": "mlp", "dpu.update_version": "7", "format": "pt"}))
     put("safetensors", "bare.safetensors", safetensors([("x", [1], [42.0])], None))
     put("safetensors", "empty-tensor.safetensors", safetensors([("e", [0], [])], None))
+    # round trip: fuzz_roundtrip.cpp takes its choices from the input's end (FuzzedDataProvider):
+    # a 4-byte seed, then the kind (byte % 3), the coding (byte % 6) and the q8c dense flag; the
+    # bytes before them shape the tensors. One seed per kind and coding.
+    rng = random.Random(13)
+    for kind, kind_name in enumerate(("full", "delta", "reinit")):
+        for coding, coding_name in enumerate(("fp32", "fp16", "q8", "q8c", "q4", "ternary")):
+            filler = bytes(rng.randrange(256) for _ in range(rng.randrange(64, 400)))
+            tail = bytes([kind * 7 % 2, coding, kind]) + struct.pack("<I", rng.randrange(1 << 32))
+            put("roundtrip", "%s-%s" % (kind_name, coding_name), filler + tail)
     return 0
 
 

@@ -8,6 +8,7 @@
 
 #include "dpu_codes.h"
 #include "dpu_sha256.h"
+#include "dpu_status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -50,57 +51,6 @@ enum dpu_mode { DPU_MODE_COPY = 0, DPU_MODE_DENSE = 1, DPU_MODE_SPARSE = 2, DPU_
 enum dpu_coding { DPU_CODING_NONE = 0, DPU_CODING_FP32 = 1, DPU_CODING_FP16 = 2, DPU_CODING_Q8 = 3, DPU_CODING_CQ = 4 };
 enum dpu_init_rule { DPU_INIT_NONE = 0, DPU_INIT_UNIFORM = 1, DPU_INIT_CONSTANT = 2 };
 
-/** Every way an apply can fail; each has its own message (dpu_status_message). */
-typedef enum dpu_status {
-    DPU_OK = 0,
-    DPU_E_ARGUMENT,        /* NULL context/io/callback or a bad option */
-    DPU_E_STATE,           /* context not initialised, or reused after an error */
-    DPU_E_READ,            /* a read callback failed */
-    DPU_E_WRITE,           /* the write callback failed */
-    DPU_E_TRUNCATED,       /* the bundle ends before its preamble, manifest or digest */
-    DPU_E_MAGIC,           /* not a bundle */
-    DPU_E_FORMAT_VERSION,  /* unsupported format version */
-    DPU_E_FLAGS,           /* unknown flag bits or non-zero reserved bytes */
-    DPU_E_MANIFEST_SIZE,   /* manifest length out of range */
-    DPU_E_MANIFEST_DIGEST, /* manifest bytes do not match their SHA-256 */
-    DPU_E_UNSIGNED,        /* a public key was given but the bundle is not signed */
-    DPU_E_SIGNATURE,       /* Ed25519 signature invalid for the given key */
-    DPU_E_NO_CRYPTO,       /* a key was given but the library was built without libsodium */
-    DPU_E_KIND,            /* unknown bundle kind */
-    DPU_E_STRING,          /* model/compatibility string length out of range */
-    DPU_E_COMPAT,          /* compatibility string differs from the device's */
-    DPU_E_ROLLBACK,        /* update version not above the device's current version */
-    DPU_E_INIT_VERSION,    /* reinit bundle for an unknown initialiser version */
-    DPU_E_TENSOR_COUNT,    /* tensor count zero or above DPU_MAX_TENSORS */
-    DPU_E_TENSOR_ENTRY,    /* malformed tensor entry: reserved bits, a bad or overlong varint */
-    DPU_E_TENSOR_SHAPE,    /* numel of 2^61 or more (4 * numel would overflow) */
-    DPU_E_TENSOR_LAYOUT,   /* tensor offsets not contiguous, or sizes disagree with the file sizes */
-    DPU_E_TENSOR_MODE,     /* mode, coding or init rule not allowed for the bundle kind */
-    DPU_E_SECTION_LAYOUT,  /* sections not contiguous, overlapping, or not ending at the bundle end */
-    DPU_E_SECTION_SIZE,    /* a section's length does not fit its tensor's mode */
-    DPU_E_SECTION_DIGEST,  /* the sections do not match the manifest's sections digest */
-    DPU_E_MANIFEST_TRAILING, /* manifest bytes left over after the last tensor entry */
-    DPU_E_HEADER,          /* target safetensors header section malformed */
-    DPU_E_BASE_SIZE,       /* the device file has the wrong size */
-    DPU_E_BASE_HASH,       /* the device file is not the one the bundle applies to */
-    DPU_E_COUNT,           /* a sparse tensor's change count exceeds its size */
-    DPU_E_RICE_PARAM,      /* Golomb-Rice parameter above 31 */
-    DPU_E_POSITION,        /* a position code runs past the end of its tensor or its section */
-    DPU_E_HUFF_TABLE,      /* invalid canonical Huffman code lengths */
-    DPU_E_VALUE_CODE,      /* a value code is invalid or runs past its section */
-    DPU_E_CENTROIDS,       /* q8 centroid count outside 1..256 or codes for absent centroids */
-    DPU_E_PLANES,          /* unknown byte-plane mode bits */
-    DPU_E_SECTION_TRAILING, /* a section has bytes (or non-zero padding bits) left over */
-    DPU_E_INIT_RULE,       /* initialiser rule invalid (fan-in outside 1..2^24) */
-    DPU_E_TARGET_HASH,     /* the produced file does not match the bundle's target hash */
-    DPU_E_CQ_MODEL,        /* cq section header: form, flags, count limits, row length or step */
-    DPU_E_ARITH,           /* an arithmetic-coded stream starts impossibly or runs past its section */
-    DPU_E_STATUS_COUNT
-} dpu_status;
-
-/** Human-readable text for a status (never NULL). */
-const char *dpu_status_message(dpu_status s);
-
 /** Writes `len` bytes of the produced file, in order; returns 0 on success. */
 typedef int (*dpu_write_fn)(void *user, const uint8_t *buf, size_t len);
 
@@ -140,47 +90,39 @@ typedef struct dpu_bundle_info {
     char compat[DPU_MAX_STRING + 1];
 } dpu_bundle_info;
 
-/** Working memory of a verify/apply (11,592 bytes on x86-64, 4,616 of them for cq sections:
- *  adaptive models and column counters); the caller owns it. After any error the
- *  context is terminal: every later call returns that same error until dpu_apply_init. */
-typedef struct dpu_apply_ctx {
-    uint32_t magic;              /* set by dpu_apply_init */
-    dpu_status status;           /* sticky error */
-    uint64_t consumed;           /* bundle bytes read so far (all passes) */
-    uint64_t written;            /* bytes of the produced file written so far */
-    uint64_t manifest_size;
-    uint64_t sections_start;
-    uint64_t header_sec_offset, header_sec_len;
-    uint32_t header_form;        /* DPU_HEADER_VERBATIM or DPU_HEADER_BASE_EDIT */
-    uint64_t header_len;         /* produced header bytes (8 + N) */
-    uint64_t header_prefix, header_tail_src, header_tail; /* base-edit form: base header bytes taken */
-    uint64_t base_data_start;
-    uint8_t sections_sha[DPU_SHA256_SIZE]; /* digest of the list of section digests (2.2) */
-    int verified;                /* dpu_bundle_verify succeeded */
-    dpu_bundle_info info;
-    dpu_sha256 sha;
-    dpu_sha256 root;             /* running digest of the section digests */
-    dpu_huff huff[4];
-    float centroid[256];
-    uint8_t lengths[256];
-    uint8_t buf[1024];
-    float vals[256];
-    dpu_bits bits;
-    dpu_bits pbits;              /* the shared dense stream of pooled tensors (2.5) */
-    dpu_huff phuff[4];
-    uint32_t pooled_mask;        /* its plane mask and DIRECT flag */
-    int pooled_started;          /* its header was read (apply pass) */
-    int table_pooled;            /* a pooled entry was seen (either pass) */
-    uint32_t format_version;     /* 3 or 4, from the preamble */
-    dpu_arith arith;             /* cq section: decoder state */
-    dpu_arith_model cq_pos[DPU_CQ_POS_CONTEXTS];     /* cq: position models */
-    dpu_arith_model cq_val[DPU_CQ_TABLE_CONTEXTS];   /* cq: value models (grid or table) */
-    uint8_t cq_col[DPU_CQ_MAX_COLUMNS];              /* cq: changes per column (saturating) */
-    char detail[96];             /* which tensor/field failed, for messages */
+/** Size of the caller-owned apply context in bytes. The library's state (about 11.5 KiB on
+ *  x86-64, 4,616 bytes of it for cq sections) must fit; a static assertion in the library checks
+ *  it, and the spare bytes let the state grow without changing this interface. */
+#define DPU_APPLY_CTX_SIZE 12288u
+
+/** Working memory of a verify/apply, opaque to callers (as lz4's LZ4_stream_t): a fixed-size,
+ *  suitably aligned block the caller owns (static, stack or heap) and only ever passes to the
+ *  functions below. No field of it is part of the interface. */
+typedef union dpu_apply_ctx {
+    uint8_t opaque[DPU_APPLY_CTX_SIZE];
+    uint64_t align_u64; /* the members below only give the block the strictest alignment */
+    double align_double;
+    void *align_pointer;
 } dpu_apply_ctx;
 
-/** Prepares a context (clears any previous error). */
-void dpu_apply_init(dpu_apply_ctx *ctx);
+/** tensor index of a dpu_apply_error that is not about one tensor */
+#define DPU_NO_TENSOR UINT64_MAX
+
+/** What the first error of a context was: everything a caller needs to format a message, with
+ *  no formatting done in the library. */
+typedef struct dpu_apply_error {
+    dpu_status status; /* the sticky status; DPU_OK when nothing failed */
+    const char *what;  /* static text naming the field or check ("" when none) */
+    uint64_t tensor;   /* index of the tensor entry concerned, or DPU_NO_TENSOR */
+    uint64_t offset;   /* bundle offset of the failing check: the start of the block read for it
+                          (preamble, manifest part, tensor entry), or inside a section the byte
+                          its bit reader had reached */
+} dpu_apply_error;
+
+/** Prepares a context (clears any previous error). DPU_E_ARGUMENT when ctx is NULL. After any
+ *  error of verify/apply the context is terminal: every later call returns that same error
+ *  until dpu_apply_init. */
+dpu_status dpu_apply_init(dpu_apply_ctx *ctx);
 
 /** Checks the whole bundle without writing: preamble, manifest digest, signature (when a key is
  *  given), version/compatibility/rollback, every table field and bound, the sections digest,
@@ -194,14 +136,22 @@ dpu_status dpu_bundle_verify(dpu_apply_ctx *ctx, const dpu_apply_io *io, const d
  *  file and renames only on DPU_OK). */
 dpu_status dpu_bundle_apply(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dpu_apply_options *opt);
 
-/** Bundle bytes read so far; useful for progress and to see where a rejection happened. */
-uint64_t dpu_apply_consumed(const dpu_apply_ctx *ctx);
+/** Copies the bundle facts read so far into *out: all of them once verify succeeded, after a
+ *  rejection those parsed before it (e.g. update_version on DPU_E_ROLLBACK), zero otherwise.
+ *  DPU_E_ARGUMENT for NULL pointers, DPU_E_STATE for a context never initialised. */
+dpu_status dpu_apply_info(const dpu_apply_ctx *ctx, dpu_bundle_info *out);
 
-/** Extra detail of the last error (tensor index, field), "" when none. */
-const char *dpu_apply_detail(const dpu_apply_ctx *ctx);
+/** Bundle bytes read so far (all passes; for progress) and bytes of the produced file written
+ *  so far; either pointer may be NULL. DPU_E_ARGUMENT / DPU_E_STATE as dpu_apply_info. */
+dpu_status dpu_apply_progress(const dpu_apply_ctx *ctx, uint64_t *consumed, uint64_t *written);
 
-/** Ed25519 check of `sig` over `msg` with `pk`: 0 valid, -1 invalid, -2 no libsodium. */
-int dpu_ed25519_verify(const uint8_t sig[64], const uint8_t *msg, size_t len, const uint8_t pk[32]);
+/** The context's first error (status DPU_OK and what "" when none). DPU_E_ARGUMENT /
+ *  DPU_E_STATE as dpu_apply_info. */
+dpu_status dpu_apply_last_error(const dpu_apply_ctx *ctx, dpu_apply_error *out);
+
+/** Ed25519 check of `sig` over `msg` with `pk`: DPU_OK, DPU_E_SIGNATURE when it does not
+ *  verify, DPU_E_NO_CRYPTO when built without libsodium. */
+dpu_status dpu_ed25519_verify(const uint8_t sig[64], const uint8_t *msg, size_t len, const uint8_t pk[32]);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dpu_status.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -58,13 +60,14 @@ typedef struct dpu_huff {
 
 /** Builds a table from 256 code lengths (0 = symbol unused, else 1..15). Requires a complete
  *  prefix code (Kraft sum exactly 1), except that a single used symbol must have length 1.
- *  Returns 0 on success, -1 when a length exceeds 15 or the code is over- or under-full or no
- *  symbol is used. */
-int dpu_huff_build(dpu_huff *h, const uint8_t lengths[256]);
+ *  Returns DPU_OK, or DPU_E_HUFF_TABLE when a length exceeds 15 or the code is over- or
+ *  under-full or no symbol is used (an all-zero table is invalid). */
+dpu_status dpu_huff_build(dpu_huff *h, const uint8_t lengths[256]);
 
 /** Reads a 128-byte table of 256 code lengths (low nibble: even symbol, high nibble: odd
- *  symbol) from the bit stream. Returns 0, or -1 when the stream runs out (b->error set). */
-int dpu_huff_read_lengths(dpu_bits *b, uint8_t lengths[256]);
+ *  symbol) from the bit stream. Returns DPU_OK, or DPU_E_HUFF_TABLE when the stream runs out
+ *  (b->error set). */
+dpu_status dpu_huff_read_lengths(dpu_bits *b, uint8_t lengths[256]);
 
 /** Decodes one symbol; returns -1 when the bits run out (b->error set) or on an unused code. */
 int dpu_huff_get(const dpu_huff *h, dpu_bits *b);
@@ -94,8 +97,9 @@ uint32_t dpu_arith_p1(const dpu_arith_model *m);
 void dpu_arith_update(dpu_arith_model *m, unsigned bit, unsigned limit);
 
 /** Starts decoding at the reader's (byte-aligned) position: range 2^32 - 1, code the next four
- *  bytes big-endian. Returns -1 when they run out or code >= range (no encoder writes that). */
-int dpu_arith_start(dpu_arith *a, dpu_bits *b);
+ *  bytes big-endian. Returns DPU_E_ARITH when they run out or code >= range (no encoder writes
+ *  that), else DPU_OK. */
+dpu_status dpu_arith_start(dpu_arith *a, dpu_bits *b);
 
 /** Decodes one bit under model `m` and updates it. Reads a byte from `b` whenever the range
  *  falls below 2^24; running out of bytes sets b->error (sticky) and the bits are then 0. */

@@ -12,7 +12,7 @@
 extern "C" {
 #endif
 
-/* Value model indices of the grid form (into dpu_apply_ctx.cq_val). */
+/* Value model indices of the grid form (into the apply state's cq_val models). */
 #define DPU_CQ_CTX_NONZERO 0u
 #define DPU_CQ_CTX_SIGN 1u     /* + the source value's sign bit */
 #define DPU_CQ_CTX_EXP 3u      /* + 23 p + j, j = 0..22: unary bit j of the magnitude's exponent,

@@ -2,21 +2,20 @@
 /* Bundle application: streams header, copied, dense and sparse tensors to the new device file. */
 #include "dpu_bundle_internal.h"
 
-#include <string.h>
 
-dpu_status dpu_emit(dpu_apply_ctx *ctx, const dpu_apply_io *io, const uint8_t *p, size_t n)
+dpu_status dpu_emit(dpu_apply_state *ctx, const dpu_apply_io *io, const uint8_t *p, size_t n)
 {
     if (n > ctx->info.target_size - ctx->written)
-        return dpu_fail(ctx, DPU_E_TENSOR_LAYOUT, "output longer than the target", UINT64_MAX);
+        return dpu_fail(ctx, DPU_E_TENSOR_LAYOUT, "output longer than the target", DPU_NO_TENSOR);
     if (io->write_target(io->target_user, p, n) != 0)
-        return dpu_fail(ctx, DPU_E_WRITE, "device file write", UINT64_MAX);
+        return dpu_fail(ctx, DPU_E_WRITE, "device file write", DPU_NO_TENSOR);
     dpu_sha256_update(&ctx->sha, p, n);
     ctx->written += n;
     return DPU_OK;
 }
 
 /* Copies [off, off + len) of the bundle (from_bundle) or of the base file to the output. */
-static dpu_status copy_range(dpu_apply_ctx *ctx, const dpu_apply_io *io, int from_bundle, uint64_t off,
+static dpu_status copy_range(dpu_apply_state *ctx, const dpu_apply_io *io, int from_bundle, uint64_t off,
                              uint64_t len)
 {
     dpu_status s;
@@ -26,7 +25,7 @@ static dpu_status copy_range(dpu_apply_ctx *ctx, const dpu_apply_io *io, int fro
             if ((s = dpu_read_bundle(ctx, io, off, n)) != DPU_OK)
                 return s;
         } else if (io->read_base(io->base_user, off, ctx->buf, n) != 0) {
-            return dpu_fail(ctx, DPU_E_READ, "device file read", UINT64_MAX);
+            return dpu_fail(ctx, DPU_E_READ, "device file read", DPU_NO_TENSOR);
         }
         if ((s = dpu_emit(ctx, io, ctx->buf, n)) != DPU_OK)
             return s;
@@ -36,21 +35,23 @@ static dpu_status copy_range(dpu_apply_ctx *ctx, const dpu_apply_io *io, int fro
     return DPU_OK;
 }
 
-dpu_status dpu_bundle_apply(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dpu_apply_options *opt)
+dpu_status dpu_bundle_apply(dpu_apply_ctx *c, const dpu_apply_io *io, const dpu_apply_options *opt)
 {
     uint8_t digest[DPU_SHA256_SIZE];
     uint64_t off, data_end = 0, sec_pos, i;
+    dpu_apply_state *ctx;
     dpu_entry e;
     dpu_status s;
-    if (ctx == NULL)
+    if (c == NULL)
         return DPU_E_ARGUMENT;
+    ctx = dpu_state(c);
     if (ctx->magic != DPU_CTX_MAGIC)
         return DPU_E_STATE;
     if (ctx->status != DPU_OK)
         return ctx->status;
     if (io == NULL || io->write_target == NULL)
-        return dpu_fail(ctx, DPU_E_ARGUMENT, "io/write_target", UINT64_MAX);
-    if (!ctx->verified && (s = dpu_bundle_verify(ctx, io, opt)) != DPU_OK)
+        return dpu_fail(ctx, DPU_E_ARGUMENT, "io/write_target", DPU_NO_TENSOR);
+    if (!ctx->verified && (s = dpu_bundle_verify(c, io, opt)) != DPU_OK)
         return s;
     ctx->written = 0;
     dpu_sha256_init(&ctx->sha);
@@ -63,8 +64,7 @@ dpu_status dpu_bundle_apply(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dp
         s = copy_range(ctx, io, 0, ctx->header_tail_src, ctx->header_tail);
     if (s != DPU_OK)
         return s;
-    off = DPU_BUNDLE_PREAMBLE_SIZE + DPU_MANIFEST_FIXED_SIZE + strlen(ctx->info.model) +
-          strlen(ctx->info.compat);
+    off = dpu_table_start(ctx);
     sec_pos = ctx->sections_start + ctx->header_sec_len;
     ctx->table_pooled = 0;
     ctx->pooled_started = 0;
@@ -72,6 +72,7 @@ dpu_status dpu_bundle_apply(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dp
         /* entries were verified; re-reading them re-checks every bound at no real cost */
         if ((s = dpu_read_entry(ctx, io, &off, i, &data_end, &sec_pos, &e)) != DPU_OK)
             return s;
+        ctx->section = NULL; /* the sparse and pooled decoders point it at their reader */
         switch (e.mode) {
         case DPU_MODE_COPY:
             s = copy_range(ctx, io, 0, ctx->base_data_start + e.data_offset, e.numel * 4u);
@@ -87,10 +88,11 @@ dpu_status dpu_bundle_apply(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dp
         if (s != DPU_OK)
             return s;
     }
+    ctx->section = NULL;
     if ((s = dpu_pooled_finish(ctx)) != DPU_OK)
         return s;
     dpu_sha256_final(&ctx->sha, digest);
-    if (ctx->written != ctx->info.target_size || memcmp(digest, ctx->info.target_sha256, 32) != 0)
-        return dpu_fail(ctx, DPU_E_TARGET_HASH, "produced file", UINT64_MAX);
+    if (ctx->written != ctx->info.target_size || !dpu_bytes_equal(digest, ctx->info.target_sha256, DPU_SHA256_SIZE))
+        return dpu_fail(ctx, DPU_E_TARGET_HASH, "produced file", DPU_NO_TENSOR);
     return DPU_OK;
 }

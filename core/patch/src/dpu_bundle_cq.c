@@ -18,7 +18,7 @@ typedef struct cq_header {
     unsigned ncent, depth;   /* table: centroids and tree depth ceil(log2 C) */
 } cq_header;
 
-static dpu_status read_header(dpu_apply_ctx *ctx, const dpu_entry *e, uint64_t index, cq_header *h)
+static dpu_status read_header(dpu_apply_state *ctx, const dpu_entry *e, uint64_t index, cq_header *h)
 {
     dpu_bits *b = &ctx->bits;
     unsigned i, flags, limits, reserved;
@@ -63,7 +63,7 @@ static dpu_status read_header(dpu_apply_ctx *ctx, const dpu_entry *e, uint64_t i
 }
 
 /* One change's new value over `source`: 0, or DPU_E_VALUE_CODE / DPU_E_CENTROIDS. */
-static dpu_status decode_value(dpu_apply_ctx *ctx, const cq_header *h, dpu_cq_scan *scan, float *v)
+static dpu_status decode_value(dpu_apply_state *ctx, const cq_header *h, dpu_cq_scan *scan, float *v)
 {
     dpu_bits *b = &ctx->bits;
     dpu_arith *a = &ctx->arith;
@@ -100,7 +100,7 @@ static dpu_status decode_value(dpu_apply_ctx *ctx, const cq_header *h, dpu_cq_sc
     return DPU_OK;
 }
 
-dpu_status dpu_apply_cq(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dpu_entry *e, uint64_t index)
+dpu_status dpu_apply_cq(dpu_apply_state *ctx, const dpu_apply_io *io, const dpu_entry *e, uint64_t index)
 {
     uint64_t first, done = 0;
     cq_header h;
@@ -108,12 +108,13 @@ dpu_status dpu_apply_cq(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dpu_en
     size_t i;
     dpu_status s;
     dpu_bits_init(&ctx->bits, io->read_bundle, io->bundle_user, e->section_offset, e->section_length);
+    ctx->section = &ctx->bits;
     if ((s = read_header(ctx, e, index, &h)) != DPU_OK)
         return s;
     memset(ctx->cq_pos, 0, sizeof ctx->cq_pos);
     memset(ctx->cq_val, 0, sizeof ctx->cq_val);
     dpu_cq_scan_start(&scan, h.row_len, ctx->cq_col);
-    if (dpu_arith_start(&ctx->arith, &ctx->bits) != 0)
+    if (dpu_arith_start(&ctx->arith, &ctx->bits) != DPU_OK)
         return dpu_fail(ctx, DPU_E_ARITH, "arithmetic stream start", index);
     for (first = 0; first < e->numel; first += CHUNK) {
         const size_t n = e->numel - first < CHUNK ? (size_t)(e->numel - first) : CHUNK;

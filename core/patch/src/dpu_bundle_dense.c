@@ -6,12 +6,13 @@
 #define CHUNK 256u /* floats per output chunk: ctx->buf */
 
 /* Flags byte (bits 0-3: Huffman planes, bit 4: DIRECT), then the tables of the Huffman planes. */
-static dpu_status read_header(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dpu_entry *e,
+static dpu_status read_header(dpu_apply_state *ctx, const dpu_apply_io *io, const dpu_entry *e,
                               uint64_t index)
 {
     dpu_bits *b = &ctx->pbits;
     unsigned p;
     dpu_bits_init(b, io->read_bundle, io->bundle_user, e->section_offset, e->section_length);
+    ctx->section = b;
     ctx->pooled_mask = dpu_bits_get(b, 8);
     if (b->error)
         return dpu_fail(ctx, DPU_E_SECTION_SIZE, "dense stream header", index);
@@ -21,9 +22,9 @@ static dpu_status read_header(dpu_apply_ctx *ctx, const dpu_apply_io *io, const 
     for (p = 0; p < 4; ++p) {
         if (!(ctx->pooled_mask >> p & 1u))
             continue;
-        if (dpu_huff_read_lengths(b, ctx->lengths) != 0)
+        if (dpu_huff_read_lengths(b, ctx->lengths) != DPU_OK)
             return dpu_fail(ctx, DPU_E_HUFF_TABLE, "table runs past the dense stream", index);
-        if (dpu_huff_build(&ctx->phuff[p], ctx->lengths) != 0)
+        if (dpu_huff_build(&ctx->phuff[p], ctx->lengths) != DPU_OK)
             return dpu_fail(ctx, DPU_E_HUFF_TABLE, "dense stream code lengths", index);
     }
     ctx->pooled_started = 1;
@@ -31,7 +32,7 @@ static dpu_status read_header(dpu_apply_ctx *ctx, const dpu_apply_io *io, const 
     return DPU_OK;
 }
 
-dpu_status dpu_apply_pooled(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dpu_entry *e,
+dpu_status dpu_apply_pooled(dpu_apply_state *ctx, const dpu_apply_io *io, const dpu_entry *e,
                             uint64_t index)
 {
     uint64_t first;
@@ -42,12 +43,13 @@ dpu_status dpu_apply_pooled(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dp
         return s;
     if (!ctx->pooled_started) /* the table rule makes the first pooled entry carry the stream */
         return dpu_fail(ctx, DPU_E_SECTION_SIZE, "dense stream missing", index);
+    ctx->section = &ctx->pbits;
     for (first = 0; first < e->numel; first += CHUNK) {
         const size_t n = e->numel - first < CHUNK ? (size_t)(e->numel - first) : CHUNK;
         const int xor_base = !(ctx->pooled_mask & DPU_SPARSE_DIRECT);
         if (xor_base && io->read_base(io->base_user, ctx->base_data_start + e->data_offset + first * 4u,
                                       ctx->buf, n * 4u) != 0)
-            return dpu_fail(ctx, DPU_E_READ, "device file read", UINT64_MAX);
+            return dpu_fail(ctx, DPU_E_READ, "device file read", DPU_NO_TENSOR);
         for (i = 0; i < n; ++i) {
             uint32_t x = 0;
             for (p = 0; p < 4; ++p) {
@@ -67,9 +69,10 @@ dpu_status dpu_apply_pooled(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dp
     return DPU_OK;
 }
 
-dpu_status dpu_pooled_finish(dpu_apply_ctx *ctx)
+dpu_status dpu_pooled_finish(dpu_apply_state *ctx)
 {
+    ctx->section = ctx->pooled_started ? &ctx->pbits : NULL;
     if (ctx->pooled_started && !dpu_bits_at_clean_end(&ctx->pbits))
-        return dpu_fail(ctx, DPU_E_SECTION_TRAILING, "dense stream tail", UINT64_MAX);
+        return dpu_fail(ctx, DPU_E_SECTION_TRAILING, "dense stream tail", DPU_NO_TENSOR);
     return DPU_OK;
 }

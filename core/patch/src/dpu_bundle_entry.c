@@ -51,7 +51,7 @@ static int get_varint(const uint8_t *b, size_t avail, size_t *pos, uint64_t max,
     return 0;
 }
 
-dpu_status dpu_read_entry(dpu_apply_ctx *ctx, const dpu_apply_io *io, uint64_t *off, uint64_t index,
+dpu_status dpu_read_entry(dpu_apply_state *ctx, const dpu_apply_io *io, uint64_t *off, uint64_t index,
                           uint64_t *data_end, uint64_t *sec_pos, dpu_entry *e)
 {
     const uint8_t *b = ctx->buf;

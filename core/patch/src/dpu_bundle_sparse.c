@@ -12,7 +12,7 @@ static uint16_t half_from_key(uint32_t key)
     return (uint16_t)(key >= 0x8000u ? key ^ 0x8000u : ~key & 0xffffu);
 }
 
-dpu_status dpu_read_centroids(dpu_apply_ctx *ctx, uint64_t index, unsigned *ncent)
+dpu_status dpu_read_centroids(dpu_apply_state *ctx, uint64_t index, unsigned *ncent)
 {
     dpu_bits *b = &ctx->bits;
     unsigned i, p, form, rice;
@@ -53,7 +53,7 @@ dpu_status dpu_read_centroids(dpu_apply_ctx *ctx, uint64_t index, unsigned *ncen
 }
 
 /* Reads the sparse section's header: count, Rice parameter, plane mask, centroids, tables. */
-static dpu_status read_tables(dpu_apply_ctx *ctx, const dpu_entry *e, uint64_t index, uint64_t *count,
+static dpu_status read_tables(dpu_apply_state *ctx, const dpu_entry *e, uint64_t index, uint64_t *count,
                               unsigned *rice, unsigned *mask, unsigned *planes, unsigned *ncent)
 {
     dpu_bits *b = &ctx->bits;
@@ -79,12 +79,12 @@ static dpu_status read_tables(dpu_apply_ctx *ctx, const dpu_entry *e, uint64_t i
     for (p = 0; p < *planes; ++p) {
         if (!(*mask >> p & 1u))
             continue;
-        if (dpu_huff_read_lengths(b, ctx->lengths) != 0)
+        if (dpu_huff_read_lengths(b, ctx->lengths) != DPU_OK)
             return dpu_fail(ctx, DPU_E_HUFF_TABLE, "table runs past the section", index);
         for (i = *ncent; i < 256; ++i)
             if (ctx->lengths[i] != 0)
                 return dpu_fail(ctx, DPU_E_CENTROIDS, "code for an absent centroid", index);
-        if (dpu_huff_build(&ctx->huff[p], ctx->lengths) != 0)
+        if (dpu_huff_build(&ctx->huff[p], ctx->lengths) != DPU_OK)
             return dpu_fail(ctx, DPU_E_HUFF_TABLE, "code lengths", index);
         ++t;
     }
@@ -92,7 +92,7 @@ static dpu_status read_tables(dpu_apply_ctx *ctx, const dpu_entry *e, uint64_t i
     return DPU_OK;
 }
 
-dpu_status dpu_fill_source(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dpu_entry *e,
+dpu_status dpu_fill_source(dpu_apply_state *ctx, const dpu_apply_io *io, const dpu_entry *e,
                               uint64_t first, size_t n)
 {
     size_t i;
@@ -105,14 +105,14 @@ dpu_status dpu_fill_source(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dpu
         return DPU_OK;
     }
     if (io->read_base(io->base_user, ctx->base_data_start + e->data_offset + first * 4u, ctx->buf, n * 4u) != 0)
-        return dpu_fail(ctx, DPU_E_READ, "device file read", UINT64_MAX);
+        return dpu_fail(ctx, DPU_E_READ, "device file read", DPU_NO_TENSOR);
     for (i = 0; i < n; ++i)
         ctx->vals[i] = dpu_bits_float(dpu_le32(ctx->buf + 4 * i));
     return DPU_OK;
 }
 
 /* Decodes one value over `old`; -1 on a bad code. */
-static int decode_value(dpu_apply_ctx *ctx, const dpu_entry *e, unsigned mask, unsigned planes,
+static int decode_value(dpu_apply_state *ctx, const dpu_entry *e, unsigned mask, unsigned planes,
                         unsigned ncent, float old, float *out)
 {
     uint32_t x = 0;
@@ -135,7 +135,7 @@ static int decode_value(dpu_apply_ctx *ctx, const dpu_entry *e, unsigned mask, u
     return 0;
 }
 
-dpu_status dpu_apply_sparse(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dpu_entry *e,
+dpu_status dpu_apply_sparse(dpu_apply_state *ctx, const dpu_apply_io *io, const dpu_entry *e,
                             uint64_t index)
 {
     uint64_t count, done = 0, next = 0, pos = 0, first;
@@ -144,6 +144,7 @@ dpu_status dpu_apply_sparse(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dp
     size_t i;
     dpu_status s;
     dpu_bits_init(&ctx->bits, io->read_bundle, io->bundle_user, e->section_offset, e->section_length);
+    ctx->section = &ctx->bits;
     if ((s = read_tables(ctx, e, index, &count, &rice, &mask, &planes, &ncent)) != DPU_OK)
         return s;
     for (first = 0; first < e->numel; first += CHUNK) {

@@ -3,49 +3,97 @@
  * base file hash, all before any payload bit is interpreted. */
 #include "dpu_bundle_internal.h"
 
-#include <stdio.h>
 #include <string.h>
 
-dpu_status dpu_fail(dpu_apply_ctx *ctx, dpu_status s, const char *what, uint64_t index)
+dpu_status dpu_fail(dpu_apply_state *ctx, dpu_status s, const char *what, uint64_t index)
 {
     if (ctx->status == DPU_OK) {
         ctx->status = s;
-        if (index == UINT64_MAX)
-            snprintf(ctx->detail, sizeof ctx->detail, "%s", what);
-        else
-            snprintf(ctx->detail, sizeof ctx->detail, "%s (tensor %llu)", what,
-                     (unsigned long long)index);
+        ctx->what = what;
+        ctx->fail_tensor = index;
+        /* inside a section, the byte its reader had reached; else the block read for the check */
+        ctx->fail_offset = ctx->section != NULL
+                               ? ctx->section->next - (ctx->section->have - ctx->section->pos)
+                               : ctx->read_at;
     }
     return ctx->status;
 }
 
-dpu_status dpu_read_bundle(dpu_apply_ctx *ctx, const dpu_apply_io *io, uint64_t off, size_t len)
+dpu_status dpu_read_bundle(dpu_apply_state *ctx, const dpu_apply_io *io, uint64_t off, size_t len)
 {
+    ctx->read_at = off;
     if (len > sizeof ctx->buf || off > io->bundle_size || len > io->bundle_size - off)
-        return dpu_fail(ctx, DPU_E_TRUNCATED, "read past the end of the bundle", UINT64_MAX);
+        return dpu_fail(ctx, DPU_E_TRUNCATED, "read past the end of the bundle", DPU_NO_TENSOR);
     if (io->read_bundle(io->bundle_user, off, ctx->buf, len) != 0)
-        return dpu_fail(ctx, DPU_E_READ, "bundle read", UINT64_MAX);
+        return dpu_fail(ctx, DPU_E_READ, "bundle read", DPU_NO_TENSOR);
     ctx->consumed += len;
     return DPU_OK;
 }
 
-void dpu_apply_init(dpu_apply_ctx *ctx)
+dpu_status dpu_apply_init(dpu_apply_ctx *c)
 {
+    dpu_apply_state *ctx;
+    if (c == NULL)
+        return DPU_E_ARGUMENT;
+    ctx = dpu_state(c);
     memset(ctx, 0, sizeof *ctx);
     ctx->magic = DPU_CTX_MAGIC;
+    ctx->what = "";
+    ctx->fail_tensor = DPU_NO_TENSOR;
+    return DPU_OK;
 }
 
-uint64_t dpu_apply_consumed(const dpu_apply_ctx *ctx) { return ctx->consumed; }
-const char *dpu_apply_detail(const dpu_apply_ctx *ctx) { return ctx->detail; }
+/* The state of an initialised context, or NULL (the queries' argument check). */
+static const dpu_apply_state *queried(const dpu_apply_ctx *c, const void *out, dpu_status *s)
+{
+    const dpu_apply_state *ctx = c != NULL ? dpu_cstate(c) : NULL;
+    *s = c == NULL || out == NULL ? DPU_E_ARGUMENT : ctx->magic != DPU_CTX_MAGIC ? DPU_E_STATE : DPU_OK;
+    return *s == DPU_OK ? ctx : NULL;
+}
+
+dpu_status dpu_apply_info(const dpu_apply_ctx *c, dpu_bundle_info *out)
+{
+    dpu_status s;
+    const dpu_apply_state *ctx = queried(c, out, &s);
+    if (ctx != NULL)
+        memcpy(out, &ctx->info, sizeof *out);
+    return s;
+}
+
+dpu_status dpu_apply_progress(const dpu_apply_ctx *c, uint64_t *consumed, uint64_t *written)
+{
+    dpu_status s;
+    const dpu_apply_state *ctx = queried(c, c, &s);
+    if (ctx != NULL && consumed != NULL)
+        *consumed = ctx->consumed;
+    if (ctx != NULL && written != NULL)
+        *written = ctx->written;
+    return s;
+}
+
+dpu_status dpu_apply_last_error(const dpu_apply_ctx *c, dpu_apply_error *out)
+{
+    dpu_status s;
+    const dpu_apply_state *ctx = queried(c, out, &s);
+    if (ctx != NULL) {
+        out->status = ctx->status;
+        out->what = ctx->what;
+        out->tensor = ctx->fail_tensor;
+        out->offset = ctx->status == DPU_OK ? 0u : ctx->fail_offset;
+    }
+    return s;
+}
 
 /* Hashes bundle bytes [off, off + len) into ctx->sha (len already bounds-checked). */
-static dpu_status hash_range(dpu_apply_ctx *ctx, const dpu_apply_io *io, dpu_read_fn rd, void *user,
+static dpu_status hash_range(dpu_apply_state *ctx, const dpu_apply_io *io, dpu_read_fn rd, void *user,
                              uint64_t off, uint64_t len, int is_bundle)
 {
     while (len > 0) {
         const size_t n = len < sizeof ctx->buf ? (size_t)len : sizeof ctx->buf;
+        if (is_bundle)
+            ctx->read_at = off;
         if (rd(user, off, ctx->buf, n) != 0)
-            return dpu_fail(ctx, DPU_E_READ, is_bundle ? "bundle read" : "device file read", UINT64_MAX);
+            return dpu_fail(ctx, DPU_E_READ, is_bundle ? "bundle read" : "device file read", DPU_NO_TENSOR);
         if (is_bundle)
             ctx->consumed += n;
         dpu_sha256_update(&ctx->sha, ctx->buf, n);
@@ -65,32 +113,42 @@ static int all_zero(const uint8_t *p, size_t n)
     return 1;
 }
 
+/* strcmp(a, b) == 0 without libc. */
+static int same_string(const char *a, const char *b)
+{
+    while (*a != 0 && *a == *b) {
+        ++a;
+        ++b;
+    }
+    return *a == *b;
+}
+
 /* Step 1: preamble, manifest digest and signature; nothing of the manifest is trusted before. */
-static dpu_status check_envelope(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dpu_apply_options *opt)
+static dpu_status check_envelope(dpu_apply_state *ctx, const dpu_apply_io *io, const dpu_apply_options *opt)
 {
     uint8_t digest[DPU_SHA256_SIZE], msg[16 + DPU_SHA256_SIZE];
     uint32_t flags;
     dpu_status s;
     if (io->bundle_size < DPU_BUNDLE_PREAMBLE_SIZE)
-        return dpu_fail(ctx, DPU_E_TRUNCATED, "preamble", UINT64_MAX);
+        return dpu_fail(ctx, DPU_E_TRUNCATED, "preamble", DPU_NO_TENSOR);
     if ((s = dpu_read_bundle(ctx, io, 0, DPU_BUNDLE_PREAMBLE_SIZE)) != DPU_OK)
         return s;
-    if (memcmp(ctx->buf, DPU_BUNDLE_MAGIC, 4) != 0)
-        return dpu_fail(ctx, DPU_E_MAGIC, "magic", UINT64_MAX);
+    if (!dpu_bytes_equal(ctx->buf, (const uint8_t *)DPU_BUNDLE_MAGIC, 4))
+        return dpu_fail(ctx, DPU_E_MAGIC, "magic", DPU_NO_TENSOR);
     ctx->format_version = dpu_le16(ctx->buf + 4);
     if (ctx->format_version < DPU_BUNDLE_FORMAT_MIN || ctx->format_version > DPU_BUNDLE_FORMAT_VERSION)
-        return dpu_fail(ctx, DPU_E_FORMAT_VERSION, "format version", UINT64_MAX);
+        return dpu_fail(ctx, DPU_E_FORMAT_VERSION, "format version", DPU_NO_TENSOR);
     flags = dpu_le16(ctx->buf + 6);
     if ((flags & ~DPU_BUNDLE_FLAG_SIGNED) != 0 || dpu_le32(ctx->buf + 12) != 0)
-        return dpu_fail(ctx, DPU_E_FLAGS, "preamble flags", UINT64_MAX);
+        return dpu_fail(ctx, DPU_E_FLAGS, "preamble flags", DPU_NO_TENSOR);
     ctx->info.signed_bundle = flags & DPU_BUNDLE_FLAG_SIGNED;
     ctx->manifest_size = dpu_le32(ctx->buf + 8);
     if (ctx->manifest_size < DPU_MANIFEST_FIXED_SIZE || ctx->manifest_size > DPU_MAX_MANIFEST)
-        return dpu_fail(ctx, DPU_E_MANIFEST_SIZE, "manifest length", UINT64_MAX);
+        return dpu_fail(ctx, DPU_E_MANIFEST_SIZE, "manifest length", DPU_NO_TENSOR);
     ctx->sections_start = DPU_BUNDLE_PREAMBLE_SIZE + ctx->manifest_size + DPU_SHA256_SIZE +
                           (ctx->info.signed_bundle ? DPU_BUNDLE_SIGNATURE_SIZE : 0u);
     if (ctx->sections_start > io->bundle_size)
-        return dpu_fail(ctx, DPU_E_TRUNCATED, "manifest, digest or signature", UINT64_MAX);
+        return dpu_fail(ctx, DPU_E_TRUNCATED, "manifest, digest or signature", DPU_NO_TENSOR);
     dpu_sha256_init(&ctx->sha);
     if ((s = hash_range(ctx, io, io->read_bundle, io->bundle_user, 0,
                         DPU_BUNDLE_PREAMBLE_SIZE + ctx->manifest_size, 1)) != DPU_OK)
@@ -99,25 +157,21 @@ static dpu_status check_envelope(dpu_apply_ctx *ctx, const dpu_apply_io *io, con
     if ((s = dpu_read_bundle(ctx, io, DPU_BUNDLE_PREAMBLE_SIZE + ctx->manifest_size,
                              DPU_SHA256_SIZE + (ctx->info.signed_bundle ? 64u : 0u))) != DPU_OK)
         return s;
-    if (memcmp(ctx->buf, digest, DPU_SHA256_SIZE) != 0)
-        return dpu_fail(ctx, DPU_E_MANIFEST_DIGEST, "manifest digest", UINT64_MAX);
+    if (!dpu_bytes_equal(ctx->buf, digest, DPU_SHA256_SIZE))
+        return dpu_fail(ctx, DPU_E_MANIFEST_DIGEST, "manifest digest", DPU_NO_TENSOR);
     if (opt->public_key != NULL) {
-        int r;
         if (!ctx->info.signed_bundle)
-            return dpu_fail(ctx, DPU_E_UNSIGNED, "signature", UINT64_MAX);
+            return dpu_fail(ctx, DPU_E_UNSIGNED, "signature", DPU_NO_TENSOR);
         memcpy(msg, DPU_SIG_CONTEXT, 16);
         memcpy(msg + 16, digest, DPU_SHA256_SIZE);
-        r = dpu_ed25519_verify(ctx->buf + DPU_SHA256_SIZE, msg, sizeof msg, opt->public_key);
-        if (r == -2)
-            return dpu_fail(ctx, DPU_E_NO_CRYPTO, "signature", UINT64_MAX);
-        if (r != 0)
-            return dpu_fail(ctx, DPU_E_SIGNATURE, "signature", UINT64_MAX);
+        if ((s = dpu_ed25519_verify(ctx->buf + DPU_SHA256_SIZE, msg, sizeof msg, opt->public_key)) != DPU_OK)
+            return dpu_fail(ctx, s, "signature", DPU_NO_TENSOR);
     }
     return DPU_OK;
 }
 
 /* Step 2: the manifest's fixed part and strings. */
-static dpu_status check_fixed(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dpu_apply_options *opt)
+static dpu_status check_fixed(dpu_apply_state *ctx, const dpu_apply_io *io, const dpu_apply_options *opt)
 {
     const uint8_t *b = ctx->buf;
     dpu_bundle_info *in = &ctx->info;
@@ -127,12 +181,12 @@ static dpu_status check_fixed(dpu_apply_ctx *ctx, const dpu_apply_io *io, const 
         return s;
     in->kind = b[0];
     if (b[1] || b[2] || b[3] || !all_zero(b + 170, 6))
-        return dpu_fail(ctx, DPU_E_FLAGS, "manifest reserved bytes", UINT64_MAX);
+        return dpu_fail(ctx, DPU_E_FLAGS, "manifest reserved bytes", DPU_NO_TENSOR);
     ctx->header_form = dpu_le32(b + 116);
     if (ctx->header_form > DPU_HEADER_BASE_EDIT || (ctx->header_form != 0 && b[0] != DPU_KIND_DELTA))
-        return dpu_fail(ctx, DPU_E_HEADER, "header form", UINT64_MAX);
+        return dpu_fail(ctx, DPU_E_HEADER, "header form", DPU_NO_TENSOR);
     if (in->kind < DPU_KIND_FULL || in->kind > DPU_KIND_REINIT_DELTA)
-        return dpu_fail(ctx, DPU_E_KIND, "kind", UINT64_MAX);
+        return dpu_fail(ctx, DPU_E_KIND, "kind", DPU_NO_TENSOR);
     in->tensor_count = dpu_le32(b + 4);
     in->update_version = dpu_le64(b + 8);
     memcpy(in->base_sha256, b + 16, DPU_SHA256_SIZE);
@@ -149,14 +203,14 @@ static dpu_status check_fixed(dpu_apply_ctx *ctx, const dpu_apply_io *io, const 
     compat_len = b[169];
     if (in->kind != DPU_KIND_DELTA &&
         (in->base_size != 0 || ctx->base_data_start != 0 || !all_zero(in->base_sha256, 32)))
-        return dpu_fail(ctx, DPU_E_KIND, "base fields of a bundle without base", UINT64_MAX);
+        return dpu_fail(ctx, DPU_E_KIND, "base fields of a bundle without base", DPU_NO_TENSOR);
     if (in->kind == DPU_KIND_REINIT_DELTA ? in->init_version != 1u
                                           : (in->init_version != 0 || in->init_seed != 0))
-        return dpu_fail(ctx, DPU_E_INIT_VERSION, "initialiser version", UINT64_MAX);
+        return dpu_fail(ctx, DPU_E_INIT_VERSION, "initialiser version", DPU_NO_TENSOR);
     if (in->tensor_count == 0 || in->tensor_count > DPU_MAX_TENSORS)
-        return dpu_fail(ctx, DPU_E_TENSOR_COUNT, "tensor count", UINT64_MAX);
+        return dpu_fail(ctx, DPU_E_TENSOR_COUNT, "tensor count", DPU_NO_TENSOR);
     if (model_len == 0 || DPU_MANIFEST_FIXED_SIZE + (uint64_t)model_len + compat_len > ctx->manifest_size)
-        return dpu_fail(ctx, DPU_E_STRING, "model/compat length", UINT64_MAX);
+        return dpu_fail(ctx, DPU_E_STRING, "model/compat length", DPU_NO_TENSOR);
     if ((s = dpu_read_bundle(ctx, io, DPU_BUNDLE_PREAMBLE_SIZE + DPU_MANIFEST_FIXED_SIZE,
                              model_len + compat_len)) != DPU_OK)
         return s;
@@ -164,26 +218,26 @@ static dpu_status check_fixed(dpu_apply_ctx *ctx, const dpu_apply_io *io, const 
     in->model[model_len] = 0;
     memcpy(in->compat, b + model_len, compat_len);
     in->compat[compat_len] = 0;
-    if (strlen(in->model) != model_len || strlen(in->compat) != compat_len)
-        return dpu_fail(ctx, DPU_E_STRING, "NUL inside model/compat string", UINT64_MAX);
-    if (opt->compat != NULL && strcmp(opt->compat, in->compat) != 0)
-        return dpu_fail(ctx, DPU_E_COMPAT, "compatibility string", UINT64_MAX);
+    if (dpu_str_len(in->model, model_len) != model_len || dpu_str_len(in->compat, compat_len) != compat_len)
+        return dpu_fail(ctx, DPU_E_STRING, "NUL inside model/compat string", DPU_NO_TENSOR);
+    if (opt->compat != NULL && !same_string(opt->compat, in->compat))
+        return dpu_fail(ctx, DPU_E_COMPAT, "compatibility string", DPU_NO_TENSOR);
     if (in->update_version <= opt->current_version)
-        return dpu_fail(ctx, DPU_E_ROLLBACK, "update version", UINT64_MAX);
+        return dpu_fail(ctx, DPU_E_ROLLBACK, "update version", DPU_NO_TENSOR);
     /* the target header section comes first among the sections */
     if (ctx->header_sec_offset != ctx->sections_start ||
         ctx->header_sec_len < (ctx->header_form ? DPU_HEADER_EDIT_FIELDS : 10u) ||
         ctx->header_sec_len > 8u + DPU_MAX_HEADER || ctx->header_sec_len > io->bundle_size - ctx->sections_start)
-        return dpu_fail(ctx, DPU_E_HEADER, "header section bounds", UINT64_MAX);
+        return dpu_fail(ctx, DPU_E_HEADER, "header section bounds", DPU_NO_TENSOR);
     if (in->kind == DPU_KIND_DELTA &&
         (ctx->base_data_start < 10 || ctx->base_data_start > in->base_size))
-        return dpu_fail(ctx, DPU_E_TENSOR_LAYOUT, "base data start", UINT64_MAX);
+        return dpu_fail(ctx, DPU_E_TENSOR_LAYOUT, "base data start", DPU_NO_TENSOR);
     return DPU_OK;
 }
 
 /* Section H's produced length; for the base-edit form (its digest already checked) the four
  * fields, bounded by the section, the base header and each other. */
-static dpu_status header_fields(dpu_apply_ctx *ctx, const dpu_apply_io *io)
+static dpu_status header_fields(dpu_apply_state *ctx, const dpu_apply_io *io)
 {
     uint64_t lit;
     dpu_status s;
@@ -204,12 +258,12 @@ static dpu_status header_fields(dpu_apply_ctx *ctx, const dpu_apply_io *io)
         lit != ctx->header_len - ctx->header_prefix - ctx->header_tail ||
         ctx->header_prefix > ctx->base_data_start || ctx->header_tail_src > ctx->base_data_start ||
         ctx->header_tail > ctx->base_data_start - ctx->header_tail_src)
-        return dpu_fail(ctx, DPU_E_HEADER, "header edit fields", UINT64_MAX);
+        return dpu_fail(ctx, DPU_E_HEADER, "header edit fields", DPU_NO_TENSOR);
     return DPU_OK;
 }
 
 /* SHA-256 of one section into the running digest of section digests. */
-static dpu_status digest_section(dpu_apply_ctx *ctx, const dpu_apply_io *io, uint64_t off, uint64_t len)
+static dpu_status digest_section(dpu_apply_state *ctx, const dpu_apply_io *io, uint64_t off, uint64_t len)
 {
     uint8_t digest[DPU_SHA256_SIZE];
     dpu_status s;
@@ -222,11 +276,10 @@ static dpu_status digest_section(dpu_apply_ctx *ctx, const dpu_apply_io *io, uin
 }
 
 /* Step 3: every tensor entry, the layout sums, and the digest of every section. */
-static dpu_status check_table(dpu_apply_ctx *ctx, const dpu_apply_io *io)
+static dpu_status check_table(dpu_apply_state *ctx, const dpu_apply_io *io)
 {
     uint8_t digest[DPU_SHA256_SIZE];
-    uint64_t off = DPU_BUNDLE_PREAMBLE_SIZE + DPU_MANIFEST_FIXED_SIZE + strlen(ctx->info.model) +
-                   strlen(ctx->info.compat);
+    uint64_t off = dpu_table_start(ctx);
     uint64_t data_end = 0, sec_pos = ctx->sections_start + ctx->header_sec_len, i;
     dpu_entry e;
     dpu_status s;
@@ -241,21 +294,21 @@ static dpu_status check_table(dpu_apply_ctx *ctx, const dpu_apply_io *io)
     }
     dpu_sha256_final(&ctx->root, digest);
     if (off != DPU_BUNDLE_PREAMBLE_SIZE + ctx->manifest_size)
-        return dpu_fail(ctx, DPU_E_MANIFEST_TRAILING, "manifest", UINT64_MAX);
+        return dpu_fail(ctx, DPU_E_MANIFEST_TRAILING, "manifest", DPU_NO_TENSOR);
     if (sec_pos != io->bundle_size)
-        return dpu_fail(ctx, DPU_E_SECTION_LAYOUT, "bytes after the last section", UINT64_MAX);
-    if (memcmp(digest, ctx->sections_sha, DPU_SHA256_SIZE) != 0)
-        return dpu_fail(ctx, DPU_E_SECTION_DIGEST, "sections digest", UINT64_MAX);
+        return dpu_fail(ctx, DPU_E_SECTION_LAYOUT, "bytes after the last section", DPU_NO_TENSOR);
+    if (!dpu_bytes_equal(digest, ctx->sections_sha, DPU_SHA256_SIZE))
+        return dpu_fail(ctx, DPU_E_SECTION_DIGEST, "sections digest", DPU_NO_TENSOR);
     if ((s = header_fields(ctx, io)) != DPU_OK)
         return s;
     if (ctx->info.target_size != ctx->header_len + data_end ||
         (ctx->info.kind == DPU_KIND_DELTA && ctx->info.base_size != ctx->base_data_start + data_end))
-        return dpu_fail(ctx, DPU_E_TENSOR_LAYOUT, "file sizes != header + tensor bytes", UINT64_MAX);
+        return dpu_fail(ctx, DPU_E_TENSOR_LAYOUT, "file sizes != header + tensor bytes", DPU_NO_TENSOR);
     return DPU_OK;
 }
 
 /* Step 4: the target header section's length prefix (8 bytes LE = JSON length, JSON starts '{'). */
-static dpu_status check_header(dpu_apply_ctx *ctx, const dpu_apply_io *io)
+static dpu_status check_header(dpu_apply_state *ctx, const dpu_apply_io *io)
 {
     dpu_status s;
     if (ctx->header_form != DPU_HEADER_VERBATIM)
@@ -263,41 +316,43 @@ static dpu_status check_header(dpu_apply_ctx *ctx, const dpu_apply_io *io)
     if ((s = dpu_read_bundle(ctx, io, ctx->header_sec_offset, 9)) != DPU_OK)
         return s;
     if (dpu_le64(ctx->buf) != ctx->header_sec_len - 8u || ctx->buf[8] != '{')
-        return dpu_fail(ctx, DPU_E_HEADER, "header length prefix", UINT64_MAX);
+        return dpu_fail(ctx, DPU_E_HEADER, "header length prefix", DPU_NO_TENSOR);
     return DPU_OK;
 }
 
 /* Step 5: the device file is exactly the base this delta was made from. */
-static dpu_status check_base(dpu_apply_ctx *ctx, const dpu_apply_io *io)
+static dpu_status check_base(dpu_apply_state *ctx, const dpu_apply_io *io)
 {
     uint8_t digest[DPU_SHA256_SIZE];
     dpu_status s;
     if (ctx->info.kind != DPU_KIND_DELTA)
         return DPU_OK;
     if (io->read_base == NULL)
-        return dpu_fail(ctx, DPU_E_ARGUMENT, "delta bundle needs read_base", UINT64_MAX);
+        return dpu_fail(ctx, DPU_E_ARGUMENT, "delta bundle needs read_base", DPU_NO_TENSOR);
     if (io->base_size != ctx->info.base_size)
-        return dpu_fail(ctx, DPU_E_BASE_SIZE, "device file size", UINT64_MAX);
+        return dpu_fail(ctx, DPU_E_BASE_SIZE, "device file size", DPU_NO_TENSOR);
     dpu_sha256_init(&ctx->sha);
     if ((s = hash_range(ctx, io, io->read_base, io->base_user, 0, io->base_size, 0)) != DPU_OK)
         return s;
     dpu_sha256_final(&ctx->sha, digest);
-    if (memcmp(digest, ctx->info.base_sha256, DPU_SHA256_SIZE) != 0)
-        return dpu_fail(ctx, DPU_E_BASE_HASH, "device file SHA-256", UINT64_MAX);
+    if (!dpu_bytes_equal(digest, ctx->info.base_sha256, DPU_SHA256_SIZE))
+        return dpu_fail(ctx, DPU_E_BASE_HASH, "device file SHA-256", DPU_NO_TENSOR);
     return DPU_OK;
 }
 
-dpu_status dpu_bundle_verify(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dpu_apply_options *opt)
+dpu_status dpu_bundle_verify(dpu_apply_ctx *c, const dpu_apply_io *io, const dpu_apply_options *opt)
 {
+    dpu_apply_state *ctx;
     dpu_status s;
-    if (ctx == NULL)
+    if (c == NULL)
         return DPU_E_ARGUMENT;
+    ctx = dpu_state(c);
     if (ctx->magic != DPU_CTX_MAGIC)
         return DPU_E_STATE;
     if (ctx->status != DPU_OK)
         return ctx->status; /* terminal */
     if (io == NULL || opt == NULL || io->read_bundle == NULL)
-        return dpu_fail(ctx, DPU_E_ARGUMENT, "io/options", UINT64_MAX);
+        return dpu_fail(ctx, DPU_E_ARGUMENT, "io/options", DPU_NO_TENSOR);
     if ((s = check_envelope(ctx, io, opt)) != DPU_OK || (s = check_fixed(ctx, io, opt)) != DPU_OK ||
         (s = check_table(ctx, io)) != DPU_OK || (s = check_header(ctx, io)) != DPU_OK ||
         (s = check_base(ctx, io)) != DPU_OK)

@@ -109,7 +109,7 @@ uint64_t dpu_rice_get(dpu_bits *b, unsigned k, uint64_t limit, int *ok)
     return v;
 }
 
-int dpu_huff_build(dpu_huff *h, const uint8_t lengths[256])
+dpu_status dpu_huff_build(dpu_huff *h, const uint8_t lengths[256])
 {
     uint16_t offs[DPU_HUFF_MAX_BITS + 2];
     int32_t left = 1; /* unassigned code space at the current length, in units of 2^-len */
@@ -118,23 +118,23 @@ int dpu_huff_build(dpu_huff *h, const uint8_t lengths[256])
     h->used = 0;
     for (i = 0; i < 256; ++i) {
         if (lengths[i] > DPU_HUFF_MAX_BITS)
-            return -1;
+            return DPU_E_HUFF_TABLE;
         h->count[lengths[i]]++;
     }
     h->count[0] = 0;
     for (len = 1; len <= DPU_HUFF_MAX_BITS; ++len) {
         left = left * 2 - (int32_t)h->count[len];
         if (left < 0)
-            return -1; /* over-subscribed */
+            return DPU_E_HUFF_TABLE; /* over-subscribed */
         h->used = (uint16_t)(h->used + h->count[len]);
     }
     if (h->used == 0)
-        return -1;
+        return DPU_E_HUFF_TABLE;
     if (h->used == 1) {
         if (h->count[1] != 1)
-            return -1; /* a lone symbol is coded with the single bit 0 */
+            return DPU_E_HUFF_TABLE; /* a lone symbol is coded with the single bit 0 */
     } else if (left != 0) {
-        return -1; /* incomplete code: some bit strings would decode to nothing */
+        return DPU_E_HUFF_TABLE; /* incomplete code: some bit strings would decode to nothing */
     }
     offs[1] = 0;
     for (len = 1; len <= DPU_HUFF_MAX_BITS; ++len)
@@ -142,10 +142,10 @@ int dpu_huff_build(dpu_huff *h, const uint8_t lengths[256])
     for (i = 0; i < 256; ++i)
         if (lengths[i] != 0)
             h->symbol[offs[lengths[i]]++] = (uint8_t)i;
-    return 0;
+    return DPU_OK;
 }
 
-int dpu_huff_read_lengths(dpu_bits *b, uint8_t lengths[256])
+dpu_status dpu_huff_read_lengths(dpu_bits *b, uint8_t lengths[256])
 {
     unsigned i;
     for (i = 0; i < 128; ++i) {
@@ -153,7 +153,7 @@ int dpu_huff_read_lengths(dpu_bits *b, uint8_t lengths[256])
         lengths[2 * i] = (uint8_t)(byte & 15u);
         lengths[2 * i + 1] = (uint8_t)(byte >> 4);
     }
-    return b->error ? -1 : 0;
+    return b->error ? DPU_E_HUFF_TABLE : DPU_OK;
 }
 
 int dpu_huff_get(const dpu_huff *h, dpu_bits *b)
@@ -196,12 +196,12 @@ void dpu_arith_update(dpu_arith_model *m, unsigned bit, unsigned limit)
     }
 }
 
-int dpu_arith_start(dpu_arith *a, dpu_bits *b)
+dpu_status dpu_arith_start(dpu_arith *a, dpu_bits *b)
 {
     a->range = 0xffffffffu;
     a->code = dpu_bits_get(b, 16) << 16;
     a->code |= dpu_bits_get(b, 16);
-    return b->error || a->code >= a->range ? -1 : 0;
+    return b->error || a->code >= a->range ? DPU_E_ARITH : DPU_OK;
 }
 
 unsigned dpu_arith_get(dpu_arith *a, dpu_bits *b, dpu_arith_model *m, unsigned limit)

@@ -2,7 +2,7 @@
 /* Portable seeded initialiser (see docs/initializer.md): integer hashing, one float multiply per value. */
 #include "dpu_init.h"
 
-#include <math.h>
+#include "dpu_codes.h"
 
 #define DPU_GOLDEN 0x9E3779B97F4A7C15ULL
 
@@ -19,13 +19,45 @@ uint64_t dpu_init_key(uint64_t seed, uint32_t tensor_index)
     return dpu_mix64(dpu_mix64(seed + DPU_GOLDEN) ^ ((uint64_t)tensor_index * DPU_GOLDEN + 1u));
 }
 
+/* sqrtf(n) for an integer 1 <= n <= 2^24, correctly rounded as IEEE 754 requires of sqrtf, in
+ * integer arithmetic: the firmware build links no libm. n is shifted by an even amount into
+ * [2^60, 2^62), so r = floor(sqrt) has 31 bits; 7 are rounded away. A tie needs an exact square
+ * root with 25 significant bits, and sqrt(n) <= 2^12 is either an integer of at most 13 bits or
+ * irrational: rounding up on "half or more, remainder non-zero" is round-to-nearest. */
+static float sqrt_of_count(uint32_t n)
+{
+    unsigned e = 0, s;
+    uint64_t m, r = 0, bit, q;
+    while ((n >> e) > 1u)
+        ++e;
+    s = (61u - e) / 2u;
+    m = (uint64_t)n << (2u * s);
+    for (bit = (uint64_t)1 << 60; bit != 0; bit >>= 2) { /* digit-by-digit square root */
+        if (m >= r + bit) {
+            m -= r + bit;
+            r = (r >> 1) + bit;
+        } else {
+            r >>= 1;
+        }
+    }
+    /* now r = floor(sqrt(n << 2s)) in [2^30, 2^31), m = the remainder */
+    q = r >> 7;
+    if ((r & 127u) > 64u || ((r & 127u) == 64u && (m != 0 || (q & 1u))))
+        ++q;
+    if (q == (1u << 24)) { /* rounded up to the next power of two */
+        q >>= 1;
+        --s;
+    }
+    /* value q * 2^(7 - s) with q in [2^23, 2^24): exponent 30 - s */
+    return dpu_bits_float((uint32_t)(127u + 30u - s) << 23 | (uint32_t)(q & 0x7fffffu));
+}
+
 float dpu_init_bound(uint64_t fan_in)
 {
-    volatile float f; /* volatile: no excess precision, no fused reciprocal-sqrt */
+    volatile float f; /* volatile: no excess precision, no fused reciprocal */
     if (fan_in == 0u || fan_in > (1u << 24))
         return 0.0f;
-    f = (float)fan_in;
-    f = sqrtf(f);
+    f = sqrt_of_count((uint32_t)fan_in);
     f = 1.0f / f;
     return f;
 }

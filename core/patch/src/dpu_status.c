@@ -59,14 +59,14 @@ const char *dpu_status_message(dpu_status s)
     return messages[s];
 }
 
-int dpu_ed25519_verify(const uint8_t sig[64], const uint8_t *msg, size_t len, const uint8_t pk[32])
+dpu_status dpu_ed25519_verify(const uint8_t sig[64], const uint8_t *msg, size_t len, const uint8_t pk[32])
 {
 #ifdef DPU_PATCH_WITH_SODIUM
     if (sodium_init() < 0)
-        return -2;
-    return crypto_sign_verify_detached(sig, msg, (unsigned long long)len, pk) == 0 ? 0 : -1;
+        return DPU_E_NO_CRYPTO;
+    return crypto_sign_verify_detached(sig, msg, (unsigned long long)len, pk) == 0 ? DPU_OK : DPU_E_SIGNATURE;
 #else
     (void)sig; (void)msg; (void)len; (void)pk;
-    return -2;
+    return DPU_E_NO_CRYPTO;
 #endif
 }

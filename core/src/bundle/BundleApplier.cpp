@@ -49,11 +49,19 @@ BundleApplier::Result run(const std::vector<uint8_t>& bundle, const std::vector<
     opt.current_version = o.currentVersion;
     const dpu_status s = apply ? dpu_bundle_apply(ctx.get(), &io, &opt) : dpu_bundle_verify(ctx.get(), &io, &opt);
     r.status = int(s);
-    r.updateVersion = ctx->info.update_version;
+    dpu_bundle_info info{};
+    dpu_apply_info(ctx.get(), &info);
+    r.updateVersion = info.update_version;
     if (s != DPU_OK) {
+        // The library hands back static parts only; the message is put together here.
+        dpu_apply_error e{};
+        dpu_apply_last_error(ctx.get(), &e);
         r.message = std::string(dpu_status_message(s));
-        if (dpu_apply_detail(ctx.get())[0])
-            r.message += std::string(": ") + dpu_apply_detail(ctx.get());
+        if (e.what != nullptr && e.what[0] != 0)
+            r.message += std::string(": ") + e.what;
+        if (e.tensor != DPU_NO_TENSOR)
+            r.message += " (tensor " + std::to_string(e.tensor) + ")";
+        r.message += " at bundle byte " + std::to_string(e.offset);
         r.file.clear();
     }
     return r;

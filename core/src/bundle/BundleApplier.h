@@ -17,7 +17,7 @@ public:
     };
     struct Result {
         int status = 0;          ///< dpu_status (0 = DPU_OK)
-        std::string message;     ///< dpu_status_message + detail, empty when ok
+        std::string message;     ///< dpu_status_message, what, tensor and bundle offset; empty when ok
         std::vector<uint8_t> file; ///< the produced device file (apply only, when ok)
         uint64_t updateVersion = 0;
     };

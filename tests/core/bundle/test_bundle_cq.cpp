@@ -103,7 +103,7 @@ private Q_SLOTS:
                 dpu_bits b;
                 dpu_bits_init(&b, readVec, const_cast<std::vector<uint8_t>*>(&bytes), 0, bytes.size());
                 dpu_arith a;
-                QCOMPARE(dpu_arith_start(&a, &b), 0);
+                QCOMPARE(dpu_arith_start(&a, &b), DPU_OK);
                 for (size_t i = 0; i < bits.size(); ++i)
                     QCOMPARE(dpu_arith_get(&a, &b, &dm[ctx[i]], limit), bits[i]);
                 QCOMPARE(b.error, 0);
@@ -120,7 +120,7 @@ private Q_SLOTS:
             dpu_bits b;
             dpu_bits_init(&b, readVec, const_cast<std::vector<uint8_t>*>(&bytes), 0, bytes.size());
             dpu_arith a;
-            QCOMPARE(dpu_arith_start(&a, &b), -1);
+            QCOMPARE(dpu_arith_start(&a, &b), DPU_E_ARITH);
         }
         dpu_arith_model m{16383, 0};
         QVERIFY(dpu_arith_p1(&m) >= 1 && dpu_arith_p1(&m) < 65536);

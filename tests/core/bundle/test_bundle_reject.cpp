@@ -301,6 +301,59 @@ private Q_SLOTS:
         QCOMPARE(BundleApplier::apply(f.out.bytes, f.base, compat).status, int(DPU_E_COMPAT));
     }
 
+    // The library formats nothing: an error comes back as status, a static "what", the tensor
+    // and the bundle offset, here the byte after a sparse section's 10-byte header.
+    void errorNamesFieldTensorAndOffset()
+    {
+        const Fixture f = smallBundle(ValueCoding::Fp32, {});
+        std::vector<uint8_t> bad = f.out.bytes;
+        const auto spans = sectionSpans(bad);
+        const uint64_t entry0 = 16 + DPU_MANIFEST_FIXED_SIZE + bad.at(16 + 168) + bad.at(16 + 169);
+        QCOMPARE(bad.at(entry0) & 3, int(DPU_MODE_SPARSE)); // tensor 0 ("w") travels sparse
+        const uint64_t sec = spans[1].first;
+        bad.at(sec + 8) = 32; // Golomb-Rice parameter above 31
+        reseal(bad);
+        auto rd = [](void* u, uint64_t off, uint8_t* buf, size_t len) -> int {
+            const auto* v = static_cast<const std::vector<uint8_t>*>(u);
+            if (off > v->size() || len > v->size() - off)
+                return -1;
+            std::memcpy(buf, v->data() + off, len);
+            return 0;
+        };
+        auto wr = [](void*, const uint8_t*, size_t) -> int { return 0; };
+        dpu_apply_io io{};
+        io.read_bundle = rd;
+        io.bundle_user = &bad;
+        io.bundle_size = bad.size();
+        io.read_base = rd;
+        io.base_user = const_cast<std::vector<uint8_t>*>(&f.base);
+        io.base_size = f.base.size();
+        io.write_target = wr;
+        dpu_apply_options opt{};
+        dpu_apply_ctx ctx;
+        QCOMPARE(dpu_apply_init(&ctx), DPU_OK);
+        QCOMPARE(dpu_bundle_verify(&ctx, &io, &opt), DPU_OK); // payload bits are not read yet
+        QCOMPARE(dpu_bundle_apply(&ctx, &io, &opt), DPU_E_RICE_PARAM);
+        dpu_apply_error e{};
+        QCOMPARE(dpu_apply_last_error(&ctx, &e), DPU_OK);
+        QCOMPARE(e.status, DPU_E_RICE_PARAM);
+        QCOMPARE(std::string(e.what), std::string("rice parameter"));
+        QCOMPARE(e.tensor, uint64_t(0));
+        QCOMPARE(e.offset, sec + 10);
+        // a changed manifest byte points at the stored digest it fails against
+        std::vector<uint8_t> entry = f.out.bytes;
+        QVERIFY(dpu_apply_init(&ctx) == DPU_OK);
+        io.bundle_user = &entry;
+        entry.at(16 + 4) ^= 1; // tensor count, digest not recomputed
+        QCOMPARE(dpu_bundle_verify(&ctx, &io, &opt), DPU_E_MANIFEST_DIGEST);
+        QCOMPARE(dpu_apply_last_error(&ctx, &e), DPU_OK);
+        QCOMPARE(e.tensor, DPU_NO_TENSOR);
+        QCOMPARE(e.offset, uint64_t(16 + (bad.at(8) | bad.at(9) << 8))); // the stored digest
+        const auto message = BundleApplier::apply(bad, f.base, {}).message;
+        QVERIFY2(message.find("Golomb-Rice parameter out of range: rice parameter (tensor 0) at bundle byte " +
+                              std::to_string(sec + 10)) != std::string::npos, message.c_str());
+    }
+
     void terminalErrorState()
     {
         const Fixture f = smallBundle(ValueCoding::Fp32, {});
@@ -322,6 +375,16 @@ private Q_SLOTS:
         io.bundle_size = bad.size();
         dpu_apply_options opt{};
         QCOMPARE(dpu_bundle_verify(&ctx, &io, &opt), DPU_E_MAGIC);
+        dpu_apply_error e{};
+        QCOMPARE(dpu_apply_last_error(&ctx, &e), DPU_OK);
+        QCOMPARE(e.status, DPU_E_MAGIC);
+        QCOMPARE(std::string(e.what), std::string("magic"));
+        QCOMPARE(e.tensor, DPU_NO_TENSOR);
+        QCOMPARE(e.offset, uint64_t(0)); // the preamble
+        uint64_t consumed = 0, written = 1;
+        QCOMPARE(dpu_apply_progress(&ctx, &consumed, &written), DPU_OK);
+        QCOMPARE(consumed, uint64_t(DPU_BUNDLE_PREAMBLE_SIZE));
+        QCOMPARE(written, uint64_t(0));
         io.bundle_user = const_cast<std::vector<uint8_t>*>(&f.out.bytes); // even with good input
         QCOMPARE(dpu_bundle_verify(&ctx, &io, &opt), DPU_E_MAGIC);
         QCOMPARE(dpu_bundle_apply(&ctx, &io, &opt), DPU_E_MAGIC);
@@ -330,6 +393,25 @@ private Q_SLOTS:
                 QVERIFY(std::string(dpu_status_message(dpu_status(s))) != dpu_status_message(dpu_status(t)));
         dpu_apply_ctx fresh{}; // never initialised
         QCOMPARE(dpu_bundle_verify(&fresh, &io, &opt), DPU_E_STATE);
+        QCOMPARE(dpu_apply_last_error(&fresh, &e), DPU_E_STATE);
+        QCOMPARE(dpu_apply_init(nullptr), DPU_E_ARGUMENT);
+        QCOMPARE(dpu_apply_last_error(&ctx, nullptr), DPU_E_ARGUMENT);
+        QCOMPARE(dpu_apply_info(nullptr, nullptr), DPU_E_ARGUMENT);
+        // a clean context reports no error, and after a good verify the bundle's facts
+        QCOMPARE(dpu_apply_init(&ctx), DPU_OK);
+        QCOMPARE(dpu_apply_last_error(&ctx, &e), DPU_OK);
+        QCOMPARE(e.status, DPU_OK);
+        QCOMPARE(std::string(e.what), std::string());
+        io.read_base = rd;
+        io.base_user = const_cast<std::vector<uint8_t>*>(&f.base);
+        io.base_size = f.base.size();
+        QCOMPARE(dpu_bundle_verify(&ctx, &io, &opt), DPU_OK);
+        dpu_bundle_info info{};
+        QCOMPARE(dpu_apply_info(&ctx, &info), DPU_OK);
+        QCOMPARE(info.kind, uint32_t(DPU_KIND_DELTA));
+        QCOMPARE(info.target_size, uint64_t(f.out.targetFile.size()));
+        QCOMPARE(dpu_apply_progress(&ctx, &consumed, nullptr), DPU_OK);
+        QVERIFY(consumed >= f.out.bytes.size()); // every byte was read at least once
     }
 };
 

@@ -4,9 +4,11 @@
 #include "bundle/HalfFloat.h"
 #include "bundle/HuffmanCode.h"
 #include "dpu_codes.h"
+#include "dpu_init.h"
 #include "dpu_sha256.h"
 
 #include <QtTest/QtTest>
+#include <cmath>
 #include <cstring>
 #include <random>
 
@@ -106,7 +108,7 @@ private Q_SLOTS:
             for (unsigned s = 0; s < 256; ++s)
                 lengths[s] = uint8_t(code.length(s));
             dpu_huff h;
-            QCOMPARE(dpu_huff_build(&h, lengths), 0);
+            QCOMPARE(dpu_huff_build(&h, lengths), DPU_OK);
             BitWriter w;
             std::vector<unsigned> syms;
             for (unsigned s = 0; s < 256; ++s)
@@ -127,19 +129,35 @@ private Q_SLOTS:
     {
         uint8_t l[256] = {0};
         dpu_huff h;
-        QCOMPARE(dpu_huff_build(&h, l), -1); // empty
+        QCOMPARE(dpu_huff_build(&h, l), DPU_E_HUFF_TABLE); // empty
         l[0] = 1;
         l[1] = 1;
         l[2] = 1;
-        QCOMPARE(dpu_huff_build(&h, l), -1); // over-subscribed
+        QCOMPARE(dpu_huff_build(&h, l), DPU_E_HUFF_TABLE); // over-subscribed
         l[2] = 0;
         l[1] = 2;
-        QCOMPARE(dpu_huff_build(&h, l), -1); // incomplete
+        QCOMPARE(dpu_huff_build(&h, l), DPU_E_HUFF_TABLE); // incomplete
         l[1] = 0;
         l[0] = 2;
-        QCOMPARE(dpu_huff_build(&h, l), -1); // lone symbol must have length 1
+        QCOMPARE(dpu_huff_build(&h, l), DPU_E_HUFF_TABLE); // lone symbol must have length 1
         l[0] = 16;
-        QCOMPARE(dpu_huff_build(&h, l), -1); // too long
+        QCOMPARE(dpu_huff_build(&h, l), DPU_E_HUFF_TABLE); // too long
+    }
+
+    // The library computes 1/sqrt(fan-in) without libm: its integer square root must be the
+    // correctly rounded sqrtf for every fan-in it accepts, or reinit bundles would differ.
+    void initBoundMatchesSqrtfEverywhere()
+    {
+        for (uint32_t n = 1; n <= (1u << 24); ++n) {
+            volatile float f = float(n);
+            f = std::sqrt(float(f));
+            f = 1.0f / f;
+            if (dpu_init_bound(n) != f)
+                QFAIL(qPrintable(QString("fan-in %1: %2 instead of %3").arg(n).arg(double(dpu_init_bound(n)), 0, 'a')
+                                     .arg(double(f), 0, 'a')));
+        }
+        QCOMPARE(dpu_init_bound(0), 0.0f);
+        QCOMPARE(dpu_init_bound((1u << 24) + 1u), 0.0f);
     }
 
     void halfFloat()

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+// libFuzzer round trip: tensors, masks, a kind and a value coding derived from the input go
+// through the bundle writer, then the C decoder; the file it produces must be the writer's
+// intended target file byte for byte, and where a coding promises exactness the values must be.
+#include "bundle/BundleApplier.h"
+#include "bundle/BundleWriter.h"
+#include "bundle/SafetensorsFile.h"
+#include "dpu_codes.h"
+
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace dpu::bundle;
+
+namespace {
+
+[[noreturn]] void fail(const char* what, const std::string& detail = {})
+{
+    std::fprintf(stderr, "fuzz_roundtrip: %s %s\n", what, detail.c_str());
+    std::abort();
+}
+
+uint32_t bitsOf(float f) { return dpu_float_bits(f); }
+
+// A finite float of one of several styles: trained-weight-like, few distinct values (q8's exact
+// table, form 0), raw input bits, or edge values (signed zeros, subnormals, large magnitudes).
+float value(FuzzedDataProvider& in, std::mt19937& rng, uint8_t style, const std::vector<float>& palette)
+{
+    switch (style % 4) {
+    case 0:
+        return std::normal_distribution<float>(0.f, 0.05f)(rng);
+    case 1:
+        return palette[rng() % palette.size()];
+    case 2: {
+        float f = dpu_bits_float(in.ConsumeIntegral<uint32_t>() ^ uint32_t(rng()));
+        return std::isfinite(f) ? f : 1.5f;
+    }
+    default: {
+        static const float edge[] = {0.f, -0.f, 1e-40f, -1e-45f, 65504.f, 65520.f, -1e30f, 3e38f, 1.f, -2.f};
+        return (rng() & 1) ? edge[rng() % 10] : std::uniform_real_distribution<float>(-4.f, 4.f)(rng);
+    }
+    }
+}
+
+std::vector<float> values(FuzzedDataProvider& in, std::mt19937& rng, size_t n, uint8_t style)
+{
+    std::vector<float> palette(1 + rng() % 12);
+    for (float& p : palette)
+        p = std::normal_distribution<float>(0.f, 0.1f)(rng);
+    std::vector<float> v(n);
+    for (float& x : v)
+        x = value(in, rng, style, palette);
+    return v;
+}
+
+size_t numel(const std::vector<int64_t>& shape)
+{
+    size_t n = 1;
+    for (int64_t d : shape)
+        n *= size_t(d);
+    return n;
+}
+
+// The exactness a bundle promises: positions outside a partial tensor's mask keep their source
+// value; fp32 codings carry changed values exactly, fp16 as their binary16 rounding; always-
+// shipped tensors arrive exactly unless q8c may quantise them.
+void checkValues(const BundleInput& bin, const std::vector<std::vector<float>>& sources, const BundleOutput& out)
+{
+    const std::vector<TensorData> file = SafetensorsFile::read(out.targetFile);
+    if (file.size() != bin.target.size())
+        fail("target file tensor count");
+    for (size_t i = 0; i < file.size(); ++i) {
+        const auto& got = file[i].values;
+        const auto& want = bin.target[i].values;
+        const bool partial = bin.kind != Kind::Full && !bin.masks[i].empty();
+        for (size_t j = 0; j < got.size(); ++j) {
+            if (partial && !bin.masks[i][j]) {
+                if (bitsOf(got[j]) != bitsOf(sources[i][j]))
+                    fail("an unchanged position moved", bin.target[i].name + "[" + std::to_string(j) + "]");
+            } else if (!partial && !bin.quantiseDense) {
+                if (bitsOf(got[j]) != bitsOf(want[j]))
+                    fail("an always-shipped value differs", bin.target[i].name + "[" + std::to_string(j) + "]");
+            } else if (partial && bin.coding == ValueCoding::Fp32 && bitsOf(got[j]) != bitsOf(want[j])) {
+                fail("an fp32 change is not exact", bin.target[i].name + "[" + std::to_string(j) + "]");
+            }
+        }
+    }
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
+{
+    FuzzedDataProvider in(data, size);
+    std::mt19937 rng(in.ConsumeIntegral<uint32_t>());
+    BundleInput bin;
+    bin.kind = Kind(1 + in.ConsumeIntegralInRange<int>(0, 2));
+    bin.coding = ValueCoding(1 + in.ConsumeIntegralInRange<int>(0, 5));
+    bin.quantiseDense = in.ConsumeBool();
+    bin.model = "fuzz";
+    bin.compat = in.ConsumeBool() ? "compat-1" : "";
+    bin.updateVersion = 2 + in.ConsumeIntegralInRange<uint64_t>(0, 1000);
+    bin.seed = in.ConsumeIntegral<uint64_t>();
+    const int tensors = in.ConsumeIntegralInRange<int>(1, 5);
+    std::vector<TensorData> base;
+    std::vector<std::vector<float>> sources(static_cast<size_t>(tensors));
+    for (int t = 0; t < tensors; ++t) {
+        TensorData d;
+        d.name = "t" + std::to_string(t);
+        if (in.ConsumeBool())
+            d.shape = {in.ConsumeIntegralInRange<int64_t>(1, 48)}; // 1-D
+        else
+            d.shape = {in.ConsumeIntegralInRange<int64_t>(1, 12), in.ConsumeIntegralInRange<int64_t>(1, 24)};
+        const size_t n = numel(d.shape);
+        const uint8_t style = in.ConsumeIntegral<uint8_t>();
+        // partial (masked) or always shipped; an always-shipped tensor of a delta may stay unchanged (copy)
+        const uint8_t role = in.ConsumeIntegral<uint8_t>();
+        const bool partial = bin.kind != Kind::Full && (role & 1);
+        d.values.resize(n); // initialValues takes the element count from it
+        TensorData old = d;
+        old.values = values(in, rng, n, uint8_t(style >> 2));
+        InitSpec spec;
+        spec.index = uint32_t(t);
+        if (bin.kind == Kind::ReinitDelta) {
+            spec.rule = (role & 2) ? InitSpec::Rule::Constant : InitSpec::Rule::Uniform;
+            spec.fanIn = uint32_t(1 + rng() % (role & 4 ? (1u << 24) : 1024u));
+            spec.constant = value(in, rng, 3, {0.f});
+            if (partial)
+                old.values = BundleWriter::initialValues(d, spec, bin.seed);
+        }
+        d.values = old.values;
+        std::vector<uint8_t> mask;
+        if (partial) {
+            const double k = double(in.ConsumeIntegralInRange<int>(0, 100)) / 100.0;
+            mask.resize(n);
+            for (auto& m : mask)
+                m = std::bernoulli_distribution(k)(rng) ? 1 : 0;
+            const std::vector<float> fresh = values(in, rng, n, style);
+            for (size_t j = 0; j < n; ++j)
+                if (mask[j] || (role & 8)) // unmasked positions of the target are ignored: vary them too
+                    d.values[j] = fresh[j];
+            sources[size_t(t)] = old.values;
+        } else if (bin.kind == Kind::Full || (role & 6) != 0) {
+            const std::vector<float> fresh = values(in, rng, n, style);
+            for (size_t j = 0; j < n; ++j)
+                if ((role & 4) || (rng() & 1)) // every value, or about half of them
+                    d.values[j] = fresh[j];
+        }
+        base.push_back(old);
+        bin.target.push_back(d);
+        if (bin.kind != Kind::Full)
+            bin.masks.push_back(mask);
+        if (bin.kind == Kind::ReinitDelta)
+            bin.init.push_back(partial ? spec : InitSpec{});
+    }
+    if (bin.kind == Kind::Delta)
+        bin.baseFile = SafetensorsFile::write(base, SafetensorsFile::deviceMetadata("fuzz", bin.compat, 1));
+
+    const BundleOutput out = BundleWriter::write(bin); // valid input: the writer must not throw
+    BundleApplier::Options opt;
+    opt.compat = bin.compat;
+    const BundleApplier::Result r = BundleApplier::apply(out.bytes, bin.baseFile, opt);
+    if (r.status != 0)
+        fail("the decoder rejected the writer's bundle:", r.message);
+    if (r.file != out.targetFile)
+        fail("the decoded file differs from the writer's target file");
+    checkValues(bin, sources, out);
+    return 0;
+}
