@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// PNG and JPEG decoding (and resizing) from memory with Debian's header-only stb, without LibTorch.
+// PNG (libpng) and JPEG (TurboJPEG) decoding from memory, and resizing (stb_image_resize), without LibTorch.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -18,8 +18,9 @@ struct DecodedImage {
 };
 
 /// Decodes a PNG or JPEG image to `channels` (1 gray, 3 RGB; 0: 1 for gray and gray+alpha
-/// images, 3 for colour ones; alpha is dropped). Throws DataError "<where>: does not decode as
-/// PNG or JPEG (<reason>)" for anything else, truncated or corrupt data, or a side over kMaxImageSide.
+/// images, 3 for colour ones; alpha is composited onto black). Throws DataError "<where>: does not
+/// decode as PNG or JPEG (<reason>)" for anything else and for truncated or corrupt data (a JPEG
+/// decoder warning counts), or "<where>: image of WxH pixels" for a side over kMaxImageSide.
 DecodedImage decodeImage(const uint8_t* data, size_t size, int channels, const std::string& where);
 
 /// The channel count decodeImage(..., 0, ...) would give, from the header alone; throws as decodeImage.

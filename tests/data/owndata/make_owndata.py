@@ -181,11 +181,17 @@ def main():
     write(os.path.join(FUZZ, "data_safetensors", "xy.safetensors"),
           safetensors([("x", "U8", small.tobytes(), small.shape), ("y", "I64", y[:2].astype("<i8").tobytes(), (2,)),
                        ("h", "F16", small.astype("<f2").tobytes(), small.shape)]))
-    for fmt, mode, ext in (("PNG", "L", "png"), ("PNG", "RGB", "rgb.png"), ("JPEG", "RGB", "jpg")):
-        img = Image.fromarray(np.stack([x[0]] * 3, -1) if mode == "RGB" else x[0], mode)
+    # fuzz_image: byte 0 picks the channels (0 native, 1 gray, 2 RGB), the image follows.
+    for fmt, mode, ext, pick in (("PNG", "L", "png", 0), ("PNG", "RGB", "rgb.png", 1), ("PNG", "LA", "alpha.png", 2),
+                                 ("JPEG", "RGB", "jpg", 0), ("JPEG", "L", "gray.jpg", 2)):
+        pixels = {"L": x[0], "RGB": np.stack([x[0]] * 3, -1), "LA": np.stack([x[0], 255 - x[0]], -1)}[mode]
         buf = io.BytesIO()
-        img.save(buf, fmt)
-        write(os.path.join(FUZZ, "image", "small." + ext), buf.getvalue())
+        Image.fromarray(pixels, mode).save(buf, fmt)
+        write(os.path.join(FUZZ, "image", "small." + ext), bytes([pick]) + buf.getvalue())
+    # The input with which fuzz_image found an out-of-bounds write in stb_image's JPEG Huffman
+    # tables (Debian's 2022-09 stb), why the engine decodes with libpng and TurboJPEG instead.
+    import base64
+    write(os.path.join(FUZZ, "image", "stb-jpeg-huffman-overflow"), base64.b64decode("if/Y/+AAA9j/xAFiABsA11X5GweC"))
     return 0
 
 
