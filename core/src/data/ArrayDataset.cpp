@@ -1,140 +1,19 @@
 // SPDX-License-Identifier: MIT
 // Arrays to RawData: finding x/y (and x_test/y_test) in npy folders, npz archives and safetensors files, layouts, hold-out.
 #include "data/ArrayDataset.h"
-#include "data/DataFolder.h"
+#include "data/ArrayContainer.h"
 #include "data/FileReader.h"
-#include "data/NpyFormat.h"
-#include "data/SafetensorsArrays.h"
-#include "data/ZipArchive.h"
 #include "util/Rng.h"
 #include <algorithm>
-#include <filesystem>
+#include <cmath>
 
 namespace dpu::data {
 
-namespace fs = std::filesystem;
-
 namespace {
-
-/// Named arrays of one container, opened once.
-class ArrayContainer {
-public:
-    virtual ~ArrayContainer() = default;
-    virtual bool has(const std::string& name) const = 0;
-    virtual NumArray get(const std::string& name) const = 0;
-    virtual std::string where(const std::string& name) const = 0;
-    virtual std::string listing() const = 0;
-};
-
-class NpyFolder : public ArrayContainer {
-public:
-    explicit NpyFolder(std::string folder) : folder_(std::move(folder)) { requireFolder(folder_); }
-    std::string where(const std::string& name) const override
-    {
-        std::string file = name;
-        if (file.size() < 4 || file.compare(file.size() - 4, 4, ".npy") != 0)
-            file += ".npy";
-        const fs::path p(file);
-        return p.is_absolute() ? p.string() : (fs::path(folder_) / p).string();
-    }
-    bool has(const std::string& name) const override
-    {
-        std::error_code ec;
-        return fs::exists(fs::symlink_status(where(name), ec));
-    }
-    NumArray get(const std::string& name) const override { return readNpyFile(where(name)); }
-    std::string listing() const override
-    {
-        std::vector<std::string> names;
-        std::error_code ec;
-        for (const auto& e : fs::directory_iterator(folder_, ec))
-            if (e.path().extension() == ".npy")
-                names.push_back(e.path().filename().string());
-        std::sort(names.begin(), names.end());
-        std::string out;
-        for (const auto& n : names)
-            out += (out.empty() ? "" : ", ") + n;
-        return out.empty() ? std::string("no .npy files") : out;
-    }
-
-private:
-    std::string folder_;
-};
-
-class NpzArchive : public ArrayContainer {
-public:
-    explicit NpzArchive(std::string path) : path_(std::move(path)), bytes_(readArrayFileBytes(path_))
-    {
-        entries_ = listZip(bytes_.data(), bytes_.size(), path_);
-    }
-    const ZipEntry* find(const std::string& name) const
-    {
-        for (const auto& e : entries_)
-            if (e.name == name + ".npy" || e.name == name)
-                return &e;
-        return nullptr;
-    }
-    bool has(const std::string& name) const override { return find(name) != nullptr; }
-    std::string where(const std::string& name) const override
-    {
-        const ZipEntry* e = find(name);
-        return path_ + ":" + (e ? e->name : name + ".npy");
-    }
-    NumArray get(const std::string& name) const override
-    {
-        const ZipEntry* e = find(name);
-        if (!e)
-            failFile(path_, "missing array \"" + name + "\" (the archive holds: " + listing() + ")");
-        const auto member = extractZip(bytes_.data(), bytes_.size(), *e, path_, kMaxArrayBytes + (1u << 20));
-        return parseNpy(member.data(), member.size(), where(name));
-    }
-    std::string listing() const override
-    {
-        std::string out;
-        for (const auto& e : entries_)
-            out += (out.empty() ? "" : ", ") + e.name;
-        return out.empty() ? std::string("nothing") : out;
-    }
-
-private:
-    std::string path_;
-    std::vector<uint8_t> bytes_;
-    std::vector<ZipEntry> entries_;
-};
-
-class SafetensorsContainer : public ArrayContainer {
-public:
-    explicit SafetensorsContainer(std::string path) : path_(std::move(path)), bytes_(readArrayFileBytes(path_))
-    {
-        index_ = parseSafetensorsHeader(bytes_.data(), bytes_.size(), path_);
-        checkSafetensorsExtent(index_, bytes_.size(), path_);
-    }
-    bool has(const std::string& name) const override { return index_.tensors.count(name) == 1; }
-    std::string where(const std::string& name) const override { return path_ + ":" + name; }
-    NumArray get(const std::string& name) const override
-    {
-        return safetensorsArray(bytes_.data(), bytes_.size(), index_, name, path_);
-    }
-    std::string listing() const override { return safetensorsNames(index_); }
-
-private:
-    std::string path_;
-    std::vector<uint8_t> bytes_;
-    SafetensorsIndex index_;
-};
-
-std::unique_ptr<ArrayContainer> openContainer(const DatasetSpec& spec)
-{
-    if (spec.kind == "npy")
-        return std::make_unique<NpyFolder>(spec.path);
-    if (spec.kind == "npz")
-        return std::make_unique<NpzArchive>(spec.path);
-    return std::make_unique<SafetensorsContainer>(spec.path);
-}
 
 /// The given name, or the first default the container holds.
 std::string pickName(const ArrayContainer& c, const std::string& given, std::initializer_list<const char*> defaults,
-                 const char* key, const std::string& container)
+                     const char* key, const std::string& container)
 {
     if (!given.empty())
         return given;
@@ -161,7 +40,7 @@ ArrayPair readPair(const ArrayContainer& c, const std::string& x, const std::str
 
 ArraySource readArraySource(const DatasetSpec& spec)
 {
-    const auto c = openContainer(spec);
+    const auto c = openArrayContainer(spec);
     ArraySource out;
     const std::string x = pickName(*c, spec.x, {"x", "x_train"}, "x", spec.path);
     const std::string y = pickName(*c, spec.y, {"y", "y_train"}, "y", spec.path);

@@ -95,14 +95,6 @@ void RunSession::prepare()
     // that fit, which looked like a finished run of fewer rounds.
     checkSplitFits(plan_, DatasetSize{data_.train.size(), data_.test.size()});
     rounds_ = plan_.mode == "single" ? std::min(plan_.split.rounds, 2) : plan_.split.rounds;
-    if (!options_.outDir.empty()) { // what the data was and how it was prepared (docs/plan-format.md, data.json)
-        std::vector<data::ChannelStats> stats;
-        for (uint64_t seed : plan_.seeds)
-            if (plan_.dataset.normalise == "first_round")
-                stats.push_back(firstRoundStats(data_, plan_.split, seed));
-        std::filesystem::create_directories(options_.outDir);
-        writeFileAtomic(options_.outDir + "/data.json", dataRecordJson(plan_, data_, stats));
-    }
     for (const auto& name : plan_.strategies)
         strategies_.push_back(createStrategy(name, plan_));
 
@@ -120,6 +112,15 @@ void RunSession::prepare()
                     s.server = weightsTo(s.server, device_);
             }
         }
+    }
+    // After the checkpoint check, so that a differing plan leaves the old run's files alone.
+    if (!options_.outDir.empty()) { // what the data was and how it was prepared (docs/plan-format.md, data.json)
+        std::vector<data::ChannelStats> stats;
+        for (uint64_t seed : plan_.seeds)
+            if (plan_.dataset.normalise == "first_round")
+                stats.push_back(firstRoundStats(data_, plan_.split, seed));
+        std::filesystem::create_directories(options_.outDir);
+        writeFileAtomic(options_.outDir + "/data.json", dataRecordJson(plan_, data_, stats));
     }
 }
 
