@@ -13,9 +13,11 @@ struct DatasetSize {
 };
 
 /// Reads only what fixes the counts: the IDX label headers, or the CIFAR files' sizes (for a
-/// gzipped file, the size its gzip trailer records). Cheap enough to run on every edit of a
-/// form; the readers still check every byte when a run loads the data. Throws DataError naming
-/// the file when a file is missing or its header is not what its kind needs.
+/// gzipped file, the size its gzip trailer records), the .npy and safetensors headers, or the
+/// image files an image folder lists (with the hold-out when there is no test split). Cheap
+/// enough to run on every edit of a form, except for .npz archives, whose compressed members are
+/// read whole. The readers still check every byte when a run loads the data. Throws DataError
+/// naming the file when a file is missing or its header is not what its kind needs.
 DatasetSize readDatasetSize(const DatasetSpec& spec);
 
 /// Training samples the plan's last round uses: initial + (rounds - 1) * per_round, saturating

@@ -7,12 +7,36 @@
 
 namespace dpu {
 
-/// Where the data lives. kind: "idx" (MNIST format, .gz or raw), "cifar10", "cifar100".
+/// Seeded training-time augmentations (the paper's CIFAR recipe); off by default.
+struct AugmentSpec {
+    int cropPadding = 0; ///< random crop of the original size from the image padded by this many zeros (0: off)
+    bool flip = false;   ///< random horizontal flip with probability 1/2
+    bool enabled() const { return cropPadding > 0 || flip; }
+};
+
+/// Where the data lives and how it is prepared (docs/plan-format.md, "Datasets"). kind: "idx"
+/// (MNIST format, .gz or raw), "cifar10", "cifar100", "npy" (a folder of .npy files), "npz",
+/// "safetensors" (a file), "images" (a folder with one subfolder per class).
 struct DatasetSpec {
     std::string kind = "idx";
     std::string path = "/usr/share/datasets/fashion-mnist";
     int64_t trainLimit = 0; ///< use only the first N training samples (0: all)
     int64_t testLimit = 0;  ///< use only the first N test samples (0: all)
+    // Array kinds (npy, npz, safetensors): names of the arrays; empty picks the defaults
+    // ("x" or "x_train", "y" or "y_train", "x_test" and "y_test" when present).
+    std::string x, y, xTest, yTest;
+    std::string layout = "auto"; ///< arrays: "auto", "nchw", "nhwc", "nhw" (3-D images), "ncl" (3-D windows)
+    double testFraction = 0.2;   ///< held out as the test split when the data has none
+    int classes = 0;             ///< 0: the largest label + 1 (every class must then have samples)
+    // Image folders: every image resized to imageHeight x imageWidth (0: all must share one size),
+    // decoded to `channels` (0: as the first image, 1 gray or 3 RGB).
+    int imageHeight = 0, imageWidth = 0, channels = 0;
+    /// "train": per-channel mean and std of the loaded training split; "first_round": of each
+    /// seed's first-round samples D1 (what a server has before the first deployment); "none";
+    /// "given": `mean` and `std` below (values scaled to [0, 1] for 8-bit data, as stored otherwise).
+    std::string normalise = "train";
+    std::vector<double> mean, std;
+    AugmentSpec augment;
 };
 
 /// Simulated data collection: |D1| initial samples, |dD| more per round.

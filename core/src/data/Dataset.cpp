@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // loadData: pick the reader for the spec's kind, apply the sample limits, count classes, normalise.
 #include "data/Dataset.h"
+#include "data/ArrayDataset.h"
 #include "data/CifarReader.h"
 #include "data/IdxReader.h"
+#include "data/ImageFolder.h"
 #include "data/Normalise.h"
 #include "dpu/Error.h"
 #include <algorithm>
@@ -16,7 +18,7 @@ TensorDataset TensorDataset::select(const torch::Tensor& indices) const
     if (!labels.defined())
         return {};
     const auto idx = indices.to(torch::kInt64);
-    return {images.index_select(0, idx).contiguous(), labels.index_select(0, idx).contiguous()};
+    return {images.index_select(0, idx).contiguous(), labels.index_select(0, idx).contiguous(), augment};
 }
 
 namespace {
@@ -56,14 +58,14 @@ void checkLimit(int64_t limit, const char* path)
 
 } // namespace
 
-LoadedData loadData(const DatasetSpec& spec)
+RawDataset readRawData(const DatasetSpec& spec)
 {
     checkLimit(spec.trainLimit, "dataset.train_limit");
     checkLimit(spec.testLimit, "dataset.test_limit");
 
-    data::RawData raw;
-    LoadedData out;
-    std::string name;
+    RawDataset out;
+    data::RawData& raw = out.raw;
+    std::string& name = out.name;
     if (spec.kind == "idx") {
         raw = data::readIdxFolder(spec.path);
         // IDX files do not store the class count. Take the largest label in either split of
@@ -79,19 +81,45 @@ LoadedData loadData(const DatasetSpec& spec)
         raw = data::readCifarFolder(spec.path, c100 ? data::CifarKind::Cifar100 : data::CifarKind::Cifar10);
         out.classes = c100 ? 100 : 10; // the readers reject labels outside this range
         name = c100 ? "CIFAR-100" : "CIFAR-10";
+    } else if (spec.kind == "npy" || spec.kind == "npz" || spec.kind == "safetensors") {
+        raw = data::readArrayData(spec, &out.heldOut, &out.layout);
+        out.classes = data::countClasses(raw, spec.classes, spec.path);
+        name = std::filesystem::path(spec.path).lexically_normal().filename().string();
+        if (name.empty())
+            name = std::filesystem::path(spec.path).lexically_normal().parent_path().filename().string();
+    } else if (spec.kind == "images") {
+        data::ImageFolderData images = data::readImageFolder(spec);
+        raw = std::move(images.raw);
+        out.classes = static_cast<int>(images.classes.size());
+        out.classNames = std::move(images.classes);
+        out.heldOut = images.heldOut;
+        name = std::filesystem::path(spec.path).lexically_normal().filename().string();
+        if (name.empty())
+            name = std::filesystem::path(spec.path).lexically_normal().parent_path().filename().string();
     } else {
-        throw PlanError("dataset.kind", "expected \"idx\", \"cifar10\" or \"cifar100\", found \"" + spec.kind + "\"");
+        throw PlanError("dataset.kind", "expected \"idx\", \"cifar10\", \"cifar100\", \"npy\", \"npz\", \"safetensors\" or \"images\", found \"" + spec.kind + "\"");
     }
-
     raw.train = firstSamples(std::move(raw.train), spec.trainLimit);
     raw.test = firstSamples(std::move(raw.test), spec.testLimit);
+    return out;
+}
+
+LoadedData loadData(const DatasetSpec& spec)
+{
+    RawDataset r = readRawData(spec);
+    data::RawData& raw = r.raw;
+    LoadedData out;
+    out.classes = r.classes;
+    const std::string& name = r.name;
 
     // Both splits are normalised with the statistics of the training samples actually loaded
     // (after trainLimit): the test split must never inform preprocessing, and the loaded
     // training set is what the model is fitted to, so it comes out with mean 0 and std 1.
-    const auto stats = data::channelStats(raw.train.pixels);
+    const auto stats = data::statsFor(spec, raw.train.pixels);
     out.train = {data::normalise(raw.train.pixels, stats), raw.train.labels};
     out.test = {data::normalise(raw.test.pixels, stats), raw.test.labels};
+    out.normalisation = stats;
+    out.train.augment = spec.augment;
     out.shape = {static_cast<int>(raw.train.pixels.size(1)), static_cast<int>(raw.train.pixels.size(2)),
                  static_cast<int>(raw.train.pixels.size(3))};
     out.description = name + " (" + spec.kind + ") " + std::to_string(out.train.size()) + " train / " +

@@ -5,6 +5,10 @@
 #include "data/Dataset.h"
 #include "data/FileReader.h"
 #include "data/IdxReader.h"
+#include "data/ImageFolder.h"
+#include "data/NpyFormat.h"
+#include "data/SafetensorsArrays.h"
+#include <filesystem>
 #include "dpu/Error.h"
 #include <fstream>
 #include <string>
@@ -66,12 +70,113 @@ std::string withThousands(int64_t n)
     return s;
 }
 
+/// The leading dimension of an .npy file, from its header only.
+int64_t npySamples(const std::string& path)
+{
+    data::FileReader in(path);
+    std::vector<uint8_t> head;
+    in.readAppend(head, uint64_t{1} << 20);
+    const auto h = data::parseNpyHeader(head.data(), head.size(), path);
+    if (h.shape.empty())
+        data::failFile(path, "a 0-dimensional array: expected samples along the first dimension");
+    return h.shape[0];
+}
+
+/// The leading dimension of a safetensors tensor, from the header only.
+int64_t safetensorsSamples(const DatasetSpec& spec, const std::string& given, std::initializer_list<const char*> names,
+                           bool optional)
+{
+    data::FileReader in(spec.path);
+    std::vector<uint8_t> head;
+    in.readAppend(head, 8);
+    uint64_t n = 0;
+    for (size_t i = 0; i < head.size() && i < 8; ++i)
+        n |= uint64_t{head[i]} << (8 * i);
+    in.readAppend(head, std::min<uint64_t>(n, uint64_t{100} << 20));
+    const auto index = data::parseSafetensorsHeader(head.data(), head.size(), spec.path);
+    std::vector<std::string> tried = given.empty() ? std::vector<std::string>(names.begin(), names.end())
+                                                   : std::vector<std::string>{given};
+    for (const auto& name : tried) {
+        const auto it = index.tensors.find(name);
+        if (it != index.tensors.end())
+            return it->second.shape.empty() ? 0 : it->second.shape[0];
+    }
+    if (optional && given.empty())
+        return -1;
+    data::failFile(spec.path, "missing tensor \"" + tried.front() + "\" (the file holds: " + data::safetensorsNames(index) + ")");
+}
+
+std::string npyPath(const DatasetSpec& spec, const std::string& given, std::initializer_list<const char*> names)
+{
+    namespace fs = std::filesystem;
+    const auto full = [&](const std::string& n) {
+        std::string file = n.size() >= 4 && n.compare(n.size() - 4, 4, ".npy") == 0 ? n : n + ".npy";
+        return fs::path(file).is_absolute() ? file : (fs::path(spec.path) / file).string();
+    };
+    if (!given.empty())
+        return full(given);
+    std::error_code ec;
+    for (const char* n : names)
+        if (fs::exists(full(n), ec))
+            return full(n);
+    return {};
+}
+
+/// Train and test counts of the array and image kinds: test arrays or folders when present, else the hold-out.
+DatasetSize newKindSize(const DatasetSpec& spec)
+{
+    int64_t train = -1, test = -1;
+    if (spec.kind == "npy") {
+        data::requireFolder(spec.path);
+        const auto x = npyPath(spec, spec.x, {"x", "x_train"});
+        if (x.empty())
+            data::failFile(spec.path, "no array named \"x\" or \"x_train\" (x.npy, x_train.npy); name it with dataset.x");
+        train = npySamples(x);
+        const auto xt = npyPath(spec, spec.xTest, {"x_test"});
+        if (!xt.empty())
+            test = npySamples(xt);
+    } else if (spec.kind == "safetensors") {
+        train = safetensorsSamples(spec, spec.x, {"x", "x_train"}, false);
+        test = safetensorsSamples(spec, spec.xTest, {"x_test"}, true);
+    } else if (spec.kind == "images") {
+        data::requireFolder(spec.path);
+        namespace fs = std::filesystem;
+        fs::path root(spec.path);
+        auto classes = data::classFolders(spec.path);
+        if (classes.size() == 1 && classes[0] == "train" && !data::classFolders((root / "train").string()).empty())
+            root /= "train";
+        train = 0;
+        for (const auto& c : data::classFolders(root.string()))
+            train += static_cast<int64_t>(data::imageFiles((root / c).string()).size());
+        std::error_code ec;
+        const fs::path testRoot = root.filename() == "train" ? root.parent_path() / "test" : root / "test";
+        if (fs::is_directory(testRoot, ec)) {
+            test = 0;
+            for (const auto& c : data::classFolders(testRoot.string()))
+                test += static_cast<int64_t>(data::imageFiles((testRoot / c).string()).size());
+        }
+    } else { // npz: the members are compressed, so read it as a run would
+        const auto raw = readRawData([&] { DatasetSpec s = spec; s.trainLimit = s.testLimit = 0; return s; }()).raw;
+        train = raw.train.size();
+        test = raw.test.size();
+    }
+    if (test < 0 && spec.kind != "npz") { // the hold-out data::holdOut() makes
+        const int64_t n = train;
+        const int64_t held = std::max<int64_t>(1, std::llround(static_cast<double>(n) * spec.testFraction));
+        train = std::max<int64_t>(n - held, 0);
+        test = std::min(held, n);
+    }
+    return {train, test};
+}
+
 } // namespace
 
 DatasetSize readDatasetSize(const DatasetSpec& spec)
 {
     DatasetSize size;
-    if (spec.kind == "idx") {
+    if (spec.kind == "npy" || spec.kind == "npz" || spec.kind == "safetensors" || spec.kind == "images") {
+        size = newKindSize(spec);
+    } else if (spec.kind == "idx") {
         data::requireFolder(spec.path);
         size.train = idxLabelCount(data::findIdxFile(spec.path, "train-labels-idx1-ubyte"));
         size.test = idxLabelCount(data::findIdxFile(spec.path, "t10k-labels-idx1-ubyte"));
@@ -87,7 +192,7 @@ DatasetSize readDatasetSize(const DatasetSpec& spec)
         size.train = cifarRecords(data::findFile(dir, {"train.bin"}, true), 2);
         size.test = cifarRecords(data::findFile(dir, {"test.bin"}, true), 2);
     } else {
-        throw PlanError("dataset.kind", "expected \"idx\", \"cifar10\" or \"cifar100\", found \"" + spec.kind + "\"");
+        throw PlanError("dataset.kind", "expected \"idx\", \"cifar10\", \"cifar100\", \"npy\", \"npz\", \"safetensors\" or \"images\", found \"" + spec.kind + "\"");
     }
     size.train = limited(size.train, spec.trainLimit);
     size.test = limited(size.test, spec.testLimit);

@@ -41,8 +41,25 @@ DataSplit splitData(const LoadedData& data, const SplitSpec& split, uint64_t see
     DataSplit out;
     out.validation = data.test.select(indexTensor(validation));
     out.test = data.test.select(indexTensor(test));
-    out.arrivalOrder = indexTensor(Rng(deriveSeed(seed, 2)).permutation(data.train.size()));
+    out.arrivalOrder = arrivalOrder(data.train.size(), seed);
     return out;
+}
+
+torch::Tensor arrivalOrder(int64_t trainSize, uint64_t seed)
+{
+    return indexTensor(Rng(deriveSeed(seed, 2)).permutation(trainSize));
+}
+
+data::ChannelStats firstRoundStats(const LoadedData& data, const SplitSpec& split, uint64_t seed)
+{
+    const int64_t n = std::min(split.initial, data.train.size());
+    const auto first = arrivalOrder(data.train.size(), seed).narrow(0, 0, n).to(data.train.images.device());
+    return data::channelStats(data.train.images.index_select(0, first));
+}
+
+TensorDataset normalisedWith(const TensorDataset& d, const data::ChannelStats& stats)
+{
+    return {data::normalise(d.images, stats), d.labels, d.augment};
 }
 
 int64_t roundSamples(const SplitSpec& split, int round)

@@ -100,6 +100,120 @@ std::string show(double v)
     return s.str();
 }
 
+std::vector<double> numberList(const json& v, const std::string& path)
+{
+    require(v.is_array(), path, std::string("expected an array of numbers, found ") + typeName(v));
+    std::vector<double> out;
+    for (size_t i = 0; i < v.size(); ++i) {
+        require(v[i].is_number(), path + "[" + std::to_string(i) + "]", "expected a number, found " + v[i].dump());
+        out.push_back(v[i].get<double>());
+    }
+    return out;
+}
+
+/// The dataset keys of the array and image kinds and of preprocessing (docs/plan-format.md).
+void readDatasetExtras(ObjectReader& o, DatasetSpec& d)
+{
+    o.string("x", d.x);
+    o.string("y", d.y);
+    o.string("x_test", d.xTest);
+    o.string("y_test", d.yTest);
+    o.string("layout", d.layout);
+    o.number("test_fraction", d.testFraction);
+    o.integer("classes", d.classes);
+    if (const json* v = o.find("image_size")) {
+        if (v->is_number_integer()) {
+            d.imageHeight = d.imageWidth = v->get<int>();
+        } else {
+            const auto hw = numberList(*v, "dataset.image_size");
+            require(hw.size() == 2, "dataset.image_size", "expected [height, width] or one integer, found " + v->dump());
+            d.imageHeight = static_cast<int>(hw[0]);
+            d.imageWidth = static_cast<int>(hw[1]);
+        }
+    }
+    o.integer("channels", d.channels);
+    if (const json* v = o.find("normalise")) {
+        if (v->is_string()) {
+            d.normalise = v->get<std::string>();
+        } else {
+            ObjectReader n(*v, "dataset.normalise");
+            const json* mean = n.find("mean");
+            const json* std = n.find("std");
+            require(mean && std, "dataset.normalise", "expected \"train\", \"first_round\", \"none\" or {\"mean\": [...], \"std\": [...]}");
+            d.normalise = "given";
+            d.mean = numberList(*mean, "dataset.normalise.mean");
+            d.std = numberList(*std, "dataset.normalise.std");
+            n.finish();
+        }
+    }
+    if (const json* v = o.find("augment")) {
+        ObjectReader a(*v, "dataset.augment");
+        a.integer("crop_padding", d.augment.cropPadding);
+        a.boolean("flip", d.augment.flip);
+        a.finish();
+    }
+}
+
+void validateDataset(const DatasetSpec& d)
+{
+    const std::set<std::string> kinds{"idx", "cifar10", "cifar100", "npy", "npz", "safetensors", "images"};
+    require(kinds.count(d.kind) == 1, "dataset.kind",
+            "expected \"idx\", \"cifar10\", \"cifar100\", \"npy\", \"npz\", \"safetensors\" or \"images\", found \"" + d.kind + "\"");
+    require(!d.path.empty(), "dataset.path", "expected a folder or file");
+    require(d.trainLimit >= 0, "dataset.train_limit", "expected >= 0");
+    require(d.testLimit >= 0, "dataset.test_limit", "expected >= 0");
+    const std::set<std::string> layouts{"auto", "nchw", "nhwc", "nhw", "ncl"};
+    require(layouts.count(d.layout) == 1, "dataset.layout",
+            "expected \"auto\", \"nchw\", \"nhwc\", \"nhw\" or \"ncl\", found \"" + d.layout + "\"");
+    require(d.testFraction > 0 && d.testFraction < 1, "dataset.test_fraction",
+            "expected a share in (0, 1), found " + show(d.testFraction));
+    require(d.classes >= 0 && d.classes <= 100000, "dataset.classes", "expected 0 (from the labels) .. 100000, found " + std::to_string(d.classes));
+    require(d.imageHeight >= 0 && d.imageHeight <= 4096 && d.imageWidth >= 0 && d.imageWidth <= 4096 &&
+                (d.imageHeight == 0) == (d.imageWidth == 0),
+            "dataset.image_size", "expected [height, width] each in 1..4096 (or 0: keep the images' size), found [" +
+                                      std::to_string(d.imageHeight) + ", " + std::to_string(d.imageWidth) + "]");
+    require(d.channels == 0 || d.channels == 1 || d.channels == 3, "dataset.channels",
+            "expected 0 (as the first image), 1 or 3, found " + std::to_string(d.channels));
+    require(d.normalise == "train" || d.normalise == "first_round" || d.normalise == "none" || d.normalise == "given",
+            "dataset.normalise", "expected \"train\", \"first_round\", \"none\" or {\"mean\": [...], \"std\": [...]}, found \"" + d.normalise + "\"");
+    if (d.normalise == "given") {
+        require(!d.mean.empty() && d.mean.size() == d.std.size(), "dataset.normalise",
+                "expected as many std values as mean values, one per channel (found " + std::to_string(d.mean.size()) +
+                    " and " + std::to_string(d.std.size()) + ")");
+        for (size_t i = 0; i < d.std.size(); ++i)
+            require(d.std[i] > 0 && std::isfinite(d.std[i]) && std::isfinite(d.mean[i]),
+                    "dataset.normalise.std[" + std::to_string(i) + "]", "expected a finite std > 0, found " + show(d.std[i]));
+    }
+    require(d.augment.cropPadding >= 0 && d.augment.cropPadding <= 64, "dataset.augment.crop_padding",
+            "expected 0 (off) .. 64 pixels, found " + std::to_string(d.augment.cropPadding));
+}
+
+void writeDatasetExtras(json& j, const DatasetSpec& d)
+{
+    // Only what differs from the defaults, so earlier plans (and their checkpoints) read back unchanged.
+    const DatasetSpec def;
+    const std::pair<const char*, const std::string*> names[] = {{"x", &d.x}, {"y", &d.y}, {"x_test", &d.xTest}, {"y_test", &d.yTest}};
+    for (const auto& [key, value] : names)
+        if (!value->empty())
+            j[key] = *value;
+    if (d.layout != def.layout)
+        j["layout"] = d.layout;
+    if (d.testFraction != def.testFraction)
+        j["test_fraction"] = d.testFraction;
+    if (d.classes)
+        j["classes"] = d.classes;
+    if (d.imageHeight)
+        j["image_size"] = {d.imageHeight, d.imageWidth};
+    if (d.channels)
+        j["channels"] = d.channels;
+    if (d.normalise == "given")
+        j["normalise"] = {{"mean", d.mean}, {"std", d.std}};
+    else if (d.normalise != def.normalise)
+        j["normalise"] = d.normalise;
+    if (d.augment.enabled())
+        j["augment"] = {{"crop_padding", d.augment.cropPadding}, {"flip", d.augment.flip}};
+}
+
 } // namespace
 
 std::vector<std::string> valueCodings()
@@ -125,12 +239,7 @@ void validatePlan(const Plan& p)
             "expected a value in (0, 4], found " + show(p.widthMultiplier));
     require(p.widthMultiplier == 1.0 || p.model == "mobilenetv1", "width_multiplier",
             "only mobilenetv1 has a width multiplier; expected 1 for model \"" + p.model + "\"");
-    const std::set<std::string> kinds{"idx", "cifar10", "cifar100"};
-    require(kinds.count(p.dataset.kind) == 1, "dataset.kind",
-            "expected \"idx\", \"cifar10\" or \"cifar100\", found \"" + p.dataset.kind + "\"");
-    require(!p.dataset.path.empty(), "dataset.path", "expected a folder");
-    require(p.dataset.trainLimit >= 0, "dataset.train_limit", "expected >= 0");
-    require(p.dataset.testLimit >= 0, "dataset.test_limit", "expected >= 0");
+    validateDataset(p.dataset);
     require(p.split.initial >= 1, "split.initial", "expected >= 1, found " + std::to_string(p.split.initial));
     require(p.split.perRound >= 0, "split.per_round", "expected >= 0, found " + std::to_string(p.split.perRound));
     require(p.split.rounds >= 1 && p.split.rounds <= 100000, "split.rounds",
@@ -206,6 +315,7 @@ Plan parsePlan(const std::string& text, const std::string& source)
         o.string("path", p.dataset.path);
         o.integer("train_limit", p.dataset.trainLimit);
         o.integer("test_limit", p.dataset.testLimit);
+        readDatasetExtras(o, p.dataset);
         o.finish();
     }
     if (const json* s = r.find("split")) {
@@ -317,6 +427,7 @@ std::string planToJson(const Plan& p)
         j["dataset"]["train_limit"] = p.dataset.trainLimit;
     if (p.dataset.testLimit)
         j["dataset"]["test_limit"] = p.dataset.testLimit;
+    writeDatasetExtras(j["dataset"], p.dataset);
     j["split"] = {{"initial", p.split.initial}, {"per_round", p.split.perRound},
                   {"rounds", p.split.rounds}, {"validation", p.split.validation}};
     j["strategies"] = p.strategies;

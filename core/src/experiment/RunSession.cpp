@@ -33,7 +33,7 @@ torch::Device selectDevice(const std::string& wanted)
 
 TensorDataset toDevice(const TensorDataset& d, const torch::Device& device)
 {
-    return {d.images.to(device), d.labels.to(device)};
+    return {d.images.to(device), d.labels.to(device), d.augment};
 }
 
 } // namespace
@@ -113,6 +113,15 @@ void RunSession::prepare()
             }
         }
     }
+    // After the checkpoint check, so that a differing plan leaves the old run's files alone.
+    if (!options_.outDir.empty()) { // what the data was and how it was prepared (docs/plan-format.md, data.json)
+        std::vector<data::ChannelStats> stats;
+        for (uint64_t seed : plan_.seeds)
+            if (plan_.dataset.normalise == "first_round")
+                stats.push_back(firstRoundStats(data_, plan_.split, seed));
+        std::filesystem::create_directories(options_.outDir);
+        writeFileAtomic(options_.outDir + "/data.json", dataRecordJson(plan_, data_, stats));
+    }
 }
 
 void RunSession::checkCancel()
@@ -176,6 +185,13 @@ void RunSession::runSeed(size_t seedIndex, int64_t& unit)
     }
     const uint64_t seed = plan_.seeds[seedIndex];
     DataSplit cpuSplit = splitData(data_, plan_.split, seed);
+    seedTrain_ = data_.train;
+    if (plan_.dataset.normalise == "first_round") { // what the server knows before its first deployment: D1
+        const auto stats = firstRoundStats(data_, plan_.split, seed);
+        seedTrain_ = normalisedWith(data_.train, stats);
+        cpuSplit.validation = normalisedWith(cpuSplit.validation, stats);
+        cpuSplit.test = normalisedWith(cpuSplit.test, stats);
+    }
     split_ = {toDevice(cpuSplit.validation, device_), toDevice(cpuSplit.test, device_), cpuSplit.arrivalOrder};
     initialiseNetwork(*network_, seed);
     randomModel_ = snapshot(*network_);
@@ -202,7 +218,7 @@ void RunSession::runSeed(size_t seedIndex, int64_t& unit)
             if (unit < resumeFrom_)
                 continue;
             if (!train.images.defined())
-                train = data_.train.select(split_.arrivalOrder.narrow(0, 0, n).to(device_));
+                train = seedTrain_.select(split_.arrivalOrder.narrow(0, 0, n).to(device_));
             TrainContext ctx{&observer_, &cancel_, strategies_[s]->name(), seed, round};
             RoundRecord record = runUnit(seedIndex, round, s, train, ctx);
             records_.push_back(record);

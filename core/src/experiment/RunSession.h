@@ -52,6 +52,7 @@ private:
 
     // Per seed.
     DataSplit split_;
+    TensorDataset seedTrain_; ///< the training split as this seed normalises it
     Weights randomModel_;
     std::vector<StrategyState> states_;
     // Across the run.

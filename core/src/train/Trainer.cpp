@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Mini-batch training loop with masked optimiser steps, best-epoch selection and events.
 #include "train/Trainer.h"
+#include "data/Augment.h"
 #include "train/Evaluator.h"
 #include "train/MaskedOptimizer.h"
 #include "train/Schedule.h"
@@ -48,6 +49,9 @@ TrainResult trainNetwork(Network& network, const TensorDataset& data, const Tens
                 continue;
             torch::Tensor idx = orderTensor.narrow(0, start, len);
             torch::Tensor x = data.images.index_select(0, idx);
+            if (data.augment.enabled()) // seeded per (unit, epoch, batch): a resumed unit sees the same batches
+                x = data::augmentBatch(x, data.augment, deriveSeed(options.shuffleSeed, static_cast<uint64_t>(epoch),
+                                                                   static_cast<uint64_t>(b), 0x617567));
             torch::Tensor y = data.labels.index_select(0, idx);
             for (auto& p : params)
                 p.mutable_grad().reset(); // autograd then hands its buffer over instead of adding
