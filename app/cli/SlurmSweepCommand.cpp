@@ -61,6 +61,7 @@ int sweepRunSlurm(const std::string& out, ArgList& args)
     const int cpus = wholeOption(args, "--cpus-per-task", 0, 1024);
     const int gpus = wholeOption(args, "--gpus-per-task", 0, 64);
     const int throttle = wholeOption(args, "--throttle", 0, 100000);
+    const int maxArray = wholeOption(args, "--max-array", 1000, 1000000);
     const bool cpusGiven = cpus > 0, gpusGiven = gpus > 0, throttleGiven = throttle > 0;
     const auto pos = args.positional();
     if (pos.size() != 1)
@@ -72,6 +73,7 @@ int sweepRunSlurm(const std::string& out, ArgList& args)
     SlurmSweepOptions options;
     options.outDir = out;
     options.program = fs::read_symlink("/proc/self/exe").string();
+    options.maxArrayTasks = static_cast<size_t>(std::max(1, maxArray));
     options.settings = sweep.slurm; // the command line overrides the sweep file's "slurm" object
     if (!partition.empty())
         options.settings.partition = partition;
@@ -90,8 +92,9 @@ int sweepRunSlurm(const std::string& out, ArgList& args)
     const SlurmSubmitSummary sub = submitSlurmSweep(sweep, options, *slurm);
     std::printf("sweep %s: %zu cells, %zu done, %zu still in Slurm, %zu submitted", pos[0].c_str(), sub.cells, sub.done,
                 sub.live, sub.submitted);
-    if (sub.submitted)
-        std::printf(" as job array %s (%s)", sub.jobId.c_str(), (fs::path(out) / sub.script).string().c_str());
+    for (size_t i = 0; i < sub.jobIds.size(); ++i)
+        std::printf("%s job array %s (%s)", i ? "," : " as", sub.jobIds[i].c_str(),
+                    (fs::path(out) / sub.scripts[i]).string().c_str());
     std::printf("\n");
     std::fflush(stdout);
     if (noWait)

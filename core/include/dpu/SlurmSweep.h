@@ -34,6 +34,9 @@ struct SlurmSweepOptions {
     std::string outDir;           ///< the sweep folder, on a filesystem every node sees
     std::string program;          ///< dpu-cli, at a path every node sees
     SweepSlurmSettings settings;  ///< the sweep file's "slurm" object with the command line's overrides
+    /// Array tasks per sbatch: more cells go out as several arrays (Slurm's MaxArraySize,
+    /// default 1001, allows task ids 0 .. 1000). Each array has its own throttle.
+    size_t maxArrayTasks = 1000;
 };
 
 /// The sbatch script of one submission: `--array=0-(N-1)[%throttle]`, one task per cell in
@@ -82,15 +85,16 @@ struct SlurmSubmitSummary {
     size_t cells = 0;
     size_t done = 0;       ///< finished before: not submitted
     size_t live = 0;       ///< still queued or running from an earlier submission: not submitted again
-    size_t submitted = 0;  ///< array tasks of the new job (0: nothing to do, no job)
-    std::string jobId;
-    std::string script;    ///< the sbatch script written, relative to the folder
+    size_t submitted = 0;  ///< array tasks of the new jobs (0: nothing to do, no job)
+    std::vector<std::string> jobIds;  ///< one per array (see maxArrayTasks)
+    std::vector<std::string> scripts; ///< the sbatch scripts written, relative to the folder
 };
 
 /// Writes DIR/sweep.json and every cell's plan.json, then submits the cells neither done nor
-/// live in Slurm as one job array (DIR/slurm/submit-N.sbatch, logs in DIR/slurm/logs) with
-/// `sbatch --parsable`, and records the job in DIR/backend.json. Throws Error naming the path or
-/// quoting sbatch's message when the folder cannot be written or sbatch refuses.
+/// live in Slurm as job arrays of at most maxArrayTasks tasks (DIR/slurm/submit-N.sbatch, logs
+/// in DIR/slurm/logs) with `sbatch --parsable`, and records each job in DIR/backend.json as soon
+/// as it is accepted. Throws Error naming the path or quoting sbatch's message when the folder
+/// cannot be written or sbatch refuses (the arrays accepted before stay recorded).
 SlurmSubmitSummary submitSlurmSweep(const Sweep& sweep, const SlurmSweepOptions& options, SlurmCommands& slurm);
 
 /// Cancels (scancel) every recorded job that still has tasks queued or running; the running

@@ -140,21 +140,27 @@ SlurmSubmitSummary submitSlurmSweep(const Sweep& sweep, const SlurmSweepOptions&
     if (todo.empty())
         return summary;
 
-    const std::string name = "submit-" + std::to_string(record.submissions.size() + 1) + ".sbatch";
-    const std::string script = (fs::path(dir) / "slurm" / name).string();
-    writeFileAtomic(script, slurmArrayScript(dir, options.program, todo, options.settings,
-                                             "dpu-" + fs::path(dir).filename().string()));
-    const SlurmCommandResult r = slurm.run({"sbatch", "--parsable", script});
-    std::string job = r.out.substr(0, r.out.find_first_of(";\r\n"));
-    if (r.code != 0 || job.empty() || job.find_first_not_of("0123456789") != std::string::npos)
-        throw Error(script + ": sbatch refused it (exit " + std::to_string(r.code) + "): " +
-                    firstLine(r.err.empty() ? r.out : r.err));
-    record.submissions.push_back({job, todo, "slurm/" + name, isoTimeNow()});
-    record.started = isoTimeNow();
-    writeSweepBackend(dir, record);
-    summary.submitted = todo.size();
-    summary.jobId = job;
-    summary.script = "slurm/" + name;
+    if (options.maxArrayTasks < 1)
+        throw Error(dir + ": the Slurm backend needs at least one task per array");
+    for (size_t from = 0; from < todo.size(); from += options.maxArrayTasks) {
+        const std::vector<std::string> cells(todo.begin() + static_cast<std::ptrdiff_t>(from),
+                                             todo.begin() + static_cast<std::ptrdiff_t>(std::min(todo.size(), from + options.maxArrayTasks)));
+        const std::string name = "submit-" + std::to_string(record.submissions.size() + 1) + ".sbatch";
+        const std::string script = (fs::path(dir) / "slurm" / name).string();
+        writeFileAtomic(script, slurmArrayScript(dir, options.program, cells, options.settings,
+                                                 "dpu-" + fs::path(dir).filename().string()));
+        const SlurmCommandResult r = slurm.run({"sbatch", "--parsable", script});
+        const std::string job = r.out.substr(0, r.out.find_first_of(";\r\n"));
+        if (r.code != 0 || job.empty() || job.find_first_not_of("0123456789") != std::string::npos)
+            throw Error(script + ": sbatch refused it (exit " + std::to_string(r.code) + "): " +
+                        firstLine(r.err.empty() ? r.out : r.err));
+        record.submissions.push_back({job, cells, "slurm/" + name, isoTimeNow()});
+        record.started = isoTimeNow();
+        writeSweepBackend(dir, record); // at once: a later refusal must not forget a job that runs
+        summary.submitted += cells.size();
+        summary.jobIds.push_back(job);
+        summary.scripts.push_back("slurm/" + name);
+    }
     return summary;
 }
 

@@ -204,7 +204,7 @@ private Q_SLOTS:
         slurm.replies["sbatch"] = {0, "42;cluster\n", ""};
         const dpu::SlurmSubmitSummary first = dpu::submitSlurmSweep(s, options, slurm);
         QCOMPARE(first.submitted, size_t(4));
-        QCOMPARE(first.jobId, std::string("42"));
+        QCOMPARE(first.jobIds, std::vector<std::string>{"42"});
         QCOMPARE(slurm.count("squeue"), 0); // nothing recorded yet: no need to ask
         QCOMPARE(slurm.last("sbatch").size(), size_t(3));
         QCOMPARE(slurm.last("sbatch")[1], std::string("--parsable"));
@@ -291,6 +291,28 @@ private Q_SLOTS:
             QVERIFY2(contains(e.what(), "invalid partition specified: gpu") && contains(e.what(), "submit-1.sbatch"), e.what());
         }
         QVERIFY(!dpu::readSweepBackend(options.outDir)); // no job recorded
+    }
+
+    void moreCellsThanAnArrayTakesGoOutAsSeveralArrays()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const dpu::Sweep s = dpu::parseSweep(kSweep, "s.json");
+        dpu::SlurmSweepOptions options;
+        options.outDir = tmp.filePath("out").toStdString();
+        options.program = "/bin/dpu-cli";
+        options.maxArrayTasks = 3;
+        FakeSlurm slurm;
+        slurm.replies["sbatch"] = {0, "50\n", ""};
+        const dpu::SlurmSubmitSummary sub = dpu::submitSlurmSweep(s, options, slurm);
+        QCOMPARE(sub.submitted, size_t(4));
+        QCOMPARE(sub.jobIds.size(), size_t(2));
+        QCOMPARE(slurm.count("sbatch"), 2);
+        QVERIFY(contains(readAll(options.outDir + "/slurm/submit-1.sbatch"), "--array=0-2\n"));
+        QVERIFY(contains(readAll(options.outDir + "/slurm/submit-2.sbatch"), "--array=0-0\n"));
+        const auto record = dpu::readSweepBackend(options.outDir);
+        QCOMPARE(record->submissions.size(), size_t(2));
+        QCOMPARE(record->submissions[1].cells, std::vector<std::string>{s.cells[3].id});
     }
 
     void arrayTaskRecordsStartAndExitAndPassesTheStopOn()
