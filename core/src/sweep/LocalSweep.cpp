@@ -107,7 +107,9 @@ LocalSweepSummary runLocalSweep(const Sweep& sweep, const LocalSweepOptions& opt
                     ++it;
                     continue;
                 }
-                const int code = got < 0 ? 127 : cellExitCode(status);
+                int code = got < 0 ? 127 : cellExitCode(status);
+                if (stopping && code == 128 + SIGTERM)
+                    code = kCellStoppedExit; // our SIGTERM came before the run's handler: stopped all the same
                 const SweepCell* cell = it->second.cell;
                 const double seconds = std::chrono::duration<double>(Clock::now() - it->second.start).count();
                 it = running.erase(it);

@@ -38,7 +38,9 @@ int runSweepCellTask(const std::string& sweepDir, const std::string& id, const s
         }
         usleep(100 * 1000);
     }
-    const int code = cellExitCode(status);
+    int code = cellExitCode(status);
+    if (code == 128 + SIGTERM)
+        code = kCellStoppedExit; // Slurm's (or our) SIGTERM before the run's handler: stopped, resumable
     writeCellExit(sweepDir, id, code);
     return code;
 }

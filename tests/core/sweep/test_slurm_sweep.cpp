@@ -77,10 +77,11 @@ struct FakeSlurm : dpu::SlurmCommands {
     }
 };
 
-// A cell runner that records its threads and, on SIGTERM, stops as dpu-cli run does (exit 130).
+// A cell runner that records its threads and, on SIGTERM, stops as dpu-cli run does (exit 130);
+// a SIGTERM before the trap is set kills it (143), which the backends count as stopped too.
 const char kSlowRunner[] = R"(#!/bin/sh
-echo "$OMP_NUM_THREADS" > "$4/threads"
 trap 'exit 130' TERM
+echo "$OMP_NUM_THREADS" > "$4/threads"
 i=0
 while [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
 echo '{"state": "finished", "rounds": 1, "partial_weights": 1, "dense_weights": 1}' > "$4/run.json"
