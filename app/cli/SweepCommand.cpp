@@ -20,17 +20,23 @@ namespace {
 
 namespace fs = std::filesystem;
 
+/// The local sweep's token: the same stop, through the engine's run control.
+RunControl g_sweepControl;
+
 void onStop(int)
 {
     g_sweepStop = 1;
+    g_sweepControl.requestCancel(); // lock-free: safe in a handler
 }
 
 } // namespace
 
 void stopOnSignals(bool on)
 {
-    if (on)
+    if (on) {
         g_sweepStop = 0;
+        g_sweepControl.reset();
+    }
     std::signal(SIGINT, on ? onStop : SIG_DFL);
     std::signal(SIGTERM, on ? onStop : SIG_DFL);
 }
@@ -45,7 +51,7 @@ std::string axesLabel(const SweepCell& cell)
 
 namespace {
 
-/// Prints the sweep's progress, one line per ended cell; Ctrl-C and SIGTERM ask it to stop.
+/// Prints the sweep's progress, one line per ended cell (Ctrl-C and SIGTERM stop it through g_sweepControl).
 class PrintingObserver : public LocalSweepObserver {
 public:
     PrintingObserver(std::string file, std::string out) : file_(std::move(file)), out_(std::move(out)) {}
@@ -65,7 +71,6 @@ public:
                     ok ? "done" : stopped ? "stopped" : "failed", axesLabel(cell).c_str(), seconds, why.c_str());
         std::fflush(stdout);
     }
-    bool shouldStop() override { return g_sweepStop != 0; }
 
 private:
     std::string file_, out_;
@@ -94,6 +99,7 @@ int sweepRun(ArgList& args)
     options.outDir = out;
     options.jobs = static_cast<int>(jobsArg);
     options.program = fs::read_symlink("/proc/self/exe").string();
+    options.control = &g_sweepControl;
     PrintingObserver observer(pos[0], out);
     stopOnSignals(true);
     LocalSweepSummary summary;

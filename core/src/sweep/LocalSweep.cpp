@@ -79,19 +79,31 @@ LocalSweepSummary runLocalSweep(const Sweep& sweep, const LocalSweepOptions& opt
 
     std::map<pid_t, Running> running;
     size_t next = 0;
-    bool stopping = false;
+    bool stopping = false, suspended = false;
     const auto stopAll = [&] {
-        for (const auto& r : running)
+        for (const auto& r : running) {
             kill(r.first, SIGTERM); // each run keeps its finished rounds; a resume continues it
+            if (suspended)
+                kill(r.first, SIGCONT); // a stopped process only sees the SIGTERM once it runs
+        }
         stopping = true;
+        suspended = false;
     };
+    RunControl* const control = options.control;
     try {
         while (next < todo.size() || !running.empty()) {
-            if (!stopping && (observer.shouldStop() || sweepCancelRequested(options.outDir))) {
+            if (!stopping && (observer.shouldStop() || sweepCancelRequested(options.outDir)
+                              || (control && control->cancelRequested()))) {
                 stopAll();
                 summary.stopped = true;
             }
-            while (!stopping && next < todo.size() && static_cast<int>(running.size()) < options.jobs) {
+            if (const bool pause = !stopping && control && control->paused(); pause != suspended) {
+                for (const auto& r : running)
+                    kill(r.first, pause ? SIGSTOP : SIGCONT);
+                suspended = pause;
+                observer.sweepPaused(pause);
+            }
+            while (!stopping && !suspended && next < todo.size() && static_cast<int>(running.size()) < options.jobs) {
                 const SweepCell* cell = todo[next++];
                 writeCellStarted(options.outDir, cell->id);
                 running[startCellProcess(options.program, sweepCellDir(options.outDir, cell->id), threads)] = {cell, Clock::now()};
