@@ -70,6 +70,10 @@ int sweepRunSlurm(const std::string& out, ArgList& args)
         throw UsageError("--poll: expected seconds 0.2 .. 3600");
 
     const Sweep sweep = loadSweepFile(pos[0]);
+    if (const auto record = readSweepBackend(out);
+        record && record->backend == "local" && record->pid && record->host == thisHostName() && processAlive(record->pid))
+        throw Error(out + ": a local sweep (pid " + std::to_string(record->pid) +
+                    ") is running in this folder: stop it first (sweep cancel " + out + ")");
     SlurmSweepOptions options;
     options.outDir = out;
     options.program = fs::read_symlink("/proc/self/exe").string();
@@ -103,9 +107,13 @@ int sweepRunSlurm(const std::string& out, ArgList& args)
     // Follow the queue until no cell is queued or running, a line per cell that ends.
     std::map<std::string, CellState> last;
     SlurmSweepStatus status;
+    std::string lastError;
     stopOnSignals(true);
     while (true) {
         status = slurmSweepStatus(sweep, out, *slurm);
+        if (status.queueError != lastError && !status.queueError.empty())
+            std::fprintf(stderr, "%s (trying again)\n", status.queueError.c_str());
+        lastError = status.queueError;
         bool live = !status.queueRead;
         for (size_t i = 0; i < sweep.cells.size(); ++i) {
             const SweepCell& cell = sweep.cells[i];
@@ -136,6 +144,22 @@ int sweepRunSlurm(const std::string& out, ArgList& args)
     std::printf("sweep %s: %s%s\n", out.c_str(), countsLine(sweep.cells.size(), counts).c_str(),
                 allDone ? "" : "; run again to resubmit the unfinished ones");
     return allDone ? 0 : 1;
+}
+
+void refuseWhileInSlurm(const Sweep& sweep, const std::string& dir)
+{
+    const auto record = readSweepBackend(dir);
+    if (!record || record->backend != "slurm")
+        return;
+    const auto slurm = systemSlurmCommands();
+    const SlurmSweepStatus status = slurmSweepStatus(sweep, dir, *slurm);
+    if (!status.queueRead)
+        throw Error(dir + ": was sent to Slurm and " + status.queueError +
+                    ", so its cells may still run there; cancel them (sweep cancel) or run it where squeue works");
+    for (const SlurmCellStatus& c : status.cells)
+        if (c.live)
+            throw Error(dir + ": cells are still queued or running in Slurm (task " + c.task +
+                        "): stop them first (sweep cancel " + dir + ")");
 }
 
 int sweepStatusSlurm(const Sweep& sweep, const std::string& dir)

@@ -95,6 +95,7 @@ int sweepRun(ArgList& args)
         throw UsageError("sweep run takes one sweep file");
 
     const Sweep sweep = loadSweepFile(pos[0]); // every cell checked before anything is written
+    refuseWhileInSlurm(sweep, out);
     LocalSweepOptions options;
     options.outDir = out;
     options.jobs = static_cast<int>(jobsArg);

@@ -102,6 +102,12 @@ private Q_SLOTS:
         follow.start(dpu::test::cliExe(), {"sweep", "run", sweepFile, "--out", out, "--backend", "slurm",
                                            "--cpus-per-task", "1", "--throttle", "2", "--poll", "0.5"});
         QVERIFY(follow.waitForStarted());
+        for (int i = 0; i < 600 && !QFile::exists(out + "/backend.json") && follow.state() == QProcess::Running; ++i)
+            follow.waitForFinished(100);
+        // Submitted: the folder's cells are in Slurm (two cells' worth of time at least), so a local
+        // run of it would run them twice, and is refused.
+        const Result twice = dpu::test::runCli({"sweep", "run", sweepFile, "--out", out, "--jobs", "2"});
+        QVERIFY2(twice.code == 1 && twice.err.contains("still queued or running in Slurm"), qPrintable(twice.err));
         // Cancel the first task seen with one finished round (of three): it is mid-run.
         QString cancelled, task;
         for (int i = 0; i < 1800 && cancelled.isEmpty() && follow.state() == QProcess::Running; ++i) {

@@ -3,6 +3,8 @@
 #include "dpu/SlurmSweep.h"
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cerrno>
@@ -28,8 +30,15 @@ public:
         for (const std::string& a : argv)
             args.push_back(const_cast<char*>(a.c_str()));
         args.push_back(nullptr);
+        sigset_t all, old; // as for a cell: the child meets signals with the default handlers
+        sigfillset(&all);
+        pthread_sigmask(SIG_BLOCK, &all, &old);
         const pid_t pid = fork();
         if (pid == 0) { // only async-signal-safe calls until exec
+            for (int sig = 1; sig < NSIG; ++sig)
+                if (sig != SIGKILL && sig != SIGSTOP)
+                    signal(sig, SIG_DFL);
+            sigprocmask(SIG_SETMASK, &old, nullptr);
             dup2(out[1], 1);
             dup2(err[1], 2);
             execvp(args[0], args.data());
@@ -37,6 +46,7 @@ public:
             (void)!write(2, msg, sizeof msg - 1);
             _exit(127);
         }
+        pthread_sigmask(SIG_SETMASK, &old, nullptr);
         close(out[1]);
         close(err[1]);
         if (pid < 0) {
