@@ -1,25 +1,44 @@
 // SPDX-License-Identifier: MIT
-// dpu-cli sweep: run a sweep's cells through the local backend (dpu/LocalSweep.h), report their states, merge results.
+// dpu-cli sweep: run a sweep's cells (local backend here, Slurm in SlurmSweepCommand.cpp), their states, cancel, merge.
 #include "ArgList.h"
 #include "CliCommands.h"
+#include "SweepCli.h"
 #include "dpu/Error.h"
 #include "dpu/LocalSweep.h"
 #include "dpu/Sweep.h"
-#include <csignal>
+#include "dpu/SweepControl.h"
+#include <unistd.h>
 #include <cstdio>
 #include <filesystem>
 #include <map>
 
 namespace dpu::cli {
+
+volatile std::sig_atomic_t g_sweepStop = 0;
+
 namespace {
 
 namespace fs = std::filesystem;
 
-volatile std::sig_atomic_t g_stop = 0;
+/// The local sweep's token: the same stop, through the engine's run control.
+RunControl g_sweepControl;
 
 void onStop(int)
 {
-    g_stop = 1;
+    g_sweepStop = 1;
+    g_sweepControl.requestCancel(); // lock-free: safe in a handler
+}
+
+} // namespace
+
+void stopOnSignals(bool on)
+{
+    if (on) {
+        g_sweepStop = 0;
+        g_sweepControl.reset();
+    }
+    std::signal(SIGINT, on ? onStop : SIG_DFL);
+    std::signal(SIGTERM, on ? onStop : SIG_DFL);
 }
 
 std::string axesLabel(const SweepCell& cell)
@@ -30,7 +49,9 @@ std::string axesLabel(const SweepCell& cell)
     return s;
 }
 
-/// Prints the sweep's progress, one line per ended cell; Ctrl-C and SIGTERM ask it to stop.
+namespace {
+
+/// Prints the sweep's progress, one line per ended cell (Ctrl-C and SIGTERM stop it through g_sweepControl).
 class PrintingObserver : public LocalSweepObserver {
 public:
     PrintingObserver(std::string file, std::string out) : file_(std::move(file)), out_(std::move(out)) {}
@@ -50,7 +71,6 @@ public:
                     ok ? "done" : stopped ? "stopped" : "failed", axesLabel(cell).c_str(), seconds, why.c_str());
         std::fflush(stdout);
     }
-    bool shouldStop() override { return g_stop != 0; }
 
 private:
     std::string file_, out_;
@@ -61,36 +81,36 @@ int sweepRun(ArgList& args)
 {
     const std::string out = args.value("--out");
     const std::string backend = args.value("--backend", "local");
+    if (backend != "local" && backend != "slurm")
+        throw UsageError("--backend: expected local or slurm, found '" + backend + "'");
+    if (out.empty())
+        throw UsageError("sweep run needs --out DIR");
+    if (backend == "slurm")
+        return sweepRunSlurm(out, args);
     const double jobsArg = args.number("--jobs", 1);
+    if (!(jobsArg >= 1 && jobsArg <= 256 && jobsArg == static_cast<int>(jobsArg)))
+        throw UsageError("--jobs: expected a whole number 1 .. 256");
     const auto pos = args.positional();
     if (pos.size() != 1)
         throw UsageError("sweep run takes one sweep file");
-    if (out.empty())
-        throw UsageError("sweep run needs --out DIR");
-    if (backend != "local")
-        throw UsageError("--backend: expected local (slurm is not there yet), found '" + backend + "'");
-    if (!(jobsArg >= 1 && jobsArg <= 256 && jobsArg == static_cast<int>(jobsArg)))
-        throw UsageError("--jobs: expected a whole number 1 .. 256");
 
     const Sweep sweep = loadSweepFile(pos[0]); // every cell checked before anything is written
+    refuseWhileInSlurm(sweep, out);
     LocalSweepOptions options;
     options.outDir = out;
     options.jobs = static_cast<int>(jobsArg);
     options.program = fs::read_symlink("/proc/self/exe").string();
+    options.control = &g_sweepControl;
     PrintingObserver observer(pos[0], out);
-    g_stop = 0;
-    std::signal(SIGINT, onStop);
-    std::signal(SIGTERM, onStop);
+    stopOnSignals(true);
     LocalSweepSummary summary;
     try {
         summary = runLocalSweep(sweep, options, observer);
     } catch (...) {
-        std::signal(SIGINT, SIG_DFL);
-        std::signal(SIGTERM, SIG_DFL);
+        stopOnSignals(false);
         throw;
     }
-    std::signal(SIGINT, SIG_DFL);
-    std::signal(SIGTERM, SIG_DFL);
+    stopOnSignals(false);
     if (summary.stopped) {
         std::fprintf(stderr, "Stopped: run the same command again to resume the unfinished cells\n");
         return 130;
@@ -106,6 +126,8 @@ int sweepStatus(ArgList& args)
     if (pos.size() != 1)
         throw UsageError("sweep status takes one sweep folder");
     const Sweep sweep = loadSweepFile((fs::path(pos[0]) / "sweep.json").string());
+    if (const auto record = readSweepBackend(pos[0]); record && record->backend == "slurm")
+        return sweepStatusSlurm(sweep, pos[0]);
     std::map<CellState, int> counts;
     std::printf("%-12s  %-8s  %s\n", "cell", "state", "axes");
     for (const SweepCell& cell : sweep.cells) {
@@ -115,6 +137,41 @@ int sweepStatus(ArgList& args)
     }
     std::printf("%zu cells: %d done, %d running, %d pending, %d failed\n", sweep.cells.size(), counts[CellState::Done],
                 counts[CellState::Running], counts[CellState::Pending], counts[CellState::Failed]);
+    return 0;
+}
+
+int sweepCancel(ArgList& args)
+{
+    const double wait = args.number("--wait", 60);
+    const auto pos = args.positional();
+    if (pos.size() != 1)
+        throw UsageError("sweep cancel takes one sweep folder");
+    if (!(wait >= 0 && wait <= 86400))
+        throw UsageError("--wait: expected seconds 0 .. 86400");
+    const std::string dir = pos[0];
+    const Sweep sweep = loadSweepFile((fs::path(dir) / "sweep.json").string());
+    const auto record = readSweepBackend(dir);
+    if (record && record->backend == "slurm")
+        return sweepCancelSlurm(sweep, dir);
+    const bool here = record && record->host == thisHostName();
+    if (!record || record->pid == 0 || (here && !processAlive(record->pid))) {
+        std::printf("%s: no sweep is running; nothing to cancel\n", dir.c_str());
+        return 0;
+    }
+    // The running sweep polls for the request: this works from another machine sharing the folder too.
+    requestSweepCancel(dir);
+    if (!here) {
+        std::printf("%s: asked the sweep running on %s (pid %ld) to stop\n", dir.c_str(), record->host.c_str(), record->pid);
+        return 0;
+    }
+    for (int i = 0; i < wait * 10 && processAlive(record->pid); ++i)
+        usleep(100 * 1000);
+    if (processAlive(record->pid)) {
+        std::fprintf(stderr, "%s: the sweep (pid %ld) was asked to stop and has not ended after %.0f s\n", dir.c_str(),
+                     record->pid, wait);
+        return 1;
+    }
+    std::printf("%s: the sweep (pid %ld) stopped its cells; `sweep run` again resumes them\n", dir.c_str(), record->pid);
     return 0;
 }
 
@@ -136,7 +193,7 @@ int sweepMerge(ArgList& args)
 int sweepCommand(const std::vector<std::string>& argv)
 {
     if (argv.empty())
-        throw UsageError("sweep needs a subcommand: run, status or merge");
+        throw UsageError("sweep needs a subcommand: run, status, cancel or merge");
     const std::string sub = argv[0];
     ArgList args(std::vector<std::string>(argv.begin() + 1, argv.end()));
     if (sub == "run")
@@ -146,8 +203,10 @@ int sweepCommand(const std::vector<std::string>& argv)
     if (sub == "merge")
         return sweepMerge(args);
     if (sub == "cancel")
-        throw UsageError("sweep cancel is not there yet: stop a local sweep with Ctrl-C (run it again to resume)");
-    throw UsageError("sweep: unknown subcommand '" + sub + "' (expected run, status or merge)");
+        return sweepCancel(args);
+    if (sub == "task")
+        return sweepTask(args);
+    throw UsageError("sweep: unknown subcommand '" + sub + "' (expected run, status, cancel or merge)");
 }
 
 } // namespace dpu::cli

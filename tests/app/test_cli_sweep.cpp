@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// dpu-cli sweep: a 4-cell sweep run locally two at a time, its status, the merged results and a re-run that skips finished cells.
+// dpu-cli sweep: a 4-cell sweep run locally two at a time, its status, the merged results, a re-run that skips finished cells, and sweep cancel.
 #include "CliProcess.h"
 #include "TestSupport.h"
 #include <QDir>
@@ -141,9 +141,14 @@ private Q_SLOTS:
                 started = started || QFile::exists(out + "/cells/" + id + "/results.jsonl");
         }
         QVERIFY(started);
-        p.terminate(); // SIGTERM, as Ctrl-C does
+        // `sweep cancel` from another process: the running sweep notices, stops its cell and ends as Ctrl-C does.
+        const Result cancel = cli({"sweep", "cancel", out});
+        QVERIFY2(cancel.code == 0 && cancel.out.contains("stopped its cells"), qPrintable(cancel.out + cancel.err));
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 130);
+        QVERIFY(!QFile::exists(out + "/cancel.json")); // the request is spent: the next run is not cancelled
+        const Result idle = cli({"sweep", "cancel", out});
+        QVERIFY2(idle.code == 0 && idle.out.contains("nothing to cancel"), qPrintable(idle.out));
         const Result status = cli({"sweep", "status", out});
         QVERIFY2(status.out.contains(" 0 running") && status.out.contains(" 0 failed"), qPrintable(status.out));
         QVERIFY2(!status.out.contains("4 cells: 4 done"), qPrintable(status.out));
@@ -172,7 +177,10 @@ private Q_SLOTS:
         QVERIFY2(invalid.err.contains("bad.json") && invalid.err.contains("k = 3"), qPrintable(invalid.err));
         QVERIFY(!QFile::exists(tmp.filePath("o"))); // nothing written before every cell is checked
         writeAll(tmp.filePath("s.json"), kSweep);
-        QCOMPARE(cli({"sweep", "run", tmp.filePath("s.json"), "--out", tmp.filePath("o"), "--backend", "slurm"}).code, 2);
+        QCOMPARE(cli({"sweep", "run", tmp.filePath("s.json"), "--out", tmp.filePath("o"), "--backend", "cloud"}).code, 2);
+        QCOMPARE(cli({"sweep", "run", tmp.filePath("s.json"), "--out", tmp.filePath("o"), "--backend", "slurm",
+                      "--throttle", "-1"}).code, 2);
+        QCOMPARE(cli({"sweep", "cancel"}).code, 2);
         QCOMPARE(cli({"sweep", "run", tmp.filePath("s.json"), "--out", tmp.filePath("o"), "--jobs", "0"}).code, 2);
         QCOMPARE(cli({"sweep", "run", tmp.filePath("s.json")}).code, 2);
         QCOMPARE(cli({"sweep", "frobnicate"}).code, 2);

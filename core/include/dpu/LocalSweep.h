@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The local sweep backend: a sweep's unfinished cells as child runs on this machine, N at a time.
 #pragma once
+#include "dpu/RunControl.h"
 #include "dpu/Sweep.h"
 #include <cstddef>
 #include <string>
@@ -15,6 +16,10 @@ struct LocalSweepOptions {
     /// --quiet` with its output in CELL/cell.log: dpu-cli.
     std::string program;
     int cores = 0;       ///< cores to divide between the jobs (0: this machine's)
+    /// Not owned, may be null. Cancel stops the sweep as shouldStop() does; pause starts no new
+    /// cell and suspends the running ones (SIGSTOP) until resumed (SIGCONT). Read about ten
+    /// times a second.
+    RunControl* control = nullptr;
 };
 
 /// What runLocalSweep() reports; called on the caller's thread, between its waits.
@@ -29,6 +34,9 @@ public:
     /// Polled about ten times a second: true stops the sweep (the running cells get SIGTERM,
     /// keep their finished rounds and end with kCellStoppedExit; no new cell starts).
     virtual bool shouldStop() { return false; }
+    /// The sweep's cells were suspended (true) or resumed (false) after a change of
+    /// LocalSweepOptions::control's pause.
+    virtual void sweepPaused(bool paused) {}
 };
 
 /// How a local sweep ended.

@@ -23,19 +23,32 @@ struct SweepCell {
     std::vector<std::pair<std::string, std::string>> axisValues;
 };
 
+/// The sweep file's optional "slurm" object: what every array task of the Slurm backend asks
+/// for (dpu-cli's --partition, --time ... options override it). Empty/0: Slurm's defaults.
+struct SweepSlurmSettings {
+    std::string partition;  ///< "partition"
+    std::string time;       ///< "time": a Slurm time limit per cell, e.g. "02:00:00" or "90"
+    std::string mem;        ///< "mem": memory per cell, e.g. "4G"
+    int cpusPerTask = 0;    ///< "cpus_per_task": also the cell's threads (0: 1)
+    int gpusPerTask = 0;    ///< "gpus_per_task": --gres=gpu:N per task
+    int throttle = 0;       ///< "throttle": the array's %N, cells running at once (0: no limit)
+};
+
 /// A sweep file read and expanded.
 struct Sweep {
     std::string source;            ///< the file (or label) errors name
     std::string baseJson;          ///< the base plan object as compact JSON (inlined when it was a path)
     std::vector<SweepAxis> axes;   ///< in the file's key order
     std::vector<SweepCell> cells;  ///< cartesian product; the last axis varies fastest
+    SweepSlurmSettings slurm;      ///< the optional "slurm" object (not part of any cell's plan)
 
     /// The sweep as a self-contained sweep file (base inlined), which parseSweep() reads back
     /// to the same cells: what a sweep folder keeps as sweep.json.
     std::string toJson() const;
 };
 
-/// Parses sweep JSON: {"base": {plan} | "PLAN.json", "axes": {"KEY": [values...], ...}}.
+/// Parses sweep JSON: {"base": {plan} | "PLAN.json", "axes": {"KEY": [values...], ...},
+/// "slurm": {...} (optional)}.
 /// A base path is read relative to `baseDir`. Every cell is checked with parsePlan().
 /// Throws Error naming `source` (and the axis and value) for malformed JSON, unknown top-level
 /// keys, a missing base, no axes, an axis that is not a non-empty list, a repeated value, a key

@@ -2,8 +2,10 @@
 // The local sweep backend: child `dpu-cli run --resume` processes, polled without threads or signal handlers.
 #include "dpu/LocalSweep.h"
 #include "dpu/Error.h"
+#include "dpu/RunFolder.h"
+#include "dpu/SweepControl.h"
+#include "CellProcess.h"
 #include "util/AtomicFile.h"
-#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -20,36 +22,22 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-pid_t startCell(const std::string& program, const std::string& cellDir, int threads)
-{
-    const std::string plan = cellDir + "/plan.json", log = cellDir + "/cell.log";
-    const std::string omp = std::to_string(threads);
-    const pid_t pid = fork();
-    if (pid < 0)
-        throw Error(cellDir + ": cannot start the cell's process: " + std::strerror(errno));
-    if (pid == 0) { // only async-signal-safe calls until exec
-        const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-        if (fd >= 0) {
-            dup2(fd, 1);
-            dup2(fd, 2);
-            close(fd);
-        }
-        setenv("OMP_NUM_THREADS", omp.c_str(), 1);
-        setenv("MKL_NUM_THREADS", omp.c_str(), 1);
-        signal(SIGINT, SIG_IGN); // a terminal's Ctrl-C reaches the sweep, which passes SIGTERM on once
-        execl(program.c_str(), program.c_str(), "run", plan.c_str(), "--out", cellDir.c_str(), "--resume", "--quiet",
-              static_cast<char*>(nullptr));
-        const char msg[] = "cannot run the cell program\n";
-        (void)!write(2, msg, sizeof msg - 1);
-        _exit(127);
-    }
-    return pid;
-}
-
 struct Running {
     const SweepCell* cell;
     Clock::time_point start;
 };
+
+/// The sweep process has ended: `sweep cancel` then finds nothing running; the request is spent.
+void endLocalRecord(const std::string& dir, SweepBackendRecord record)
+{
+    record.pid = 0;
+    try {
+        writeSweepBackend(dir, record);
+    } catch (const Error&) {
+        // the cells' own files still tell their states; a stale pid only makes cancel wait for nothing
+    }
+    clearSweepCancel(dir);
+}
 
 } // namespace
 
@@ -62,6 +50,13 @@ LocalSweepSummary runLocalSweep(const Sweep& sweep, const LocalSweepOptions& opt
     if (ec)
         throw Error(options.outDir + ": cannot create the sweep folder: " + ec.message());
     writeFileAtomic((fs::path(options.outDir) / "sweep.json").string(), sweep.toJson());
+    clearSweepCancel(options.outDir); // a request left by an earlier sweep is not for this one
+    SweepBackendRecord record;
+    record.backend = "local";
+    record.host = thisHostName();
+    record.pid = static_cast<long>(getpid());
+    record.started = isoTimeNow();
+    writeSweepBackend(options.outDir, record);
 
     LocalSweepSummary summary;
     summary.cells = sweep.cells.size();
@@ -84,22 +79,34 @@ LocalSweepSummary runLocalSweep(const Sweep& sweep, const LocalSweepOptions& opt
 
     std::map<pid_t, Running> running;
     size_t next = 0;
-    bool stopping = false;
+    bool stopping = false, suspended = false;
     const auto stopAll = [&] {
-        for (const auto& r : running)
+        for (const auto& r : running) {
             kill(r.first, SIGTERM); // each run keeps its finished rounds; a resume continues it
+            if (suspended)
+                kill(r.first, SIGCONT); // a stopped process only sees the SIGTERM once it runs
+        }
         stopping = true;
+        suspended = false;
     };
+    RunControl* const control = options.control;
     try {
         while (next < todo.size() || !running.empty()) {
-            if (!stopping && observer.shouldStop()) {
+            if (!stopping && (observer.shouldStop() || sweepCancelRequested(options.outDir)
+                              || (control && control->cancelRequested()))) {
                 stopAll();
                 summary.stopped = true;
             }
-            while (!stopping && next < todo.size() && static_cast<int>(running.size()) < options.jobs) {
+            if (const bool pause = !stopping && control && control->paused(); pause != suspended) {
+                for (const auto& r : running)
+                    kill(r.first, pause ? SIGSTOP : SIGCONT);
+                suspended = pause;
+                observer.sweepPaused(pause);
+            }
+            while (!stopping && !suspended && next < todo.size() && static_cast<int>(running.size()) < options.jobs) {
                 const SweepCell* cell = todo[next++];
                 writeCellStarted(options.outDir, cell->id);
-                running[startCell(options.program, sweepCellDir(options.outDir, cell->id), threads)] = {cell, Clock::now()};
+                running[startCellProcess(options.program, sweepCellDir(options.outDir, cell->id), threads)] = {cell, Clock::now()};
                 observer.cellStarted(*cell);
             }
             if (stopping && running.empty())
@@ -112,7 +119,9 @@ LocalSweepSummary runLocalSweep(const Sweep& sweep, const LocalSweepOptions& opt
                     ++it;
                     continue;
                 }
-                const int code = got < 0 ? 127 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+                int code = got < 0 ? 127 : cellExitCode(status);
+                if (stopping && code == 128 + SIGTERM)
+                    code = kCellStoppedExit; // our SIGTERM came before the run's handler: stopped all the same
                 const SweepCell* cell = it->second.cell;
                 const double seconds = std::chrono::duration<double>(Clock::now() - it->second.start).count();
                 it = running.erase(it);
@@ -131,8 +140,10 @@ LocalSweepSummary runLocalSweep(const Sweep& sweep, const LocalSweepOptions& opt
         stopAll();
         for (const auto& r : running)
             waitpid(r.first, nullptr, 0);
+        endLocalRecord(options.outDir, record);
         throw;
     }
+    endLocalRecord(options.outDir, record);
     return summary;
 }
 

@@ -43,6 +43,48 @@ void applyAxis(json& plan, const std::string& key, const json& value, const std:
     }
 }
 
+std::string textSetting(const json& v, const std::string& where)
+{
+    if (!v.is_string() || v.get<std::string>().empty()
+        || v.get<std::string>().find_first_of(" \t\n'\"\\") != std::string::npos)
+        throw Error(where + ": expected a non-empty word without spaces or quotes, found " + v.dump());
+    return v.get<std::string>();
+}
+
+int countSetting(const json& v, const std::string& where, int max)
+{
+    if (!v.is_number_integer() || v.get<long long>() < 0 || v.get<long long>() > max)
+        throw Error(where + ": expected a whole number 0 .. " + std::to_string(max) + ", found " + v.dump());
+    return v.get<int>();
+}
+
+SweepSlurmSettings parseSlurmSettings(const json& s, const std::string& where)
+{
+    if (!s.is_object())
+        throw Error(where + std::string(": expected an object such as {\"partition\": \"gpu\", \"time\": \"01:00:00\"}, found ") +
+                    s.type_name());
+    SweepSlurmSettings out;
+    for (auto it = s.begin(); it != s.end(); ++it) {
+        const std::string key = it.key(), at = where + "." + key;
+        if (key == "partition")
+            out.partition = textSetting(*it, at);
+        else if (key == "time")
+            out.time = textSetting(*it, at);
+        else if (key == "mem")
+            out.mem = textSetting(*it, at);
+        else if (key == "cpus_per_task")
+            out.cpusPerTask = countSetting(*it, at, 1024);
+        else if (key == "gpus_per_task")
+            out.gpusPerTask = countSetting(*it, at, 64);
+        else if (key == "throttle")
+            out.throttle = countSetting(*it, at, 100000);
+        else
+            throw Error(where + ": unknown key '" + key +
+                        "' (expected partition, time, mem, cpus_per_task, gpus_per_task, throttle)");
+    }
+    return out;
+}
+
 } // namespace
 
 std::string sweepCellId(const Plan& plan)
@@ -62,11 +104,13 @@ Sweep parseSweep(const std::string& jsonText, const std::string& source, const s
     if (!doc.is_object())
         throw Error(source + ": expected an object {\"base\": ..., \"axes\": {...}}, found " + doc.type_name());
     for (auto it = doc.begin(); it != doc.end(); ++it)
-        if (it.key() != "base" && it.key() != "axes")
-            throw Error(source + ": unknown key '" + it.key() + "' (expected base and axes)");
+        if (it.key() != "base" && it.key() != "axes" && it.key() != "slurm")
+            throw Error(source + ": unknown key '" + it.key() + "' (expected base, axes and slurm)");
 
     Sweep sweep;
     sweep.source = source;
+    if (auto slurm = doc.find("slurm"); slurm != doc.end())
+        sweep.slurm = parseSlurmSettings(*slurm, source + ": slurm");
     auto base = doc.find("base");
     if (base == doc.end())
         throw Error(source + ": base: missing (a plan object or the path of a plan file)");
@@ -172,6 +216,21 @@ std::string Sweep::toJson() const
         axesJson[axis.key] = values;
     }
     doc["axes"] = axesJson;
+    json s = json::object();
+    if (!slurm.partition.empty())
+        s["partition"] = slurm.partition;
+    if (!slurm.time.empty())
+        s["time"] = slurm.time;
+    if (!slurm.mem.empty())
+        s["mem"] = slurm.mem;
+    if (slurm.cpusPerTask)
+        s["cpus_per_task"] = slurm.cpusPerTask;
+    if (slurm.gpusPerTask)
+        s["gpus_per_task"] = slurm.gpusPerTask;
+    if (slurm.throttle)
+        s["throttle"] = slurm.throttle;
+    if (!s.empty())
+        doc["slurm"] = s;
     return doc.dump(2) + "\n";
 }
 

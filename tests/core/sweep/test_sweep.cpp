@@ -3,6 +3,7 @@
 #include "TestSupport.h"
 #include "dpu/Error.h"
 #include "dpu/LocalSweep.h"
+#include "dpu/RunControl.h"
 #include "dpu/Sweep.h"
 #include <QDir>
 #include <QFileDevice>
@@ -281,6 +282,78 @@ private Q_SLOTS:
 
         options.jobs = 0;
         QVERIFY_THROWS_EXCEPTION(dpu::Error, dpu::runLocalSweep(s, options, stopping));
+    }
+
+    void runControlPausesAndCancelsALocalSweep()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        // A cell of about 0.3 s: while paused (SIGSTOP) it cannot end, and no other starts.
+        writeFile(dir.filePath("quick.sh"), "#!/bin/sh\nsleep 0.3\n"
+                                            "echo '{\"state\": \"finished\", \"rounds\": 1, \"partial_weights\": 1, "
+                                            "\"dense_weights\": 1}' > \"$4/run.json\"\n");
+        QFile::setPermissions(dir.filePath("quick.sh"), QFileDevice::ReadOwner | QFileDevice::ExeOwner);
+        const dpu::Sweep s = dpu::parseSweep(R"({"base": {}, "axes": {"k": [0.01, 0.02, 0.03]}})", "s.json");
+        dpu::RunControl control;
+        dpu::LocalSweepOptions options;
+        options.outDir = dir.filePath("out").toStdString();
+        options.program = dir.filePath("quick.sh").toStdString();
+        options.control = &control;
+        struct Pausing : CountingObserver {
+            dpu::RunControl* control = nullptr;
+            int polls = 0, startedWhilePaused = -1, endedWhilePaused = -1;
+            std::vector<bool> pauses;
+            void cellStarted(const dpu::SweepCell& c) override
+            {
+                CountingObserver::cellStarted(c);
+                if (started == 1)
+                    control->setPaused(true);
+            }
+            void sweepPaused(bool paused) override { pauses.push_back(paused); }
+            bool shouldStop() override
+            {
+                if (control->paused() && ++polls == 20) { // 2 s paused: a running cell would have ended
+                    startedWhilePaused = started;
+                    endedWhilePaused = ended;
+                    control->setPaused(false);
+                }
+                return false;
+            }
+        } observer;
+        observer.control = &control;
+        const dpu::LocalSweepSummary a = dpu::runLocalSweep(s, options, observer);
+        QCOMPARE(observer.startedWhilePaused, 1);
+        QCOMPARE(observer.endedWhilePaused, 0);
+        QCOMPARE(observer.pauses, (std::vector<bool>{true, false}));
+        QCOMPARE(a.ran, size_t(3));
+        QCOMPARE(a.failed, size_t(0));
+        for (const dpu::SweepCell& c : s.cells)
+            QCOMPARE(dpu::sweepCellState(options.outDir, c.id), dpu::CellState::Done);
+
+        // Cancel through the token, while paused: the suspended cell is woken to stop, and stays resumable.
+        options.outDir = dir.filePath("cancelled").toStdString();
+        struct Cancelling : CountingObserver {
+            dpu::RunControl* control = nullptr;
+            int polls = 0;
+            void cellStarted(const dpu::SweepCell& c) override
+            {
+                CountingObserver::cellStarted(c);
+                control->setPaused(true);
+            }
+            bool shouldStop() override
+            {
+                if (control->paused() && ++polls == 5)
+                    control->requestCancel();
+                return false;
+            }
+        } cancelling;
+        control.reset();
+        cancelling.control = &control;
+        const dpu::LocalSweepSummary b = dpu::runLocalSweep(s, options, cancelling);
+        QVERIFY(b.stopped);
+        QCOMPARE(cancelling.started, 1);
+        QCOMPARE(b.failed, size_t(0));
+        QCOMPARE(dpu::sweepCellState(options.outDir, s.cells[0].id), dpu::CellState::Pending);
     }
 };
 

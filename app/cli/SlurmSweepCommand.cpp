@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: MIT
+// dpu-cli sweep on Slurm: submit the unfinished cells as a job array and follow it, status, cancel, and the array task.
+#include "ArgList.h"
+#include "CliCommands.h"
+#include "SweepCli.h"
+#include "dpu/Error.h"
+#include "dpu/SlurmSweep.h"
+#include "dpu/SweepControl.h"
+#include <unistd.h>
+#include <cstdio>
+#include <cstdlib>
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+namespace dpu::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+int wholeOption(ArgList& args, const std::string& name, int fallback, int max)
+{
+    const double v = args.number(name, fallback);
+    if (!(v >= 0 && v <= max && v == static_cast<int>(v)))
+        throw UsageError(name + ": expected a whole number 0 .. " + std::to_string(max));
+    return static_cast<int>(v);
+}
+
+std::string wordOption(ArgList& args, const std::string& name, const std::string& fallback)
+{
+    const std::string v = args.value(name, fallback);
+    if (v.find_first_of(" \t\n'\"\\") != std::string::npos)
+        throw UsageError(name + ": expected a word without spaces or quotes, found '" + v + "'");
+    return v;
+}
+
+std::map<CellState, int> countStates(const SlurmSweepStatus& status)
+{
+    std::map<CellState, int> counts;
+    for (const SlurmCellStatus& c : status.cells)
+        ++counts[c.state];
+    return counts;
+}
+
+std::string countsLine(size_t cells, std::map<CellState, int> counts)
+{
+    return std::to_string(cells) + " cells: " + std::to_string(counts[CellState::Done]) + " done, " +
+           std::to_string(counts[CellState::Running]) + " running, " + std::to_string(counts[CellState::Pending]) +
+           " pending, " + std::to_string(counts[CellState::Failed]) + " failed";
+}
+
+} // namespace
+
+int sweepRunSlurm(const std::string& out, ArgList& args)
+{
+    const double poll = args.number("--poll", 10);
+    const bool noWait = args.flag("--no-wait");
+    const std::string partition = wordOption(args, "--partition", "");
+    const std::string time = wordOption(args, "--time", "");
+    const std::string mem = wordOption(args, "--mem", "");
+    const int cpus = wholeOption(args, "--cpus-per-task", 0, 1024);
+    const int gpus = wholeOption(args, "--gpus-per-task", 0, 64);
+    const int throttle = wholeOption(args, "--throttle", 0, 100000);
+    const int maxArray = wholeOption(args, "--max-array", 1000, 1000000);
+    const bool cpusGiven = cpus > 0, gpusGiven = gpus > 0, throttleGiven = throttle > 0;
+    const auto pos = args.positional();
+    if (pos.size() != 1)
+        throw UsageError("sweep run takes one sweep file");
+    if (!(poll >= 0.2 && poll <= 3600))
+        throw UsageError("--poll: expected seconds 0.2 .. 3600");
+
+    const Sweep sweep = loadSweepFile(pos[0]);
+    if (const auto record = readSweepBackend(out);
+        record && record->backend == "local" && record->pid && record->host == thisHostName() && processAlive(record->pid))
+        throw Error(out + ": a local sweep (pid " + std::to_string(record->pid) +
+                    ") is running in this folder: stop it first (sweep cancel " + out + ")");
+    SlurmSweepOptions options;
+    options.outDir = out;
+    options.program = fs::read_symlink("/proc/self/exe").string();
+    options.maxArrayTasks = static_cast<size_t>(std::max(1, maxArray));
+    options.settings = sweep.slurm; // the command line overrides the sweep file's "slurm" object
+    if (!partition.empty())
+        options.settings.partition = partition;
+    if (!time.empty())
+        options.settings.time = time;
+    if (!mem.empty())
+        options.settings.mem = mem;
+    if (cpusGiven)
+        options.settings.cpusPerTask = cpus;
+    if (gpusGiven)
+        options.settings.gpusPerTask = gpus;
+    if (throttleGiven)
+        options.settings.throttle = throttle;
+
+    const auto slurm = systemSlurmCommands();
+    const SlurmSubmitSummary sub = submitSlurmSweep(sweep, options, *slurm);
+    std::printf("sweep %s: %zu cells, %zu done, %zu still in Slurm, %zu submitted", pos[0].c_str(), sub.cells, sub.done,
+                sub.live, sub.submitted);
+    for (size_t i = 0; i < sub.jobIds.size(); ++i)
+        std::printf("%s job array %s (%s)", i ? "," : " as", sub.jobIds[i].c_str(),
+                    (fs::path(out) / sub.scripts[i]).string().c_str());
+    std::printf("\n");
+    std::fflush(stdout);
+    if (noWait)
+        return 0;
+
+    // Follow the queue until no cell is queued or running, a line per cell that ends.
+    std::map<std::string, CellState> last;
+    SlurmSweepStatus status;
+    std::string lastError;
+    stopOnSignals(true);
+    while (true) {
+        status = slurmSweepStatus(sweep, out, *slurm);
+        if (status.queueError != lastError && !status.queueError.empty())
+            std::fprintf(stderr, "%s (trying again)\n", status.queueError.c_str());
+        lastError = status.queueError;
+        bool live = !status.queueRead;
+        for (size_t i = 0; i < sweep.cells.size(); ++i) {
+            const SweepCell& cell = sweep.cells[i];
+            const SlurmCellStatus& c = status.cells[i];
+            live = live || c.live;
+            const auto was = last.find(cell.id);
+            if (was != last.end() && was->second != c.state && (c.state == CellState::Done || c.state == CellState::Failed
+                                                                || (c.state == CellState::Pending && !c.live)))
+                std::printf("%s %s (%s)%s\n", cell.id.c_str(),
+                            c.state == CellState::Pending ? "stopped" : cellStateName(c.state), axesLabel(cell).c_str(),
+                            c.state == CellState::Failed ? (", see " + sweepCellDir(out, cell.id) + "/cell.log").c_str() : "");
+            last[cell.id] = c.state;
+        }
+        std::fflush(stdout);
+        if (!live || g_sweepStop)
+            break;
+        for (int i = 0; i < poll * 10 && !g_sweepStop; ++i)
+            usleep(100 * 1000);
+    }
+    stopOnSignals(false);
+    if (g_sweepStop) {
+        std::fprintf(stderr, "Stopped following; the cells go on in Slurm (sweep status %s, sweep cancel %s)\n",
+                     out.c_str(), out.c_str());
+        return 130;
+    }
+    const auto counts = countStates(status);
+    const bool allDone = counts.count(CellState::Done) && counts.at(CellState::Done) == static_cast<int>(sweep.cells.size());
+    std::printf("sweep %s: %s%s\n", out.c_str(), countsLine(sweep.cells.size(), counts).c_str(),
+                allDone ? "" : "; run again to resubmit the unfinished ones");
+    return allDone ? 0 : 1;
+}
+
+void refuseWhileInSlurm(const Sweep& sweep, const std::string& dir)
+{
+    const auto record = readSweepBackend(dir);
+    if (!record || record->backend != "slurm")
+        return;
+    const auto slurm = systemSlurmCommands();
+    const SlurmSweepStatus status = slurmSweepStatus(sweep, dir, *slurm);
+    if (!status.queueRead)
+        throw Error(dir + ": was sent to Slurm and " + status.queueError +
+                    ", so its cells may still run there; cancel them (sweep cancel) or run it where squeue works");
+    for (const SlurmCellStatus& c : status.cells)
+        if (c.live)
+            throw Error(dir + ": cells are still queued or running in Slurm (task " + c.task +
+                        "): stop them first (sweep cancel " + dir + ")");
+}
+
+int sweepStatusSlurm(const Sweep& sweep, const std::string& dir)
+{
+    const auto slurm = systemSlurmCommands();
+    const SlurmSweepStatus status = slurmSweepStatus(sweep, dir, *slurm);
+    if (!status.queueRead)
+        std::fprintf(stderr, "%s (states from the cell folders only)\n", status.queueError.c_str());
+    std::printf("%-12s  %-8s  %-14s  %-12s  %s\n", "cell", "state", "slurm task", "slurm state", "axes");
+    for (size_t i = 0; i < sweep.cells.size(); ++i) {
+        const SlurmCellStatus& c = status.cells[i];
+        std::printf("%-12s  %-8s  %-14s  %-12s  %s\n", sweep.cells[i].id.c_str(), cellStateName(c.state),
+                    c.task.empty() ? "-" : c.task.c_str(), c.slurmState.empty() ? "-" : c.slurmState.c_str(),
+                    axesLabel(sweep.cells[i]).c_str());
+    }
+    std::printf("%s\n", countsLine(sweep.cells.size(), countStates(status)).c_str());
+    return 0;
+}
+
+int sweepCancelSlurm(const Sweep& sweep, const std::string& dir)
+{
+    const auto slurm = systemSlurmCommands();
+    const std::vector<std::string> jobs = cancelSlurmSweep(sweep, dir, *slurm);
+    if (jobs.empty()) {
+        std::printf("%s: no cell is queued or running in Slurm; nothing to cancel\n", dir.c_str());
+        return 0;
+    }
+    std::string list;
+    for (const std::string& j : jobs)
+        list += " " + j;
+    std::printf("%s: cancelled Slurm job(s)%s; the running cells keep their finished rounds and `sweep run` "
+                "resubmits them\n", dir.c_str(), list.c_str());
+    return 0;
+}
+
+int sweepTask(ArgList& args)
+{
+    const auto pos = args.positional();
+    if (pos.size() != 2)
+        throw UsageError("sweep task takes a sweep folder and a cell id (it is what a Slurm array task runs)");
+    const char* cpus = std::getenv("SLURM_CPUS_PER_TASK");
+    const int threads = cpus ? std::max(1, std::atoi(cpus)) : 1;
+    stopOnSignals(true); // Slurm's SIGTERM (scancel, time limit, pre-emption) is passed on to the cell
+    int code = 0;
+    try {
+        code = runSweepCellTask(pos[0], pos[1], fs::read_symlink("/proc/self/exe").string(), threads,
+                                [] { return g_sweepStop != 0; });
+    } catch (...) {
+        stopOnSignals(false);
+        throw;
+    }
+    stopOnSignals(false);
+    return code;
+}
+
+} // namespace dpu::cli

@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: MIT
+// One cell's child process (`dpu-cli run CELL/plan.json --out CELL --resume --quiet`), shared by both backends.
+#pragma once
+#include <sys/types.h>
+#include <string>
+
+namespace dpu {
+
+/// Starts `program run CELL/plan.json --out CELL --resume --quiet` with its output appended to
+/// CELL/cell.log and OMP_NUM_THREADS = MKL_NUM_THREADS = threads. The child ignores SIGINT (a
+/// terminal's Ctrl-C reaches the sweep, which passes a SIGTERM on). Throws Error when fork fails.
+pid_t startCellProcess(const std::string& program, const std::string& cellDir, int threads);
+
+/// The exit code a wait status stands for: the process's own, or 128 + the signal that ended it.
+int cellExitCode(int waitStatus);
+
+} // namespace dpu

@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: MIT
+// The Slurm backend without Slurm: the array script, squeue/sacct parsing, cell states, submit/resubmit/cancel through a fake, the array task, and the cancel request.
+#include "TestSupport.h"
+#include "dpu/Error.h"
+#include "dpu/LocalSweep.h"
+#include "dpu/SlurmSweep.h"
+#include "dpu/Sweep.h"
+#include "dpu/SweepControl.h"
+#include <QDir>
+#include <QFile>
+#include <QFileDevice>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <fstream>
+#include <map>
+
+namespace {
+
+using dpu::CellState;
+
+const char kSweep[] = R"({"base": {"name": "s", "split": {"rounds": 2}},
+    "axes": {"k": [0.01, 0.02], "bundle.values": ["fp32", "q8"]},
+    "slurm": {"partition": "gpu", "time": "01:30:00", "cpus_per_task": 4, "gpus_per_task": 1, "throttle": 2}})";
+
+void writeFile(const std::string& path, const std::string& text)
+{
+    std::ofstream(path, std::ios::binary) << text;
+}
+
+std::string readAll(const std::string& path)
+{
+    QFile f(QString::fromStdString(path));
+    return f.open(QIODevice::ReadOnly) ? f.readAll().toStdString() : std::string();
+}
+
+bool contains(const std::string& text, const std::string& part)
+{
+    return text.find(part) != std::string::npos;
+}
+
+void makeExecutable(const std::string& path, const std::string& text)
+{
+    writeFile(path, text);
+    QFile::setPermissions(QString::fromStdString(path), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+}
+
+void markFinished(const std::string& sweepDir, const std::string& id)
+{
+    writeFile(dpu::sweepCellDir(sweepDir, id) + "/run.json",
+              R"({"state": "finished", "rounds": 1, "partial_weights": 1, "dense_weights": 1})");
+}
+
+/// Stands in for Slurm: records every command, answers from canned replies keyed by argv[0].
+struct FakeSlurm : dpu::SlurmCommands {
+    std::vector<std::vector<std::string>> calls;
+    std::map<std::string, dpu::SlurmCommandResult> replies;
+    dpu::SlurmCommandResult run(const std::vector<std::string>& argv) override
+    {
+        calls.push_back(argv);
+        const auto it = replies.find(argv[0]);
+        return it == replies.end() ? dpu::SlurmCommandResult{} : it->second;
+    }
+    int count(const std::string& program) const
+    {
+        int n = 0;
+        for (const auto& c : calls)
+            n += c[0] == program;
+        return n;
+    }
+    const std::vector<std::string>& last(const std::string& program) const
+    {
+        for (auto it = calls.rbegin(); it != calls.rend(); ++it)
+            if ((*it)[0] == program)
+                return *it;
+        static const std::vector<std::string> none;
+        return none;
+    }
+};
+
+// A cell runner that records its threads and, on SIGTERM, stops as dpu-cli run does (exit 130);
+// a SIGTERM before the trap is set kills it (143), which the backends count as stopped too.
+const char kSlowRunner[] = R"(#!/bin/sh
+trap 'exit 130' TERM
+echo "$OMP_NUM_THREADS" > "$4/threads"
+i=0
+while [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
+echo '{"state": "finished", "rounds": 1, "partial_weights": 1, "dense_weights": 1}' > "$4/run.json"
+)";
+
+} // namespace
+
+class TestSlurmSweep : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void sweepFileSlurmSettings()
+    {
+        const dpu::Sweep s = dpu::parseSweep(kSweep, "s.json");
+        QCOMPARE(s.slurm.partition, std::string("gpu"));
+        QCOMPARE(s.slurm.time, std::string("01:30:00"));
+        QCOMPARE(s.slurm.cpusPerTask, 4);
+        QCOMPARE(s.slurm.gpusPerTask, 1);
+        QCOMPARE(s.slurm.throttle, 2);
+        // The settings survive the folder's copy and do not touch the cells' plans or ids.
+        const dpu::Sweep again = dpu::parseSweep(s.toJson(), "copy");
+        QCOMPARE(again.slurm.partition, s.slurm.partition);
+        QCOMPARE(again.slurm.throttle, 2);
+        const dpu::Sweep plain = dpu::parseSweep(R"({"base": {"name": "s", "split": {"rounds": 2}},
+            "axes": {"k": [0.01, 0.02], "bundle.values": ["fp32", "q8"]}})", "p.json");
+        QCOMPARE(plain.cells[3].id, s.cells[3].id);
+        for (const char* bad : {R"("slurm": {"cpus_per_task": -1})", R"("slurm": {"nodes": 2})",
+                                R"("slurm": {"partition": "a b"})", R"("slurm": [])"}) {
+            const std::string text = std::string(R"({"base": {}, "axes": {"k": [0.01]}, )") + bad + "}";
+            try {
+                dpu::parseSweep(text, "bad.json");
+                QFAIL(bad);
+            } catch (const dpu::Error& e) {
+                QVERIFY2(contains(e.what(), "bad.json: slurm"), e.what());
+            }
+        }
+    }
+
+    void arrayScriptRunsOneCellPerTask()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const std::string dir = tmp.path().toStdString() + "/my sweep", program = tmp.path().toStdString() + "/fake cli";
+        dpu::SweepSlurmSettings st;
+        st.partition = "gpu";
+        st.time = "10";
+        st.mem = "4G";
+        st.cpusPerTask = 3;
+        st.gpusPerTask = 1;
+        st.throttle = 2;
+        const std::vector<std::string> cells{"aaaaaaaaaaaa", "bbbbbbbbbbbb", "cccccccccccc"};
+        const std::string script = dpu::slurmArrayScript(dir, program, cells, st, "dpu-x");
+        for (const char* line : {"#SBATCH --array=0-2%2\n", "#SBATCH --cpus-per-task=3\n", "#SBATCH --gres=gpu:1\n",
+                                 "#SBATCH --partition=gpu\n", "#SBATCH --time=10\n", "#SBATCH --mem=4G\n",
+                                 "#SBATCH --requeue\n", "#SBATCH --job-name=dpu-x\n", "#SBATCH --ntasks=1\n"})
+            QVERIFY2(contains(script, line), line);
+        QVERIFY(contains(script, "#SBATCH --output=" + dir + "/slurm/logs/%A_%a.out\n"));
+        // Without settings: one CPU, no GPU line, no throttle.
+        const std::string plain = dpu::slurmArrayScript(dir, program, cells, {}, "dpu-x");
+        QVERIFY(contains(plain, "#SBATCH --array=0-2\n") && contains(plain, "--cpus-per-task=1\n"));
+        QVERIFY(!contains(plain, "--gres") && !contains(plain, "--partition") && !contains(plain, "--time"));
+
+        // Run as an array task would: task 1 runs `PROGRAM sweep task DIR bbbbbbbbbbbb`.
+        makeExecutable(program, "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$(dirname \"$0\")/args\"\n");
+        writeFile(tmp.path().toStdString() + "/job.sh", script);
+        QProcess bash;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("SLURM_ARRAY_TASK_ID", "1");
+        bash.setProcessEnvironment(env);
+        bash.start("bash", {tmp.filePath("job.sh")});
+        QVERIFY(bash.waitForFinished(10000));
+        QCOMPARE(bash.exitCode(), 0);
+        QCOMPARE(readAll(tmp.path().toStdString() + "/args"), "sweep\ntask\n" + dir + "\nbbbbbbbbbbbb\n");
+    }
+
+    void parsesSqueueAndSacct()
+    {
+        const auto q = dpu::parseSlurmTaskStates("12_0|RUNNING\n12_[3-5%2]|PENDING\n 12_1 | COMPLETING \n"
+                                                 "13|RUNNING\n\n14_[1,4]|PENDING\ngarbage\n15_[x-2]|PENDING\n");
+        QCOMPARE(q.at("12_0"), std::string("RUNNING"));
+        QCOMPARE(q.at("12_1"), std::string("COMPLETING"));
+        QCOMPARE(q.at("12_3"), std::string("PENDING"));
+        QCOMPARE(q.at("12_5"), std::string("PENDING"));
+        QCOMPARE(q.at("14_1"), std::string("PENDING"));
+        QCOMPARE(q.at("14_4"), std::string("PENDING"));
+        QVERIFY(!q.count("14_2") && !q.count("13") && !q.count("12_2"));
+        QCOMPARE(q.size(), size_t(7));
+        const auto a = dpu::parseSlurmTaskStates("20_0|COMPLETED\n20_0.batch|COMPLETED\n20_1|CANCELLED by 0\n"
+                                                 "20_2|TIMEOUT\n20_3|FAILED\n");
+        QCOMPARE(a.at("20_1"), std::string("CANCELLED"));
+        QCOMPARE(a.at("20_2"), std::string("TIMEOUT"));
+        QCOMPARE(a.size(), size_t(4));
+    }
+
+    void cellStateCombinesFilesAndQueue()
+    {
+        using dpu::slurmCellState;
+        QCOMPARE(slurmCellState(CellState::Done, "RUNNING", true), CellState::Done);
+        QCOMPARE(slurmCellState(CellState::Failed, "PENDING", true), CellState::Pending); // resubmitted
+        QCOMPARE(slurmCellState(CellState::Failed, "REQUEUED", true), CellState::Pending);
+        QCOMPARE(slurmCellState(CellState::Pending, "RUNNING", true), CellState::Running);
+        QCOMPARE(slurmCellState(CellState::Running, "", true), CellState::Failed);   // died without an exit record
+        QCOMPARE(slurmCellState(CellState::Running, "", false), CellState::Running); // a local sweep's cell
+        QCOMPARE(slurmCellState(CellState::Running, "CANCELLED", true), CellState::Pending);
+        QCOMPARE(slurmCellState(CellState::Pending, "TIMEOUT", true), CellState::Failed);
+        QCOMPARE(slurmCellState(CellState::Pending, "", true), CellState::Pending); // stopped (exit 130)
+        QCOMPARE(slurmCellState(CellState::Failed, "", true), CellState::Failed);
+        QVERIFY(dpu::slurmStateIsLive("PENDING") && dpu::slurmStateIsLive("COMPLETING"));
+        QVERIFY(!dpu::slurmStateIsLive("COMPLETED") && !dpu::slurmStateIsLive("CANCELLED") && !dpu::slurmStateIsLive(""));
+    }
+
+    void submitsOnlyUnfinishedCellsAndCancels()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const dpu::Sweep s = dpu::parseSweep(kSweep, "s.json");
+        dpu::SlurmSweepOptions options;
+        options.outDir = tmp.filePath("out").toStdString();
+        options.program = "/shared/bin/dpu-cli";
+        options.settings = s.slurm;
+        FakeSlurm slurm;
+        slurm.replies["sbatch"] = {0, "42;cluster\n", ""};
+        const dpu::SlurmSubmitSummary first = dpu::submitSlurmSweep(s, options, slurm);
+        QCOMPARE(first.submitted, size_t(4));
+        QCOMPARE(first.jobIds, std::vector<std::string>{"42"});
+        QCOMPARE(slurm.count("squeue"), 0); // nothing recorded yet: no need to ask
+        QCOMPARE(slurm.last("sbatch").size(), size_t(3));
+        QCOMPARE(slurm.last("sbatch")[1], std::string("--parsable"));
+        const std::string script = readAll(slurm.last("sbatch")[2]);
+        QVERIFY(contains(script, "--array=0-3%2") && contains(script, "--gres=gpu:1"));
+        QVERIFY(contains(script, s.cells[0].id + " " + s.cells[1].id));
+        const auto record = dpu::readSweepBackend(options.outDir);
+        QVERIFY(record && record->backend == "slurm");
+        QCOMPARE(record->submissions.size(), size_t(1));
+        QCOMPARE(record->submissions[0].jobId, std::string("42"));
+        QCOMPARE(record->submissions[0].cells.size(), size_t(4));
+        QCOMPARE(record->submissions[0].cells[2], s.cells[2].id);
+        QVERIFY(QFile::exists(tmp.filePath("out/cells/" + QString::fromStdString(s.cells[3].id) + "/plan.json")));
+
+        // Cell 0 runs, 1 waits, 2 finished, 3 was cancelled (its task stopped with 130).
+        markFinished(options.outDir, s.cells[2].id);
+        dpu::writeCellExit(options.outDir, s.cells[3].id, dpu::kCellStoppedExit);
+        dpu::writeCellStarted(options.outDir, s.cells[0].id);
+        slurm.replies["squeue"] = {0, "42_0|RUNNING\n42_[1%2]|PENDING\n", ""};
+        slurm.replies["sacct"] = {1, "", "Slurm accounting storage is disabled\n"};
+        const dpu::SlurmSweepStatus st = dpu::slurmSweepStatus(s, options.outDir, slurm);
+        QVERIFY(st.queueRead);
+        QCOMPARE(st.cells[0].state, CellState::Running);
+        QCOMPARE(st.cells[0].task, std::string("42_0"));
+        QCOMPARE(st.cells[1].state, CellState::Pending);
+        QVERIFY(st.cells[1].live);
+        QCOMPARE(st.cells[2].state, CellState::Done);
+        QCOMPARE(st.cells[3].state, CellState::Pending);
+        QVERIFY(!st.cells[3].live);
+        QCOMPARE(slurm.last("squeue").back(), std::string("--jobs=42"));
+        QCOMPARE(slurm.count("sacct"), 1); // cell 3 is not in the queue: asked the history
+
+        // A re-run submits only cell 3, as task 0 of a new array.
+        slurm.replies["sbatch"] = {0, "43\n", ""};
+        const dpu::SlurmSubmitSummary second = dpu::submitSlurmSweep(s, options, slurm);
+        QCOMPARE(second.done, size_t(1));
+        QCOMPARE(second.live, size_t(2));
+        QCOMPARE(second.submitted, size_t(1));
+        QVERIFY(contains(readAll(slurm.last("sbatch")[2]), "--array=0-0%2"));
+        QCOMPARE(dpu::readSweepBackend(options.outDir)->submissions.back().cells,
+                 std::vector<std::string>{s.cells[3].id});
+        slurm.replies["squeue"] = {0, "42_0|RUNNING\n42_1|PENDING\n43_0|PENDING\n", ""};
+        const dpu::SlurmSweepStatus after = dpu::slurmSweepStatus(s, options.outDir, slurm);
+        QCOMPARE(after.cells[3].task, std::string("43_0"));
+        QCOMPARE(slurm.last("squeue").back(), std::string("--jobs=42,43"));
+
+        // Cancel: both jobs have live tasks.
+        dpu::cancelSlurmSweep(s, options.outDir, slurm);
+        QCOMPARE(slurm.last("scancel"), (std::vector<std::string>{"scancel", "42", "43"}));
+
+        // Everything gone from the queue, accounting on: sacct's words decide.
+        slurm.replies["squeue"] = {1, "", "slurm_load_jobs error: Invalid job id specified\n"};
+        slurm.replies["sacct"] = {0, "42_0|TIMEOUT\n42_1|CANCELLED by 0\n43_0|COMPLETED\n", ""};
+        const dpu::SlurmSweepStatus gone = dpu::slurmSweepStatus(s, options.outDir, slurm);
+        QVERIFY(gone.queueRead);
+        QCOMPARE(gone.cells[0].state, CellState::Failed);
+        QCOMPARE(gone.cells[1].state, CellState::Pending);
+        const int scancels = slurm.count("scancel");
+        QVERIFY(dpu::cancelSlurmSweep(s, options.outDir, slurm).empty());
+        QCOMPARE(slurm.count("scancel"), scancels); // nothing live: no scancel
+
+        // The controller unreachable: no submission that could run a cell twice.
+        slurm.replies["squeue"] = {1, "", "slurm_load_jobs error: Unable to contact slurm controller\n"};
+        const dpu::SlurmSweepStatus blind = dpu::slurmSweepStatus(s, options.outDir, slurm);
+        QVERIFY(!blind.queueRead);
+        QVERIFY(contains(blind.queueError, "Unable to contact"));
+        QVERIFY_THROWS_EXCEPTION(dpu::Error, dpu::submitSlurmSweep(s, options, slurm));
+    }
+
+    void sbatchRefusalIsReported()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const dpu::Sweep s = dpu::parseSweep(kSweep, "s.json");
+        dpu::SlurmSweepOptions options;
+        options.outDir = tmp.filePath("out").toStdString();
+        options.program = "/bin/dpu-cli";
+        FakeSlurm slurm;
+        slurm.replies["sbatch"] = {1, "", "sbatch: error: invalid partition specified: gpu\n"};
+        try {
+            dpu::submitSlurmSweep(s, options, slurm);
+            QFAIL("no error");
+        } catch (const dpu::Error& e) {
+            QVERIFY2(contains(e.what(), "invalid partition specified: gpu") && contains(e.what(), "submit-1.sbatch"), e.what());
+        }
+        QVERIFY(!dpu::readSweepBackend(options.outDir)); // no job recorded
+    }
+
+    void moreCellsThanAnArrayTakesGoOutAsSeveralArrays()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const dpu::Sweep s = dpu::parseSweep(kSweep, "s.json");
+        dpu::SlurmSweepOptions options;
+        options.outDir = tmp.filePath("out").toStdString();
+        options.program = "/bin/dpu-cli";
+        options.maxArrayTasks = 3;
+        FakeSlurm slurm;
+        slurm.replies["sbatch"] = {0, "50\n", ""};
+        const dpu::SlurmSubmitSummary sub = dpu::submitSlurmSweep(s, options, slurm);
+        QCOMPARE(sub.submitted, size_t(4));
+        QCOMPARE(sub.jobIds.size(), size_t(2));
+        QCOMPARE(slurm.count("sbatch"), 2);
+        QVERIFY(contains(readAll(options.outDir + "/slurm/submit-1.sbatch"), "--array=0-2\n"));
+        QVERIFY(contains(readAll(options.outDir + "/slurm/submit-2.sbatch"), "--array=0-0\n"));
+        const auto record = dpu::readSweepBackend(options.outDir);
+        QCOMPARE(record->submissions.size(), size_t(2));
+        QCOMPARE(record->submissions[1].cells, std::vector<std::string>{s.cells[3].id});
+    }
+
+    void arrayTaskRecordsStartAndExitAndPassesTheStopOn()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const std::string runner = tmp.path().toStdString() + "/runner.sh";
+        makeExecutable(runner, kSlowRunner);
+        const dpu::Sweep s = dpu::parseSweep(kSweep, "s.json");
+        dpu::SlurmSweepOptions options;
+        options.outDir = tmp.filePath("out").toStdString();
+        options.program = runner;
+        FakeSlurm slurm;
+        slurm.replies["sbatch"] = {0, "7\n", ""};
+        dpu::submitSlurmSweep(s, options, slurm);
+        const std::string id = s.cells[1].id, cellDir = dpu::sweepCellDir(options.outDir, id);
+        int polls = 0;
+        const int code = dpu::runSweepCellTask(options.outDir, id, runner, 3, [&] { return ++polls > 10; });
+        QCOMPARE(code, dpu::kCellStoppedExit);
+        QCOMPARE(readAll(cellDir + "/threads"), std::string("3\n"));
+        QVERIFY(QFile::exists(QString::fromStdString(cellDir + "/started.json")));
+        QCOMPARE(dpu::sweepCellState(options.outDir, id), CellState::Pending); // stopped: resumable
+        // A done cell's task does nothing.
+        markFinished(options.outDir, id);
+        QCOMPARE(dpu::runSweepCellTask(options.outDir, id, "/nonexistent", 1, {}), 0);
+        QVERIFY_THROWS_EXCEPTION(dpu::Error, dpu::runSweepCellTask(options.outDir, "nosuchcell00", runner, 1, {}));
+    }
+
+    void cancelRequestStopsALocalSweep()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const std::string runner = tmp.path().toStdString() + "/runner.sh";
+        makeExecutable(runner, kSlowRunner);
+        const dpu::Sweep s = dpu::parseSweep(R"({"base": {}, "axes": {"k": [0.01, 0.02, 0.03]}})", "s.json");
+        dpu::LocalSweepOptions options;
+        options.outDir = tmp.filePath("out").toStdString();
+        options.program = runner;
+        options.jobs = 2;
+        // What `sweep cancel` does from another process, done here once the first cell started.
+        struct Canceller : dpu::LocalSweepObserver {
+            std::string dir;
+            int started = 0;
+            void cellStarted(const dpu::SweepCell&) override
+            {
+                if (++started == 1) {
+                    const auto r = dpu::readSweepBackend(dir);
+                    QVERIFY(r && r->backend == "local" && r->pid > 0 && dpu::processAlive(r->pid));
+                    dpu::requestSweepCancel(dir);
+                }
+            }
+        } observer;
+        observer.dir = options.outDir;
+        QVERIFY(QDir().mkpath(tmp.filePath("out")));
+        dpu::requestSweepCancel(options.outDir); // left by an earlier sweep: not for this one
+        const dpu::LocalSweepSummary summary = dpu::runLocalSweep(s, options, observer);
+        QVERIFY(summary.stopped);
+        QCOMPARE(summary.failed, size_t(0));
+        QVERIFY(observer.started <= 2); // no new cell after the request
+        for (const dpu::SweepCell& c : s.cells)
+            QCOMPARE(dpu::sweepCellState(options.outDir, c.id), CellState::Pending);
+        QVERIFY(!dpu::sweepCancelRequested(options.outDir)); // the request is spent
+        QCOMPARE(dpu::readSweepBackend(options.outDir)->pid, 0L); // nothing running any more
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSlurmSweep)
+#include "test_slurm_sweep.moc"
