@@ -5,6 +5,7 @@
 #include "data/DataFolder.h"
 #include "data/FileReader.h"
 #include "data/ImageDecode.h"
+#include "data/NpyFormat.h"
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
