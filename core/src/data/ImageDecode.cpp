@@ -106,7 +106,6 @@ class JpegReader {
 public:
     JpegReader(const uint8_t* data, size_t size, const std::string& where) : data_(data), size_(size), where_(where)
     {
-        handle_ = tjInitDecompress();
         if (!handle_)
             failFile(where, "cannot start the JPEG decoder");
         int subsampling = 0;
@@ -114,7 +113,6 @@ public:
                                 &colorspace_) != 0)
             failDecode(where, tjGetErrorStr2(handle_));
     }
-    ~JpegReader() { tjDestroy(handle_); }
     JpegReader(const JpegReader&) = delete;
     JpegReader& operator=(const JpegReader&) = delete;
 
@@ -138,7 +136,20 @@ private:
     const uint8_t* data_;
     size_t size_;
     const std::string& where_;
-    tjhandle handle_ = nullptr;
+    /// Owns the decoder apart from the reader: a constructor that throws (a corrupt header) runs
+    /// no destructor of its own, and the fuzzer ran out of memory on the handles it leaked.
+    struct Handle {
+        tjhandle h = tjInitDecompress();
+        Handle() = default;
+        Handle(const Handle&) = delete;
+        Handle& operator=(const Handle&) = delete;
+        ~Handle()
+        {
+            if (h)
+                tjDestroy(h);
+        }
+        operator tjhandle() const { return h; }
+    } handle_;
     int width_ = 0, height_ = 0, colorspace_ = 0;
 };
 
