@@ -50,6 +50,19 @@ if [[ "$cmd" == stop ]]; then
 fi
 [[ "$cmd" == start ]] || { echo "one-node-slurm.sh: unknown command '$cmd'" >&2; exit 2; }
 
+# Any failing step says which one and shows the daemons' logs (they daemonise and report there).
+on_error() {
+  local status=$? line=$1
+  echo "one-node-slurm.sh: line $line failed (exit $status): $BASH_COMMAND" >&2
+  local log
+  for log in "$dir"/logs/*.log; do
+    [[ -f "$log" ]] && { echo "--- $log (last 15 lines)" >&2; tail -n 15 "$log" >&2; }
+  done
+  "$0" stop "$dir" >/dev/null 2>&1 || true
+  exit 3
+}
+trap 'on_error $LINENO' ERR
+
 if [[ $(id -u) -ne 0 ]]; then
   echo "one-node-slurm.sh: not root: a one-node Slurm with SlurmUser=root cannot start" >&2
   exit 3
@@ -61,9 +74,12 @@ for p in munged slurmctld slurmd sbatch; do
   fi
 done
 
+listening() { # true when something accepts connections on 127.0.0.1:$1 (bash's /dev/tcp: no iproute2 needed)
+  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
 free_port() { # the first port from $1 up that nothing listens on, with the next one free too
   local p="$1"
-  while [[ -n "$(ss -Hltn "( sport = :$p or sport = :$((p + 1)) )" 2>/dev/null)" ]]; do p=$((p + 2)); done
+  while listening "$p" || listening $((p + 1)); do p=$((p + 2)); done
   echo "$p"
 }
 # Spread by pid so two suites started together do not race for the same pair.
@@ -133,6 +149,6 @@ for _ in $(seq 150); do
   sleep 0.2
 done
 echo "one-node-slurm.sh: the node did not come up (state '${state:-none}'); logs in $dir/logs:" >&2
-tail -n 5 "$dir/logs/slurmctld.log" "$dir/logs/slurmd.log" >&2 2>/dev/null || true
+tail -n 15 "$dir/logs/slurmctld.log" "$dir/logs/slurmd.log" >&2 2>/dev/null || true
 "$0" stop "$dir" || true
 exit 3
