@@ -13,9 +13,12 @@
 #include "UiTestSupport.h"
 #include "dpu/Plan.h"
 #include <QChart>
+#include <QChartView>
 #include <QFontMetricsF>
 #include <QImage>
 #include <QLegend>
+#include <QLegendMarker>
+#include <QAbstractSeries>
 #include <QLogValueAxis>
 #include <QLineSeries>
 #include <QScatterSeries>
@@ -64,6 +67,25 @@ void expectRoundTicks(const QValueAxis* axis)
     QVERIFY2(std::abs(std::remainder(axis->max(), step)) < 1e-9, qPrintable(QString::number(axis->max())));
 }
 } // namespace
+
+/// Entries drawn in a right-hand legend column: runs of rows with non-background pixels in the
+/// strip where the markers are (each entry draws one marker; labels start further right).
+static int drawnLegendRows(QWidget& view)
+{
+    const QImage image = view.grab().toImage();
+    const QRectF legend = static_cast<QChartView&>(view).chart()->legend()->geometry();
+    const QRgb background = image.pixel(qRound(legend.left()) + 1, qRound(legend.top()) + 1);
+    int rows = 0;
+    bool inRow = false;
+    for (int y = qRound(legend.top()); y < qMin(image.height(), qRound(legend.bottom()) + 20); ++y) {
+        bool ink = false;
+        for (int x = qRound(legend.left()); x < qRound(legend.left()) + 24 && !ink; ++x)
+            ink = qGray(image.pixel(x, y)) < qGray(background) - 60;
+        rows += ink && !inRow;
+        inRow = ink;
+    }
+    return rows;
+}
 
 class TestUiChartLook : public QObject {
     Q_OBJECT
@@ -199,6 +221,7 @@ private Q_SLOTS:
             chart.addRecord(QString::fromLatin1(s), record(s, 1, 0.7, 1));
         QCoreApplication::processEvents();
         QCOMPARE(chart.chart()->legend()->alignment(), Qt::AlignBottom);
+        const qreal basePt = chart.chart()->legend()->font().pointSizeF();
         QString longest;
         for (int i = 0; i < 28; ++i) {
             const QString key = QStringLiteral("fashion-mlp-k0.0%1 · dpu-memory").arg(100 + i);
@@ -212,6 +235,35 @@ private Q_SLOTS:
         QVERIFY2(legend->geometry().width() >= label, qPrintable(QString::number(legend->geometry().width())));
         QVERIFY(legend->geometry().width() <= dpu::ui::LegendFit::kColumnShare * chart.width() + 1);
         QVERIFY(chart.chart()->plotArea().width() >= 0.5 * chart.width()); // the plot keeps most of it
+        // Past about 20 entries Qt clipped the column's last ones silently. Now every entry the
+        // column keeps is drawn (counted as marker rows in the rendered legend), and those it
+        // leaves out are counted in its tooltip.
+        const auto check = [&chart, legend](int total) {
+            const int hidden = dpu::ui::LegendFit::hiddenEntries(chart.chart());
+            int shown = 0;
+            for (QLegendMarker* m : legend->markers())
+                shown += m->isVisible() && m->series()->type() != QAbstractSeries::SeriesTypeArea;
+            QCOMPARE(shown + hidden, total);
+            QCOMPARE(drawnLegendRows(chart), shown);
+            if (hidden > 0)
+                QVERIFY2(legend->toolTip().contains(QString::number(hidden)), qPrintable(legend->toolTip()));
+            else
+                QVERIFY(legend->toolTip().isEmpty());
+        };
+        check(31);
+        QVERIFY(legend->font().pointSizeF() < basePt); // smaller type before leaving any out
+        QVERIFY(legend->font().pointSizeF() >= dpu::ui::LegendFit::kMinFontShare * basePt - 0.01);
+        // Taller, all 31 fit.
+        chart.resize(900, 700);
+        QCoreApplication::processEvents();
+        QCOMPARE(dpu::ui::LegendFit::hiddenEntries(chart.chart()), 0);
+        check(31);
+        chart.resize(900, 420);
+        for (int i = 28; i < 80; ++i)
+            chart.addRecord(QStringLiteral("fashion-mlp-k0.0%1 · dpu-memory").arg(100 + i), record("dpu-memory", 1, 0.7, 1));
+        QCoreApplication::processEvents();
+        QVERIFY(dpu::ui::LegendFit::hiddenEntries(chart.chart()) > 40);
+        check(83);
         // Back to a few: the row again.
         chart.clearSeries();
         chart.addRecord(QStringLiteral("dpu"), record("dpu", 1, 0.7, 1));
