@@ -14,6 +14,7 @@
 #include "dpu/Plan.h"
 #include <QChart>
 #include <QChartView>
+#include <QCategoryAxis>
 #include <QFontMetricsF>
 #include <QImage>
 #include <QLegend>
@@ -190,6 +191,50 @@ private Q_SLOTS:
         for (QAbstractAxis* axis : chart.chart()->axes(Qt::Horizontal))
             if (auto* log = qobject_cast<QLogValueAxis*>(axis))
                 QVERIFY(!log->labelsVisible()); // no "1e+04" under the unit labels
+    }
+
+    void narrowByteAxesKeepTheirLabels()
+    {
+        // The Budget tab's chart at 1366x768 leaves a plot about 200 px wide: five decade labels and the
+        // long title were elided to "1 ...", "10..." and "Real bundle bytes per d...".
+        dpu::ui::FrontierChart chart;
+        std::vector<dpu::ui::FrontierPoint> points(2);
+        points[0].strategy = "dpu";
+        points[0].k = 0.01;
+        points[0].realBytesPerRound = 2000;
+        points[0].meanAccuracy = 0.8;
+        points[0].family = "dpu";
+        points[1] = points[0];
+        points[1].strategy = "fu";
+        points[1].family = "fu";
+        points[1].realBytesPerRound = 5e6;
+        chart.setFrontier(points, 0, {});
+        dpu::ui::ByteAxis* axis = chart.byteAxis();
+        QCategoryAxis* labels = axis->labelAxis();
+        for (int width : {280, 1200}) {
+            chart.resize(width, 420);
+            chart.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&chart));
+            QCoreApplication::processEvents();
+            const QRectF plot = chart.chart()->plotArea();
+            // Adjacent labels stand at least their width plus a gap apart on the plot.
+            const QFontMetricsF fm(labels->labelsFont());
+            const QStringList shown = axis->labels();
+            QVERIFY(shown.size() >= 2);
+            const qreal decade = plot.width() / (std::log10(axis->logAxis()->max()) - std::log10(axis->logAxis()->min()));
+            for (const QString& l : shown)
+                QVERIFY2(fm.horizontalAdvance(l) + fm.averageCharWidth() <= decade * axis->labelStep(),
+                         qPrintable(QStringLiteral("%1 px a decade, step %2").arg(decade).arg(axis->labelStep())));
+            // The title fits the plot's width.
+            QVERIFY2(QFontMetricsF(labels->titleFont()).horizontalAdvance(labels->titleText()) <= plot.width(),
+                     qPrintable(labels->titleText()));
+            if (width == 1200) {
+                QCOMPARE(axis->labelStep(), 1); // room for every decade and the full title
+                QVERIFY(labels->titleText().contains(QStringLiteral("deployed")));
+            } else {
+                QVERIFY(axis->labelStep() > 1);
+            }
+        }
     }
 
     void layerSharesStopAt100()

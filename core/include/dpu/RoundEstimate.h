@@ -38,8 +38,9 @@ double nominalValueBits(const std::string& coding);
 double nominalRoundBits(const CostModel& cost, const Plan& plan);
 
 /// The estimate for `plan` on a model of sizes `cost`: calibrated when `groups` (the frontier of
-/// the finished runs the caller knows) has the plan's group and family with measured rounds,
-/// else nominal. A per-round byte budget caps it. Basis None (bytes 0) when the model's size is
+/// the finished runs the caller knows) has the plan's family with measured rounds, in the plan's
+/// own group or else in a group of the same model and data (the one with the most rounds; bytes
+/// depend on the model and coding far more than on training), else nominal. A per-round byte budget caps it. Basis None (bytes 0) when the model's size is
 /// unknown, k is outside (0, 1] or the plan has no partial strategy. Never throws.
 RoundEstimate estimateRound(const Plan& plan, const CostModel& cost, const std::vector<FrontierGroup>& groups);
 

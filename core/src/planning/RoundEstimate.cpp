@@ -90,7 +90,29 @@ RoundEstimate estimateRound(const Plan& plan, const CostModel& cost, const std::
     try {
         const int g = frontierGroupOf(groups, plan);
         const FrontierFamily* family = g >= 0 ? familyOf(groups[static_cast<size_t>(g)], strategy, values) : nullptr;
-        const double ratio = family ? planning::calibration(*family) : 0;
+        double ratio = family ? planning::calibration(*family) : 0;
+        std::string elsewhere;
+        if (!(ratio > 0)) {
+            // Bundle bytes depend on the model and the coding far more than on the training, so
+            // runs of the same model and data in another setting beat the nominal figure.
+            int best = 0;
+            for (const FrontierGroup& other : groups) {
+                if (other.plan.model != plan.model || other.plan.widthMultiplier != plan.widthMultiplier ||
+                    other.plan.dataset.kind != plan.dataset.kind || other.plan.dataset.path != plan.dataset.path)
+                    continue;
+                const FrontierFamily* f = familyOf(other, strategy, values);
+                int rounds = 0;
+                for (const FrontierPoint& p : f ? f->points : std::vector<FrontierPoint>{})
+                    rounds += p.realToAnalytic > 0 ? p.deployedRounds : 0;
+                if (f && rounds > best && planning::calibration(*f) > 0) {
+                    best = rounds;
+                    family = f;
+                    ratio = planning::calibration(*f);
+                    const std::vector<std::string> diff = planDifferences(other.plan, plan, frontierFreeKeys());
+                    elsewhere = diff.empty() ? std::string("another setting") : diff.front();
+                }
+            }
+        }
         if (ratio > 0) {
             e.basis = RoundEstimate::Basis::Calibrated;
             e.realToAnalytic = ratio;
@@ -100,6 +122,8 @@ RoundEstimate estimateRound(const Plan& plan, const CostModel& cost, const std::
                     e.calibrationRounds += p.deployedRounds;
             e.why = "calibrated on " + std::to_string(e.calibrationRounds) + " deployed rounds of " + e.family +
                     " (real bytes " + ratioText(ratio) + " x the fp32 model)";
+            if (!elsewhere.empty())
+                e.why += " from runs of the same model and data in another setting (" + elsewhere + ")";
         } else {
             const bool exact = plan.bundle.values == "fp32" && plan.bundle.denseTensors != "partial";
             e.basis = exact ? RoundEstimate::Basis::Analytic : RoundEstimate::Basis::Nominal;

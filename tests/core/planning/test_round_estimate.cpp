@@ -96,9 +96,16 @@ private Q_SLOTS:
         const dpu::RoundEstimate q4 = dpu::estimateRound(dpu::test::sweepPlan(0.005, 2, {"dpu"}, "q4"), kCost, groups);
         QCOMPARE(q4.basis, dpu::RoundEstimate::Basis::Nominal);
 
-        // Runs of another setting (another model) do not calibrate this one.
-        dpu::Plan other = dpu::test::sweepPlan(0.005, 2, {"dpu"}, "q8");
-        other.split.rounds = 5;
+        // Runs of the same model and data in another setting (more rounds) calibrate it too, and say so.
+        dpu::Plan longer = dpu::test::sweepPlan(0.005, 2, {"dpu"}, "q8");
+        longer.split.rounds = 5;
+        const dpu::RoundEstimate fromElsewhere = dpu::estimateRound(longer, kCost, groups);
+        QCOMPARE(fromElsewhere.basis, dpu::RoundEstimate::Basis::Calibrated);
+        DPU_COMPARE_NEAR(fromElsewhere.realToAnalytic, ratio, 1e-12);
+        QVERIFY2(fromElsewhere.why.find("split.rounds") != std::string::npos, fromElsewhere.why.c_str());
+        // Runs of another model do not.
+        dpu::Plan other = longer;
+        other.model = "vggnet";
         QCOMPARE(dpu::estimateRound(other, kCost, groups).basis, dpu::RoundEstimate::Basis::Nominal);
     }
 
