@@ -8,7 +8,8 @@
 # assertion, a crash, a timeout's SIGKILL), so no daemon outlives the test that started it.
 # Everything (config, munge key and socket, state, spool, logs) lives in DIR, and the ports are
 # picked free, so it neither needs nor disturbs a system Slurm or munge. Clients reach it
-# through SLURM_CONF. Needs root (SlurmUser=root) and Debian's slurm-wlm and munge.
+# through SLURM_CONF. Needs root (SlurmUser=root), Debian's slurm-wlm and munge, and the cgroup
+# hierarchy mounted under /sys/fs/cgroup (slurmd 22.05 refuses to start without it).
 set -euo pipefail
 
 cmd="${1:-}"
@@ -55,8 +56,9 @@ on_error() {
   local status=$? line=$1
   echo "one-node-slurm.sh: line $line failed (exit $status): $BASH_COMMAND" >&2
   local log
-  for log in "$dir"/logs/*.log; do
-    [[ -f "$log" ]] && { echo "--- $log (last 15 lines)" >&2; tail -n 15 "$log" >&2; }
+  # The node's log first: a test's failure message may be cut short.
+  for log in "$dir"/logs/slurmd.log "$dir"/logs/slurmctld.log "$dir"/logs/munged.log; do
+    [[ -f "$log" ]] && { echo "--- $log (last 10 lines)" >&2; tail -n 10 "$log" >&2; }
   done
   "$0" stop "$dir" >/dev/null 2>&1 || true
   exit 3
@@ -86,7 +88,7 @@ free_port() { # the first port from $1 up that nothing listens on, with the next
 ctl_port="$(free_port $((26000 + ($$ % 500) * 4)))"
 node_port="$(free_port $((ctl_port + 2)))"
 
-mkdir -p "$dir/state" "$dir/spool" "$dir/munge" "$dir/logs"
+mkdir -p "$dir/state" "$dir/spool/$(hostname -s)" "$dir/munge" "$dir/logs"
 chmod 700 "$dir/munge"
 dd if=/dev/urandom of="$dir/munge/munge.key" bs=1024 count=1 status=none
 chmod 400 "$dir/munge/munge.key"
