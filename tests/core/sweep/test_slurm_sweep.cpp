@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The Slurm backend without Slurm: the array script, squeue/sacct parsing, cell states, submit/resubmit/cancel through a fake, the array task, and the cancel request.
+#include "FakeSlurm.h"
 #include "TestSupport.h"
 #include "dpu/Error.h"
 #include "dpu/LocalSweep.h"
@@ -12,7 +13,6 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <fstream>
-#include <map>
 
 namespace {
 
@@ -50,32 +50,8 @@ void markFinished(const std::string& sweepDir, const std::string& id)
               R"({"state": "finished", "rounds": 1, "partial_weights": 1, "dense_weights": 1})");
 }
 
-/// Stands in for Slurm: records every command, answers from canned replies keyed by argv[0].
-struct FakeSlurm : dpu::SlurmCommands {
-    std::vector<std::vector<std::string>> calls;
-    std::map<std::string, dpu::SlurmCommandResult> replies;
-    dpu::SlurmCommandResult run(const std::vector<std::string>& argv) override
-    {
-        calls.push_back(argv);
-        const auto it = replies.find(argv[0]);
-        return it == replies.end() ? dpu::SlurmCommandResult{} : it->second;
-    }
-    int count(const std::string& program) const
-    {
-        int n = 0;
-        for (const auto& c : calls)
-            n += c[0] == program;
-        return n;
-    }
-    const std::vector<std::string>& last(const std::string& program) const
-    {
-        for (auto it = calls.rbegin(); it != calls.rend(); ++it)
-            if ((*it)[0] == program)
-                return *it;
-        static const std::vector<std::string> none;
-        return none;
-    }
-};
+using dpu::test::FakeSlurm;
+using dpu::test::SlurmSweepFixture;
 
 // A cell runner that records its threads and, on SIGTERM, stops as dpu-cli run does (exit 130);
 // a SIGTERM before the trap is set kills it (143), which the backends count as stopped too.
@@ -194,15 +170,12 @@ private Q_SLOTS:
 
     void submitsOnlyUnfinishedCellsAndCancels()
     {
-        QTemporaryDir tmp;
-        QVERIFY(tmp.isValid());
-        const dpu::Sweep s = dpu::parseSweep(kSweep, "s.json");
-        dpu::SlurmSweepOptions options;
-        options.outDir = tmp.filePath("out").toStdString();
-        options.program = "/shared/bin/dpu-cli";
-        options.settings = s.slurm;
-        FakeSlurm slurm;
-        slurm.replies["sbatch"] = {0, "42;cluster\n", ""};
+        SlurmSweepFixture f(kSweep, "/shared/bin/dpu-cli", "42;cluster");
+        QVERIFY(f.valid());
+        const dpu::Sweep& s = f.sweep;
+        const dpu::SlurmSweepOptions& options = f.options;
+        FakeSlurm& slurm = f.slurm;
+        QTemporaryDir& tmp = f.tmp;
         const dpu::SlurmSubmitSummary first = dpu::submitSlurmSweep(s, options, slurm);
         QCOMPARE(first.submitted, size_t(4));
         QCOMPARE(first.jobIds, std::vector<std::string>{"42"});
@@ -224,8 +197,8 @@ private Q_SLOTS:
         markFinished(options.outDir, s.cells[2].id);
         dpu::writeCellExit(options.outDir, s.cells[3].id, dpu::kCellStoppedExit);
         dpu::writeCellStarted(options.outDir, s.cells[0].id);
-        slurm.replies["squeue"] = {0, "42_0|RUNNING\n42_[1%2]|PENDING\n", ""};
-        slurm.replies["sacct"] = {1, "", "Slurm accounting storage is disabled\n"};
+        slurm.reply("squeue", {0, "42_0|RUNNING\n42_[1%2]|PENDING\n", ""});
+        slurm.reply("sacct", {1, "", "Slurm accounting storage is disabled\n"});
         const dpu::SlurmSweepStatus st = dpu::slurmSweepStatus(s, options.outDir, slurm);
         QVERIFY(st.queueRead);
         QCOMPARE(st.cells[0].state, CellState::Running);
@@ -239,7 +212,7 @@ private Q_SLOTS:
         QCOMPARE(slurm.count("sacct"), 1); // cell 3 is not in the queue: asked the history
 
         // A re-run submits only cell 3, as task 0 of a new array.
-        slurm.replies["sbatch"] = {0, "43\n", ""};
+        slurm.reply("sbatch", {0, "43\n", ""});
         const dpu::SlurmSubmitSummary second = dpu::submitSlurmSweep(s, options, slurm);
         QCOMPARE(second.done, size_t(1));
         QCOMPARE(second.live, size_t(2));
@@ -247,7 +220,7 @@ private Q_SLOTS:
         QVERIFY(contains(readAll(slurm.last("sbatch")[2]), "--array=0-0%2"));
         QCOMPARE(dpu::readSweepBackend(options.outDir)->submissions.back().cells,
                  std::vector<std::string>{s.cells[3].id});
-        slurm.replies["squeue"] = {0, "42_0|RUNNING\n42_1|PENDING\n43_0|PENDING\n", ""};
+        slurm.reply("squeue", {0, "42_0|RUNNING\n42_1|PENDING\n43_0|PENDING\n", ""});
         const dpu::SlurmSweepStatus after = dpu::slurmSweepStatus(s, options.outDir, slurm);
         QCOMPARE(after.cells[3].task, std::string("43_0"));
         QCOMPARE(slurm.last("squeue").back(), std::string("--jobs=42,43"));
@@ -257,8 +230,8 @@ private Q_SLOTS:
         QCOMPARE(slurm.last("scancel"), (std::vector<std::string>{"scancel", "42", "43"}));
 
         // Everything gone from the queue, accounting on: sacct's words decide.
-        slurm.replies["squeue"] = {1, "", "slurm_load_jobs error: Invalid job id specified\n"};
-        slurm.replies["sacct"] = {0, "42_0|TIMEOUT\n42_1|CANCELLED by 0\n43_0|COMPLETED\n", ""};
+        slurm.reply("squeue", {1, "", "slurm_load_jobs error: Invalid job id specified\n"});
+        slurm.reply("sacct", {0, "42_0|TIMEOUT\n42_1|CANCELLED by 0\n43_0|COMPLETED\n", ""});
         const dpu::SlurmSweepStatus gone = dpu::slurmSweepStatus(s, options.outDir, slurm);
         QVERIFY(gone.queueRead);
         QCOMPARE(gone.cells[0].state, CellState::Failed);
@@ -268,7 +241,7 @@ private Q_SLOTS:
         QCOMPARE(slurm.count("scancel"), scancels); // nothing live: no scancel
 
         // The controller unreachable: no submission that could run a cell twice.
-        slurm.replies["squeue"] = {1, "", "slurm_load_jobs error: Unable to contact slurm controller\n"};
+        slurm.reply("squeue", {1, "", "slurm_load_jobs error: Unable to contact slurm controller\n"});
         const dpu::SlurmSweepStatus blind = dpu::slurmSweepStatus(s, options.outDir, slurm);
         QVERIFY(!blind.queueRead);
         QVERIFY(contains(blind.queueError, "Unable to contact"));
@@ -277,14 +250,12 @@ private Q_SLOTS:
 
     void sbatchRefusalIsReported()
     {
-        QTemporaryDir tmp;
-        QVERIFY(tmp.isValid());
-        const dpu::Sweep s = dpu::parseSweep(kSweep, "s.json");
-        dpu::SlurmSweepOptions options;
-        options.outDir = tmp.filePath("out").toStdString();
-        options.program = "/bin/dpu-cli";
-        FakeSlurm slurm;
-        slurm.replies["sbatch"] = {1, "", "sbatch: error: invalid partition specified: gpu\n"};
+        SlurmSweepFixture f(kSweep, "/bin/dpu-cli");
+        QVERIFY(f.valid());
+        const dpu::Sweep& s = f.sweep;
+        const dpu::SlurmSweepOptions& options = f.options;
+        FakeSlurm& slurm = f.slurm;
+        slurm.reply("sbatch", {1, "", "sbatch: error: invalid partition specified: gpu\n"});
         try {
             dpu::submitSlurmSweep(s, options, slurm);
             QFAIL("no error");
@@ -296,15 +267,13 @@ private Q_SLOTS:
 
     void moreCellsThanAnArrayTakesGoOutAsSeveralArrays()
     {
-        QTemporaryDir tmp;
-        QVERIFY(tmp.isValid());
-        const dpu::Sweep s = dpu::parseSweep(kSweep, "s.json");
-        dpu::SlurmSweepOptions options;
-        options.outDir = tmp.filePath("out").toStdString();
-        options.program = "/bin/dpu-cli";
+        SlurmSweepFixture f(kSweep, "/bin/dpu-cli", "50");
+        QVERIFY(f.valid());
+        const dpu::Sweep& s = f.sweep;
+        dpu::SlurmSweepOptions& options = f.options;
+        options.settings = {};
         options.maxArrayTasks = 3;
-        FakeSlurm slurm;
-        slurm.replies["sbatch"] = {0, "50\n", ""};
+        FakeSlurm& slurm = f.slurm;
         const dpu::SlurmSubmitSummary sub = dpu::submitSlurmSweep(s, options, slurm);
         QCOMPARE(sub.submitted, size_t(4));
         QCOMPARE(sub.jobIds.size(), size_t(2));
@@ -318,16 +287,14 @@ private Q_SLOTS:
 
     void arrayTaskRecordsStartAndExitAndPassesTheStopOn()
     {
-        QTemporaryDir tmp;
-        QVERIFY(tmp.isValid());
-        const std::string runner = tmp.path().toStdString() + "/runner.sh";
+        SlurmSweepFixture f(kSweep, "", "7");
+        QVERIFY(f.valid());
+        const std::string runner = f.tmp.path().toStdString() + "/runner.sh";
         makeExecutable(runner, kSlowRunner);
-        const dpu::Sweep s = dpu::parseSweep(kSweep, "s.json");
-        dpu::SlurmSweepOptions options;
-        options.outDir = tmp.filePath("out").toStdString();
+        const dpu::Sweep& s = f.sweep;
+        dpu::SlurmSweepOptions& options = f.options;
         options.program = runner;
-        FakeSlurm slurm;
-        slurm.replies["sbatch"] = {0, "7\n", ""};
+        FakeSlurm& slurm = f.slurm;
         dpu::submitSlurmSweep(s, options, slurm);
         const std::string id = s.cells[1].id, cellDir = dpu::sweepCellDir(options.outDir, id);
         int polls = 0;
