@@ -57,6 +57,7 @@ QString SweepPanel::summaryText() const
 void SweepPanel::showStatus(const dpu::SweepFolderStatus& status)
 {
     model_->setStatus(status);
+    table_->setColumnHidden(SweepModel::SlurmTask, status.backend != "slurm"); // "–" on every row otherwise
     table_->resizeColumnsToContents();
     const QString backend = status.backend == "slurm" ? tr("Slurm cluster")
                             : status.backend == "local" ? tr("this computer") : tr("not run yet");
