@@ -7,6 +7,7 @@
 #include "dpu/SlurmSweep.h"
 #include "dpu/Sweep.h"
 #include "dpu/SweepControl.h"
+#include "dpu/SweepStatus.h"
 #include <QDir>
 #include <QFile>
 #include <QFileDevice>
@@ -246,6 +247,50 @@ private Q_SLOTS:
         QVERIFY(!blind.queueRead);
         QVERIFY(contains(blind.queueError, "Unable to contact"));
         QVERIFY_THROWS_EXCEPTION(dpu::Error, dpu::submitSlurmSweep(s, options, slurm));
+    }
+
+    /// What `sweep status` and the window read of a folder: states with "cancelled" for a cell a
+    /// stop ended, Slurm's tasks, the counts; and the cancel both use.
+    void folderStatusForViewersAndCancel()
+    {
+        SlurmSweepFixture f(kSweep, "/shared/bin/dpu-cli");
+        QVERIFY(f.valid());
+        const std::string& dir = f.options.outDir;
+        const auto& cells = f.sweep.cells;
+        dpu::submitSlurmSweep(f.sweep, f.options, f.slurm);
+        markFinished(dir, cells[0].id);
+        dpu::writeCellExit(dir, cells[1].id, dpu::kCellStoppedExit);
+        dpu::writeCellStarted(dir, cells[2].id);
+        f.slurm.reply("squeue", {0, "42_2|RUNNING\n42_3|PENDING\n", ""});
+        const dpu::SweepFolderStatus st = dpu::readSweepFolderStatus(dir, &f.slurm);
+        QCOMPARE(st.backend, std::string("slurm"));
+        QVERIFY(st.active && st.queueRead);
+        QCOMPARE(st.cells.size(), size_t(4));
+        QCOMPARE(st.cells[0].view, dpu::CellView::Done);
+        QCOMPARE(st.cells[1].view, dpu::CellView::Cancelled);
+        QCOMPARE(st.cells[1].state, CellState::Pending); // what `sweep run` acts on: resume it
+        QCOMPARE(st.cells[2].view, dpu::CellView::Running);
+        QCOMPARE(st.cells[3].view, dpu::CellView::Pending);
+        QCOMPARE(st.cells[2].slurmTask, std::string("42_2"));
+        QCOMPARE(st.cells[2].slurmState, std::string("RUNNING"));
+        QCOMPARE(st.cells[0].axes, std::string("k = 0.01, bundle.values = \"fp32\""));
+        QCOMPARE(st.cells[3].runDir, dpu::sweepCellDir(dir, cells[3].id));
+        QCOMPARE(st.summary(), std::string("4 cells: 1 done, 1 running, 1 pending, 0 failed, 1 cancelled"));
+        // Without Slurm's tools: the files alone, and it says so.
+        const dpu::SweepFolderStatus blind = dpu::readSweepFolderStatus(dir, nullptr);
+        QVERIFY(!blind.queueRead);
+        QCOMPARE(blind.cells[2].view, dpu::CellView::Running);
+        QVERIFY_THROWS_EXCEPTION(dpu::Error, dpu::cancelSweepFolder(dir, nullptr));
+        QVERIFY(contains(dpu::cancelSweepFolder(dir, &f.slurm), "42"));
+        QCOMPARE(f.slurm.last("scancel"), (std::vector<std::string>{"scancel", "42"}));
+        // A folder never run has no backend: nothing to cancel; no sweep.json: an error naming it.
+        QVERIFY(dpu::cancelSweepFolder(f.tmp.filePath("nothing").toStdString(), &f.slurm).empty());
+        try {
+            dpu::readSweepFolderStatus(f.tmp.filePath("nothing").toStdString(), nullptr);
+            QFAIL("no error");
+        } catch (const dpu::Error& e) {
+            QVERIFY2(contains(e.what(), "sweep.json"), e.what());
+        }
     }
 
     void sbatchRefusalIsReported()
