@@ -56,7 +56,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     queue_->setOutputRoot(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/runs"));
     sweeps_ = new SweepController(this);
     sweepPanel_ = new SweepPanel(sweeps_);
-    results_->tabs()->addTab(sweepPanel_, tr("S&weeps"));
+    results_->tabs()->addTab(sweepPanel_, tr("Sweeps"));
 
     auto* scroll = new QScrollArea;
     scroll->setObjectName(QStringLiteral("planScroll"));

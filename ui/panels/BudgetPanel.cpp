@@ -135,8 +135,9 @@ QWidget* BudgetPanel::buildControls()
     target_ = new SweepTargetBox(sweep);
     target_->setObjectName(QStringLiteral("budgetSweepTarget"));
     connect(target_, &SweepTargetBox::changed, this, [this] {
+        // The label stays (every Alt+letter of the window is taken, and "queue" fits Slurm too);
+        // the tooltip says where the runs go.
         const bool queue = target_->target().where == SweepTarget::Where::Queue;
-        sweep_->setText(queue ? tr("&Queue k sweep") : tr("Send k s&weep"));
         sweep_->setToolTip(queue ? tr("Queue one run of the plan per ratio (Ctrl+Shift+K)")
                                  : tr("Run one cell per ratio in a sweep folder; its cells show in the Sweeps tab (Ctrl+Shift+K)"));
     });

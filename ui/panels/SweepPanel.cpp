@@ -25,7 +25,7 @@ SweepPanel::SweepPanel(SweepController* controller, QWidget* parent)
     folder_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     summary_ = new QLabel(this);
     summary_->setObjectName(QStringLiteral("sweepSummary"));
-    cancel_ = new QPushButton(tr("&Cancel sweep"), this);
+    cancel_ = new QPushButton(tr("Cancel sweep"), this);
     cancel_->setObjectName(QStringLiteral("sweepCancel"));
     cancel_->setToolTip(tr("Stop the sweep as `dpu-cli sweep cancel` does: running cells keep their finished "
                            "rounds and resume when the sweep runs again"));
