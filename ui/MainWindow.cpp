@@ -14,7 +14,10 @@
 #include "panels/PlanPanel.h"
 #include "panels/ResultsPanel.h"
 #include "panels/RunPanel.h"
+#include "panels/SweepPanel.h"
+#include "panels/SweepTargetBox.h"
 #include "workers/RunQueue.h"
+#include "workers/SweepController.h"
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
@@ -51,6 +54,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     results_ = new ResultsPanel;
     queue_ = new RunQueue(this);
     queue_->setOutputRoot(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/runs"));
+    sweeps_ = new SweepController(this);
+    sweepPanel_ = new SweepPanel(sweeps_);
+    results_->tabs()->addTab(sweepPanel_, tr("Sweeps"));
 
     auto* scroll = new QScrollArea;
     scroll->setObjectName(QStringLiteral("planScroll"));
@@ -76,6 +82,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     buildMenus();
     connectQueue();
     connectBudget();
+    connectSweeps();
     connect(plan_, &PlanPanel::planEdited, this, [this] {
         dirty_ = true;
         updateTitle();
@@ -195,6 +202,15 @@ QList<int> MainWindow::queueKSweep(const QList<double>& ratios)
     if (!plan_->validate()) {
         run_->log(tr("k sweep not queued: %1").arg(plan_->errorText().replace(QLatin1Char('\n'), QStringLiteral("; "))));
         statusBar()->showMessage(tr("The plan has errors; see the marked fields"), 5000);
+        return {};
+    }
+    const SweepTarget target = results_->budgetPanel()->sweepTarget()->target();
+    if (target.where != SweepTarget::Where::Queue) { // a sweep folder of its own, here or on Slurm
+        QString error;
+        if (!sendKSweep(ratios, target, &error)) {
+            run_->log(tr("k sweep not sent: %1").arg(error));
+            statusBar()->showMessage(tr("k sweep not sent: %1").arg(error), 8000);
+        }
         return {};
     }
     QList<dpu::Plan> plans;
@@ -415,6 +431,7 @@ void MainWindow::restoreSettings()
     dirty_ = s.value(QStringLiteral("lastPlanDirty"), false).toBool();
     results_->budgetPanel()->setReferencePlan(plan_->plan());
     restoreOpenRuns(s);
+    restoreOpenSweep(s);
 }
 
 void MainWindow::saveSettings() const
@@ -426,6 +443,7 @@ void MainWindow::saveSettings() const
     results_->budgetPanel()->saveSettings(s);
     plan_->costReadout()->saveSettings(s);
     saveOpenRuns(s);
+    saveOpenSweep(s);
     s.setValue(QStringLiteral("lastPlan"), QString::fromStdString(dpu::planToJson(plan_->plan())));
     s.setValue(QStringLiteral("lastFile"), file_);
     s.setValue(QStringLiteral("lastPlanDirty"), dirty_);

@@ -19,6 +19,9 @@ class RecentFiles;
 class ResultsPanel;
 class RunPanel;
 class RunQueue;
+class SweepController;
+class SweepPanel;
+struct SweepTarget;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -40,6 +43,16 @@ public:
     /// (none when the plan or a ratio is invalid).
     QList<int> queueKSweep(const QList<double>& ratios);
     QAction* sweepAction() const { return sweepAct_; }
+    /// Sends one sweep cell per ratio, the plan on the form otherwise unchanged, to this
+    /// computer or Slurm (target.where must not be Queue) in a new folder under target.folder;
+    /// the Sweeps tab shows it. False with *error when the plan or a ratio is invalid or the
+    /// sweep cannot start.
+    bool sendKSweep(const QList<double>& ratios, const SweepTarget& target, QString* error = nullptr);
+    /// Shows a sweep folder in the Sweeps tab and opens its finished cells as runs (more as they
+    /// finish). False with *error when the folder holds no sweep.json.
+    bool openSweep(const QString& dir, QString* error = nullptr);
+    SweepController* sweepController() const { return sweeps_; }
+    SweepPanel* sweepPanel() const { return sweepPanel_; }
     QAction* budgetAction() const { return budgetAct_; }
     bool openPlan(const QString& path, QString* error = nullptr);
     bool savePlanTo(const QString& path, QString* error = nullptr);
@@ -111,6 +124,12 @@ private:
     void trackRunEnd(int id, const QString& dir, bool finished);
     void saveOpenRuns(QSettings& settings) const;
     void restoreOpenRuns(const QSettings& settings);
+    // MainWindowSweeps.cpp: sweep folders in the Sweeps tab, their finished cells as runs.
+    void buildSweepMenus(QMenu* file);
+    void connectSweeps();
+    void openSweepWithDialog();
+    void saveOpenSweep(QSettings& settings) const;
+    void restoreOpenSweep(const QSettings& settings);
     std::vector<dpu::LabelledRun> labelledResults() const;
 
     QList<ShownRun> shown_;
@@ -125,6 +144,8 @@ private:
     RunPanel* run_;
     ResultsPanel* results_;
     RunQueue* queue_;
+    SweepController* sweeps_;
+    SweepPanel* sweepPanel_;
     QSplitter* splitter_;
     QWidget* formScroll_ = nullptr;
     RecentFiles* recent_ = nullptr;

@@ -37,6 +37,7 @@ void MainWindow::buildMenus()
     connect(recent_, &RecentFiles::openRequested, this,
             [this](const QString& path) { openPlanAsking(path, tr("Open plan")); });
     buildRunMenus(file);
+    buildSweepMenus(file);
     file->addSeparator();
     QAction* saveAct = file->addAction(tr("&Save Plan"), this, &MainWindow::save);
     saveAct->setShortcut(QKeySequence::Save);

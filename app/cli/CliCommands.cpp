@@ -15,11 +15,13 @@
 namespace dpu::cli {
 namespace {
 
-volatile std::sig_atomic_t g_interrupted = 0;
+// The run's token: SIGINT/SIGTERM set it (lock-free, so safe in a handler) and the engine stops
+// at its next batch boundary, keeping the finished rounds.
+RunControl g_runControl;
 
 void onInterrupt(int)
 {
-    g_interrupted = 1;
+    g_runControl.requestCancel();
 }
 
 InputShape parseShape(const std::string& text)
@@ -125,8 +127,8 @@ int runCommand(const std::vector<std::string>& argv)
         throw UsageError("run takes at most one plan file");
     const Plan plan = pos.empty() ? defaultPlan() : loadPlanFile(pos[0]);
 
-    Runner runner(plan, {out, resume});
-    TerminalProgress progress(quiet, &g_interrupted);
+    Runner runner(plan, {out, resume, &g_runControl});
+    TerminalProgress progress(quiet);
     std::signal(SIGINT, onInterrupt);
     std::signal(SIGTERM, onInterrupt);
     const RunSummary summary = runner.run(progress);

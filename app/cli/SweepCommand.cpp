@@ -7,6 +7,7 @@
 #include "dpu/LocalSweep.h"
 #include "dpu/Sweep.h"
 #include "dpu/SweepControl.h"
+#include "dpu/SweepStatus.h"
 #include <unistd.h>
 #include <cstdio>
 #include <filesystem>
@@ -43,10 +44,7 @@ void stopOnSignals(bool on)
 
 std::string axesLabel(const SweepCell& cell)
 {
-    std::string s;
-    for (const auto& [key, value] : cell.axisValues)
-        s += (s.empty() ? "" : ", ") + key + " = " + value;
-    return s;
+    return sweepAxesLabel(cell);
 }
 
 namespace {
@@ -130,10 +128,10 @@ int sweepStatus(ArgList& args)
         return sweepStatusSlurm(sweep, pos[0]);
     std::map<CellState, int> counts;
     std::printf("%-12s  %-8s  %s\n", "cell", "state", "axes");
-    for (const SweepCell& cell : sweep.cells) {
-        const CellState state = sweepCellState(pos[0], cell.id);
-        ++counts[state];
-        std::printf("%-12s  %-8s  %s\n", cell.id.c_str(), cellStateName(state), axesLabel(cell).c_str());
+    // The same reading of the folder as the window's sweeps panel.
+    for (const SweepCellStatus& cell : readSweepFolderStatus(pos[0], nullptr).cells) {
+        ++counts[cell.state];
+        std::printf("%-12s  %-8s  %s\n", cell.id.c_str(), cellStateName(cell.state), cell.axes.c_str());
     }
     std::printf("%zu cells: %d done, %d running, %d pending, %d failed\n", sweep.cells.size(), counts[CellState::Done],
                 counts[CellState::Running], counts[CellState::Pending], counts[CellState::Failed]);

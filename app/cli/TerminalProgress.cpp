@@ -9,8 +9,7 @@
 
 namespace dpu::cli {
 
-TerminalProgress::TerminalProgress(bool quiet, const volatile std::sig_atomic_t* interrupted)
-    : quiet_(quiet), tty_(::isatty(STDERR_FILENO) != 0), interrupted_(interrupted)
+TerminalProgress::TerminalProgress(bool quiet) : quiet_(quiet), tty_(::isatty(STDERR_FILENO) != 0)
 {
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // dpu-cli sweep: a 4-cell sweep run locally two at a time, its status, the merged results, a re-run that skips finished cells, and sweep cancel.
-#include "CliProcess.h"
+#include "SweepCliSupport.h"
 #include "TestSupport.h"
 #include <QDir>
 #include <QFile>
@@ -14,41 +14,20 @@
 
 namespace {
 
-const char kSweep[] = R"({"base": {"name": "cli-sweep", "dataset": {"test_limit": 600},
-    "split": {"initial": 300, "per_round": 300, "rounds": 2, "validation": 300},
-    "strategies": ["dpu"], "train": {"epochs": 1}, "seeds": [2]},
-  "axes": {"k": [0.01, 0.02], "bundle.values": ["fp32", "q8"]}})";
+const QByteArray kSweep = dpu::test::tinySweepJson(2);
 
 using Result = dpu::test::CliResult;
-
-Result cli(const QStringList& args)
-{
-    return dpu::test::runCli(args);
-}
-
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
+using dpu::test::cli;
+using dpu::test::readAll;
 
 void writeAll(const QString& path, const QByteArray& data)
 {
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    f.write(data);
+    QVERIFY2(dpu::test::writeAll(path, data), qPrintable(path));
 }
 
-// Cell id -> state, from `sweep status`'s table.
 std::map<QString, QString> states(const QString& out)
 {
-    std::map<QString, QString> m;
-    for (const QString& line : out.split('\n')) {
-        const QStringList cells = line.split(' ', Qt::SkipEmptyParts);
-        if (cells.size() >= 2 && cells[0].size() == 12 && cells[0] != "cell")
-            m[cells[0]] = cells[1];
-    }
-    return m;
+    return dpu::test::statusStates(out);
 }
 
 } // namespace

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // dpu-cli sweep on a real one-node Slurm: a 4-cell job array, one task scancelled mid-run, resubmitted, merged equal to the local backend's.
-#include "CliProcess.h"
+#include "SweepCliSupport.h"
 #include "TestSupport.h"
 #include <QDir>
 #include <QFile>
@@ -15,19 +15,12 @@
 
 namespace {
 
-// Four short cells (3 rounds, 1 epoch, small splits): long enough to cancel one mid-run.
-const char kSweep[] = R"({"base": {"name": "slurm-sweep", "dataset": {"test_limit": 600},
-    "split": {"initial": 300, "per_round": 300, "rounds": 3, "validation": 300},
-    "strategies": ["dpu"], "train": {"epochs": 1}, "seeds": [2]},
-  "axes": {"k": [0.01, 0.02], "bundle.values": ["fp32", "q8"]}})";
+// Four short cells of 3 rounds: long enough to cancel one mid-run.
+const QByteArray kSweep = dpu::test::tinySweepJson(3);
 
 using Result = dpu::test::CliResult;
-
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
+using dpu::test::readAll;
+using dpu::test::mergedRecords;
 
 const QString kSlurmScript = QStringLiteral(DPU_SOURCE_DIR "/tests/support/one-node-slurm.sh");
 
@@ -60,22 +53,6 @@ QString slurmTool(const QString& name)
     return QStandardPaths::findExecutable(name);
 }
 
-/// Every merged record keyed by (cell, strategy, seed, round), without its wall-clock field.
-std::map<QString, QJsonObject> mergedRecords(const QString& dir)
-{
-    std::map<QString, QJsonObject> records;
-    for (const QByteArray& line : readAll(dir + "/results.jsonl").split('\n')) {
-        if (line.isEmpty())
-            continue;
-        QJsonObject r = QJsonDocument::fromJson(line).object();
-        r.remove("seconds");
-        const QString key = r["cell"].toString() + "/" + r["strategy"].toString() + "/" +
-                            QString::number(r["seed"].toInteger()) + "/" + QString::number(r["round"].toInt());
-        records[key] = r;
-    }
-    return records;
-}
-
 } // namespace
 
 class TestCliSweepSlurm : public QObject {
@@ -92,10 +69,7 @@ private Q_SLOTS:
         OneNodeSlurm slurm(tmp.filePath("slurm"));
         QVERIFY2(slurm.up, qPrintable("the one-node Slurm did not start: " + slurm.error));
         const QString sweepFile = tmp.filePath("sweep.json"), out = tmp.filePath("slurm-out");
-        QFile f(sweepFile);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(kSweep);
-        f.close();
+        QVERIFY(dpu::test::writeAll(sweepFile, kSweep));
 
         // Submit and follow; two tasks at a time, one CPU each (this machine's two cores).
         QProcess follow;
@@ -106,7 +80,7 @@ private Q_SLOTS:
             follow.waitForFinished(100);
         // Submitted: the folder's cells are in Slurm (two cells' worth of time at least), so a local
         // run of it would run them twice, and is refused.
-        const Result twice = dpu::test::runCli({"sweep", "run", sweepFile, "--out", out, "--jobs", "2"});
+        const Result twice = dpu::test::cli({"sweep", "run", sweepFile, "--out", out, "--jobs", "2"});
         QVERIFY2(twice.code == 1 && twice.err.contains("still queued or running in Slurm"), qPrintable(twice.err));
         // Cancel the first task seen with one finished round (of three): it is mid-run.
         QString cancelled, task;
@@ -139,7 +113,7 @@ private Q_SLOTS:
         QVERIFY2(followed.contains("3 done, 0 running, 1 pending, 0 failed"), qPrintable(followed));
 
         // Status names the task and Slurm's word for it; the cell kept its finished round.
-        const Result status = dpu::test::runCli({"sweep", "status", out});
+        const Result status = dpu::test::cli({"sweep", "status", out});
         QCOMPARE(status.code, 0);
         const QString line = status.out.split('\n').filter(cancelled).value(0);
         QVERIFY2(line.contains("pending") && line.contains(task), qPrintable(status.out));
@@ -147,19 +121,19 @@ private Q_SLOTS:
         QCOMPARE(QJsonDocument::fromJson(readAll(out + "/cells/" + cancelled + "/exit.json")).object()["code"].toInt(), 130);
 
         // Again: only the cancelled cell is resubmitted, and resumes.
-        const Result again = dpu::test::runCli({"sweep", "run", sweepFile, "--out", out, "--backend", "slurm",
+        const Result again = dpu::test::cli({"sweep", "run", sweepFile, "--out", out, "--backend", "slurm",
                                                 "--cpus-per-task", "1", "--poll", "0.5"}, 300000);
         QVERIFY2(again.code == 0, qPrintable(again.out + again.err));
         QVERIFY2(again.out.contains("3 done, 0 still in Slurm, 1 submitted"), qPrintable(again.out));
         QVERIFY2(again.out.contains("4 cells: 4 done"), qPrintable(again.out));
         QVERIFY(QFile::exists(out + "/slurm/submit-2.sbatch"));
-        QVERIFY(cli0(dpu::test::runCli({"sweep", "merge", out})));
+        QVERIFY(cli0(dpu::test::cli({"sweep", "merge", out})));
 
         // The same sweep on this machine, one thread per cell as on Slurm: the same records.
         const QString local = tmp.filePath("local-out");
-        const Result localRun = dpu::test::runCli({"sweep", "run", sweepFile, "--out", local, "--jobs", "2"}, 300000);
+        const Result localRun = dpu::test::cli({"sweep", "run", sweepFile, "--out", local, "--jobs", "2"}, 300000);
         QVERIFY2(localRun.code == 0, qPrintable(localRun.out + localRun.err));
-        QVERIFY(cli0(dpu::test::runCli({"sweep", "merge", local})));
+        QVERIFY(cli0(dpu::test::cli({"sweep", "merge", local})));
         const auto onSlurm = mergedRecords(out), onLocal = mergedRecords(local);
         QCOMPARE(onSlurm.size(), size_t(4 * 3));
         QCOMPARE(onLocal.size(), onSlurm.size());

@@ -4,6 +4,7 @@
 #include "charts/FrontierChart.h"
 #include "panels/BudgetInputs.h"
 #include "panels/CostReadout.h"
+#include "panels/SweepTargetBox.h"
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -131,8 +132,18 @@ QWidget* BudgetPanel::buildControls()
     sweep_->setObjectName(QStringLiteral("budgetSweep"));
     sweep_->setToolTip(tr("Queue one run of the plan per ratio (Ctrl+Shift+K)"));
     connect(sweep_, &QPushButton::clicked, this, &BudgetPanel::requestSweep);
+    target_ = new SweepTargetBox(sweep);
+    target_->setObjectName(QStringLiteral("budgetSweepTarget"));
+    connect(target_, &SweepTargetBox::changed, this, [this] {
+        // The label stays (every Alt+letter of the window is taken, and "queue" fits Slurm too);
+        // the tooltip says where the runs go.
+        const bool queue = target_->target().where == SweepTarget::Where::Queue;
+        sweep_->setToolTip(queue ? tr("Queue one run of the plan per ratio (Ctrl+Shift+K)")
+                                 : tr("Run one cell per ratio in a sweep folder; its cells show in the Sweeps tab (Ctrl+Shift+K)"));
+    });
     sv->addWidget(ratios_);
     sv->addWidget(ratiosError_);
+    sv->addWidget(target_);
     sv->addWidget(sweep_);
     v->addWidget(sweep);
     v->addStretch(1);
@@ -256,6 +267,7 @@ void BudgetPanel::saveSettings(QSettings& s) const
 {
     inputs_->saveSettings(s);
     s.setValue(QStringLiteral("budget/ratios"), ratios_->text());
+    target_->saveSettings(s);
 }
 
 void BudgetPanel::restoreSettings(const QSettings& s)
@@ -263,6 +275,7 @@ void BudgetPanel::restoreSettings(const QSettings& s)
     inputs_->restoreSettings(s);
     if (s.contains(QStringLiteral("budget/ratios")))
         ratios_->setText(s.value(QStringLiteral("budget/ratios")).toString());
+    target_->restoreSettings(s);
 }
 
 void BudgetPanel::setDevices(int devices)

@@ -22,6 +22,7 @@ namespace dpu::ui {
 
 class BudgetInputs;
 class FrontierChart;
+class SweepTargetBox;
 
 class BudgetPanel : public QWidget {
     Q_OBJECT
@@ -69,6 +70,8 @@ public:
     /// outside (0, 1].
     QList<double> sweepRatios(QString* error = nullptr) const;
     void setSweepRatios(const QString& text);
+    /// Where "Queue k sweep" sends the runs (the queue, this computer, Slurm) and its settings.
+    SweepTargetBox* sweepTarget() const { return target_; }
 
     /// The inputs (budget, link, window, devices, sweep ratios) under "budget/" in the settings.
     void saveSettings(QSettings& settings) const;
@@ -128,6 +131,7 @@ private:
     QLineEdit* ratios_;
     QLabel* ratiosError_;
     QPushButton* sweep_;
+    SweepTargetBox* target_;
     FrontierChart* chart_;
     QComboBox* group_;
     QLabel* leftOut_;

@@ -15,6 +15,7 @@ void registerEngineMetatypes()
     qRegisterMetaType<dpu::RoundRecord>("dpu::RoundRecord");
     qRegisterMetaType<dpu::RunSummary>("dpu::RunSummary");
     qRegisterMetaType<dpu::Plan>("dpu::Plan");
+    qRegisterMetaType<dpu::SweepFolderStatus>("dpu::SweepFolderStatus");
 }
 
 } // namespace dpu::ui

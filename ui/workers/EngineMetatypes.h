@@ -3,6 +3,7 @@
 #pragma once
 #include "dpu/Events.h"
 #include "dpu/Plan.h"
+#include "dpu/SweepStatus.h"
 #include <QMetaType>
 
 Q_DECLARE_METATYPE(dpu::RunInfo)
@@ -12,10 +13,12 @@ Q_DECLARE_METATYPE(dpu::BatchProgress)
 Q_DECLARE_METATYPE(dpu::RoundRecord)
 Q_DECLARE_METATYPE(dpu::RunSummary)
 Q_DECLARE_METATYPE(dpu::Plan)
+Q_DECLARE_METATYPE(dpu::SweepFolderStatus)
 
 namespace dpu::ui {
 
-/// Registers the structs above with the meta-type system (idempotent; called by RunQueue).
+/// Registers the structs above with the meta-type system (idempotent; called by RunQueue and
+/// SweepController).
 void registerEngineMetatypes();
 
 } // namespace dpu::ui

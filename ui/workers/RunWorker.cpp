@@ -2,7 +2,6 @@
 // RunWorker: the engine adapter; observer callbacks run on the worker thread and leave as signals.
 #include "workers/RunWorker.h"
 #include "dpu/Error.h"
-#include <QMutexLocker>
 #include <exception>
 
 namespace dpu::ui {
@@ -14,7 +13,7 @@ constexpr qint64 kBatchSignalIntervalMs = 50;
 
 RunWorker::RunWorker(int runId, dpu::Plan plan, QString outDir, QObject* parent)
     : QObject(parent), runId_(runId), plan_(std::move(plan)), outDir_(std::move(outDir)),
-      runner_(std::make_unique<dpu::Runner>(plan_, dpu::RunOptions{outDir_.toStdString(), false}))
+      runner_(std::make_unique<dpu::Runner>(plan_, dpu::RunOptions{outDir_.toStdString(), false, &control_}))
 {
 }
 
@@ -22,29 +21,17 @@ RunWorker::~RunWorker() = default;
 
 void RunWorker::cancel()
 {
-    cancelled_.store(true);
-    runner_->requestCancel();
-    QMutexLocker lock(&mutex_);
-    resumed_.wakeAll(); // a paused worker must wake up to notice the cancellation
+    control_.requestCancel(); // a paused engine polls the token and stops too
 }
 
 void RunWorker::setPaused(bool paused)
 {
-    {
-        QMutexLocker lock(&mutex_);
-        if (paused_ == paused)
-            return;
-        paused_ = paused;
-        if (!paused)
-            resumed_.wakeAll();
-    }
-    Q_EMIT pausedChanged(runId_, paused);
+    control_.setPaused(paused);
 }
 
 bool RunWorker::isPaused() const
 {
-    QMutexLocker lock(&mutex_);
-    return paused_;
+    return control_.paused();
 }
 
 void RunWorker::start()
@@ -81,7 +68,7 @@ void RunWorker::batchDone(const dpu::BatchProgress& progress)
 {
     // After Stop every batch is reported: the last position shown is where the run really ended
     // (and a test can count that at most the batch in flight finished).
-    if (progress.batch == progress.batches || cancelled_.load() || sinceBatchSignal_.elapsed() >= kBatchSignalIntervalMs) {
+    if (progress.batch == progress.batches || control_.cancelRequested() || sinceBatchSignal_.elapsed() >= kBatchSignalIntervalMs) {
         sinceBatchSignal_.restart();
         Q_EMIT batchProgress(runId_, progress);
     }
@@ -103,14 +90,9 @@ void RunWorker::message(const std::string& text)
     Q_EMIT logMessage(runId_, QString::fromStdString(text));
 }
 
-bool RunWorker::shouldCancel()
+void RunWorker::runPaused(bool paused)
 {
-    // Polled before every batch: the one place where pausing can hold the worker thread
-    // without touching the GUI thread.
-    QMutexLocker lock(&mutex_);
-    while (paused_ && !cancelled_.load())
-        resumed_.wait(&mutex_);
-    return cancelled_.load();
+    Q_EMIT pausedChanged(runId_, paused);
 }
 
 } // namespace dpu::ui

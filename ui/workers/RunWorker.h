@@ -4,20 +4,19 @@
 #include "dpu/Events.h"
 #include "dpu/Plan.h"
 #include "workers/EngineMetatypes.h"
+#include "dpu/RunControl.h"
 #include "dpu/Runner.h"
 #include <QElapsedTimer>
-#include <QMutex>
 #include <QObject>
 #include <QString>
-#include <QWaitCondition>
-#include <atomic>
 #include <memory>
 
 namespace dpu::ui {
 
 /// Owns one dpu::Runner. Create it on the GUI thread, move it to a QThread and invoke start()
 /// there; every signal is then delivered queued to receivers on the GUI thread. cancel(),
-/// setPaused() are thread-safe and never block the caller.
+/// setPaused() only set the run's dpu::RunControl token: thread-safe, never blocking; the engine
+/// holds or stops at its next batch boundary and pausedChanged() follows from there.
 class RunWorker : public QObject, public dpu::RunObserver {
     Q_OBJECT
 public:
@@ -29,8 +28,9 @@ public:
 
     /// Stops the run before its next batch (also releases a paused run).
     void cancel();
-    /// Pausing blocks the worker thread at its next batch boundary until resumed or cancelled.
+    /// Asks the engine to hold at its next batch boundary (true) or go on (false).
     void setPaused(bool paused);
+    /// Whether a pause is asked for (the engine may still be finishing its batch).
     bool isPaused() const;
 
 public Q_SLOTS:
@@ -57,17 +57,13 @@ private:
     void roundDone(const dpu::RoundRecord& record) override;
     void runFinished(const dpu::RunSummary& summary) override;
     void message(const std::string& text) override;
-    bool shouldCancel() override;
+    void runPaused(bool paused) override;
 
     const int runId_;
     const dpu::Plan plan_;
     const QString outDir_;
-    // Built on the constructing thread so that cancel() can reach it at any time.
+    dpu::RunControl control_; // set from the GUI thread, read by the engine on the worker thread
     std::unique_ptr<dpu::Runner> runner_;
-    std::atomic<bool> cancelled_{false};
-    mutable QMutex mutex_;
-    QWaitCondition resumed_;
-    bool paused_ = false;
     QElapsedTimer sinceBatchSignal_;
     bool summarySent_ = false;
 };

@@ -29,7 +29,7 @@ private:
     std::string path_;
 };
 
-/// The run was cancelled through the observer or Runner::requestCancel().
+/// The run was cancelled through its RunControl (RunOptions::control).
 class Cancelled : public Error {
 public:
     Cancelled() : Error("cancelled") {}

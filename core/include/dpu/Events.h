@@ -102,7 +102,7 @@ struct RunSummary {
 };
 
 /// Receives a run's events on the thread that calls Runner::run(). Every method has a
-/// no-op default; shouldCancel() is polled before every batch.
+/// no-op default. Pausing and cancelling go through RunOptions::control, not the observer.
 class RunObserver {
 public:
     virtual ~RunObserver() = default;
@@ -113,7 +113,8 @@ public:
     virtual void roundDone(const RoundRecord&) {}
     virtual void runFinished(const RunSummary&) {}
     virtual void message(const std::string&) {}
-    virtual bool shouldCancel() { return false; }
+    /// The run holds at a batch boundary (true) because its RunControl is paused, or goes on (false).
+    virtual void runPaused(bool) {}
 };
 
 } // namespace dpu

@@ -3,7 +3,7 @@
 #pragma once
 #include "dpu/Events.h"
 #include "dpu/Plan.h"
-#include <atomic>
+#include "dpu/RunControl.h"
 #include <memory>
 #include <string>
 
@@ -12,6 +12,10 @@ namespace dpu {
 struct RunOptions {
     std::string outDir;   ///< results.jsonl, results.csv, plan.json, checkpoint/ (empty: write nothing)
     bool resume = false;  ///< continue from outDir/checkpoint when present
+    /// Pause/cancel token read before every batch (not owned; must outlive run()). Null: the
+    /// run cannot be paused or cancelled from outside. Paused, the run sleeps at a batch boundary,
+    /// polling the token, and tells the observer (runPaused).
+    RunControl* control = nullptr;
 };
 
 /// Runs a plan on the calling thread. Not copyable; one run per object.
@@ -22,18 +26,14 @@ public:
     Runner(const Runner&) = delete;
     Runner& operator=(const Runner&) = delete;
 
-    /// Runs to the end or until cancelled (then summary.cancelled is true and the finished
-    /// rounds are kept and written). Throws Error (DataError, PlanError, ...) on bad input or
-    /// I/O failure; the files already written stay consistent.
+    /// Runs to the end or until options.control is cancelled (then summary.cancelled is true
+    /// and the finished rounds are kept and written). Throws Error (DataError, PlanError, ...)
+    /// on bad input or I/O failure; the files already written stay consistent.
     RunSummary run(RunObserver& observer);
-
-    /// Thread-safe: stops the run before its next batch.
-    void requestCancel() noexcept { cancel_.store(true); }
 
 private:
     Plan plan_;
     RunOptions options_;
-    std::atomic<bool> cancel_{false};
 };
 
 /// Serialises a record as one JSON object (a line of results.jsonl).

@@ -38,9 +38,8 @@ TensorDataset toDevice(const TensorDataset& d, const torch::Device& device)
 
 } // namespace
 
-RunSession::RunSession(const Plan& plan, const RunOptions& options, const std::atomic<bool>& cancel,
-                       RunObserver& observer)
-    : plan_(plan), options_(options), cancel_(cancel), observer_(observer)
+RunSession::RunSession(const Plan& plan, const RunOptions& options, RunObserver& observer)
+    : plan_(plan), options_(options), observer_(observer)
 {
 }
 
@@ -126,8 +125,7 @@ void RunSession::prepare()
 
 void RunSession::checkCancel()
 {
-    if (cancel_.load() || observer_.shouldCancel())
-        throw Cancelled();
+    honourRunControl(options_.control, &observer_);
 }
 
 RunSummary RunSession::run()
@@ -219,7 +217,7 @@ void RunSession::runSeed(size_t seedIndex, int64_t& unit)
                 continue;
             if (!train.images.defined())
                 train = seedTrain_.select(split_.arrivalOrder.narrow(0, 0, n).to(device_));
-            TrainContext ctx{&observer_, &cancel_, strategies_[s]->name(), seed, round};
+            TrainContext ctx{&observer_, options_.control, strategies_[s]->name(), seed, round};
             RoundRecord record = runUnit(seedIndex, round, s, train, ctx);
             records_.push_back(record);
             observer_.roundDone(record);

@@ -9,14 +9,13 @@
 #include "experiment/DeviceUpdate.h"
 #include "models/Network.h"
 #include "strategies/Strategy.h"
-#include <atomic>
 #include <memory>
 
 namespace dpu {
 
 class RunSession {
 public:
-    RunSession(const Plan& plan, const RunOptions& options, const std::atomic<bool>& cancel, RunObserver& observer);
+    RunSession(const Plan& plan, const RunOptions& options, RunObserver& observer);
     RunSummary run();
 
 private:
@@ -35,7 +34,6 @@ private:
 
     const Plan& plan_;
     const RunOptions& options_;
-    const std::atomic<bool>& cancel_;
     RunObserver& observer_;
 
     torch::Device device_{torch::kCPU};

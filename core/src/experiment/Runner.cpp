@@ -11,7 +11,7 @@ Runner::~Runner() = default;
 
 RunSummary Runner::run(RunObserver& observer)
 {
-    RunSession session(plan_, options_, cancel_, observer);
+    RunSession session(plan_, options_, observer);
     return session.run();
 }
 

@@ -34,8 +34,12 @@ struct CancelAfterRounds : dpu::RunObserver {
     explicit CancelAfterRounds(size_t n) : limit(n) {}
     size_t limit;
     size_t rounds = 0;
-    void roundDone(const dpu::RoundRecord&) override { ++rounds; }
-    bool shouldCancel() override { return rounds >= limit; }
+    dpu::RunControl control; // pass as RunOptions::control
+    void roundDone(const dpu::RoundRecord&) override
+    {
+        if (++rounds >= limit)
+            control.requestCancel();
+    }
 };
 
 } // namespace
@@ -127,7 +131,7 @@ private Q_SLOTS:
         QVERIFY(!small_.empty());
         QTemporaryDir dir;
         CancelAfterRounds cancel(4);
-        QVERIFY(dpu::Runner(budgetPlan(6000), {dir.path().toStdString()}).run(cancel).cancelled);
+        QVERIFY(dpu::Runner(budgetPlan(6000), {dir.path().toStdString(), false, &cancel.control}).run(cancel).cancelled);
         dpu::RunObserver quiet;
         const auto resumed = dpu::Runner(budgetPlan(6000), {dir.path().toStdString(), true}).run(quiet).records;
         QCOMPARE(resumed.size(), small_.size());

@@ -7,7 +7,10 @@
 #include "dpu/Runner.h"
 #include "util/AtomicFile.h"
 #include <QProcess>
+#include <atomic>
+#include <chrono>
 #include <map>
+#include <thread>
 #include <nlohmann/json.hpp>
 
 namespace {
@@ -36,8 +39,12 @@ struct CancelAfterRounds : dpu::RunObserver {
     explicit CancelAfterRounds(size_t n) : limit(n) {}
     size_t limit;
     size_t rounds = 0;
-    void roundDone(const dpu::RoundRecord&) override { ++rounds; }
-    bool shouldCancel() override { return rounds >= limit; }
+    dpu::RunControl control; // pass as RunOptions::control
+    void roundDone(const dpu::RoundRecord&) override
+    {
+        if (++rounds >= limit)
+            control.requestCancel();
+    }
 };
 
 } // namespace
@@ -72,9 +79,10 @@ private Q_SLOTS:
             void runStarted(const dpu::RunInfo&) override { ++started; }
             void batchDone(const dpu::BatchProgress&) override { ++batches; }
             void runFinished(const dpu::RunSummary&) override { ++finished; }
-            bool shouldCancel() override { return true; }
         } stop;
-        const auto summary = dpu::Runner(smallPlan(), {}).run(stop);
+        dpu::RunControl control;
+        control.requestCancel();
+        const auto summary = dpu::Runner(smallPlan(), {{}, false, &control}).run(stop);
         QVERIFY(summary.cancelled);
         QVERIFY(summary.records.empty());
         QCOMPARE(stop.batches, 0);
@@ -175,11 +183,87 @@ private Q_SLOTS:
         QCOMPARE(dpu::planToJson(dpu::loadPlanFile(dir.filePath("plan.json").toStdString())), dpu::planToJson(p));
     }
 
+    /// Paused at a batch boundary by the token and resumed from another thread: the run held
+    /// (no batch while paused, the observer heard runPaused both ways) and its records equal
+    /// an uninterrupted run's.
+    void pauseThenResumeIsIdentical()
+    {
+        struct PauseOnce : dpu::RunObserver {
+            dpu::RunControl control;
+            std::atomic<bool> held{false};
+            int batches = 0, batchesWhilePaused = 0;
+            std::vector<bool> pauses;
+            void batchDone(const dpu::BatchProgress&) override
+            {
+                if (control.paused())
+                    ++batchesWhilePaused;
+                if (++batches == 40)
+                    control.setPaused(true);
+            }
+            void runPaused(bool paused) override
+            {
+                pauses.push_back(paused);
+                held.store(paused);
+            }
+        } observer;
+        std::thread resumer([&observer] {
+            while (!observer.held.load())
+                std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            std::this_thread::sleep_for(std::chrono::milliseconds(300)); // several poll periods
+            observer.control.setPaused(false);
+        });
+        const auto summary = dpu::Runner(smallPlan(), {{}, false, &observer.control}).run(observer);
+        resumer.join();
+        QVERIFY(!summary.cancelled);
+        QCOMPARE(observer.pauses, (std::vector<bool>{true, false}));
+        QCOMPARE(observer.batchesWhilePaused, 0); // the next batch waited for the resume
+        compareWithReference(summary.records);
+    }
+
+    /// Cancel through the token stops before the next batch; a cancel while paused releases
+    /// the held run and stops it too.
+    void cancelStopsWithinOneBatch()
+    {
+        struct CancelAt : dpu::RunObserver {
+            dpu::RunControl control;
+            int batches = 0;
+            void batchDone(const dpu::BatchProgress&) override
+            {
+                if (++batches == 25)
+                    control.requestCancel();
+            }
+        } observer;
+        const auto summary = dpu::Runner(smallPlan(), {{}, false, &observer.control}).run(observer);
+        QVERIFY(summary.cancelled);
+        QCOMPARE(observer.batches, 25);
+
+        struct PauseThenCancel : dpu::RunObserver {
+            dpu::RunControl control;
+            std::atomic<bool> held{false};
+            int batches = 0;
+            void batchDone(const dpu::BatchProgress&) override
+            {
+                if (++batches == 10)
+                    control.setPaused(true);
+            }
+            void runPaused(bool paused) override { held.store(held.load() || paused); }
+        } paused;
+        std::thread canceller([&paused] {
+            while (!paused.held.load())
+                std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            paused.control.requestCancel();
+        });
+        const auto stopped = dpu::Runner(smallPlan(), {{}, false, &paused.control}).run(paused);
+        canceller.join();
+        QVERIFY(stopped.cancelled);
+        QCOMPARE(paused.batches, 10);
+    }
+
     void resumeAfterCancelIsIdentical()
     {
         QTemporaryDir dir;
         CancelAfterRounds cancel(3);
-        const auto first = dpu::Runner(smallPlan(), {dir.path().toStdString()}).run(cancel);
+        const auto first = dpu::Runner(smallPlan(), {dir.path().toStdString(), false, &cancel.control}).run(cancel);
         QVERIFY(first.cancelled);
         QCOMPARE(first.records.size(), size_t(3)); // the unit in flight is dropped, not half-kept
         dpu::RunObserver quiet;
@@ -269,7 +353,7 @@ private Q_SLOTS:
         const auto whole = dpu::Runner(p, {}).run(quiet).records;
         QTemporaryDir dir;
         CancelAfterRounds cancel(3); // after round 2 of dpu-memory: its server model is in the checkpoint
-        QVERIFY(dpu::Runner(p, {dir.path().toStdString()}).run(cancel).cancelled);
+        QVERIFY(dpu::Runner(p, {dir.path().toStdString(), false, &cancel.control}).run(cancel).cancelled);
         const auto resumed = dpu::Runner(p, {dir.path().toStdString(), true}).run(quiet).records;
         QCOMPARE(resumed.size(), whole.size());
         for (size_t i = 0; i < whole.size(); ++i)
@@ -286,7 +370,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         CancelAfterRounds cancel(1);
-        dpu::Runner(smallPlan(), {dir.path().toStdString()}).run(cancel);
+        dpu::Runner(smallPlan(), {dir.path().toStdString(), false, &cancel.control}).run(cancel);
         dpu::Plan other = smallPlan();
         other.k = 0.1;
         dpu::RunObserver quiet;

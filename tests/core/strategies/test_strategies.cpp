@@ -176,11 +176,16 @@ private Q_SLOTS:
     {
         struct CancelAfter : dpu::RunObserver {
             int batches = 0;
-            void batchDone(const dpu::BatchProgress&) override { ++batches; }
-            bool shouldCancel() override { return batches >= 3; }
+            dpu::RunControl control;
+            void batchDone(const dpu::BatchProgress&) override
+            {
+                if (++batches == 3)
+                    control.requestCancel();
+            }
         } observer;
         dpu::TrainContext ctx;
         ctx.observer = &observer;
+        ctx.control = &observer.control;
         dpu::Plan plan;
         bool cancelled = false;
         try {

@@ -1,18 +1,19 @@
 // SPDX-License-Identifier: MIT
 // The Slurm backend without Slurm: the array script, squeue/sacct parsing, cell states, submit/resubmit/cancel through a fake, the array task, and the cancel request.
+#include "FakeSlurm.h"
 #include "TestSupport.h"
 #include "dpu/Error.h"
 #include "dpu/LocalSweep.h"
 #include "dpu/SlurmSweep.h"
 #include "dpu/Sweep.h"
 #include "dpu/SweepControl.h"
+#include "dpu/SweepStatus.h"
 #include <QDir>
 #include <QFile>
 #include <QFileDevice>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <fstream>
-#include <map>
 
 namespace {
 
@@ -50,32 +51,8 @@ void markFinished(const std::string& sweepDir, const std::string& id)
               R"({"state": "finished", "rounds": 1, "partial_weights": 1, "dense_weights": 1})");
 }
 
-/// Stands in for Slurm: records every command, answers from canned replies keyed by argv[0].
-struct FakeSlurm : dpu::SlurmCommands {
-    std::vector<std::vector<std::string>> calls;
-    std::map<std::string, dpu::SlurmCommandResult> replies;
-    dpu::SlurmCommandResult run(const std::vector<std::string>& argv) override
-    {
-        calls.push_back(argv);
-        const auto it = replies.find(argv[0]);
-        return it == replies.end() ? dpu::SlurmCommandResult{} : it->second;
-    }
-    int count(const std::string& program) const
-    {
-        int n = 0;
-        for (const auto& c : calls)
-            n += c[0] == program;
-        return n;
-    }
-    const std::vector<std::string>& last(const std::string& program) const
-    {
-        for (auto it = calls.rbegin(); it != calls.rend(); ++it)
-            if ((*it)[0] == program)
-                return *it;
-        static const std::vector<std::string> none;
-        return none;
-    }
-};
+using dpu::test::FakeSlurm;
+using dpu::test::SlurmSweepFixture;
 
 // A cell runner that records its threads and, on SIGTERM, stops as dpu-cli run does (exit 130);
 // a SIGTERM before the trap is set kills it (143), which the backends count as stopped too.
@@ -194,15 +171,12 @@ private Q_SLOTS:
 
     void submitsOnlyUnfinishedCellsAndCancels()
     {
-        QTemporaryDir tmp;
-        QVERIFY(tmp.isValid());
-        const dpu::Sweep s = dpu::parseSweep(kSweep, "s.json");
-        dpu::SlurmSweepOptions options;
-        options.outDir = tmp.filePath("out").toStdString();
-        options.program = "/shared/bin/dpu-cli";
-        options.settings = s.slurm;
-        FakeSlurm slurm;
-        slurm.replies["sbatch"] = {0, "42;cluster\n", ""};
+        SlurmSweepFixture f(kSweep, "/shared/bin/dpu-cli", "42;cluster");
+        QVERIFY(f.valid());
+        const dpu::Sweep& s = f.sweep;
+        const dpu::SlurmSweepOptions& options = f.options;
+        FakeSlurm& slurm = f.slurm;
+        QTemporaryDir& tmp = f.tmp;
         const dpu::SlurmSubmitSummary first = dpu::submitSlurmSweep(s, options, slurm);
         QCOMPARE(first.submitted, size_t(4));
         QCOMPARE(first.jobIds, std::vector<std::string>{"42"});
@@ -224,8 +198,8 @@ private Q_SLOTS:
         markFinished(options.outDir, s.cells[2].id);
         dpu::writeCellExit(options.outDir, s.cells[3].id, dpu::kCellStoppedExit);
         dpu::writeCellStarted(options.outDir, s.cells[0].id);
-        slurm.replies["squeue"] = {0, "42_0|RUNNING\n42_[1%2]|PENDING\n", ""};
-        slurm.replies["sacct"] = {1, "", "Slurm accounting storage is disabled\n"};
+        slurm.reply("squeue", {0, "42_0|RUNNING\n42_[1%2]|PENDING\n", ""});
+        slurm.reply("sacct", {1, "", "Slurm accounting storage is disabled\n"});
         const dpu::SlurmSweepStatus st = dpu::slurmSweepStatus(s, options.outDir, slurm);
         QVERIFY(st.queueRead);
         QCOMPARE(st.cells[0].state, CellState::Running);
@@ -239,7 +213,7 @@ private Q_SLOTS:
         QCOMPARE(slurm.count("sacct"), 1); // cell 3 is not in the queue: asked the history
 
         // A re-run submits only cell 3, as task 0 of a new array.
-        slurm.replies["sbatch"] = {0, "43\n", ""};
+        slurm.reply("sbatch", {0, "43\n", ""});
         const dpu::SlurmSubmitSummary second = dpu::submitSlurmSweep(s, options, slurm);
         QCOMPARE(second.done, size_t(1));
         QCOMPARE(second.live, size_t(2));
@@ -247,7 +221,7 @@ private Q_SLOTS:
         QVERIFY(contains(readAll(slurm.last("sbatch")[2]), "--array=0-0%2"));
         QCOMPARE(dpu::readSweepBackend(options.outDir)->submissions.back().cells,
                  std::vector<std::string>{s.cells[3].id});
-        slurm.replies["squeue"] = {0, "42_0|RUNNING\n42_1|PENDING\n43_0|PENDING\n", ""};
+        slurm.reply("squeue", {0, "42_0|RUNNING\n42_1|PENDING\n43_0|PENDING\n", ""});
         const dpu::SlurmSweepStatus after = dpu::slurmSweepStatus(s, options.outDir, slurm);
         QCOMPARE(after.cells[3].task, std::string("43_0"));
         QCOMPARE(slurm.last("squeue").back(), std::string("--jobs=42,43"));
@@ -257,8 +231,8 @@ private Q_SLOTS:
         QCOMPARE(slurm.last("scancel"), (std::vector<std::string>{"scancel", "42", "43"}));
 
         // Everything gone from the queue, accounting on: sacct's words decide.
-        slurm.replies["squeue"] = {1, "", "slurm_load_jobs error: Invalid job id specified\n"};
-        slurm.replies["sacct"] = {0, "42_0|TIMEOUT\n42_1|CANCELLED by 0\n43_0|COMPLETED\n", ""};
+        slurm.reply("squeue", {1, "", "slurm_load_jobs error: Invalid job id specified\n"});
+        slurm.reply("sacct", {0, "42_0|TIMEOUT\n42_1|CANCELLED by 0\n43_0|COMPLETED\n", ""});
         const dpu::SlurmSweepStatus gone = dpu::slurmSweepStatus(s, options.outDir, slurm);
         QVERIFY(gone.queueRead);
         QCOMPARE(gone.cells[0].state, CellState::Failed);
@@ -268,23 +242,65 @@ private Q_SLOTS:
         QCOMPARE(slurm.count("scancel"), scancels); // nothing live: no scancel
 
         // The controller unreachable: no submission that could run a cell twice.
-        slurm.replies["squeue"] = {1, "", "slurm_load_jobs error: Unable to contact slurm controller\n"};
+        slurm.reply("squeue", {1, "", "slurm_load_jobs error: Unable to contact slurm controller\n"});
         const dpu::SlurmSweepStatus blind = dpu::slurmSweepStatus(s, options.outDir, slurm);
         QVERIFY(!blind.queueRead);
         QVERIFY(contains(blind.queueError, "Unable to contact"));
         QVERIFY_THROWS_EXCEPTION(dpu::Error, dpu::submitSlurmSweep(s, options, slurm));
     }
 
+    /// What `sweep status` and the window read of a folder: states with "cancelled" for a cell a
+    /// stop ended, Slurm's tasks, the counts; and the cancel both use.
+    void folderStatusForViewersAndCancel()
+    {
+        SlurmSweepFixture f(kSweep, "/shared/bin/dpu-cli");
+        QVERIFY(f.valid());
+        const std::string& dir = f.options.outDir;
+        const auto& cells = f.sweep.cells;
+        dpu::submitSlurmSweep(f.sweep, f.options, f.slurm);
+        markFinished(dir, cells[0].id);
+        dpu::writeCellExit(dir, cells[1].id, dpu::kCellStoppedExit);
+        dpu::writeCellStarted(dir, cells[2].id);
+        f.slurm.reply("squeue", {0, "42_2|RUNNING\n42_3|PENDING\n", ""});
+        const dpu::SweepFolderStatus st = dpu::readSweepFolderStatus(dir, &f.slurm);
+        QCOMPARE(st.backend, std::string("slurm"));
+        QVERIFY(st.active && st.queueRead);
+        QCOMPARE(st.cells.size(), size_t(4));
+        QCOMPARE(st.cells[0].view, dpu::CellView::Done);
+        QCOMPARE(st.cells[1].view, dpu::CellView::Cancelled);
+        QCOMPARE(st.cells[1].state, CellState::Pending); // what `sweep run` acts on: resume it
+        QCOMPARE(st.cells[2].view, dpu::CellView::Running);
+        QCOMPARE(st.cells[3].view, dpu::CellView::Pending);
+        QCOMPARE(st.cells[2].slurmTask, std::string("42_2"));
+        QCOMPARE(st.cells[2].slurmState, std::string("RUNNING"));
+        QCOMPARE(st.cells[0].axes, std::string("k = 0.01, bundle.values = \"fp32\""));
+        QCOMPARE(st.cells[3].runDir, dpu::sweepCellDir(dir, cells[3].id));
+        QCOMPARE(st.summary(), std::string("4 cells: 1 done, 1 running, 1 pending, 0 failed, 1 cancelled"));
+        // Without Slurm's tools: the files alone, and it says so.
+        const dpu::SweepFolderStatus blind = dpu::readSweepFolderStatus(dir, nullptr);
+        QVERIFY(!blind.queueRead);
+        QCOMPARE(blind.cells[2].view, dpu::CellView::Running);
+        QVERIFY_THROWS_EXCEPTION(dpu::Error, dpu::cancelSweepFolder(dir, nullptr));
+        QVERIFY(contains(dpu::cancelSweepFolder(dir, &f.slurm), "42"));
+        QCOMPARE(f.slurm.last("scancel"), (std::vector<std::string>{"scancel", "42"}));
+        // A folder never run has no backend: nothing to cancel; no sweep.json: an error naming it.
+        QVERIFY(dpu::cancelSweepFolder(f.tmp.filePath("nothing").toStdString(), &f.slurm).empty());
+        try {
+            dpu::readSweepFolderStatus(f.tmp.filePath("nothing").toStdString(), nullptr);
+            QFAIL("no error");
+        } catch (const dpu::Error& e) {
+            QVERIFY2(contains(e.what(), "sweep.json"), e.what());
+        }
+    }
+
     void sbatchRefusalIsReported()
     {
-        QTemporaryDir tmp;
-        QVERIFY(tmp.isValid());
-        const dpu::Sweep s = dpu::parseSweep(kSweep, "s.json");
-        dpu::SlurmSweepOptions options;
-        options.outDir = tmp.filePath("out").toStdString();
-        options.program = "/bin/dpu-cli";
-        FakeSlurm slurm;
-        slurm.replies["sbatch"] = {1, "", "sbatch: error: invalid partition specified: gpu\n"};
+        SlurmSweepFixture f(kSweep, "/bin/dpu-cli");
+        QVERIFY(f.valid());
+        const dpu::Sweep& s = f.sweep;
+        const dpu::SlurmSweepOptions& options = f.options;
+        FakeSlurm& slurm = f.slurm;
+        slurm.reply("sbatch", {1, "", "sbatch: error: invalid partition specified: gpu\n"});
         try {
             dpu::submitSlurmSweep(s, options, slurm);
             QFAIL("no error");
@@ -296,15 +312,13 @@ private Q_SLOTS:
 
     void moreCellsThanAnArrayTakesGoOutAsSeveralArrays()
     {
-        QTemporaryDir tmp;
-        QVERIFY(tmp.isValid());
-        const dpu::Sweep s = dpu::parseSweep(kSweep, "s.json");
-        dpu::SlurmSweepOptions options;
-        options.outDir = tmp.filePath("out").toStdString();
-        options.program = "/bin/dpu-cli";
+        SlurmSweepFixture f(kSweep, "/bin/dpu-cli", "50");
+        QVERIFY(f.valid());
+        const dpu::Sweep& s = f.sweep;
+        dpu::SlurmSweepOptions& options = f.options;
+        options.settings = {};
         options.maxArrayTasks = 3;
-        FakeSlurm slurm;
-        slurm.replies["sbatch"] = {0, "50\n", ""};
+        FakeSlurm& slurm = f.slurm;
         const dpu::SlurmSubmitSummary sub = dpu::submitSlurmSweep(s, options, slurm);
         QCOMPARE(sub.submitted, size_t(4));
         QCOMPARE(sub.jobIds.size(), size_t(2));
@@ -318,16 +332,14 @@ private Q_SLOTS:
 
     void arrayTaskRecordsStartAndExitAndPassesTheStopOn()
     {
-        QTemporaryDir tmp;
-        QVERIFY(tmp.isValid());
-        const std::string runner = tmp.path().toStdString() + "/runner.sh";
+        SlurmSweepFixture f(kSweep, "", "7");
+        QVERIFY(f.valid());
+        const std::string runner = f.tmp.path().toStdString() + "/runner.sh";
         makeExecutable(runner, kSlowRunner);
-        const dpu::Sweep s = dpu::parseSweep(kSweep, "s.json");
-        dpu::SlurmSweepOptions options;
-        options.outDir = tmp.filePath("out").toStdString();
+        const dpu::Sweep& s = f.sweep;
+        dpu::SlurmSweepOptions& options = f.options;
         options.program = runner;
-        FakeSlurm slurm;
-        slurm.replies["sbatch"] = {0, "7\n", ""};
+        FakeSlurm& slurm = f.slurm;
         dpu::submitSlurmSweep(s, options, slurm);
         const std::string id = s.cells[1].id, cellDir = dpu::sweepCellDir(options.outDir, id);
         int polls = 0;

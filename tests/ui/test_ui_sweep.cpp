@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: MIT
+// Sweeps in the window: a tiny local k sweep sent from the budget planner (live states, results as cells finish), cancel, reopen, and the Slurm path through a fake Slurm.
+#include "CliProcess.h"
+#include "FakeSlurm.h"
+#include "MainWindow.h"
+#include "UiTestSupport.h"
+#include "dpu/SweepStatus.h"
+#include "models/RoundsTableModel.h"
+#include "models/SweepModel.h"
+#include "panels/BudgetPanel.h"
+#include "panels/ResultsPanel.h"
+#include "panels/SweepPanel.h"
+#include "panels/SweepTargetBox.h"
+#include "workers/EngineMetatypes.h"
+#include "workers/RunQueue.h"
+#include "workers/SweepController.h"
+#include <QDir>
+#include <QFile>
+#include <QPushButton>
+#include <QSettings>
+#include <QTabWidget>
+#include <QtTest/QtTest>
+#include <map>
+#include <set>
+
+using dpu::ui::MainWindow;
+using dpu::ui::SweepController;
+using dpu::ui::SweepTarget;
+
+namespace {
+constexpr int kSweepTimeoutMs = 240000; // cells are processes on a shared two-core machine
+
+/// Every state each cell was seen in, over the reads of the sweep folder.
+struct StateLog {
+    std::map<std::string, std::set<dpu::CellView>> seen;
+    void add(const dpu::SweepFolderStatus& status)
+    {
+        for (const auto& c : status.cells)
+            seen[c.id].insert(c.view);
+    }
+    bool anySeen(dpu::CellView view) const
+    {
+        for (const auto& [id, views] : seen)
+            if (views.count(view))
+                return true;
+        return false;
+    }
+};
+
+/// Waits until the controller's shown status satisfies `done` (reads arrive as statusChanged).
+template <typename Pred>
+bool waitForStatus(SweepController* c, Pred done, int timeoutMs)
+{
+    QElapsedTimer t;
+    t.start();
+    while (!done(c->status())) {
+        if (t.elapsed() > timeoutMs)
+            return false;
+        QTest::qWait(100);
+    }
+    return true;
+}
+
+} // namespace
+
+class TestUiSweep : public QObject {
+    Q_OBJECT
+    QTemporaryDir tmp_;
+    QString dataset_;
+    QString finishedSweep_; // the local sweep of the first test, reopened later
+
+    void prepare(MainWindow& w)
+    {
+        w.setAskBeforeClosingRun(false);
+        w.runQueue()->setOutputRoot(tmp_.filePath(QStringLiteral("runs")));
+        w.sweepController()->setProgram(dpu::test::cliExe());
+        w.sweepController()->setRefreshInterval(300);
+        w.resize(1280, 860);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+    }
+
+    SweepTarget localTarget(int jobs) const
+    {
+        SweepTarget t;
+        t.where = SweepTarget::Where::Local;
+        t.jobs = jobs;
+        t.folder = tmp_.filePath(QStringLiteral("sweeps"));
+        return t;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(tmp_.isValid());
+        dpu::uitest::isolateSettings(tmp_.filePath(QStringLiteral("settings")));
+        dataset_ = dpu::uitest::datasetFolder(tmp_.path());
+        dpu::ui::registerEngineMetatypes();
+    }
+
+    /// The budget planner's button with "This computer": two cells run as dpu-cli processes,
+    /// their states go pending/running -> done in the Sweeps tab, and each finished cell's
+    /// rounds reach the table and the frontier.
+    void localSweepFromTheBudgetPlannerReachesDone()
+    {
+        MainWindow w;
+        prepare(w);
+        dpu::uitest::fillPlanForm(w, dataset_, 300, 300, 2, 1, {"fu"});
+        dpu::ui::BudgetPanel* budget = w.resultsPanel()->budgetPanel();
+        budget->setSweepRatios(QStringLiteral("0.01, 0.05"));
+        budget->sweepTarget()->setTarget(localTarget(2));
+        auto* button = budget->findChild<QPushButton*>(QStringLiteral("budgetSweep"));
+        QVERIFY(button && button->isEnabled());
+        QVERIFY(button->toolTip().contains(QStringLiteral("Sweeps tab")));
+        StateLog log;
+        connect(w.sweepController(), &SweepController::statusChanged, &w, [&](const dpu::SweepFolderStatus& s) { log.add(s); });
+        QSignalSpy ended(w.sweepController(), &SweepController::sweepEnded);
+        QSignalSpy cellsDone(w.sweepController(), &SweepController::cellDone);
+        QSignalSpy failures(w.sweepController(), &SweepController::failed);
+        button->click();
+        QVERIFY(!w.runQueue()->isBusy()); // not the window's queue
+        QVERIFY(w.sweepController()->runsHere());
+        QCOMPARE(w.resultsPanel()->tabs()->currentWidget(), static_cast<QWidget*>(w.sweepPanel()));
+        QVERIFY(ended.wait(kSweepTimeoutMs));
+        QVERIFY2(failures.isEmpty(), failures.isEmpty() ? "" : qPrintable(failures[0][0].toString()));
+        QVERIFY(!w.sweepController()->runsHere());
+
+        const dpu::SweepFolderStatus& st = w.sweepController()->status();
+        QCOMPARE(st.cells.size(), size_t(2));
+        QCOMPARE(st.count(dpu::CellView::Done), size_t(2));
+        QCOMPARE(st.backend, std::string("local"));
+        QVERIFY(!st.active);
+        QVERIFY(log.anySeen(dpu::CellView::Running)); // seen live, not only at the end
+        QCOMPARE(log.seen.size(), size_t(2));
+        dpu::ui::SweepModel* model = w.sweepPanel()->model();
+        QCOMPARE(model->rowCount(), 2);
+        QCOMPARE(model->stateText(0), QStringLiteral("done"));
+        QCOMPARE(model->stateText(1), QStringLiteral("done"));
+        QVERIFY2(w.sweepPanel()->summaryText().contains(QStringLiteral("2 done")), qPrintable(w.sweepPanel()->summaryText()));
+        QVERIFY(!w.sweepPanel()->cancelButton()->isEnabled());
+
+        // Each finished cell opened as a run: 2 cells x 2 rounds x FU in the table, both folders on screen.
+        QCOMPARE(cellsDone.size(), 2);
+        QCOMPARE(w.resultsPanel()->roundsModel()->rowCount(), 4);
+        QStringList cellDirs;
+        for (const auto& c : st.cells)
+            cellDirs << QDir(QString::fromStdString(c.runDir)).absolutePath();
+        for (const QString& d : w.openRunFolders())
+            QVERIFY2(cellDirs.contains(d), qPrintable(d));
+        QCOMPARE(w.openRunFolders().size(), 2);
+        QCOMPARE(dpu::readSweepFolderStatus(st.dir, nullptr).summary(), st.summary()); // what `sweep status` reads
+        finishedSweep_ = QString::fromStdString(st.dir);
+        w.close(); // saves the settings: the sweep is reopened on the next start
+    }
+
+    /// Cancel in the Sweeps tab stops a running local sweep: no cell runs any more, the stopped
+    /// ones show as cancelled and the finished ones stay done.
+    void cancelFromTheWindow()
+    {
+        MainWindow w;
+        prepare(w);
+        dpu::uitest::fillPlanForm(w, dataset_, 300, 300, 8, 1, {"fu"});
+        QSignalSpy ended(w.sweepController(), &SweepController::sweepEnded);
+        QString error;
+        QVERIFY2(w.sendKSweep({0.01, 0.02, 0.05}, localTarget(1), &error), qPrintable(error));
+        QVERIFY(waitForStatus(w.sweepController(), [](const dpu::SweepFolderStatus& s) { return s.count(dpu::CellView::Running) > 0; },
+                              kSweepTimeoutMs));
+        QVERIFY(w.sweepPanel()->cancelButton()->isEnabled());
+        w.sweepPanel()->cancelButton()->click();
+        QVERIFY(ended.wait(kSweepTimeoutMs));
+        const dpu::SweepFolderStatus& st = w.sweepController()->status();
+        QCOMPARE(st.count(dpu::CellView::Running), size_t(0));
+        QVERIFY2(st.count(dpu::CellView::Cancelled) >= 1, st.summary().c_str());
+        QVERIFY2(st.count(dpu::CellView::Done) < 3, st.summary().c_str());
+        QCOMPARE(st.count(dpu::CellView::Failed), size_t(0));
+        QVERIFY(!st.active);
+        QVERIFY(!w.sweepPanel()->cancelButton()->isEnabled());
+    }
+
+    /// A new window restores the sweep of the first test (settings), and File > Open Sweep on a
+    /// finished folder shows its states and opens its cells as runs.
+    void reopenAFinishedSweep()
+    {
+        QVERIFY(!finishedSweep_.isEmpty());
+        {
+            QSettings().setValue(QStringLiteral("sweeps/open"), finishedSweep_); // as the first test's close left it
+            MainWindow w;
+            prepare(w);
+            QCOMPARE(w.sweepController()->dir(), finishedSweep_);
+            QVERIFY(waitForStatus(w.sweepController(), [](const dpu::SweepFolderStatus& s) { return s.count(dpu::CellView::Done) == 2; },
+                                  20000));
+        }
+        QSettings().remove(QStringLiteral("sweeps/open"));
+        QSettings().remove(QStringLiteral("runs/open"));
+        MainWindow w;
+        prepare(w);
+        QVERIFY(w.sweepController()->dir().isEmpty());
+        QString error;
+        QVERIFY(!w.openSweep(tmp_.filePath(QStringLiteral("runs")), &error));
+        QVERIFY2(error.contains(QStringLiteral("sweep.json")), qPrintable(error));
+        QVERIFY2(w.openSweep(finishedSweep_, &error), qPrintable(error));
+        QVERIFY(waitForStatus(w.sweepController(), [](const dpu::SweepFolderStatus& s) { return s.count(dpu::CellView::Done) == 2; },
+                              20000));
+        QTRY_COMPARE_WITH_TIMEOUT(w.resultsPanel()->roundsModel()->rowCount(), 4, 10000);
+        QCOMPARE(w.openRunFolders().size(), 2);
+        QCOMPARE(w.sweepPanel()->model()->stateText(0), QStringLiteral("done"));
+    }
+
+    /// "Slurm cluster": the settings become the array script's #SBATCH lines, the states follow
+    /// squeue, and Cancel scancels the job (a fake Slurm: the real one is test_cli_sweep_slurm's).
+    void slurmSweepThroughAFakeSlurm()
+    {
+        auto slurm = std::make_shared<dpu::test::FakeSlurm>();
+        slurm->reply("sbatch", {0, "42\n", ""});
+        slurm->reply("squeue", {0, "42_0|RUNNING\n42_1|PENDING\n", ""});
+        MainWindow w;
+        prepare(w);
+        w.sweepController()->setSlurmCommands(slurm);
+        dpu::uitest::fillPlanForm(w, dataset_, 300, 300, 2, 1, {"fu"});
+        dpu::ui::BudgetPanel* budget = w.resultsPanel()->budgetPanel();
+        budget->setSweepRatios(QStringLiteral("0.01 0.05"));
+        SweepTarget t;
+        t.where = SweepTarget::Where::Slurm;
+        t.folder = tmp_.filePath(QStringLiteral("shared"));
+        t.slurm.partition = "debug";
+        t.slurm.time = "00:30:00";
+        t.slurm.cpusPerTask = 2;
+        t.slurm.gpusPerTask = 1;
+        t.slurm.mem = "2G";
+        t.slurm.throttle = 1;
+        budget->sweepTarget()->setTarget(t);
+        // Remembered: a restart finds the same settings.
+        {
+            QSettings s;
+            budget->saveSettings(s);
+        }
+        dpu::ui::SweepTargetBox again;
+        again.restoreSettings(QSettings());
+        QCOMPARE(again.target().slurm.partition, std::string("debug"));
+        QCOMPARE(again.target().slurm.throttle, 1);
+        QCOMPARE(static_cast<int>(again.target().where), static_cast<int>(SweepTarget::Where::Slurm));
+
+        w.sweepAction()->trigger();
+        QVERIFY(waitForStatus(w.sweepController(), [](const dpu::SweepFolderStatus& s) { return s.count(dpu::CellView::Running) == 1; },
+                              20000));
+        const std::vector<std::string> sbatch = slurm->last("sbatch");
+        QCOMPARE(sbatch.size(), size_t(3));
+        const QByteArray script = [&] {
+            QFile f(QString::fromStdString(sbatch[2]));
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        }();
+        for (const char* line : {"--partition=debug", "--time=00:30:00", "--cpus-per-task=2", "--gres=gpu:1", "--mem=2G",
+                                 "--array=0-1%1"})
+            QVERIFY2(script.contains(line), line);
+        QVERIFY2(script.contains(QFile::encodeName(dpu::test::cliExe())), script.constData());
+        const dpu::SweepFolderStatus st = w.sweepController()->status();
+        QCOMPARE(st.backend, std::string("slurm"));
+        QVERIFY(st.active);
+        QCOMPARE(st.cells[0].slurmTask, std::string("42_0"));
+        QCOMPARE(st.cells[1].view, dpu::CellView::Pending);
+        QVERIFY(w.sweepPanel()->model()->data(w.sweepPanel()->model()->index(0, dpu::ui::SweepModel::SlurmTask))
+                    .toString().contains(QStringLiteral("RUNNING")));
+
+        QSignalSpy ended(w.sweepController(), &SweepController::sweepEnded);
+        QTRY_VERIFY_WITH_TIMEOUT(w.sweepPanel()->cancelButton()->isEnabled(), 5000);
+        w.sweepPanel()->cancelButton()->click();
+        QTRY_COMPARE_WITH_TIMEOUT(slurm->count("scancel"), 1, 10000);
+        QCOMPARE(slurm->last("scancel"), (std::vector<std::string>{"scancel", "42"}));
+        // Slurm has let go of both tasks: the sweep has ended, both cells cancelled.
+        slurm->reply("squeue", {0, "", ""});
+        slurm->reply("sacct", {0, "42_0|CANCELLED by 0\n42_1|CANCELLED by 0\n", ""});
+        QVERIFY(ended.wait(20000));
+        QCOMPARE(w.sweepController()->status().count(dpu::CellView::Cancelled), size_t(2));
+    }
+};
+
+QTEST_MAIN(TestUiSweep)
+#include "test_ui_sweep.moc"

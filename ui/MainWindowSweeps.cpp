@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+// MainWindow's sweeps: sending a k sweep to this computer or Slurm, File > Open Sweep, the Sweeps tab, reopening on start.
+#include "MainWindow.h"
+#include "dpu/Error.h"
+#include "dpu/Sweep.h"
+#include "panels/PlanPanel.h"
+#include "panels/ResultsPanel.h"
+#include "panels/RunPanel.h"
+#include "panels/SweepPanel.h"
+#include "workers/RunQueue.h"
+#include "workers/SweepController.h"
+#include "workers/SweepTarget.h"
+#include <QAction>
+#include <QDateTime>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMenu>
+#include <QMessageBox>
+#include <QRegularExpression>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+
+namespace dpu::ui {
+
+namespace {
+const QString kOpenSweepKey = QStringLiteral("sweeps/open");
+} // namespace
+
+void MainWindow::buildSweepMenus(QMenu* file)
+{
+    QAction* open = file->addAction(tr("Open S&weep…"), this, &MainWindow::openSweepWithDialog);
+    open->setObjectName(QStringLiteral("openSweepAction"));
+    open->setStatusTip(tr("Show a sweep folder (finished or running) in the Sweeps tab and its finished cells as runs"));
+}
+
+void MainWindow::connectSweeps()
+{
+    connect(sweeps_, &SweepController::cellDone, this, [this](const QString& runDir) {
+        QString error;
+        // Every cell of a sweep differs in its axes: the series carry k like a k sweep's.
+        if (!openOneRun(runDir, true, &error))
+            run_->log(tr("Sweep cell not opened: %1").arg(error));
+        updateActions();
+    });
+    connect(sweeps_, &SweepController::message, run_, &RunPanel::log);
+    connect(sweeps_, &SweepController::failed, this, [this](const QString& text) {
+        run_->log(text);
+        statusBar()->showMessage(text, 8000);
+    });
+    connect(sweeps_, &SweepController::sweepEnded, this, [this](const QString& dir) {
+        statusBar()->showMessage(tr("Sweep %1: %2").arg(QDir::toNativeSeparators(dir),
+                                                          QString::fromStdString(sweeps_->status().summary())), 8000);
+    });
+}
+
+bool MainWindow::sendKSweep(const QList<double>& ratios, const SweepTarget& target, QString* error)
+{
+    if (!plan_->validate()) {
+        if (error)
+            *error = plan_->errorText().replace(QLatin1Char('\n'), QStringLiteral("; "));
+        return false;
+    }
+    if (target.where == SweepTarget::Where::Queue || ratios.isEmpty()) {
+        if (error)
+            *error = tr("expected this computer or Slurm and at least one ratio");
+        return false;
+    }
+    const dpu::Plan plan = plan_->plan();
+    QJsonArray ks;
+    for (const double k : ratios)
+        ks.append(k);
+    const QJsonObject doc{
+        {QStringLiteral("base"), QJsonDocument::fromJson(QByteArray::fromStdString(dpu::planToJson(plan))).object()},
+        {QStringLiteral("axes"), QJsonObject{{QStringLiteral("k"), ks}}}};
+    dpu::Sweep sweep;
+    try {
+        sweep = dpu::parseSweep(QJsonDocument(doc).toJson(QJsonDocument::Compact).toStdString(), "k sweep");
+    } catch (const dpu::Error& e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return false;
+    }
+    sweep.slurm = target.slurm; // sweep.json records what the cells asked Slurm for
+    QString name = QString::fromStdString(plan.name);
+    name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]")), QStringLiteral("_"));
+    const QString dir = QDir(target.folder).filePath(
+        QStringLiteral("%1-%2-ksweep").arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")), name));
+    const bool ok = target.where == SweepTarget::Where::Local ? sweeps_->startLocal(sweep, dir, target.jobs, error)
+                                                                : sweeps_->startSlurm(sweep, dir, target.slurm, error);
+    if (!ok)
+        return false;
+    if (!queue_->isBusy())
+        closeRuns(); // the cells replace the runs on screen as they finish
+    results_->tabs()->setCurrentWidget(sweepPanel_);
+    statusBar()->showMessage(tr("k sweep: %1 cells sent to %2").arg(sweep.cells.size())
+                                 .arg(target.where == SweepTarget::Where::Local ? tr("this computer") : tr("Slurm")),
+                             5000);
+    return true;
+}
+
+bool MainWindow::openSweep(const QString& dir, QString* error)
+{
+    const bool other = QDir(dir).absolutePath() != sweeps_->dir();
+    if (!sweeps_->open(dir, error))
+        return false;
+    if (other && !queue_->isBusy())
+        closeRuns(); // the sweep's cells take the charts
+    results_->tabs()->setCurrentWidget(sweepPanel_);
+    return true;
+}
+
+void MainWindow::openSweepWithDialog()
+{
+    const QString start = QSettings().value(QStringLiteral("lastSweepDir"), QDir::homePath()).toString();
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open sweep folder"), start);
+    if (dir.isEmpty())
+        return;
+    QSettings().setValue(QStringLiteral("lastSweepDir"), QFileInfo(dir).absolutePath());
+    QString error;
+    if (!openSweep(dir, &error))
+        QMessageBox::warning(this, tr("Open sweep"), error);
+}
+
+void MainWindow::saveOpenSweep(QSettings& settings) const
+{
+    settings.setValue(kOpenSweepKey, sweeps_->dir());
+}
+
+void MainWindow::restoreOpenSweep(const QSettings& settings)
+{
+    const QString dir = settings.value(kOpenSweepKey).toString();
+    if (dir.isEmpty() || !settings.value(QStringLiteral("runs/reopenOnStart"), true).toBool())
+        return;
+    QString error;
+    if (!sweeps_->open(dir, &error)) // a folder deleted since is no reason to stop the start
+        run_->log(tr("Sweep not reopened: %1").arg(error));
+}
+
+} // namespace dpu::ui

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+// SweepPanel: the sweep's folder, counts and cell table; the states arrive from SweepController.
+#include "panels/SweepPanel.h"
+#include "models/SweepModel.h"
+#include "workers/SweepController.h"
+#include <QDir>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace dpu::ui {
+
+SweepPanel::SweepPanel(SweepController* controller, QWidget* parent)
+    : QWidget(parent), controller_(controller), model_(new SweepModel(this))
+{
+    setObjectName(QStringLiteral("sweepPanel"));
+    auto* v = new QVBoxLayout(this);
+    folder_ = new QLabel(tr("No sweep: send a k sweep to this computer or to Slurm from the budget planner, "
+                            "or open a sweep folder (File > Open Sweep…)."), this);
+    folder_->setObjectName(QStringLiteral("sweepFolder"));
+    folder_->setWordWrap(true);
+    folder_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    summary_ = new QLabel(this);
+    summary_->setObjectName(QStringLiteral("sweepSummary"));
+    cancel_ = new QPushButton(tr("Cancel sweep"), this);
+    cancel_->setObjectName(QStringLiteral("sweepCancel"));
+    cancel_->setToolTip(tr("Stop the sweep as `dpu-cli sweep cancel` does: running cells keep their finished "
+                           "rounds and resume when the sweep runs again"));
+    cancel_->setEnabled(false);
+    connect(cancel_, &QPushButton::clicked, controller_, &SweepController::cancel);
+    auto* top = new QHBoxLayout;
+    top->addWidget(summary_, 1);
+    top->addWidget(cancel_);
+    table_ = new QTableView(this);
+    table_->setObjectName(QStringLiteral("sweepTable"));
+    table_->setModel(model_);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->verticalHeader()->hide();
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    v->addWidget(folder_);
+    v->addLayout(top);
+    v->addWidget(table_, 1);
+
+    connect(controller_, &SweepController::statusChanged, this, &SweepPanel::showStatus);
+    connect(controller_, &SweepController::sweepEnded, this, &SweepPanel::updateButtons);
+}
+
+QString SweepPanel::summaryText() const
+{
+    return summary_->text();
+}
+
+void SweepPanel::showStatus(const dpu::SweepFolderStatus& status)
+{
+    model_->setStatus(status);
+    table_->setColumnHidden(SweepModel::SlurmTask, status.backend != "slurm"); // "–" on every row otherwise
+    table_->resizeColumnsToContents();
+    const QString backend = status.backend == "slurm" ? tr("Slurm cluster")
+                            : status.backend == "local" ? tr("this computer") : tr("not run yet");
+    folder_->setText(tr("%1 — %2").arg(QDir::toNativeSeparators(QString::fromStdString(status.dir)), backend));
+    QString text = QString::fromStdString(status.summary());
+    if (status.active)
+        text += tr(" · running");
+    if (!status.queueRead)
+        text += tr(" · Slurm's queue unreadable (%1): states from the cell folders").arg(QString::fromStdString(status.queueError));
+    summary_->setText(text);
+    updateButtons();
+}
+
+void SweepPanel::updateButtons()
+{
+    cancel_->setEnabled(controller_->runsHere() || controller_->status().active);
+}
+
+} // namespace dpu::ui

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+// The Sweeps tab: the shown sweep folder's cells and their live states, with Cancel.
+#pragma once
+#include <QWidget>
+
+class QLabel;
+class QPushButton;
+class QTableView;
+
+namespace dpu {
+struct SweepFolderStatus;
+}
+
+namespace dpu::ui {
+
+class SweepController;
+class SweepModel;
+
+/// Shows what the SweepController reads; Cancel goes back to it. Touches only widgets.
+class SweepPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit SweepPanel(SweepController* controller, QWidget* parent = nullptr);
+
+    SweepModel* model() const { return model_; }
+    QPushButton* cancelButton() const { return cancel_; }
+    /// The line above the table: folder, backend and the counts by state.
+    QString summaryText() const;
+
+private:
+    void showStatus(const dpu::SweepFolderStatus& status);
+    void updateButtons();
+
+    SweepController* controller_;
+    SweepModel* model_;
+    QLabel* folder_;
+    QLabel* summary_;
+    QTableView* table_;
+    QPushButton* cancel_;
+};
+
+} // namespace dpu::ui
