@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: MIT
-// libFuzzer target: IDX images and labels files (raw or gzip); byte 0 picks which reader.
-#include "FuzzFile.h"
+// libFuzzer target: IDX images and labels files (raw or gzip) read from memory; byte 0 picks which reader.
+#include "data/FileReader.h"
 #include "data/IdxArray.h"
 #include "dpu/Error.h"
+#include <cstdlib>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     if (size < 1)
         return 0;
-    const std::string path = dpu::fuzz::asFile(data + 1, size - 1);
     try {
-        const dpu::data::IdxArray a = (data[0] & 1) ? dpu::data::readIdxLabelArray(path) : dpu::data::readIdxImageArray(path);
+        // The memory source runs the same detection, inflation and parsing as a file does.
+        dpu::data::FileReader in("fuzz.idx", data + 1, size - 1);
+        const dpu::data::IdxArray a = (data[0] & 1) ? dpu::data::readIdxLabelArray(in) : dpu::data::readIdxImageArray(in);
         uint64_t expected = 1;
         for (uint32_t d : a.dims)
             expected *= d;

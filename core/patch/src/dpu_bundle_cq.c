@@ -7,8 +7,6 @@
 
 #include <string.h>
 
-#define CHUNK 256u /* floats per output chunk: ctx->vals */
-
 /* What the header says about the values. */
 typedef struct cq_header {
     uint64_t count;
@@ -100,53 +98,56 @@ static dpu_status decode_value(dpu_apply_state *ctx, const cq_header *h, dpu_cq_
     return DPU_OK;
 }
 
-dpu_status dpu_apply_cq(dpu_apply_state *ctx, const dpu_apply_io *io, const dpu_entry *e, uint64_t index)
-{
-    uint64_t first, done = 0;
+/* Where the one arithmetic-coded stream stands between chunks. */
+typedef struct cq_state {
     cq_header h;
     dpu_cq_scan scan;
+    uint64_t done;
+} cq_state;
+
+/* The changed flags and levels of elements first..first+n-1. */
+static dpu_status cq_chunk(dpu_apply_state *ctx, const dpu_entry *e, uint64_t index, void *state, uint64_t first,
+                           size_t n)
+{
+    cq_state *st = (cq_state *)state;
     size_t i;
+    dpu_status s;
+    for (i = 0; i < n; ++i) {
+        unsigned bit;
+        /* no bit once every change is known, nor while every remaining element must change */
+        if (st->done == st->h.count)
+            bit = 0;
+        else if (e->numel - first - i == st->h.count - st->done)
+            bit = 1;
+        else
+            bit = dpu_arith_get(&ctx->arith, &ctx->bits, &ctx->cq_pos[dpu_cq_pos_context(&st->scan, ctx->cq_col)],
+                                st->h.pos_limit);
+        if (bit) {
+            /* a level decoded from bytes past the section is garbage: report the overrun */
+            if ((s = decode_value(ctx, &st->h, &st->scan, &ctx->vals[i])) != DPU_OK)
+                return dpu_fail(ctx, ctx->bits.error ? DPU_E_ARITH : s, "cq value level", index);
+            ++st->done;
+        }
+        dpu_cq_scan_next(&st->scan, ctx->cq_col, bit);
+        if (ctx->bits.error)
+            return dpu_fail(ctx, DPU_E_ARITH, "arithmetic stream runs past its section", index);
+    }
+    return DPU_OK;
+}
+
+dpu_status dpu_apply_cq(dpu_apply_state *ctx, const dpu_apply_io *io, const dpu_entry *e, uint64_t index)
+{
+    cq_state st;
     dpu_status s;
     dpu_bits_init(&ctx->bits, io->read_bundle, io->bundle_user, e->section_offset, e->section_length);
     ctx->section = &ctx->bits;
-    if ((s = read_header(ctx, e, index, &h)) != DPU_OK)
+    if ((s = read_header(ctx, e, index, &st.h)) != DPU_OK)
         return s;
     memset(ctx->cq_pos, 0, sizeof ctx->cq_pos);
     memset(ctx->cq_val, 0, sizeof ctx->cq_val);
-    dpu_cq_scan_start(&scan, h.row_len, ctx->cq_col);
+    dpu_cq_scan_start(&st.scan, st.h.row_len, ctx->cq_col);
+    st.done = 0;
     if (dpu_arith_start(&ctx->arith, &ctx->bits) != DPU_OK)
         return dpu_fail(ctx, DPU_E_ARITH, "arithmetic stream start", index);
-    for (first = 0; first < e->numel; first += CHUNK) {
-        const size_t n = e->numel - first < CHUNK ? (size_t)(e->numel - first) : CHUNK;
-        if ((s = dpu_fill_source(ctx, io, e, first, n)) != DPU_OK)
-            return s;
-        for (i = 0; i < n; ++i) {
-            unsigned bit;
-            /* no bit once every change is known, nor while every remaining element must change */
-            if (done == h.count)
-                bit = 0;
-            else if (e->numel - first - i == h.count - done)
-                bit = 1;
-            else
-                bit = dpu_arith_get(&ctx->arith, &ctx->bits, &ctx->cq_pos[dpu_cq_pos_context(&scan, ctx->cq_col)],
-                                    h.pos_limit);
-            if (bit) {
-                /* a level decoded from bytes past the section is garbage: report the overrun */
-                if ((s = decode_value(ctx, &h, &scan, &ctx->vals[i])) != DPU_OK)
-                    return dpu_fail(ctx, ctx->bits.error ? DPU_E_ARITH : s, "cq value level", index);
-                ++done;
-            }
-            dpu_cq_scan_next(&scan, ctx->cq_col, bit);
-            if (ctx->bits.error)
-                return dpu_fail(ctx, DPU_E_ARITH, "arithmetic stream runs past its section", index);
-        }
-        for (i = 0; i < n; ++i)
-            dpu_put_le32(ctx->buf + 4 * i, dpu_float_bits(ctx->vals[i]));
-        if ((s = dpu_emit(ctx, io, ctx->buf, n * 4u)) != DPU_OK)
-            return s;
-    }
-    ctx->consumed += e->section_length;
-    if (!dpu_bits_at_clean_end(&ctx->bits))
-        return dpu_fail(ctx, DPU_E_SECTION_TRAILING, "section tail", index);
-    return DPU_OK;
+    return dpu_apply_chunks(ctx, io, e, index, cq_chunk, &st);
 }

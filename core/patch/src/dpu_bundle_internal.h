@@ -134,6 +134,16 @@ dpu_status dpu_read_centroids(dpu_apply_state *ctx, uint64_t index, unsigned *nc
 dpu_status dpu_fill_source(dpu_apply_state *ctx, const dpu_apply_io *io, const dpu_entry *e, uint64_t first,
                            size_t n);
 
+/** Decodes the changes among elements first..first+n-1 (n <= 256) into ctx->vals, which holds
+ *  their source values; `state` is the coding's position between calls. */
+typedef dpu_status (*dpu_chunk_fn)(dpu_apply_state *ctx, const dpu_entry *e, uint64_t index, void *state,
+                                   uint64_t first, size_t n);
+
+/** The loop both sparse codings share: per chunk of the tensor, the source values, `decode`, and
+ *  the chunk to the output; then the section must have been read exactly to its end. */
+dpu_status dpu_apply_chunks(dpu_apply_state *ctx, const dpu_apply_io *io, const dpu_entry *e, uint64_t index,
+                            dpu_chunk_fn decode, void *state);
+
 /** Streams one pooled dense tensor from the shared dense stream (the first one reads its
  *  header), over the base file's values when the stream is XOR-coded. */
 dpu_status dpu_apply_pooled(dpu_apply_state *ctx, const dpu_apply_io *io, const dpu_entry *e,

@@ -4,6 +4,8 @@
 #include "dpu_bundle_internal.h"
 #include "dpu_init.h"
 
+#include <string.h>
+
 #define CHUNK 256u /* floats per output chunk: ctx->vals */
 
 /* binary16 bits from their order-preserving 16-bit key (negative values below positive ones). */
@@ -135,44 +137,18 @@ static int decode_value(dpu_apply_state *ctx, const dpu_entry *e, unsigned mask,
     return 0;
 }
 
-dpu_status dpu_apply_sparse(dpu_apply_state *ctx, const dpu_apply_io *io, const dpu_entry *e,
-                            uint64_t index)
+dpu_status dpu_apply_chunks(dpu_apply_state *ctx, const dpu_apply_io *io, const dpu_entry *e, uint64_t index,
+                            dpu_chunk_fn decode, void *state)
 {
-    uint64_t count, done = 0, next = 0, pos = 0, first;
-    unsigned rice = 0, mask = 0, planes = 0, ncent = 0;
-    int have_pos = 0, ok;
+    uint64_t first;
     size_t i;
     dpu_status s;
-    dpu_bits_init(&ctx->bits, io->read_bundle, io->bundle_user, e->section_offset, e->section_length);
-    ctx->section = &ctx->bits;
-    if ((s = read_tables(ctx, e, index, &count, &rice, &mask, &planes, &ncent)) != DPU_OK)
-        return s;
     for (first = 0; first < e->numel; first += CHUNK) {
         const size_t n = e->numel - first < CHUNK ? (size_t)(e->numel - first) : CHUNK;
         if ((s = dpu_fill_source(ctx, io, e, first, n)) != DPU_OK)
             return s;
-        for (;;) {
-            if (!have_pos) {
-                if (done == count)
-                    break;
-                /* gap = pos - next; pos must stay inside the tensor */
-                if (next >= e->numel)
-                    return dpu_fail(ctx, DPU_E_POSITION, "more changes than positions", index);
-                pos = next + dpu_rice_get(&ctx->bits, rice, e->numel - 1u - next, &ok);
-                if (!ok)
-                    return dpu_fail(ctx, DPU_E_POSITION, "position code", index);
-                have_pos = 1;
-            }
-            if (pos >= first + n)
-                break; /* belongs to a later chunk */
-            const int r = decode_value(ctx, e, mask, planes, ncent, ctx->vals[pos - first],
-                                       &ctx->vals[pos - first]);
-            if (r != 0)
-                return dpu_fail(ctx, r == -2 ? DPU_E_CENTROIDS : DPU_E_VALUE_CODE, "value code", index);
-            next = pos + 1u;
-            ++done;
-            have_pos = 0;
-        }
+        if ((s = decode(ctx, e, index, state, first, n)) != DPU_OK)
+            return s;
         for (i = 0; i < n; ++i)
             dpu_put_le32(ctx->buf + 4 * i, dpu_float_bits(ctx->vals[i]));
         if ((s = dpu_emit(ctx, io, ctx->buf, n * 4u)) != DPU_OK)
@@ -182,4 +158,55 @@ dpu_status dpu_apply_sparse(dpu_apply_state *ctx, const dpu_apply_io *io, const 
     if (!dpu_bits_at_clean_end(&ctx->bits))
         return dpu_fail(ctx, DPU_E_SECTION_TRAILING, "section tail", index);
     return DPU_OK;
+}
+
+/* Where the position stream stands between chunks. */
+typedef struct sparse_state {
+    uint64_t count, done, next, pos;
+    unsigned rice, mask, planes, ncent;
+    int have_pos;
+} sparse_state;
+
+/* Positions and values of the changes inside elements first..first+n-1. */
+static dpu_status sparse_chunk(dpu_apply_state *ctx, const dpu_entry *e, uint64_t index, void *state,
+                               uint64_t first, size_t n)
+{
+    sparse_state *st = (sparse_state *)state;
+    int ok;
+    for (;;) {
+        if (!st->have_pos) {
+            if (st->done == st->count)
+                break;
+            /* gap = pos - next; pos must stay inside the tensor */
+            if (st->next >= e->numel)
+                return dpu_fail(ctx, DPU_E_POSITION, "more changes than positions", index);
+            st->pos = st->next + dpu_rice_get(&ctx->bits, st->rice, e->numel - 1u - st->next, &ok);
+            if (!ok)
+                return dpu_fail(ctx, DPU_E_POSITION, "position code", index);
+            st->have_pos = 1;
+        }
+        if (st->pos >= first + n)
+            break; /* belongs to a later chunk */
+        const int r = decode_value(ctx, e, st->mask, st->planes, st->ncent, ctx->vals[st->pos - first],
+                                   &ctx->vals[st->pos - first]);
+        if (r != 0)
+            return dpu_fail(ctx, r == -2 ? DPU_E_CENTROIDS : DPU_E_VALUE_CODE, "value code", index);
+        st->next = st->pos + 1u;
+        ++st->done;
+        st->have_pos = 0;
+    }
+    return DPU_OK;
+}
+
+dpu_status dpu_apply_sparse(dpu_apply_state *ctx, const dpu_apply_io *io, const dpu_entry *e,
+                            uint64_t index)
+{
+    sparse_state st;
+    dpu_status s;
+    memset(&st, 0, sizeof st);
+    dpu_bits_init(&ctx->bits, io->read_bundle, io->bundle_user, e->section_offset, e->section_length);
+    ctx->section = &ctx->bits;
+    if ((s = read_tables(ctx, e, index, &st.count, &st.rice, &st.mask, &st.planes, &st.ncent)) != DPU_OK)
+        return s;
+    return dpu_apply_chunks(ctx, io, e, index, sparse_chunk, &st);
 }

@@ -4,47 +4,56 @@
 #include "bundle/BitWriter.h"
 
 #include <algorithm>
-#include <queue>
 
 namespace dpu::bundle {
 
 namespace {
 
-// Unlimited Huffman lengths; ties broken by node id so the result is deterministic.
+// Unlimited Huffman lengths by the two-queue merge: leaves sorted by (frequency, symbol) in one
+// queue, merged nodes in another. Merged nodes come out in order of nondecreasing frequency and
+// increasing id, so the two smallest nodes are always at the queues' heads: the same merges,
+// ties included (by node id, leaves before merged nodes), as a priority queue ordered by
+// (frequency, id), without its heap operations (this runs several times per tensor written).
 std::array<uint8_t, 256> huffmanLengths(const std::array<uint64_t, 256>& freq)
 {
     std::array<uint8_t, 256> len{};
-    struct Node { uint64_t f; int id; };
-    auto cmp = [](const Node& a, const Node& b) { return a.f != b.f ? a.f > b.f : a.id > b.id; };
-    std::priority_queue<Node, std::vector<Node>, decltype(cmp)> q(cmp);
-    std::vector<int> parent(512, -1);
-    int next = 256, used = 0;
+    std::array<uint64_t, 512> weight{};   // by node id: symbols 0..255, merged nodes from 256
+    std::array<int, 512> parent{};
+    std::array<int, 256> leaves{};
+    int used = 0;
     for (int s = 0; s < 256; ++s)
         if (freq[s] > 0) {
-            q.push({freq[s], s});
-            ++used;
+            leaves[size_t(used++)] = s;
+            weight[size_t(s)] = freq[s];
         }
     if (used == 0)
         return len;
     if (used == 1) {
-        for (int s = 0; s < 256; ++s)
-            if (freq[s] > 0)
-                len[s] = 1;
+        len[size_t(leaves[0])] = 1;
         return len;
     }
-    while (q.size() > 1) {
-        const Node a = q.top(); q.pop();
-        const Node b = q.top(); q.pop();
-        parent[a.id] = parent[b.id] = next;
-        q.push({a.f + b.f, next++});
+    std::sort(leaves.begin(), leaves.begin() + used, [&](int x, int y) {
+        return freq[size_t(x)] != freq[size_t(y)] ? freq[size_t(x)] < freq[size_t(y)] : x < y;
+    });
+    int leaf = 0, merged = 256, next = 256; // merged nodes waiting: ids merged..next-1
+    auto pop = [&]() {
+        // a leaf's id is below every merged node's, so it goes first on equal weight
+        if (leaf < used && (merged == next || weight[size_t(leaves[size_t(leaf)])] <= weight[size_t(merged)]))
+            return leaves[size_t(leaf++)];
+        return merged++;
+    };
+    while ((used - leaf) + (next - merged) > 1) {
+        const int x = pop(), y = pop();
+        weight[size_t(next)] = weight[size_t(x)] + weight[size_t(y)];
+        parent[size_t(x)] = parent[size_t(y)] = next++;
     }
-    for (int s = 0; s < 256; ++s) {
-        if (freq[s] == 0)
-            continue;
-        unsigned d = 0;
-        for (int n = s; parent[n] >= 0; n = parent[n])
-            ++d;
-        len[s] = uint8_t(std::min(d, 255u));
+    // Depths from the root (the last node made) down: a parent's id is above its children's.
+    std::array<unsigned, 512> depth{};
+    for (int n = next - 2; n >= 256; --n)
+        depth[size_t(n)] = depth[size_t(parent[size_t(n)])] + 1;
+    for (int i = 0; i < used; ++i) {
+        const int s = leaves[size_t(i)];
+        len[size_t(s)] = uint8_t(std::min(depth[size_t(parent[size_t(s)])] + 1, 255u));
     }
     return len;
 }

@@ -43,6 +43,7 @@ uint64_t SparseEncoder::planeCodes(const std::vector<uint32_t>& word, unsigned p
         for (unsigned p = 0; p < planes; ++p)
             freq[p][(w >> (8 * p)) & 0xffu]++;
     codes.clear();
+    codes.reserve(planes);
     planeMask = 0;
     uint64_t bits = 0;
     for (unsigned p = 0; p < planes; ++p) {

@@ -10,10 +10,6 @@ namespace dpu::data {
 
 namespace {
 
-// The real files are 30 MB; 2 GiB leaves room for bigger sets in the same format while
-// keeping a hostile (e.g. gzip bomb) file from exhausting memory.
-constexpr uint64_t kMaxFileBytes = uint64_t{1} << 31;
-
 struct Layout {
     const char* name;
     int64_t labelBytes;
@@ -30,15 +26,20 @@ Layout layoutOf(CifarKind kind)
 
 CifarRecords readCifarRecords(const std::string& path, CifarKind kind)
 {
+    FileReader in(path);
+    return readCifarRecords(in, kind);
+}
+
+CifarRecords readCifarRecords(FileReader& in, CifarKind kind, uint64_t maxBytes)
+{
     const Layout layout = layoutOf(kind);
     const int64_t recordBytes = layout.labelBytes + kCifarPixelBytes;
-    FileReader in(path);
     std::vector<uint8_t> bytes;
     if (!in.compressed())
-        bytes.reserve(static_cast<size_t>(std::min(in.diskSize(), kMaxFileBytes + 1)));
-    in.readAppend(bytes, kMaxFileBytes + 1);
-    if (bytes.size() > kMaxFileBytes)
-        in.fail("too large: more than " + std::to_string(kMaxFileBytes) + " bytes");
+        bytes.reserve(static_cast<size_t>(std::min(in.diskSize(), maxBytes + 1)));
+    in.readAppend(bytes, maxBytes + 1);
+    if (bytes.size() > maxBytes)
+        in.fail("too large: more than " + std::to_string(maxBytes) + " bytes");
     const auto size = static_cast<int64_t>(bytes.size());
     if (size == 0)
         in.fail("no samples: the file is empty");

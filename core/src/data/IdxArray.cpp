@@ -86,6 +86,17 @@ std::vector<uint8_t> readBody(FileReader& in, uint64_t headerBytes, uint64_t byt
 IdxArray readIdxImageArray(const std::string& path)
 {
     FileReader in(path);
+    return readIdxImageArray(in);
+}
+
+IdxArray readIdxLabelArray(const std::string& path)
+{
+    FileReader in(path);
+    return readIdxLabelArray(in);
+}
+
+IdxArray readIdxImageArray(FileReader& in)
+{
     const auto dims = readHeader(in, kImagesMagic, "unsigned-byte images, 3 dimensions");
     const uint32_t count = dims[0], rows = dims[1], cols = dims[2];
     const std::string claim = std::to_string(count) + " images of " + std::to_string(rows) + "x" +
@@ -103,9 +114,8 @@ IdxArray readIdxImageArray(const std::string& path)
     return {dims, readBody(in, 16, bytes, claim)};
 }
 
-IdxArray readIdxLabelArray(const std::string& path)
+IdxArray readIdxLabelArray(FileReader& in)
 {
-    FileReader in(path);
     const auto dims = readHeader(in, kLabelsMagic, "unsigned-byte labels, 1 dimension");
     const uint32_t count = dims[0];
     if (count == 0)

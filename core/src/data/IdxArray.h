@@ -7,6 +7,8 @@
 
 namespace dpu::data {
 
+class FileReader;
+
 /// Header limits: generous for any MNIST-like set, small enough that a hostile header
 /// cannot ask for an absurd allocation (the data is read as it arrives in any case).
 constexpr uint32_t kIdxMaxSide = 4096;
@@ -25,5 +27,10 @@ IdxArray readIdxImageArray(const std::string& path);
 
 /// Reads an unsigned-byte, 1-dimension IDX labels file. Throws DataError as readIdxImageArray.
 IdxArray readIdxLabelArray(const std::string& path);
+
+/// The same two readers over an open FileReader (a file, or bytes in memory for the fuzz
+/// target); the path versions call these.
+IdxArray readIdxImageArray(FileReader& in);
+IdxArray readIdxLabelArray(FileReader& in);
 
 } // namespace dpu::data

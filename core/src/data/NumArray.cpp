@@ -29,6 +29,37 @@ template <typename T> T loadLe(const uint8_t* p)
     return v;
 }
 
+/// Element i of little-endian `dtype` data as Out. Integers reach int64 exactly; the float
+/// dtypes are only ever asked for as float (toInt64 refuses them before converting).
+template <typename Out> Out elementAs(Dtype dtype, const uint8_t* p, size_t i)
+{
+    switch (dtype) {
+    case Dtype::U8: return static_cast<Out>(p[i]);
+    case Dtype::I8: return static_cast<Out>(static_cast<int8_t>(p[i]));
+    case Dtype::I16: return static_cast<Out>(loadLe<int16_t>(p + 2 * i));
+    case Dtype::I32: return static_cast<Out>(loadLe<int32_t>(p + 4 * i));
+    case Dtype::I64: return static_cast<Out>(loadLe<int64_t>(p + 8 * i));
+    case Dtype::F16: return static_cast<Out>(halfToFloat(loadLe<uint16_t>(p + 2 * i)));
+    case Dtype::BF16: {
+        const uint32_t u = uint32_t{loadLe<uint16_t>(p + 2 * i)} << 16;
+        float f;
+        std::memcpy(&f, &u, 4);
+        return static_cast<Out>(f);
+    }
+    case Dtype::F32: return static_cast<Out>(loadLe<float>(p + 4 * i));
+    case Dtype::F64: return static_cast<Out>(loadLe<double>(p + 8 * i));
+    }
+    return Out{};
+}
+
+template <typename Out> std::vector<Out> convertAll(const NumArray& a)
+{
+    std::vector<Out> out(static_cast<size_t>(a.numel()));
+    for (size_t i = 0; i < out.size(); ++i)
+        out[i] = elementAs<Out>(a.dtype, a.bytes.data(), i);
+    return out;
+}
+
 } // namespace
 
 int dtypeSize(Dtype t)
@@ -97,46 +128,14 @@ int64_t NumArray::numel() const
 
 std::vector<float> NumArray::toFloat() const
 {
-    const size_t n = static_cast<size_t>(numel());
-    std::vector<float> out(n);
-    const uint8_t* p = bytes.data();
-    for (size_t i = 0; i < n; ++i) {
-        switch (dtype) {
-        case Dtype::U8: out[i] = p[i]; break;
-        case Dtype::I8: out[i] = static_cast<int8_t>(p[i]); break;
-        case Dtype::I16: out[i] = loadLe<int16_t>(p + 2 * i); break;
-        case Dtype::I32: out[i] = static_cast<float>(loadLe<int32_t>(p + 4 * i)); break;
-        case Dtype::I64: out[i] = static_cast<float>(loadLe<int64_t>(p + 8 * i)); break;
-        case Dtype::F16: out[i] = halfToFloat(loadLe<uint16_t>(p + 2 * i)); break;
-        case Dtype::BF16: {
-            const uint32_t u = uint32_t{loadLe<uint16_t>(p + 2 * i)} << 16;
-            std::memcpy(&out[i], &u, 4);
-            break;
-        }
-        case Dtype::F32: out[i] = loadLe<float>(p + 4 * i); break;
-        case Dtype::F64: out[i] = static_cast<float>(loadLe<double>(p + 8 * i)); break;
-        }
-    }
-    return out;
+    return convertAll<float>(*this);
 }
 
 std::vector<int64_t> NumArray::toInt64(const std::string& where) const
 {
     if (!dtypeIsInteger(dtype))
         failFile(where, "labels must be integers, found dtype " + dtypeName(dtype));
-    const size_t n = static_cast<size_t>(numel());
-    std::vector<int64_t> out(n);
-    const uint8_t* p = bytes.data();
-    for (size_t i = 0; i < n; ++i) {
-        switch (dtype) {
-        case Dtype::U8: out[i] = p[i]; break;
-        case Dtype::I8: out[i] = static_cast<int8_t>(p[i]); break;
-        case Dtype::I16: out[i] = loadLe<int16_t>(p + 2 * i); break;
-        case Dtype::I32: out[i] = loadLe<int32_t>(p + 4 * i); break;
-        default: out[i] = loadLe<int64_t>(p + 8 * i); break;
-        }
-    }
-    return out;
+    return convertAll<int64_t>(*this);
 }
 
 } // namespace dpu::data

@@ -2,6 +2,8 @@
 // CIFAR-10/100 binary reader: layout, label choice, folder forms and each kind of broken file.
 #include "TestSupport.h"
 #include "data/CifarReader.h"
+#include "data/CifarRecords.h"
+#include "data/FileReader.h"
 #include "dpu/Error.h"
 
 using dpu::DataError;
@@ -167,6 +169,24 @@ private Q_SLOTS:
         const auto path = dir.filePath("test_batch.bin").toStdString();
         writeFile(path, dpu::test::gzip(records({{-1, 7}})));
         QCOMPARE(readCifarFile(path, CifarKind::Cifar10).labels[0].item<int64_t>(), int64_t{7});
+    }
+
+    // The fuzz target's entry: bytes in memory give what the file gives, and a caller's smaller
+    // size limit (the fuzz harness's, against gzip bombs) is refused by name.
+    void memorySourceAndSizeLimit()
+    {
+        const auto bytes = records({{-1, 4}, {-1, 2}});
+        const auto gz = dpu::test::gzip(bytes);
+        FileReader in("mem.bin", gz.data(), gz.size());
+        const CifarRecords r = readCifarRecords(in, CifarKind::Cifar10);
+        QCOMPARE(r.count, int64_t{2});
+        QCOMPARE(r.labels, (std::vector<int64_t>{4, 2}));
+        QCOMPARE(r.pixels[size_t(kCifarPixelBytes) + 5], cifarPixel(1, 0, 0, 5));
+        FileReader limited("mem.bin", gz.data(), gz.size());
+        DPU_EXPECT_THROW_MESSAGE(DataError, readCifarRecords(limited, CifarKind::Cifar10, bytes.size() - 1),
+                                 "mem.bin", "too large", std::to_string(bytes.size() - 1));
+        FileReader exact("mem.bin", gz.data(), gz.size());
+        QCOMPARE(readCifarRecords(exact, CifarKind::Cifar10, bytes.size()).count, int64_t{2});
     }
 };
 

@@ -20,12 +20,29 @@ std::vector<uint8_t> sampleBytes(size_t n)
     return out;
 }
 
-std::vector<uint8_t> readAll(const std::string& path)
+std::vector<uint8_t> readAll(FileReader& in)
 {
-    FileReader in(path);
     std::vector<uint8_t> out;
     in.readAppend(out, uint64_t{1} << 40);
     return out;
+}
+
+std::vector<uint8_t> readAll(const std::string& path)
+{
+    FileReader in(path);
+    return readAll(in);
+}
+
+std::vector<uint8_t> readAllFromMemory(const std::vector<uint8_t>& bytes)
+{
+    FileReader in("in-memory.bin", bytes.data(), bytes.size());
+    return readAll(in);
+}
+
+std::vector<uint8_t> concat(std::vector<uint8_t> a, const std::vector<uint8_t>& b)
+{
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
 }
 
 } // namespace
@@ -117,6 +134,52 @@ private Q_SLOTS:
         const auto path = dir.filePath("cut.gz").toStdString();
         dpu::test::writeFile(path, gz);
         DPU_EXPECT_THROW_MESSAGE(DataError, readAll(path), path, "gzip stream is truncated");
+    }
+
+    // The memory source (the fuzz targets' entry) runs the same detection and inflation.
+    void memorySourceReadsAsAFile()
+    {
+        const auto bytes = sampleBytes(300000); // more than the file source's input buffer
+        const auto gz = dpu::test::gzip(bytes);
+        FileReader raw("raw.bin", bytes.data(), bytes.size());
+        QVERIFY(!raw.compressed());
+        QCOMPARE(raw.diskSize(), uint64_t{bytes.size()});
+        FileReader packed("packed.bin", gz.data(), gz.size());
+        QVERIFY(packed.compressed());
+        QCOMPARE(packed.diskSize(), uint64_t{gz.size()});
+        QVERIFY(readAll(raw) == bytes);
+        QVERIFY(readAll(packed) == bytes);
+        QVERIFY(readAllFromMemory({}).empty());
+        QVERIFY(readAllFromMemory({0x1f}) == std::vector<uint8_t>{0x1f}); // one magic byte is raw data
+    }
+
+    void memorySourceErrorsNameIt()
+    {
+        auto gz = dpu::test::gzip(sampleBytes(200000));
+        gz.resize(gz.size() / 2);
+        DPU_EXPECT_THROW_MESSAGE(DataError, readAllFromMemory(gz), "in-memory.bin", "gzip stream is truncated");
+        gz = dpu::test::gzip(sampleBytes(5000));
+        gz[gz.size() - 6] ^= 0xFF;
+        DPU_EXPECT_THROW_MESSAGE(DataError, readAllFromMemory(gz), "in-memory.bin", "gzip data is corrupt");
+        const std::vector<uint8_t> magicOnly{0x1f, 0x8b};
+        DPU_EXPECT_THROW_MESSAGE(DataError, readAllFromMemory(magicOnly), "in-memory.bin", "gzip stream is truncated");
+    }
+
+    // As gzread: members one after another read as one stream, anything else after a member is
+    // ignored; from a file (past its 256 KiB input buffer) and from memory alike.
+    void gzipMembersAndTrailingBytes()
+    {
+        QTemporaryDir dir;
+        const auto a = sampleBytes(400000), b = sampleBytes(1234);
+        const auto twoMembers = concat(dpu::test::gzip(a), dpu::test::gzip(b));
+        const auto trailing = concat(dpu::test::gzip(b), {'j', 'u', 'n', 'k'});
+        const auto path = dir.filePath("two.gz").toStdString();
+        dpu::test::writeFile(path, twoMembers);
+        QVERIFY(readAll(path) == concat(a, b));
+        QVERIFY(readAllFromMemory(twoMembers) == concat(a, b));
+        QVERIFY(readAllFromMemory(trailing) == b);
+        const auto cutSecond = std::vector<uint8_t>(twoMembers.begin(), twoMembers.end() - 10);
+        DPU_EXPECT_THROW_MESSAGE(DataError, readAllFromMemory(cutSecond), "in-memory.bin", "gzip stream is truncated");
     }
 };
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // IDX reader: good files (raw and gzip) and one test per kind of broken or hostile file.
 #include "TestSupport.h"
+#include "data/FileReader.h"
+#include "data/IdxArray.h"
 #include "data/IdxReader.h"
 #include "dpu/Error.h"
 
@@ -46,6 +48,24 @@ private Q_SLOTS:
         const auto* p = images.data_ptr<uint8_t>();
         QVERIFY(std::equal(kPixels.begin(), kPixels.end(), p));
         QCOMPARE(images[2][0][1][2].item<int>(), 255);
+    }
+
+    // The fuzz target's entry: the same parsing over bytes in memory, errors under the given name.
+    void readsFromMemory_data() { readsImages_data(); }
+    void readsFromMemory()
+    {
+        QFETCH(bool, compressed);
+        const auto raw = idxBytes(0x08, {3, 2, 3}, kPixels);
+        const auto bytes = compressed ? gzip(raw) : raw;
+        FileReader in("mem.idx", bytes.data(), bytes.size());
+        const IdxArray a = readIdxImageArray(in);
+        QCOMPARE(a.dims, (std::vector<uint32_t>{3, 2, 3}));
+        QVERIFY(a.bytes == kPixels);
+        const auto cut = std::vector<uint8_t>(raw.begin(), raw.end() - 1);
+        FileReader short_("mem.idx", cut.data(), cut.size());
+        DPU_EXPECT_THROW_MESSAGE(DataError, readIdxImageArray(short_), "mem.idx", "truncated");
+        FileReader labels("mem.idx", bytes.data(), bytes.size());
+        DPU_EXPECT_THROW_MESSAGE(DataError, readIdxLabelArray(labels), "mem.idx", "bad magic");
     }
 
     void readsLabels_data() { readsImages_data(); }
