@@ -39,6 +39,7 @@ QWidget* PlanPanel::buildForm()
     marks_ = std::make_unique<FieldErrorMarks>(form);
     addModelRows(form, box);
     addDatasetRows(form, box);
+    addPreprocessRow(form, box);
     addSplitRows(form, box);
     addStrategyBox(form, box);
     addRatioRows(form, box);
@@ -70,30 +71,6 @@ void PlanPanel::addModelRows(QFormLayout* form, QWidget* box)
     form->addRow(tr("&Model"), model_);
     form->addRow(QString(), modelInfo_);
     marks_->addRow(QStringLiteral("model"), {model_});
-}
-
-void PlanPanel::addDatasetRows(QFormLayout* form, QWidget* box)
-{
-    datasetKind_ = new QComboBox(box);
-    datasetKind_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    datasetKind_->setMinimumContentsLength(12);
-    datasetKind_->addItem(tr("MNIST format (IDX)"), QStringLiteral("idx"));
-    datasetKind_->addItem(tr("CIFAR-10 (binary)"), QStringLiteral("cifar10"));
-    datasetKind_->addItem(tr("CIFAR-100 (binary)"), QStringLiteral("cifar100"));
-    datasetPath_ = new QLineEdit(box);
-    datasetPath_->setMinimumWidth(80);
-    browse_ = new QPushButton(tr("Browse…"), box);
-    browse_->setObjectName(QStringLiteral("datasetBrowse"));
-    browse_->setToolTip(tr("Choose the dataset folder"));
-    connect(browse_, &QPushButton::clicked, this, &PlanPanel::browseDataset);
-    auto* pathRow = new QHBoxLayout;
-    pathRow->addWidget(datasetPath_, 1);
-    pathRow->addWidget(browse_);
-    form->addRow(tr("&Dataset"), datasetKind_);
-    marks_->addRow(QStringLiteral("datasetKind"), {datasetKind_});
-    // No mnemonic: F opens the File menu.
-    form->addRow(tr("Folder"), pathRow);
-    marks_->addRow(QStringLiteral("datasetPath"), {datasetPath_});
 }
 
 void PlanPanel::addSplitRows(QFormLayout* form, QWidget* box)
