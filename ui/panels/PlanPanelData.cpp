@@ -47,7 +47,7 @@ QString balanceText(const std::vector<dpu::ClassInfo>& classes)
                                               [](const auto& a, const auto& b) { return a.train < b.train; });
     if (lo->train == hi->train)
         return PlanPanel::tr("%L1 each").arg(lo->train);
-    return PlanPanel::tr("%L1 (%2) to %L3 (%4)")
+    return PlanPanel::tr("fewest %L1 (%2), most %L3 (%4)")
         .arg(lo->train).arg(QString::fromStdString(lo->name)).arg(hi->train).arg(QString::fromStdString(hi->name));
 }
 } // namespace
@@ -56,7 +56,6 @@ void PlanPanel::addDatasetRows(QFormLayout* form, QWidget* box)
 {
     datasetKind_ = new QComboBox(box);
     datasetKind_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    datasetKind_->setMinimumContentsLength(12);
     // The first three keep their places: plans and settings of earlier versions name them by index.
     datasetKind_->addItem(tr("MNIST format (IDX)"), QStringLiteral("idx"));
     datasetKind_->addItem(tr("CIFAR-10 (binary)"), QStringLiteral("cifar10"));
@@ -77,13 +76,16 @@ void PlanPanel::addDatasetRows(QFormLayout* form, QWidget* box)
     connect(menu->addAction(tr("Folder…")), &QAction::triggered, this, [this] { browseDataset(false); });
     connect(menu->addAction(tr("File (.npz, .safetensors)…")), &QAction::triggered, this, [this] { browseDataset(true); });
     browse_->setMenu(menu);
+    // Kind, path and Browse on one row: the kind is mostly detected, and the form must fit 768 pixels.
+    datasetKind_->setMinimumContentsLength(6);
     auto* pathRow = new QHBoxLayout;
+    pathRow->addWidget(datasetKind_);
     pathRow->addWidget(datasetPath_, 1);
     pathRow->addWidget(browse_);
-    form->addRow(tr("&Dataset"), datasetKind_);
+    auto* label = new QLabel(tr("&Dataset"), box);
+    label->setBuddy(datasetPath_);
+    form->addRow(label, pathRow);
     marks_->addRow(QStringLiteral("datasetKind"), {datasetKind_});
-    // No mnemonic: F opens the File menu.
-    form->addRow(tr("Path"), pathRow);
     dataInfo_ = new QLabel(box);
     dataInfo_->setObjectName(QStringLiteral("datasetInfo"));
     dataInfo_->setWordWrap(true);
@@ -96,17 +98,20 @@ void PlanPanel::addPreprocessRow(QFormLayout* form, QWidget* box)
 {
     normalise_ = new QComboBox(box);
     normalise_->setObjectName(QStringLiteral("normalise"));
-    normalise_->addItem(tr("normalise on training data"), QStringLiteral("train"));
-    normalise_->addItem(tr("normalise on round 1's data"), QStringLiteral("first_round"));
-    normalise_->addItem(tr("no normalisation"), QStringLiteral("none"));
-    normalise_->addItem(tr("normalise with the plan's mean/std"), QStringLiteral("given"));
+    // Long item texts must not widen the form (the split's spin boxes then lose their width).
+    normalise_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    normalise_->setMinimumContentsLength(8);
+    normalise_->addItem(tr("on the training data"), QStringLiteral("train"));
+    normalise_->addItem(tr("on round 1's data"), QStringLiteral("first_round"));
+    normalise_->addItem(tr("off"), QStringLiteral("none"));
+    normalise_->addItem(tr("the plan's mean/std"), QStringLiteral("given"));
     normalise_->setToolTip(tr("Per-channel mean and std: of the training split, of each seed's first-round "
                               "samples (what a server has before its first deployment), none, or the values "
                               "the plan file gives"));
     cropPadding_ = new QSpinBox(box);
     cropPadding_->setObjectName(QStringLiteral("cropPadding"));
     cropPadding_->setRange(0, 64);
-    cropPadding_->setPrefix(tr("crop pad "));
+    cropPadding_->setPrefix(tr("crop "));
     cropPadding_->setSpecialValueText(tr("no crop"));
     cropPadding_->setToolTip(tr("Seeded random crop of the original size from the image padded by this many zeros "
                                 "(the paper's CIFAR runs: 4)"));
@@ -117,7 +122,7 @@ void PlanPanel::addPreprocessRow(QFormLayout* form, QWidget* box)
     row->addWidget(normalise_, 1);
     row->addWidget(cropPadding_);
     row->addWidget(flip_);
-    auto* label = new QLabel(tr("Preprocess"), box);
+    auto* label = new QLabel(tr("Normalise"), box);
     label->setBuddy(normalise_);
     form->addRow(label, row);
     marks_->addRow(QStringLiteral("preprocess"), {normalise_, cropPadding_, flip_});

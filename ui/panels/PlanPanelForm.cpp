@@ -203,8 +203,6 @@ void PlanPanel::addTrainingRows(QFormLayout* form, QWidget* box)
     lambda_->setToolTip(tr("DPU's weight of the global contribution (how far a weight moved in the full "
                            "training step) against the local one (how much it lowered the loss on the way); "
                            "0.5 weighs both equally, as the paper does. Only dpu and its variants use it."));
-    form->addRow(tr("λ (global weight)"), lambda_);
-    marks_->addRow(QStringLiteral("lambda"), {lambda_});
     // Two fields per row below: the form fits a 768-pixel-high screen without scrolling.
     epochs_ = intSpin(box, 0, 10000);
     epochs_->setToolTip(tr("Epochs of each training step per round: the full step and the sparse fine-tune "
@@ -219,8 +217,9 @@ void PlanPanel::addTrainingRows(QFormLayout* form, QWidget* box)
     optimizer_ = new QComboBox(box);
     optimizer_->addItem(QStringLiteral("Adam"), QStringLiteral("adam"));
     optimizer_->addItem(QStringLiteral("SGD (Nesterov)"), QStringLiteral("sgd"));
-    form->addRow(tr("O&ptimiser"), optimizer_);
-    marks_->addRow(QStringLiteral("optimizer"), {optimizer_});
+    // λ and the optimiser share a row: the form fits a 768-pixel-high screen with the data summary.
+    form->addRow(tr("λ (global weight)"), pairRow(box, lambda_, tr("O&ptimiser"), optimizer_));
+    marks_->addRow(QStringLiteral("lambda"), {lambda_, optimizer_}, {tr("λ"), tr("Optimiser")});
     seeds_ = new QLineEdit(box);
     seeds_->setPlaceholderText(tr("1, 2, 3"));
     seeds_->setToolTip(tr("One run per seed, separated by commas or spaces"));
