@@ -17,6 +17,7 @@
 #include <QLineEdit>
 #include <QSpinBox>
 #include <QStandardItemModel>
+#include <QThread>
 #include <QtTest/QtTest>
 #include <filesystem>
 
@@ -84,6 +85,9 @@ private Q_SLOTS:
         QFETCH(QString, kind);
         MainWindow w;
         PlanPanel* panel = w.planPanel();
+        // The data is read on the form's own worker thread, not the GUI thread.
+        auto* reader = panel->findChild<QThread*>(QStringLiteral("dpu-probe"));
+        QVERIFY(reader && reader->isRunning() && reader != QThread::currentThread());
         // Start from another kind, so the detection has something to change.
         panel->findChild<QComboBox*>(QStringLiteral("datasetKind"))->setCurrentIndex(kind == "cifar10" ? 0 : 1);
         QVERIFY(pick(panel, path));
