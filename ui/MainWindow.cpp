@@ -150,6 +150,9 @@ void MainWindow::connectBudget()
     connect(plan_->costReadout(), &CostReadout::changed, this, follow);
     connect(plan_, &PlanPanel::planEdited, this, follow); // the frontier follows the whole plan
     follow();
+    // Finished runs of the plan's own family calibrate the form's bytes readout.
+    connect(budget, &BudgetPanel::frontierChanged, this,
+            [this, budget] { plan_->costReadout()->setFrontierGroups(budget->frontier().groups()); });
     connect(budget, &BudgetPanel::sweepRequested, this, &MainWindow::queueKSweep);
     connect(budget, &BudgetPanel::useKRequested, plan_, &PlanPanel::setK);
     connect(budget, &BudgetPanel::configurationRequested, plan_, &PlanPanel::setPlan);

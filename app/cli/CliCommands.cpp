@@ -6,6 +6,7 @@
 #include "dpu/Cost.h"
 #include "dpu/Error.h"
 #include "dpu/Models.h"
+#include "dpu/RoundEstimate.h"
 #include "dpu/Runner.h"
 #include <csignal>
 #include <cstdio>
@@ -57,6 +58,7 @@ std::string usage()
            "  models [--input CxHxW] [--classes N]\n"
            "        List the built-in models with their weight counts.\n"
            "  cost --model M --k K [--input CxHxW] [--classes N] [--budget BYTES]\n"
+           "       [--values CODING] [--dense exact|partial|coded]\n"
            "        Bytes per round of a partial update against full updating; with --budget, the\n"
            "        largest k that fits.\n"
            "  bundle inspect BUNDLE [--base WEIGHTS.safetensors]\n"
@@ -172,7 +174,12 @@ int costCommand(const std::vector<std::string>& argv)
     const std::string input = args.value("--input");
     const int classes = static_cast<int>(args.number("--classes", 10));
     const double budget = args.number("--budget", -1);
+    const std::string values = args.value("--values", "fp32");
+    const std::string dense = args.value("--dense", "exact");
     args.positional();
+    if (dense != "exact" && dense != "partial" && dense != "coded")
+        throw UsageError("--dense: expected exact, partial or coded, found '" + dense + "'");
+    nominalValueBits(values); // an unknown coding says so before any model is built
     if (!(k > 0 && k <= 1))
         throw UsageError("--k: expected a ratio in (0, 1], found " + std::to_string(k));
     const InputShape shape = input.empty() ? (model == "mlp" ? InputShape{1, 28, 28} : InputShape{3, 32, 32}) : parseShape(input);
@@ -189,6 +196,17 @@ int costCommand(const std::vector<std::string>& argv)
                 4.0 * static_cast<double>(info.denseWeights));
     std::printf("full updating    %.0f bytes per round\n", full);
     std::printf("ratio to full    %.5f\n", partial / full);
+    if (values != "fp32" || dense != "exact") {
+        // The plan form's nominal figure for this coding (before any run calibrates it).
+        Plan p = defaultPlan();
+        p.model = model;
+        p.k = k;
+        p.bundle.values = values;
+        p.bundle.denseTensors = dense;
+        const double coded = nominalRoundBits(cm, p) / 8.0;
+        std::printf("nominal %-8s %.0f bytes per round (%g bits per changed value, biases %s; ratio to full %.5f)\n",
+                    values.c_str(), coded, nominalValueBits(values), dense.c_str(), coded / full);
+    }
     if (budget >= 0)
         std::printf("budget %.0f B    largest k = %.6g\n", budget, largestKForBudget(cm, budget * 8.0));
     return 0;

@@ -7,15 +7,11 @@
 # Usage: nice -n 10 bench/sweep/scale_bench.sh [WORK_DIR]   (no Slurm needed)
 # Environment: DPU_CLI (default build/app/cli/dpu-cli), CELLS (1000).
 set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-cli="${DPU_CLI:-$root/build/app/cli/dpu-cli}"
-work="${1:-$(mktemp -d /tmp/dpu-sweep-scale.XXXXXX)}"
+default_work=/tmp/dpu-sweep-scale.XXXXXX
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 cells="${CELLS:-1000}"
-export OMP_WAIT_POLICY=passive
 mkdir -p "$work/bin"
-echo "cli $cli; $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg); work $work"
-stamp() { date +%s.%N; }
-since() { awk -v s="$1" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }'; }
+header
 
 # One real short cell: its records are copied into every cell of the big sweep.
 cat >"$work/one.json" <<'JSON'

@@ -9,12 +9,9 @@
 # cell, and checks that each backend's merged results equal the local ones with the same threads
 # per cell (the records without their wall-clock field).
 set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-cli="${DPU_CLI:-$root/build/app/cli/dpu-cli}"
-work="${1:-$(mktemp -d /tmp/dpu-sweep-bench.XXXXXX)}"
+default_work=/tmp/dpu-sweep-bench.XXXXXX
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 poll="${POLL:-1}"
-export OMP_WAIT_POLICY=passive
-mkdir -p "$work"
 
 cat >"$work/sweep.json" <<'JSON'
 {"base": {"name": "bench-sweep", "dataset": {"test_limit": 600},
@@ -27,7 +24,7 @@ JSON
 trap '"$root/tests/support/one-node-slurm.sh" stop "$work/slurm"' EXIT
 export SLURM_CONF="$work/slurm/slurm.conf"
 cores="$(nproc)"
-echo "cli $cli; $cores cores; load $(cut -d' ' -f1-3 /proc/loadavg); work $work"
+header
 
 declare -A wall
 run() { # label, then the sweep run options

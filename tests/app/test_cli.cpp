@@ -87,6 +87,19 @@ private Q_SLOTS:
         QVERIFY(r.out.contains("6687 weights changed"));
         QVERIFY(r.out.contains("2678824 bytes per round"));
         QVERIFY(r.out.contains("largest k = "));
+        QVERIFY(!r.out.contains("nominal"));
+        // A coding's nominal figure: 4 bits x 6687 + H(0.01) x 668672 + 4 bits x 1034 biases.
+        const Result q4 = cli({"cost", "--model", "mlp", "--k", "0.01", "--values", "q4", "--dense", "coded"});
+        QCOMPARE(q4.code, 0);
+        const double h = -0.01 * std::log2(0.01) - 0.99 * std::log2(0.99);
+        const qint64 bytes = qRound64((4.0 * 6687 + h * 668672 + 4.0 * 1034) / 8);
+        QVERIFY2(q4.out.contains(QStringLiteral("nominal q4       %1 bytes per round").arg(bytes)), qPrintable(q4.out));
+        const Result badValues = cli({"cost", "--values", "q3"});
+        QCOMPARE(badValues.code, 1);
+        QVERIFY2(badValues.err.contains("q3"), qPrintable(badValues.err));
+        const Result badDense = cli({"cost", "--dense", "some"});
+        QCOMPARE(badDense.code, 2);
+        QVERIFY(badDense.err.contains("--dense"));
     }
 
     void errorsSayWhatIsWrong()

@@ -8,7 +8,8 @@
 # assertion, a crash, a timeout's SIGKILL), so no daemon outlives the test that started it.
 # Everything (config, munge key and socket, state, spool, logs) lives in DIR, and the ports are
 # picked free, so it neither needs nor disturbs a system Slurm or munge. Clients reach it
-# through SLURM_CONF. Needs root (SlurmUser=root) and Debian's slurm-wlm and munge.
+# through SLURM_CONF. Needs root (SlurmUser=root), Debian's slurm-wlm and munge, and the cgroup
+# hierarchy mounted under /sys/fs/cgroup (slurmd 22.05 refuses to start without it).
 set -euo pipefail
 
 cmd="${1:-}"
@@ -50,6 +51,20 @@ if [[ "$cmd" == stop ]]; then
 fi
 [[ "$cmd" == start ]] || { echo "one-node-slurm.sh: unknown command '$cmd'" >&2; exit 2; }
 
+# Any failing step says which one and shows the daemons' logs (they daemonise and report there).
+on_error() {
+  local status=$? line=$1
+  echo "one-node-slurm.sh: line $line failed (exit $status): $BASH_COMMAND" >&2
+  local log
+  # The node's log first: a test's failure message may be cut short.
+  for log in "$dir"/logs/slurmd.log "$dir"/logs/slurmctld.log "$dir"/logs/munged.log; do
+    [[ -f "$log" ]] && { echo "--- $log (last 10 lines)" >&2; tail -n 10 "$log" >&2; }
+  done
+  "$0" stop "$dir" >/dev/null 2>&1 || true
+  exit 3
+}
+trap 'on_error $LINENO' ERR
+
 if [[ $(id -u) -ne 0 ]]; then
   echo "one-node-slurm.sh: not root: a one-node Slurm with SlurmUser=root cannot start" >&2
   exit 3
@@ -61,16 +76,19 @@ for p in munged slurmctld slurmd sbatch; do
   fi
 done
 
+listening() { # true when something accepts connections on 127.0.0.1:$1 (bash's /dev/tcp: no iproute2 needed)
+  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
 free_port() { # the first port from $1 up that nothing listens on, with the next one free too
   local p="$1"
-  while [[ -n "$(ss -Hltn "( sport = :$p or sport = :$((p + 1)) )" 2>/dev/null)" ]]; do p=$((p + 2)); done
+  while listening "$p" || listening $((p + 1)); do p=$((p + 2)); done
   echo "$p"
 }
 # Spread by pid so two suites started together do not race for the same pair.
 ctl_port="$(free_port $((26000 + ($$ % 500) * 4)))"
 node_port="$(free_port $((ctl_port + 2)))"
 
-mkdir -p "$dir/state" "$dir/spool" "$dir/munge" "$dir/logs"
+mkdir -p "$dir/state" "$dir/spool/$(hostname -s)" "$dir/munge" "$dir/logs"
 chmod 700 "$dir/munge"
 dd if=/dev/urandom of="$dir/munge/munge.key" bs=1024 count=1 status=none
 chmod 400 "$dir/munge/munge.key"
@@ -133,6 +151,6 @@ for _ in $(seq 150); do
   sleep 0.2
 done
 echo "one-node-slurm.sh: the node did not come up (state '${state:-none}'); logs in $dir/logs:" >&2
-tail -n 5 "$dir/logs/slurmctld.log" "$dir/logs/slurmd.log" >&2 2>/dev/null || true
+tail -n 15 "$dir/logs/slurmctld.log" "$dir/logs/slurmd.log" >&2 2>/dev/null || true
 "$0" stop "$dir" || true
 exit 3

@@ -9,11 +9,13 @@
 #include "dpu/Plan.h"
 #include "models/FrontierModel.h"
 #include "panels/BudgetPanel.h"
+#include "panels/CostReadout.h"
 #include "panels/PlanPanel.h"
 #include "panels/ResultsPanel.h"
 #include "workers/EngineMetatypes.h"
 #include "workers/RunQueue.h"
 #include <QAction>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -260,6 +262,54 @@ private Q_SLOTS:
         QVERIFY(k > 0.01);
         budget->findChild<QPushButton*>(QStringLiteral("budgetUseK"))->click();
         QVERIFY(std::abs(plan->plan().k - k) < 1e-5); // the spin box keeps 5 decimals
+    }
+
+    void bytesReadoutFollowsCodingAndFinishedRuns()
+    {
+        MainWindow w;
+        dpu::ui::PlanPanel* form = w.planPanel();
+        dpu::ui::CostReadout* cost = form->costReadout();
+        form->setK(0.01);
+        const dpu::CostModel mlp = cost->costModel();
+        QVERIFY(mlp.partialWeights > 0);
+        const double I = static_cast<double>(mlp.partialWeights), dense = static_cast<double>(mlp.denseWeights);
+        const double changed = std::round(0.01 * I);
+        // Exact fp32: the paper's formula, no basis named.
+        QCOMPARE(cost->bytesPerRound(), (32 * changed + entropy(0.01) * I + 32 * dense) / 8);
+        QVERIFY2(!cost->bytesText().contains(QStringLiteral("·")), qPrintable(cost->bytesText()));
+
+        // q4 with coded biases, nothing run yet: 4 bits per changed value and per bias.
+        form->findChild<QComboBox*>(QStringLiteral("bundleValues"))->setCurrentIndex(
+            form->findChild<QComboBox*>(QStringLiteral("bundleValues"))->findData(QStringLiteral("q4")));
+        form->findChild<QComboBox*>(QStringLiteral("bundleDense"))->setCurrentIndex(
+            form->findChild<QComboBox*>(QStringLiteral("bundleDense"))->findData(QStringLiteral("coded")));
+        QCOMPARE(QString::fromStdString(form->plan().bundle.values), QStringLiteral("q4"));
+        const double nominal = (4 * changed + entropy(0.01) * I + 4 * dense) / 8;
+        QVERIFY2(std::abs(cost->bytesPerRound() - nominal) < 1e-6, qPrintable(QString::number(cost->bytesPerRound())));
+        QVERIFY2(cost->bytesText().contains(QStringLiteral("nominal q4")), qPrintable(cost->bytesText()));
+
+        // A finished run of this very family (bundles at a fifth of the fp32 model) calibrates it.
+        dpu::Plan ran = form->plan();
+        ran.k = 0.02;
+        const double analytic = dpu::partialRoundBits(mlp, 0.02) / 8;
+        const auto real = static_cast<int64_t>(std::llround(analytic / 5));
+        BudgetPanel* budget = w.resultsPanel()->budgetPanel();
+        budget->runQueued(7, ran);
+        for (const char* s : {"dpu", "fu", "rpu"})
+            for (int round = 1; round <= 2; ++round)
+                budget->roundDone(7, dpu::test::roundRecord(s, 1, round, 0.8, std::string(s) == "fu" ? dpu::fullRoundBits(mlp) / 8 : analytic,
+                                                            std::string(s) == "fu" ? 1000000 : real));
+        budget->runEnded(7, true);
+        QCOMPARE(cost->estimate().basis, dpu::RoundEstimate::Basis::Calibrated);
+        const double ratio = static_cast<double>(real) / analytic;
+        QVERIFY(std::abs(cost->bytesPerRound() - ratio * dpu::partialRoundBits(mlp, 0.01) / 8) < 1e-6);
+        QVERIFY2(cost->bytesText().contains(QStringLiteral("calibrated")), qPrintable(cost->bytesText()));
+        QVERIFY(cost->findChild<QLabel*>(QStringLiteral("costBytes"))->toolTip().contains(QStringLiteral("deployed rounds")));
+
+        // Another coding on the form is not calibrated by the q4 run.
+        form->findChild<QComboBox*>(QStringLiteral("bundleValues"))->setCurrentIndex(
+            form->findChild<QComboBox*>(QStringLiteral("bundleValues"))->findData(QStringLiteral("q8")));
+        QCOMPARE(cost->estimate().basis, dpu::RoundEstimate::Basis::Nominal);
     }
 
     void sweepQueuesOneRunPerRatio()

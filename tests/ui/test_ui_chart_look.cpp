@@ -13,9 +13,13 @@
 #include "UiTestSupport.h"
 #include "dpu/Plan.h"
 #include <QChart>
+#include <QChartView>
+#include <QCategoryAxis>
 #include <QFontMetricsF>
 #include <QImage>
 #include <QLegend>
+#include <QLegendMarker>
+#include <QAbstractSeries>
 #include <QLogValueAxis>
 #include <QLineSeries>
 #include <QScatterSeries>
@@ -64,6 +68,25 @@ void expectRoundTicks(const QValueAxis* axis)
     QVERIFY2(std::abs(std::remainder(axis->max(), step)) < 1e-9, qPrintable(QString::number(axis->max())));
 }
 } // namespace
+
+/// Entries drawn in a right-hand legend column: runs of rows with non-background pixels in the
+/// strip where the markers are (each entry draws one marker; labels start further right).
+static int drawnLegendRows(QWidget& view)
+{
+    const QImage image = view.grab().toImage();
+    const QRectF legend = static_cast<QChartView&>(view).chart()->legend()->geometry();
+    const QRgb background = image.pixel(qRound(legend.left()) + 1, qRound(legend.top()) + 1);
+    int rows = 0;
+    bool inRow = false;
+    for (int y = qRound(legend.top()); y < qMin(image.height(), qRound(legend.bottom()) + 20); ++y) {
+        bool ink = false;
+        for (int x = qRound(legend.left()); x < qRound(legend.left()) + 24 && !ink; ++x)
+            ink = qGray(image.pixel(x, y)) < qGray(background) - 60;
+        rows += ink && !inRow;
+        inRow = ink;
+    }
+    return rows;
+}
 
 class TestUiChartLook : public QObject {
     Q_OBJECT
@@ -170,6 +193,50 @@ private Q_SLOTS:
                 QVERIFY(!log->labelsVisible()); // no "1e+04" under the unit labels
     }
 
+    void narrowByteAxesKeepTheirLabels()
+    {
+        // The Budget tab's chart at 1366x768 leaves a plot about 200 px wide: five decade labels and the
+        // long title were elided to "1 ...", "10..." and "Real bundle bytes per d...".
+        dpu::ui::FrontierChart chart;
+        std::vector<dpu::ui::FrontierPoint> points(2);
+        points[0].strategy = "dpu";
+        points[0].k = 0.01;
+        points[0].realBytesPerRound = 2000;
+        points[0].meanAccuracy = 0.8;
+        points[0].family = "dpu";
+        points[1] = points[0];
+        points[1].strategy = "fu";
+        points[1].family = "fu";
+        points[1].realBytesPerRound = 5e6;
+        chart.setFrontier(points, 0, {});
+        dpu::ui::ByteAxis* axis = chart.byteAxis();
+        QCategoryAxis* labels = axis->labelAxis();
+        for (int width : {280, 1200}) {
+            chart.resize(width, 420);
+            chart.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&chart));
+            QCoreApplication::processEvents();
+            const QRectF plot = chart.chart()->plotArea();
+            // Adjacent labels stand at least their width plus a gap apart on the plot.
+            const QFontMetricsF fm(labels->labelsFont());
+            const QStringList shown = axis->labels();
+            QVERIFY(shown.size() >= 2);
+            const qreal decade = plot.width() / (std::log10(axis->logAxis()->max()) - std::log10(axis->logAxis()->min()));
+            for (const QString& l : shown)
+                QVERIFY2(fm.horizontalAdvance(l) + fm.averageCharWidth() <= decade * axis->labelStep(),
+                         qPrintable(QStringLiteral("%1 px a decade, step %2").arg(decade).arg(axis->labelStep())));
+            // The title fits the plot's width.
+            QVERIFY2(QFontMetricsF(labels->titleFont()).horizontalAdvance(labels->titleText()) <= plot.width(),
+                     qPrintable(labels->titleText()));
+            if (width == 1200) {
+                QCOMPARE(axis->labelStep(), 1); // room for every decade and the full title
+                QVERIFY(labels->titleText().contains(QStringLiteral("deployed")));
+            } else {
+                QVERIFY(axis->labelStep() > 1);
+            }
+        }
+    }
+
     void layerSharesStopAt100()
     {
         dpu::ui::LayerChart chart;
@@ -199,6 +266,7 @@ private Q_SLOTS:
             chart.addRecord(QString::fromLatin1(s), record(s, 1, 0.7, 1));
         QCoreApplication::processEvents();
         QCOMPARE(chart.chart()->legend()->alignment(), Qt::AlignBottom);
+        const qreal basePt = chart.chart()->legend()->font().pointSizeF();
         QString longest;
         for (int i = 0; i < 28; ++i) {
             const QString key = QStringLiteral("fashion-mlp-k0.0%1 · dpu-memory").arg(100 + i);
@@ -212,6 +280,35 @@ private Q_SLOTS:
         QVERIFY2(legend->geometry().width() >= label, qPrintable(QString::number(legend->geometry().width())));
         QVERIFY(legend->geometry().width() <= dpu::ui::LegendFit::kColumnShare * chart.width() + 1);
         QVERIFY(chart.chart()->plotArea().width() >= 0.5 * chart.width()); // the plot keeps most of it
+        // Past about 20 entries Qt clipped the column's last ones silently. Now every entry the
+        // column keeps is drawn (counted as marker rows in the rendered legend), and those it
+        // leaves out are counted in its tooltip.
+        const auto check = [&chart, legend](int total) {
+            const int hidden = dpu::ui::LegendFit::hiddenEntries(chart.chart());
+            int shown = 0;
+            for (QLegendMarker* m : legend->markers())
+                shown += m->isVisible() && m->series()->type() != QAbstractSeries::SeriesTypeArea;
+            QCOMPARE(shown + hidden, total);
+            QCOMPARE(drawnLegendRows(chart), shown);
+            if (hidden > 0)
+                QVERIFY2(legend->toolTip().contains(QString::number(hidden)), qPrintable(legend->toolTip()));
+            else
+                QVERIFY(legend->toolTip().isEmpty());
+        };
+        check(31);
+        QVERIFY(legend->font().pointSizeF() < basePt); // smaller type before leaving any out
+        QVERIFY(legend->font().pointSizeF() >= dpu::ui::LegendFit::kMinFontShare * basePt - 0.01);
+        // Taller, all 31 fit.
+        chart.resize(900, 700);
+        QCoreApplication::processEvents();
+        QCOMPARE(dpu::ui::LegendFit::hiddenEntries(chart.chart()), 0);
+        check(31);
+        chart.resize(900, 420);
+        for (int i = 28; i < 80; ++i)
+            chart.addRecord(QStringLiteral("fashion-mlp-k0.0%1 · dpu-memory").arg(100 + i), record("dpu-memory", 1, 0.7, 1));
+        QCoreApplication::processEvents();
+        QVERIFY(dpu::ui::LegendFit::hiddenEntries(chart.chart()) > 40);
+        check(83);
         // Back to a few: the row again.
         chart.clearSeries();
         chart.addRecord(QStringLiteral("dpu"), record("dpu", 1, 0.7, 1));

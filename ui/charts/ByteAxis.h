@@ -16,7 +16,16 @@ namespace dpu::ui {
 class ByteAxis : public QObject {
     Q_OBJECT
 public:
-    ByteAxis(const QString& title, QObject* parent = nullptr);
+    /// `shortTitle` replaces `title` where the plot is too narrow for it (empty: never).
+    explicit ByteAxis(const QString& title, const QString& shortTitle = QString(), QObject* parent = nullptr);
+
+    /// Follows `chart`'s plot area: where the decades are too close for their labels, only
+    /// every second (third, ...) decade is labelled, and the short title replaces a title wider
+    /// than the plot (Qt elides both to "1 ..." otherwise). The grid keeps every decade.
+    void attach(QChart* chart);
+    /// Relabels for a plot `plotWidth` pixels wide (what attach() calls; below 50: not laid out,
+    /// every decade labelled).
+    void fitWidth(qreal plotWidth);
 
     /// The axis series attach to; add it to the chart before labelAxis().
     QLogValueAxis* logAxis() const { return log_; }
@@ -24,14 +33,23 @@ public:
     QCategoryAxis* labelAxis() const { return labels_; }
     /// Both axes to [lo, hi] bytes, widened to whole decades.
     void setRange(double lo, double hi);
+    /// Every how many decades a label is shown (1: each).
+    int labelStep() const { return step_; }
     /// The decade labels shown, left to right.
     QStringList labels() const;
     /// "1 B", "100 B", "1 KB", "10 KB", "1 MB", "1 GB" for powers of ten of bytes.
     static QString label(double bytes);
 
 private:
+    void relabel();
+
     QLogValueAxis* log_;
     QCategoryAxis* labels_;
+    QString title_;
+    QString shortTitle_;
+    int first_ = 3; // decades shown: 10^first_ .. 10^last_
+    int last_ = 7;
+    int step_ = 1;
 };
 
 } // namespace dpu::ui

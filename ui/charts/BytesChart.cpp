@@ -13,13 +13,14 @@ namespace dpu::ui {
 
 BytesChart::BytesChart(QWidget* parent) : ChartView(tr("Accuracy against cumulative bytes"), parent)
 {
-    bytesAxis_ = new ByteAxis(tr("Cumulative server-to-device bytes per device"), this);
+    bytesAxis_ = new ByteAxis(tr("Cumulative server-to-device bytes per device"), tr("Cumulative bytes per device"), this);
     x_ = bytesAxis_->logAxis();
     y_ = new QValueAxis(this);
     y_->setTitleText(tr("Test accuracy (%)"));
     NiceAxis::fit(y_, 0, 100, 5, 0, 100);
     setAxes(x_, y_);
     chart()->addAxis(bytesAxis_->labelAxis(), Qt::AlignBottom);
+    bytesAxis_->attach(chart());
 }
 
 void BytesChart::addRecord(const QString& key, const dpu::RoundRecord& record, bool seedBand)

@@ -25,7 +25,7 @@ QSize exportSize(QChartView* view)
         view->resize(size);
     }
     view->chart()->resize(size);
-    LegendFit::place(view->chart(), size.width()); // a hidden view saw no resize event
+    LegendFit::place(view->chart(), size); // a hidden view saw no resize event
     QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     QCoreApplication::sendPostedEvents();
     return size;

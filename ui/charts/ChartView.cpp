@@ -79,12 +79,12 @@ void ChartView::clearSeries()
 
 void ChartView::fitLegend()
 {
-    LegendFit::place(chart(), width());
+    LegendFit::place(chart(), size());
 }
 
 void ChartView::resizeEvent(QResizeEvent* event)
 {
-    LegendFit::place(chart(), event->size().width());
+    LegendFit::place(chart(), event->size());
     QChartView::resizeEvent(event);
 }
 
@@ -108,6 +108,7 @@ void ChartView::setSeriesVisible(const QString& key, bool visible)
         label.setAlphaF(visible ? 1.0 : 0.4);
         m->setLabelBrush(label);
     }
+    fitLegend(); // entries the column had to leave out stay out
 }
 
 QLineSeries* ChartView::ensureSeries(const QString& key)

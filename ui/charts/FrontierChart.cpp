@@ -79,13 +79,14 @@ double realX(const FrontierPoint& p)
 FrontierChart::FrontierChart(QWidget* parent) : ChartView(tr("Accuracy against real bytes per round (finished runs)"), parent)
 {
     setObjectName(QStringLiteral("frontierChart"));
-    bytesAxis_ = new ByteAxis(tr("Real bundle bytes per deployed round per device"), this);
+    bytesAxis_ = new ByteAxis(tr("Real bundle bytes per deployed round per device"), tr("Real bytes per round"), this);
     x_ = bytesAxis_->logAxis();
     y_ = new QValueAxis(this);
     y_->setTitleText(tr("Mean test accuracy (%)"));
     NiceAxis::fit(y_, 0, 100, 5, 0, 100);
     setAxes(x_, y_);
     chart()->addAxis(bytesAxis_->labelAxis(), Qt::AlignBottom);
+    bytesAxis_->attach(chart());
     // The legend shows each family's marker (its coding), not a plain colour square.
     chart()->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
 }

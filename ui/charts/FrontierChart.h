@@ -17,6 +17,8 @@ class ByteAxis;
 class FrontierChart : public ChartView {
     Q_OBJECT
 public:
+    /// The byte axis (decade labels and title follow the plot's width).
+    ByteAxis* byteAxis() const { return bytesAxis_; }
     explicit FrontierChart(QWidget* parent = nullptr);
 
     /// Redraws everything: one series per family (keyed by its label, "dpu q8") through its

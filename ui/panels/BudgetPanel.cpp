@@ -179,6 +179,7 @@ void BudgetPanel::addRun(int runId, const dpu::Plan& plan, const std::vector<dpu
 {
     frontier_.addRun(runId, plan, records, finished);
     refresh();
+    Q_EMIT frontierChanged();
 }
 
 void BudgetPanel::showGroup(int index)
@@ -335,6 +336,7 @@ void BudgetPanel::runEnded(int runId, bool finished)
 {
     frontier_.runEnded(runId, finished);
     refresh();
+    Q_EMIT frontierChanged();
 }
 
 QString BudgetPanel::expectationText(const std::vector<FrontierPoint>& points) const

@@ -94,6 +94,8 @@ Q_SIGNALS:
     void useKRequested(double k);
     /// Put the recommended configuration (strategy, coding, k) into the plan.
     void configurationRequested(const dpu::Plan& plan);
+    /// A run finished, ended or was opened: frontier() has changed.
+    void frontierChanged();
 
 private:
     QWidget* buildControls();

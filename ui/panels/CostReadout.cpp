@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// CostReadout: the paper's analytic cost (DESIGN.md "Communication cost") as the user edits k.
+// CostReadout: one round's cost as the user edits k (DESIGN.md "Communication cost"), calibrated by finished runs where the plan's family ran.
 #include "panels/CostReadout.h"
 #include "dpu/Links.h"
 #include <QComboBox>
@@ -73,6 +73,18 @@ void CostReadout::setK(double k)
     refresh();
 }
 
+void CostReadout::setPlan(const dpu::Plan& plan)
+{
+    plan_ = plan;
+    refresh();
+}
+
+void CostReadout::setFrontierGroups(std::vector<dpu::FrontierGroup> groups)
+{
+    groups_ = std::move(groups);
+    refresh();
+}
+
 void CostReadout::setLinkPreset(int index)
 {
     link_->setCurrentIndex(index);
@@ -95,13 +107,6 @@ void CostReadout::restoreSettings(const QSettings& s)
         customKbps_->setValue(s.value(QStringLiteral("cost/customKbps")).toDouble());
     if (s.contains(QStringLiteral("cost/link")))
         link_->setCurrentIndex(std::clamp(s.value(QStringLiteral("cost/link")).toInt(), 0, link_->count() - 1));
-}
-
-double CostReadout::bytesPerRound() const
-{
-    if (model_.partialWeights <= 0 || !(k_ > 0 && k_ <= 1))
-        return 0;
-    return dpu::partialRoundBits(model_, k_) / 8.0;
 }
 
 double CostReadout::fullBytesPerRound() const
@@ -152,6 +157,12 @@ QString CostReadout::formatSeconds(double seconds)
 
 void CostReadout::refresh()
 {
+    dpu::Plan plan = plan_;
+    plan.k = k_;
+    estimate_ = dpu::estimateRound(plan, model_, groups_);
+    const QString why = QString::fromStdString(estimate_.why);
+    for (QLabel* l : {bytes_, ratio_, time_})
+        l->setToolTip(why);
     const double bytes = bytesPerRound();
     if (bytes <= 0) {
         bytes_->setText(QStringLiteral("–"));
@@ -160,8 +171,22 @@ void CostReadout::refresh()
         Q_EMIT changed();
         return;
     }
+    // Say what the figure rests on: measured bundles of this family, or the coding's nominal bits.
+    QString basis;
+    switch (estimate_.basis) {
+    case dpu::RoundEstimate::Basis::Calibrated:
+        basis = tr("calibrated");
+        break;
+    case dpu::RoundEstimate::Basis::Nominal:
+        basis = tr("nominal %1").arg(QString::fromStdString(plan.bundle.values));
+        break;
+    default:
+        break;
+    }
+    if (estimate_.cappedByBudget)
+        basis = tr("budget");
     const double full = fullBytesPerRound();
-    bytes_->setText(formatBytes(bytes));
+    bytes_->setText(basis.isEmpty() ? formatBytes(bytes) : QStringLiteral("%1 · %2").arg(formatBytes(bytes), basis));
     ratio_->setText(QStringLiteral("%1 (full: %2)").arg(bytes / full, 0, 'g', 4).arg(formatBytes(full)));
     time_->setText(tr("%1 per round (full: %2)")
                        .arg(formatSeconds(transferSeconds()), formatSeconds(full * 8.0 / linkBitsPerSecond())));

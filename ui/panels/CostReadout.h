@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
-// Live readout beside k: bytes per round, ratio to full updating, transfer time per device.
+// Live readout beside k: bytes per round (calibrated or nominal for the plan's coding), ratio to full updating, transfer time per device.
 #pragma once
 #include "dpu/Cost.h"
+#include "dpu/Frontier.h"
+#include "dpu/Plan.h"
+#include "dpu/RoundEstimate.h"
 #include <QList>
 #include <QString>
 #include <QWidget>
+#include <vector>
 
 class QComboBox;
 class QSettings;
@@ -31,9 +35,17 @@ public:
     const dpu::CostModel& costModel() const { return model_; }
     double k() const { return k_; }
     void setK(double k);
+    /// The plan on the form: its coding, always-shipped tensors, strategies and budget shape the
+    /// estimate (its k is the one setK() gave).
+    void setPlan(const dpu::Plan& plan);
+    /// The frontier of the finished runs the window knows: a family of the plan's that ran
+    /// calibrates the estimate with its real bytes.
+    void setFrontierGroups(std::vector<dpu::FrontierGroup> groups);
 
-    /// Analytic bytes of one deployed partial round (dpu::partialRoundBits / 8).
-    double bytesPerRound() const;
+    /// Bytes of one deployed partial round (dpu::estimateRound: calibrated on finished runs of
+    /// the plan's family, else nominal for its coding; the paper's formula for exact fp32).
+    double bytesPerRound() const { return estimate_.bytes; }
+    const dpu::RoundEstimate& estimate() const { return estimate_; }
     double fullBytesPerRound() const;
     /// Link rate in bit/s of the selected preset (or the custom value).
     double linkBitsPerSecond() const;
@@ -59,6 +71,9 @@ private:
 
     dpu::CostModel model_;
     double k_ = 0.01;
+    dpu::Plan plan_;
+    std::vector<dpu::FrontierGroup> groups_;
+    dpu::RoundEstimate estimate_;
     QLabel* bytes_;
     QLabel* ratio_;
     QLabel* time_;

@@ -81,6 +81,7 @@ void PlanPanel::connectEdits()
             return;
         dropFileProblemsOf(sender());
         validate();
+        cost_->setPlan(plan());
         Q_EMIT planEdited();
     };
     // A name typed (or set) keeps it; clearing it hands the name back to the model, data and k.
@@ -257,6 +258,7 @@ void PlanPanel::setPlan(const dpu::Plan& plan)
     onModelOrDatasetChanged();
     showProbe();
     validate();
+    cost_->setPlan(this->plan()); // the readout estimates for this coding and these strategies
 }
 
 dpu::Plan PlanPanel::plan() const

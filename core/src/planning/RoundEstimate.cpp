@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: MIT
+// estimateRound: the calibrated cost model where the plan's family has run, the coding's nominal bits where it has not.
+#include "dpu/RoundEstimate.h"
+#include "dpu/Error.h"
+#include "dpu/Recommend.h"
+#include "planning/FamilyFitter.h"
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace dpu {
+namespace {
+
+std::string firstPartialStrategy(const Plan& plan)
+{
+    for (const std::string& s : plan.strategies)
+        if (s != "fu")
+            return s;
+    return {};
+}
+
+const FrontierFamily* familyOf(const FrontierGroup& group, const std::string& strategy, const FamilyValues& values)
+{
+    for (const FrontierFamily& f : group.families)
+        if (f.strategy == strategy && f.values == values)
+            return &f;
+    return nullptr;
+}
+
+std::string ratioText(double r)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", r);
+    return buf;
+}
+
+} // namespace
+
+double nominalValueBits(const std::string& coding)
+{
+    if (coding == "fp32")
+        return 32;
+    if (coding == "fp16")
+        return 16;
+    if (coding == "q8" || coding == "q8c")
+        return 8;
+    if (coding == "q4")
+        return 4;
+    if (coding == "ternary")
+        return std::log2(3.0);
+    throw PlanError("bundle.values", "expected one of the value codings, got \"" + coding + "\"");
+}
+
+double nominalRoundBits(const CostModel& cost, const Plan& plan)
+{
+    const double v = nominalValueBits(plan.bundle.values);
+    double pool = static_cast<double>(cost.partialWeights);
+    double dense = static_cast<double>(cost.denseWeights);
+    double denseBits = 32;
+    if (plan.bundle.denseTensors == "partial") {
+        pool += dense; // biases compete for the same top-k
+        dense = 0;
+    } else if (plan.bundle.denseTensors == "coded" && plan.bundle.values != "fp32") {
+        denseBits = v;
+    }
+    const double changed = std::round(std::clamp(plan.k, 0.0, 1.0) * pool);
+    return v * changed + indexEntropyBits(plan.k) * pool + denseBits * dense;
+}
+
+RoundEstimate estimateRound(const Plan& plan, const CostModel& cost, const std::vector<FrontierGroup>& groups)
+{
+    RoundEstimate e;
+    const std::string strategy = firstPartialStrategy(plan);
+    if (cost.partialWeights <= 0) {
+        e.why = "the model's size is unknown";
+        return e;
+    }
+    e.fullBytes = fullRoundBits(cost) / 8.0;
+    if (strategy.empty()) {
+        e.why = "the plan has no partial-updating strategy: every round ships the full model";
+        return e;
+    }
+    if (!(plan.k > 0 && plan.k <= 1)) {
+        e.why = "k must lie in (0, 1]";
+        return e;
+    }
+    const FamilyValues values = familyValuesOf(plan);
+    e.family = familyLabel(strategy, values);
+    const double analytic = partialRoundBits(cost, plan.k) / 8.0;
+    try {
+        const int g = frontierGroupOf(groups, plan);
+        const FrontierFamily* family = g >= 0 ? familyOf(groups[static_cast<size_t>(g)], strategy, values) : nullptr;
+        double ratio = family ? planning::calibration(*family) : 0;
+        std::string elsewhere;
+        if (!(ratio > 0)) {
+            // Bundle bytes depend on the model and the coding far more than on the training, so
+            // runs of the same model and data in another setting beat the nominal figure.
+            int best = 0;
+            for (const FrontierGroup& other : groups) {
+                if (other.plan.model != plan.model || other.plan.widthMultiplier != plan.widthMultiplier ||
+                    other.plan.dataset.kind != plan.dataset.kind || other.plan.dataset.path != plan.dataset.path)
+                    continue;
+                const FrontierFamily* f = familyOf(other, strategy, values);
+                int rounds = 0;
+                for (const FrontierPoint& p : f ? f->points : std::vector<FrontierPoint>{})
+                    rounds += p.realToAnalytic > 0 ? p.deployedRounds : 0;
+                if (f && rounds > best && planning::calibration(*f) > 0) {
+                    best = rounds;
+                    family = f;
+                    ratio = planning::calibration(*f);
+                    const std::vector<std::string> diff = planDifferences(other.plan, plan, frontierFreeKeys());
+                    elsewhere = diff.empty() ? std::string("another setting") : diff.front();
+                }
+            }
+        }
+        if (ratio > 0) {
+            e.basis = RoundEstimate::Basis::Calibrated;
+            e.realToAnalytic = ratio;
+            e.bytes = ratio * analytic;
+            for (const FrontierPoint& p : family->points)
+                if (p.realToAnalytic > 0)
+                    e.calibrationRounds += p.deployedRounds;
+            e.why = "calibrated on " + std::to_string(e.calibrationRounds) + " deployed rounds of " + e.family +
+                    " (real bytes " + ratioText(ratio) + " x the fp32 model)";
+            if (!elsewhere.empty())
+                e.why += " from runs of the same model and data in another setting (" + elsewhere + ")";
+        } else {
+            const bool exact = plan.bundle.values == "fp32" && plan.bundle.denseTensors != "partial";
+            e.basis = exact ? RoundEstimate::Basis::Analytic : RoundEstimate::Basis::Nominal;
+            e.bytes = nominalRoundBits(cost, plan) / 8.0;
+            e.realToAnalytic = analytic > 0 ? e.bytes / analytic : 0;
+            e.why = exact ? "the paper's model: 32 bits per changed weight and H(k) bits of positions per weight"
+                          : "nominal for " + plan.bundle.values + ": " + ratioText(nominalValueBits(plan.bundle.values)) +
+                                " bits per changed value and H(k) bits of positions per weight (run " + e.family +
+                                " to calibrate it; context coding usually does better)";
+        }
+    } catch (const std::exception& ex) {
+        e = RoundEstimate{};
+        e.why = ex.what();
+        return e;
+    }
+    if (plan.budget.bytesPerRound > 0 && e.bytes > static_cast<double>(plan.budget.bytesPerRound)) {
+        e.bytes = static_cast<double>(plan.budget.bytesPerRound);
+        e.cappedByBudget = true;
+        e.why += "; capped by the per-round budget of " + humanBytes(e.bytes);
+    }
+    return e;
+}
+
+} // namespace dpu

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+// One round's bytes before it runs: nominal bits per coding, calibration on finished runs of the plan's family, budget caps.
+#include "RunFixtures.h"
+#include "TestSupport.h"
+#include "dpu/Error.h"
+#include "dpu/RoundEstimate.h"
+#include <QtTest/QtTest>
+#include <cmath>
+
+namespace {
+
+const dpu::CostModel kCost = dpu::test::codingSweepCost(); // I = 100000, 100 dense
+
+double analytic(double k)
+{
+    return dpu::partialRoundBits(kCost, k) / 8;
+}
+
+double entropy(double k)
+{
+    return -k * std::log2(k) - (1 - k) * std::log2(1 - k);
+}
+
+} // namespace
+
+class TestRoundEstimate : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void nominalBitsPerCoding()
+    {
+        QCOMPARE(dpu::nominalValueBits("fp32"), 32.0);
+        QCOMPARE(dpu::nominalValueBits("fp16"), 16.0);
+        QCOMPARE(dpu::nominalValueBits("q8"), 8.0);
+        QCOMPARE(dpu::nominalValueBits("q8c"), 8.0);
+        QCOMPARE(dpu::nominalValueBits("q4"), 4.0);
+        DPU_COMPARE_NEAR(dpu::nominalValueBits("ternary"), 1.5849625, 1e-6);
+        // Every coding a plan may name has a figure.
+        for (const std::string& c : dpu::valueCodings())
+            QVERIFY(dpu::nominalValueBits(c) > 0);
+        QVERIFY_THROWS_EXCEPTION(dpu::PlanError, dpu::nominalValueBits("q3"));
+    }
+
+    void exactCodingIsThePapersModel()
+    {
+        for (double k : {0.001, 0.01, 0.25, 1.0}) {
+            dpu::Plan p = dpu::test::sweepPlan(k);
+            QCOMPARE(dpu::nominalRoundBits(kCost, p), dpu::partialRoundBits(kCost, k));
+        }
+    }
+
+    void denseTensorsAsShipped()
+    {
+        dpu::Plan p = dpu::test::sweepPlan(0.01, 2, {"dpu"}, "q4");
+        const double h = entropy(0.01);
+        // exact: 4 bits x 1000 changed + H(k) x I + 32 x 100 dense
+        DPU_COMPARE_NEAR(dpu::nominalRoundBits(kCost, p), 4 * 1000 + h * 100000 + 32 * 100, 1e-6);
+        p.bundle.denseTensors = "coded";
+        DPU_COMPARE_NEAR(dpu::nominalRoundBits(kCost, p), 4 * 1000 + h * 100000 + 4 * 100, 1e-6);
+        p.bundle.denseTensors = "partial"; // the 100 join the pool of 100100: 1001 changed
+        DPU_COMPARE_NEAR(dpu::nominalRoundBits(kCost, p), 4 * 1001 + h * 100100, 1e-6);
+    }
+
+    void withoutRunsNominalOrAnalytic()
+    {
+        const dpu::RoundEstimate exact = dpu::estimateRound(dpu::test::sweepPlan(0.01), kCost, {});
+        QCOMPARE(exact.basis, dpu::RoundEstimate::Basis::Analytic);
+        QCOMPARE(exact.bytes, analytic(0.01));
+        QCOMPARE(exact.realToAnalytic, 1.0);
+        QCOMPARE(exact.fullBytes, dpu::fullRoundBits(kCost) / 8);
+        QCOMPARE(exact.family, std::string("dpu"));
+
+        const dpu::RoundEstimate q4 = dpu::estimateRound(dpu::test::sweepPlan(0.01, 2, {"fu", "dpu-memory"}, "q4"), kCost, {});
+        QCOMPARE(q4.basis, dpu::RoundEstimate::Basis::Nominal);
+        QCOMPARE(q4.family, std::string("dpu-memory q4")); // the first partial strategy, FU skipped
+        const double bytes = (4 * 1000 + entropy(0.01) * 100000 + 32 * 100) / 8;
+        DPU_COMPARE_NEAR(q4.bytes, bytes, 1e-9);
+        DPU_COMPARE_NEAR(q4.realToAnalytic, bytes / analytic(0.01), 1e-12);
+        QVERIFY(q4.bytes < exact.bytes);
+        QVERIFY(q4.why.find("q4") != std::string::npos);
+    }
+
+    void calibratedOnTheFamilysRuns()
+    {
+        const std::vector<dpu::FrontierGroup> groups = dpu::frontierGroups(dpu::test::codingSweep());
+        QCOMPARE(groups.size(), size_t(1));
+        // q8 ran at k = 0.001 (400 B real a round) and 0.01 (2000 B), two deployed rounds each.
+        const double ratio = (400 / analytic(0.001) + 2000 / analytic(0.01)) / 2;
+        const dpu::RoundEstimate q8 = dpu::estimateRound(dpu::test::sweepPlan(0.005, 2, {"dpu"}, "q8"), kCost, groups);
+        QCOMPARE(q8.basis, dpu::RoundEstimate::Basis::Calibrated);
+        QCOMPARE(q8.family, std::string("dpu q8"));
+        QCOMPARE(q8.calibrationRounds, 4);
+        DPU_COMPARE_NEAR(q8.realToAnalytic, ratio, 1e-12);
+        DPU_COMPARE_NEAR(q8.bytes, ratio * analytic(0.005), 1e-9);
+
+        // A family that has not run stays nominal, even in a group that has runs.
+        const dpu::RoundEstimate q4 = dpu::estimateRound(dpu::test::sweepPlan(0.005, 2, {"dpu"}, "q4"), kCost, groups);
+        QCOMPARE(q4.basis, dpu::RoundEstimate::Basis::Nominal);
+
+        // Runs of the same model and data in another setting (more rounds) calibrate it too, and say so.
+        dpu::Plan longer = dpu::test::sweepPlan(0.005, 2, {"dpu"}, "q8");
+        longer.split.rounds = 5;
+        const dpu::RoundEstimate fromElsewhere = dpu::estimateRound(longer, kCost, groups);
+        QCOMPARE(fromElsewhere.basis, dpu::RoundEstimate::Basis::Calibrated);
+        DPU_COMPARE_NEAR(fromElsewhere.realToAnalytic, ratio, 1e-12);
+        QVERIFY2(fromElsewhere.why.find("split.rounds") != std::string::npos, fromElsewhere.why.c_str());
+        // Runs of another model do not.
+        dpu::Plan other = longer;
+        other.model = "vggnet";
+        QCOMPARE(dpu::estimateRound(other, kCost, groups).basis, dpu::RoundEstimate::Basis::Nominal);
+    }
+
+    void perRoundBudgetCaps()
+    {
+        dpu::Plan p = dpu::test::sweepPlan(0.01);
+        p.budget.bytesPerRound = 1000;
+        const dpu::RoundEstimate e = dpu::estimateRound(p, kCost, {});
+        QVERIFY(e.cappedByBudget);
+        QCOMPARE(e.bytes, 1000.0);
+        p.budget.bytesPerRound = 1000000; // a budget above the estimate changes nothing
+        const dpu::RoundEstimate loose = dpu::estimateRound(p, kCost, {});
+        QVERIFY(!loose.cappedByBudget);
+        QCOMPARE(loose.bytes, analytic(0.01));
+    }
+
+    void nothingToEstimate()
+    {
+        QCOMPARE(dpu::estimateRound(dpu::test::sweepPlan(0.01, 2, {"fu"}), kCost, {}).basis, dpu::RoundEstimate::Basis::None);
+        QCOMPARE(dpu::estimateRound(dpu::test::sweepPlan(0.01), {}, {}).basis, dpu::RoundEstimate::Basis::None);
+        const dpu::RoundEstimate badK = dpu::estimateRound(dpu::test::sweepPlan(0), kCost, {});
+        QCOMPARE(badK.basis, dpu::RoundEstimate::Basis::None);
+        QCOMPARE(badK.bytes, 0.0);
+        QVERIFY(!badK.why.empty());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestRoundEstimate)
+#include "test_round_estimate.moc"
