@@ -3,6 +3,7 @@
 #include "panels/PlanPanel.h"
 #include "dpu/DatasetSize.h"
 #include "dpu/Error.h"
+#include "panels/CostReadout.h"
 #include "panels/FieldErrorMarks.h"
 #include <QAction>
 #include <QCheckBox>
@@ -206,6 +207,7 @@ void PlanPanel::onProbed(const dpu::ui::ProbeResult& result)
         onModelOrDatasetChanged();
         showProbe();
         validate();
+        cost_->setPlan(plan()); // as for any edit: the readout follows the plan
         Q_EMIT planEdited();
     } else {
         onModelOrDatasetChanged();
