@@ -41,6 +41,8 @@ int main(int argc, char** argv)
             return dpu::cli::frontierCommand(args);
         if (command == "sweep")
             return dpu::cli::sweepCommand(args);
+        if (command == "data")
+            return dpu::cli::dataCommand(args);
         if (command == "report")
             return dpu::cli::reportCommand(args);
         std::fprintf(stderr, "dpu-cli: unknown command '%s' (try --help)\n", command.c_str());

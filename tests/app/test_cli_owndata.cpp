@@ -11,9 +11,9 @@
 
 namespace {
 
-QString fixture(const QString& sub)
+QString fixture(const char* sub)
 {
-    return QString::fromStdString(dpu::test::dataDir()) + "/owndata/" + sub;
+    return QString::fromStdString(dpu::test::ownData(sub));
 }
 
 QByteArray slurp(const QString& path)

@@ -16,6 +16,19 @@ std::string dataDir()
     return DPU_TEST_DATA_DIR;
 }
 
+std::string ownData(const std::string& sub)
+{
+    return dataDir() + "/owndata/" + sub;
+}
+
+dpu::DatasetSpec datasetSpec(const std::string& kind, const std::string& path)
+{
+    dpu::DatasetSpec s;
+    s.kind = kind;
+    s.path = path;
+    return s;
+}
+
 std::string fashionMnistDir()
 {
     const std::string dir = "/usr/share/datasets/fashion-mnist";

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Shared test helpers: fixture locations, tolerances, small tensor datasets and files.
 #pragma once
+#include "dpu/Plan.h"
 #include <QString>
 #include <cstdint>
 #include <string>
@@ -10,6 +11,12 @@ namespace dpu::test {
 
 /// tests/data in the source tree (reference data and committed fixtures).
 std::string dataDir();
+
+/// tests/data/owndata/`sub`: the own-data fixtures of every format (written by make_owndata.py there).
+std::string ownData(const std::string& sub);
+
+/// A DatasetSpec of `kind` at `path`, every other field at its default.
+dpu::DatasetSpec datasetSpec(const std::string& kind, const std::string& path);
 
 /// The Debian Fashion-MNIST folder, or an empty string when the package is absent.
 std::string fashionMnistDir();

@@ -39,6 +39,8 @@ class TestUiLayout : public QObject {
         w.resize(size);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
+        // With the data read: its summary takes a line or two under the path.
+        QVERIFY(QTest::qWaitFor([&w] { return !w.planPanel()->probePending(); }, 60000));
         auto* model = w.planPanel()->findChild<QComboBox*>(QStringLiteral("model"));
         for (const std::string& name : dpu::builtinModels()) {
             model->setCurrentText(QString::fromStdString(name));

@@ -36,8 +36,24 @@ QStringList DatasetCheck::expectedFiles(const QString& kind)
     return {};
 }
 
+bool DatasetCheck::isFileKind(const QString& kind)
+{
+    return kind == QLatin1String("npz") || kind == QLatin1String("safetensors");
+}
+
 QString DatasetCheck::whereToGet(const QString& kind)
 {
+    if (kind == QLatin1String("npy"))
+        return QObject::tr("A .npy folder holds x.npy and y.npy (or x_train.npy and y_train.npy), and x_test.npy and "
+                           "y_test.npy when it has a test split (docs/own-data.md).");
+    if (kind == QLatin1String("npz"))
+        return QObject::tr("An .npz archive (numpy.savez or savez_compressed) with x and y (or x_train and y_train), "
+                           "and x_test and y_test when it has a test split (docs/own-data.md).");
+    if (kind == QLatin1String("safetensors"))
+        return QObject::tr("A .safetensors file with x and y tensors (the plan may name others) (docs/own-data.md).");
+    if (kind == QLatin1String("images"))
+        return QObject::tr("An image folder holds one subfolder of PNG or JPEG images per class, and optionally test/ "
+                           "with the same subfolders (docs/own-data.md).");
     if (kind == QLatin1String("cifar10"))
         return QObject::tr("Get the CIFAR-10 binary version (cifar-10-binary.tar.gz, "
                            "https://www.cs.toronto.edu/~kriz/cifar.html) and unpack it: the folder is the one "
@@ -64,10 +80,18 @@ QString DatasetCheck::problem(const QString& kind, const QString& folder)
 QString DatasetCheck::missingData(const QString& kind, const QString& folder)
 {
     const QFileInfo info(folder);
+    if (isFileKind(kind)) {
+        // The rest (magic, arrays, labels) is the probe's to say: it reads every byte.
+        if (!info.exists())
+            return QObject::tr("file not found");
+        return info.isDir() ? QObject::tr("a folder: this kind is one file") : QString();
+    }
     if (!info.exists())
         return QObject::tr("folder not found");
     if (!info.isDir())
         return QObject::tr("not a folder");
+    if (expectedFiles(kind).isEmpty())
+        return {}; // npy and images: the probe reads what is there
     QDir dir(folder);
     // The CIFAR archives unpack into a subfolder; the readers descend into it (as here).
     const QString nested = kind == QLatin1String("cifar10") ? QStringLiteral("cifar-10-batches-bin")

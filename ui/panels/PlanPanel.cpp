@@ -34,12 +34,17 @@ constexpr double kMinSliderK = 0.0005;
 constexpr int kSliderSteps = 1000;
 const char* const kFashionMnist = "/usr/share/datasets/fashion-mnist";
 
-dpu::InputShape shapeOf(const QString& kind, int* classes)
+/// The sample shape of the kinds whose shape is fixed (IDX images may differ: the probe says).
+bool fixedShape(const QString& kind, dpu::InputShape* shape, int* classes)
 {
     *classes = kind == QLatin1String("cifar100") ? 100 : 10;
     if (kind == QLatin1String("idx"))
-        return {1, 28, 28};
-    return {3, 32, 32};
+        *shape = {1, 28, 28};
+    else if (kind == QLatin1String("cifar10") || kind == QLatin1String("cifar100"))
+        *shape = {3, 32, 32};
+    else
+        return false;
+    return true;
 }
 } // namespace
 
@@ -64,7 +69,10 @@ PlanPanel::PlanPanel(QWidget* parent) : QWidget(parent)
     connectEdits();
 }
 
-PlanPanel::~PlanPanel() = default;
+PlanPanel::~PlanPanel()
+{
+    stopProbeThread();
+}
 
 void PlanPanel::connectEdits()
 {
@@ -89,15 +97,30 @@ void PlanPanel::connectEdits()
             followName();
         edited();
     };
-    connect(model_, &QComboBox::currentTextChanged, this, [this, namedEdit] {
+    connect(model_, &QComboBox::currentTextChanged, this, [this, namedEdit](const QString& text) {
+        if (!filling_ && text.trimmed().startsWith(QLatin1String("torchscript:")))
+            scheduleProbe(false); // its fit takes one forward pass on the data's shape
         onModelOrDatasetChanged();
         namedEdit();
     });
     connect(datasetKind_, &QComboBox::currentIndexChanged, this, [this, namedEdit] {
+        if (!filling_)
+            scheduleProbe(false); // read the data the way the user chose
         onModelOrDatasetChanged();
+        showProbe();
         namedEdit();
     });
-    connect(datasetPath_, &QLineEdit::textChanged, this, namedEdit);
+    // A path typed or picked: its kind is detected when it is read.
+    connect(datasetPath_, &QLineEdit::textChanged, this, [this, namedEdit] {
+        if (!filling_)
+            scheduleProbe(true);
+        onModelOrDatasetChanged();
+        showProbe();
+        namedEdit();
+    });
+    connect(normalise_, &QComboBox::currentIndexChanged, this, edited);
+    connect(cropPadding_, &QSpinBox::valueChanged, this, edited);
+    connect(flip_, &QCheckBox::toggled, this, edited);
     for (QSpinBox* s : {initial_, perRound_, rounds_, validation_, epochs_})
         connect(s, &QSpinBox::valueChanged, this, edited);
     for (QCheckBox* c : strategies_)
@@ -190,6 +213,14 @@ void PlanPanel::setPlan(const dpu::Plan& plan)
     const int kind = datasetKind_->findData(QString::fromStdString(plan.dataset.kind));
     datasetKind_->setCurrentIndex(kind < 0 ? 0 : kind);
     datasetPath_->setText(QString::fromStdString(plan.dataset.path));
+    // "given" needs the plan's mean and std: offered only when the plan has them.
+    auto* normaliseItems = qobject_cast<QStandardItemModel*>(normalise_->model());
+    normaliseItems->item(normalise_->findData(QStringLiteral("given")))
+        ->setEnabled(!plan.dataset.mean.empty() && !plan.dataset.std.empty());
+    const int normalise = normalise_->findData(QString::fromStdString(plan.dataset.normalise));
+    normalise_->setCurrentIndex(normalise < 0 ? 0 : normalise);
+    cropPadding_->setValue(plan.dataset.augment.cropPadding);
+    flip_->setChecked(plan.dataset.augment.flip);
     initial_->setValue(static_cast<int>(plan.split.initial));
     perRound_->setValue(static_cast<int>(plan.split.perRound));
     rounds_->setValue(plan.split.rounds);
@@ -222,7 +253,10 @@ void PlanPanel::setPlan(const dpu::Plan& plan)
         std::min<int64_t>(perRun ? plan.budget.bytesTotal : plan.budget.bytesPerRound, budget_->maximum())));
     updateBundleFields();
     filling_ = false;
+    haveProbe_ = false;
+    scheduleProbe(false); // a plan names its kind: read the data that way
     onModelOrDatasetChanged();
+    showProbe();
     validate();
     cost_->setPlan(this->plan()); // the readout estimates for this coding and these strategies
 }
@@ -234,6 +268,9 @@ dpu::Plan PlanPanel::plan() const
     p.model = model_->currentText().trimmed().toStdString();
     p.dataset.kind = datasetKind_->currentData().toString().toStdString();
     p.dataset.path = datasetPath_->text().trimmed().toStdString();
+    p.dataset.normalise = normalise_->currentData().toString().toStdString();
+    p.dataset.augment.cropPadding = cropPadding_->value();
+    p.dataset.augment.flip = flip_->isChecked();
     p.split.initial = initial_->value();
     p.split.perRound = perRound_->value();
     p.split.rounds = rounds_->value();
@@ -265,156 +302,23 @@ dpu::Plan PlanPanel::plan() const
     return p;
 }
 
-void PlanPanel::setFileProblems(const std::vector<dpu::PlanProblem>& problems, const QString& fileName)
-{
-    fileProblems_.clear();
-    for (const dpu::PlanProblem& p : problems) {
-        const QString path = QString::fromStdString(p.path);
-        QString reason = tr("%1 in %2").arg(QString::fromStdString(p.message), fileName);
-        if (!fieldFor(path))
-            reason += tr(" (not in the form: fix it in the file and open it again)");
-        fileProblems_.insert(path, reason);
-    }
-    validate();
-}
-
-void PlanPanel::dropFileProblemsOf(QObject* field)
-{
-    auto* widget = qobject_cast<QWidget*>(field);
-    for (auto it = fileProblems_.begin(); widget && it != fileProblems_.end();) {
-        QWidget* owner = fieldFor(it.key());
-        if (owner && (owner == widget || owner->isAncestorOf(widget)))
-            it = fileProblems_.erase(it);
-        else
-            ++it;
-    }
-}
-
-bool PlanPanel::validate()
-{
-    const bool wasValid = errors_.isEmpty();
-    errors_.clear();
-    const dpu::Plan p = plan();
-    // Local checks the engine only finds at run time, or cannot see (unparsed text).
-    for (const QString& part : seeds_->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts)) {
-        bool ok = false;
-        part.toULongLong(&ok);
-        if (!ok) {
-            errors_.insert(QStringLiteral("seeds"), tr("expected non-negative integers, found \"%1\"").arg(part));
-            break;
-        }
-    }
-    if (!p.dataset.path.empty()) {
-        const QString problem = DatasetCheck::problem(QString::fromStdString(p.dataset.kind),
-                                                      QString::fromStdString(p.dataset.path));
-        if (!problem.isEmpty())
-            errors_.insert(QStringLiteral("dataset.path"), problem);
-        else
-            checkSplitAgainstData(p);
-    }
-    if (!modelInfo_->property("error").toString().isEmpty())
-        errors_.insert(QStringLiteral("model"), modelInfo_->property("error").toString());
-    try {
-        dpu::validatePlan(p);
-    } catch (const dpu::PlanError& e) {
-        const QString path = QString::fromStdString(e.path());
-        QString reason = QString::fromStdString(e.what());
-        if (!path.isEmpty() && reason.startsWith(path + QStringLiteral(": ")))
-            reason = reason.mid(path.size() + 2);
-        if (!errors_.contains(path))
-            errors_.insert(path, reason);
-    }
-    // What the plan file got wrong stays marked until the field is edited.
-    for (auto it = fileProblems_.begin(); it != fileProblems_.end(); ++it)
-        if (!errors_.contains(it.key()))
-            errors_.insert(it.key(), it.value());
-    markErrors();
-    if (wasValid != errors_.isEmpty())
-        Q_EMIT validityChanged(errors_.isEmpty());
-    return errors_.isEmpty();
-}
-
-void PlanPanel::checkSplitAgainstData(const dpu::Plan& p)
-{
-    // The engine's own rule on the dataset's real size, so Run is refused here instead of the
-    // run stopping early (headers only: microseconds, fine on every edit).
-    try {
-        dpu::checkSplitFits(p, dpu::readDatasetSize(p.dataset));
-    } catch (const dpu::PlanError& e) {
-        QString reason = QString::fromStdString(e.what());
-        const QString path = QString::fromStdString(e.path());
-        if (reason.startsWith(path + QStringLiteral(": ")))
-            reason = reason.mid(path.size() + 2);
-        errors_.insert(path, reason);
-    } catch (const dpu::Error& e) {
-        errors_.insert(QStringLiteral("dataset.path"), QString::fromStdString(e.what()));
-    }
-}
-
-QString PlanPanel::errorText() const
-{
-    QStringList lines;
-    for (auto it = errors_.begin(); it != errors_.end(); ++it)
-        lines << (it.key().isEmpty() ? it.value() : it.key() + QStringLiteral(": ") + it.value());
-    return lines.join(QLatin1Char('\n'));
-}
-
-QString PlanPanel::fieldError(const QString& path) const
-{
-    for (auto it = errors_.begin(); it != errors_.end(); ++it)
-        if (fieldFor(it.key()) && fieldFor(it.key()) == fieldFor(path))
-            return it.value();
-    return {};
-}
-
-QWidget* PlanPanel::fieldFor(const QString& path) const
-{
-    if (path == QLatin1String("name")) return name_;
-    if (path == QLatin1String("model") || path == QLatin1String("width_multiplier")) return model_;
-    if (path == QLatin1String("dataset.kind")) return datasetKind_;
-    if (path.startsWith(QLatin1String("dataset."))) return datasetPath_;
-    if (path == QLatin1String("split.initial")) return initial_;
-    if (path == QLatin1String("split.per_round")) return perRound_;
-    if (path == QLatin1String("split.rounds")) return rounds_;
-    if (path == QLatin1String("split.validation")) return validation_;
-    if (path.startsWith(QLatin1String("strategies"))) return strategiesBox_;
-    if (path == QLatin1String("k")) return k_;
-    if (path == QLatin1String("lambda")) return lambda_;
-    if (path == QLatin1String("train.epochs")) return epochs_;
-    if (path == QLatin1String("train.lr")) return lr_;
-    if (path == QLatin1String("train.optimizer")) return optimizer_;
-    if (path == QLatin1String("seeds")) return seeds_;
-    if (path == QLatin1String("device")) return device_;
-    if (path == QLatin1String("bundle.values") || path == QLatin1String("bundle.quant_aware")) return values_;
-    if (path == QLatin1String("bundle.dense_tensors")) return dense_;
-    if (path.startsWith(QLatin1String("budget."))) return budget_;
-    return nullptr;
-}
-
-void PlanPanel::markErrors()
-{
-    // At the field: red frame, tooltip and a line under it; the label below the form lists all
-    // (also problems of fields the form does not show, e.g. train.batch from a plan file).
-    QList<QPair<QWidget*, QString>> marks;
-    for (auto it = errors_.begin(); it != errors_.end(); ++it)
-        if (QWidget* w = fieldFor(it.key()))
-            marks.append({w, it.value()});
-    marks_->mark(marks);
-    errorLabel_->setText(errorText());
-    errorLabel_->setVisible(!errorLabel_->text().isEmpty()); // an empty line would still take its height
-}
-
-QLabel* PlanPanel::errorLabelFor(const QString& path) const
-{
-    QWidget* w = fieldFor(path);
-    return w ? marks_->labelFor(w) : nullptr;
-}
-
 void PlanPanel::onModelOrDatasetChanged()
 {
     const QString name = model_->currentText().trimmed();
     int classes = 10;
-    const dpu::InputShape shape = shapeOf(datasetKind_->currentData().toString(), &classes);
+    dpu::InputShape shape;
+    const bool fixed = fixedShape(datasetKind_->currentData().toString(), &shape, &classes);
+    const ProbeResult* probed = currentProbe();
+    if (probed && probed->error.empty()) {
+        shape = probed->probe.shape;
+        classes = probed->probe.classes;
+    } else if (!fixed) {
+        // Arrays and images: the shape is known once the data is read.
+        modelInfo_->setProperty("error", QString());
+        modelInfo_->setText(QString());
+        cost_->setCostModel({});
+        return;
+    }
     const QString key = QStringLiteral("%1|%2x%3x%4|%5|%6")
                             .arg(name)
                             .arg(shape.channels).arg(shape.height).arg(shape.width)
@@ -482,13 +386,6 @@ double PlanPanel::kForSliderPos(int pos)
 {
     const double t = static_cast<double>(pos) / kSliderSteps;
     return std::pow(10.0, std::log10(kMinSliderK) * (1.0 - t));
-}
-
-void PlanPanel::browseDataset()
-{
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Dataset folder"), datasetPath_->text());
-    if (!dir.isEmpty())
-        datasetPath_->setText(dir);
 }
 
 } // namespace dpu::ui

@@ -3,6 +3,7 @@
 #pragma once
 #include "dpu/Models.h"
 #include "dpu/Plan.h"
+#include "workers/ProbeWorker.h"
 #include <QHash>
 #include <QMap>
 #include <QString>
@@ -19,6 +20,8 @@ class QLabel;
 class QLineEdit;
 class QSlider;
 class QSpinBox;
+class QThread;
+class QTimer;
 
 namespace dpu::ui {
 
@@ -68,15 +71,27 @@ public:
     static int sliderPosForK(double k);
     static double kForSliderPos(int pos);
 
+    /// Whether the dataset shown is still being read (its summary and the model list follow).
+    bool probePending() const { return probeBusy_ || probeWaiting_; }
+    /// What the last finished probe found for the dataset shown, or nullptr (not read yet, or the
+    /// fields changed since): the error, the summary, the models that fit.
+    const ProbeResult* currentProbe() const;
+    /// Sets the dataset path as picking it would: its kind is detected and it is read.
+    void pickDataset(const QString& path);
+
 Q_SIGNALS:
     /// Any field changed (the plan differs from the one last set).
     void planEdited();
     void validityChanged(bool valid);
+    /// A probe of the dataset finished (summary, model list and field checks are up to date).
+    void dataProbed();
 
 private:
     QWidget* buildForm();
     void addModelRows(QFormLayout* form, QWidget* box);
     void addDatasetRows(QFormLayout* form, QWidget* box);
+    /// Normalisation and the seeded augmentations, on one row.
+    void addPreprocessRow(QFormLayout* form, QWidget* box);
     void addSplitRows(QFormLayout* form, QWidget* box);
     void addStrategyBox(QFormLayout* form, QWidget* box);
     void addRatioRows(QFormLayout* form, QWidget* box);
@@ -98,7 +113,17 @@ private:
     void markErrors();
     /// Marks the split fields the dataset on disk cannot hold (dpu::checkSplitFits).
     void checkSplitAgainstData(const dpu::Plan& p);
-    void browseDataset();
+    void browseDataset(bool file);
+    /// Reads the dataset on the worker (after a short pause, so typing does not read every prefix).
+    void scheduleProbe(bool detect);
+    void sendProbe();
+    void onProbed(const dpu::ui::ProbeResult& result);
+    /// The summary line under the path, and the model list's fit marks.
+    void showProbe();
+    /// The dataset errors of the probe (the reader's, the split's, the model's) for validate().
+    void addProbeErrors(const dpu::Plan& p);
+    void startProbeThread();
+    void stopProbeThread();
     void followName();
 
     dpu::Plan base_;
@@ -117,6 +142,19 @@ private:
     QComboBox* datasetKind_;
     QLineEdit* datasetPath_;
     QPushButton* browse_;
+    QLabel* dataInfo_;
+    QComboBox* normalise_;
+    QSpinBox* cropPadding_;
+    QCheckBox* flip_;
+    QThread* probeThread_ = nullptr;
+    ProbeWorker* probeWorker_ = nullptr;
+    QTimer* probeTimer_ = nullptr;
+    quint64 probeSeq_ = 0;
+    bool probeBusy_ = false;    ///< a request is on the worker
+    bool probeWaiting_ = false; ///< a request waits for the timer or for the worker
+    bool detectNext_ = false;
+    bool haveProbe_ = false;
+    ProbeResult probe_;
     QSpinBox* initial_;
     QSpinBox* perRound_;
     QSpinBox* rounds_;

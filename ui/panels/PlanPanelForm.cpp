@@ -39,6 +39,7 @@ QWidget* PlanPanel::buildForm()
     marks_ = std::make_unique<FieldErrorMarks>(form);
     addModelRows(form, box);
     addDatasetRows(form, box);
+    addPreprocessRow(form, box);
     addSplitRows(form, box);
     addStrategyBox(form, box);
     addRatioRows(form, box);
@@ -70,30 +71,6 @@ void PlanPanel::addModelRows(QFormLayout* form, QWidget* box)
     form->addRow(tr("&Model"), model_);
     form->addRow(QString(), modelInfo_);
     marks_->addRow(QStringLiteral("model"), {model_});
-}
-
-void PlanPanel::addDatasetRows(QFormLayout* form, QWidget* box)
-{
-    datasetKind_ = new QComboBox(box);
-    datasetKind_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    datasetKind_->setMinimumContentsLength(12);
-    datasetKind_->addItem(tr("MNIST format (IDX)"), QStringLiteral("idx"));
-    datasetKind_->addItem(tr("CIFAR-10 (binary)"), QStringLiteral("cifar10"));
-    datasetKind_->addItem(tr("CIFAR-100 (binary)"), QStringLiteral("cifar100"));
-    datasetPath_ = new QLineEdit(box);
-    datasetPath_->setMinimumWidth(80);
-    browse_ = new QPushButton(tr("Browse…"), box);
-    browse_->setObjectName(QStringLiteral("datasetBrowse"));
-    browse_->setToolTip(tr("Choose the dataset folder"));
-    connect(browse_, &QPushButton::clicked, this, &PlanPanel::browseDataset);
-    auto* pathRow = new QHBoxLayout;
-    pathRow->addWidget(datasetPath_, 1);
-    pathRow->addWidget(browse_);
-    form->addRow(tr("&Dataset"), datasetKind_);
-    marks_->addRow(QStringLiteral("datasetKind"), {datasetKind_});
-    // No mnemonic: F opens the File menu.
-    form->addRow(tr("Folder"), pathRow);
-    marks_->addRow(QStringLiteral("datasetPath"), {datasetPath_});
 }
 
 void PlanPanel::addSplitRows(QFormLayout* form, QWidget* box)
@@ -226,8 +203,6 @@ void PlanPanel::addTrainingRows(QFormLayout* form, QWidget* box)
     lambda_->setToolTip(tr("DPU's weight of the global contribution (how far a weight moved in the full "
                            "training step) against the local one (how much it lowered the loss on the way); "
                            "0.5 weighs both equally, as the paper does. Only dpu and its variants use it."));
-    form->addRow(tr("λ (global weight)"), lambda_);
-    marks_->addRow(QStringLiteral("lambda"), {lambda_});
     // Two fields per row below: the form fits a 768-pixel-high screen without scrolling.
     epochs_ = intSpin(box, 0, 10000);
     epochs_->setToolTip(tr("Epochs of each training step per round: the full step and the sparse fine-tune "
@@ -242,8 +217,9 @@ void PlanPanel::addTrainingRows(QFormLayout* form, QWidget* box)
     optimizer_ = new QComboBox(box);
     optimizer_->addItem(QStringLiteral("Adam"), QStringLiteral("adam"));
     optimizer_->addItem(QStringLiteral("SGD (Nesterov)"), QStringLiteral("sgd"));
-    form->addRow(tr("O&ptimiser"), optimizer_);
-    marks_->addRow(QStringLiteral("optimizer"), {optimizer_});
+    // λ and the optimiser share a row: the form fits a 768-pixel-high screen with the data summary.
+    form->addRow(tr("λ (global weight)"), pairRow(box, lambda_, tr("O&ptimiser"), optimizer_));
+    marks_->addRow(QStringLiteral("lambda"), {lambda_, optimizer_}, {tr("λ"), tr("Optimiser")});
     seeds_ = new QLineEdit(box);
     seeds_->setPlaceholderText(tr("1, 2, 3"));
     seeds_->setToolTip(tr("One run per seed, separated by commas or spaces"));

@@ -7,26 +7,15 @@
 #include "dpu/Error.h"
 
 using dpu::DatasetSpec;
+using dpu::test::datasetSpec;
+using dpu::test::ownData;
 
 namespace {
-
-std::string fixture(const std::string& sub)
-{
-    return dpu::test::dataDir() + "/owndata/" + sub;
-}
-
-DatasetSpec spec(const std::string& kind, const std::string& path)
-{
-    DatasetSpec s;
-    s.kind = kind;
-    s.path = fixture(path);
-    return s;
-}
 
 /// The reference: the same samples as MNIST-format IDX files.
 const dpu::RawDataset& reference()
 {
-    static const dpu::RawDataset r = dpu::readRawData(spec("idx", "idx"));
+    static const dpu::RawDataset r = dpu::readRawData(datasetSpec("idx", ownData("idx")));
     return r;
 }
 
@@ -63,7 +52,7 @@ private Q_SLOTS:
 
     void npyDefaultNamesAreIdenticalToIdx()
     {
-        const auto got = dpu::readRawData(spec("npy", "npy"));
+        const auto got = dpu::readRawData(datasetSpec("npy", ownData("npy")));
         compareToReference(got, false);
         QCOMPARE(got.layout, std::string("nhw"));
         QVERIFY(!got.heldOut);
@@ -84,7 +73,7 @@ private Q_SLOTS:
         QFETCH(QString, x);
         QFETCH(QString, y);
         QFETCH(bool, asFloat);
-        auto s = spec("npy", "npy");
+        auto s = datasetSpec("npy", ownData("npy"));
         s.x = "x_" + x.toStdString();
         s.xTest = "x_test_" + x.toStdString();
         s.y = "y_" + y.toStdString() + ".npy"; // with or without the extension
@@ -94,7 +83,7 @@ private Q_SLOTS:
 
     void npyLayouts()
     {
-        auto s = spec("npy", "npy");
+        auto s = datasetSpec("npy", ownData("npy"));
         s.x = "x_nhwc";
         s.xTest = "x_test_nhwc";
         auto got = dpu::readRawData(s);
@@ -114,7 +103,7 @@ private Q_SLOTS:
 
     void windowsAndTables()
     {
-        auto s = spec("npy", "npy");
+        auto s = datasetSpec("npy", ownData("npy"));
         s.x = "x_windows"; // (N, 2, 18): not square, so sensor windows N,C,L -> [2, 1, 18]
         s.xTest = "x_test_windows";
         auto got = dpu::readRawData(s);
@@ -136,27 +125,27 @@ private Q_SLOTS:
 
     void npzStoredWithKerasNames()
     {
-        compareToReference(dpu::readRawData(spec("npz", "npz/data.npz")), false);
+        compareToReference(dpu::readRawData(datasetSpec("npz", ownData("npz/data.npz"))), false);
     }
 
     void npzDeflated()
     {
-        compareToReference(dpu::readRawData(spec("npz", "npz/compressed.npz")), true);
+        compareToReference(dpu::readRawData(datasetSpec("npz", ownData("npz/compressed.npz"))), true);
     }
 
     void npzHoldOut()
     {
-        const auto got = dpu::readRawData(spec("npz", "npz/holdout.npz"));
+        const auto got = dpu::readRawData(datasetSpec("npz", ownData("npz/holdout.npz")));
         QVERIFY(got.heldOut);
         QCOMPARE(got.raw.train.size() + got.raw.test.size(), int64_t{56});
         QCOMPARE(got.raw.test.size(), int64_t{11}); // round(56 * 0.2)
         // Fixed, whatever the plan's seed: reading again gives the same split.
-        QVERIFY(sameTensor(dpu::readRawData(spec("npz", "npz/holdout.npz")).raw.test.labels, got.raw.test.labels));
-        auto s = spec("npz", "npz/holdout.npz");
+        QVERIFY(sameTensor(dpu::readRawData(datasetSpec("npz", ownData("npz/holdout.npz"))).raw.test.labels, got.raw.test.labels));
+        auto s = datasetSpec("npz", ownData("npz/holdout.npz"));
         s.testFraction = 0.5;
         QCOMPARE(dpu::readRawData(s).raw.test.size(), int64_t{28});
         // The counts a plan form checks its split against, without reading it twice.
-        const auto size = dpu::readDatasetSize(spec("npz", "npz/holdout.npz"));
+        const auto size = dpu::readDatasetSize(datasetSpec("npz", ownData("npz/holdout.npz")));
         QCOMPARE(size.train, int64_t{45});
         QCOMPARE(size.test, int64_t{11});
     }
@@ -176,7 +165,7 @@ private Q_SLOTS:
         QFETCH(QString, x);
         QFETCH(QString, y);
         QFETCH(bool, asFloat);
-        auto s = spec("safetensors", "safetensors/data.safetensors");
+        auto s = datasetSpec("safetensors", ownData("safetensors/data.safetensors"));
         s.x = "x" + x.toStdString();
         s.xTest = "x_test" + x.toStdString();
         s.y = "y" + y.toStdString();
@@ -186,12 +175,12 @@ private Q_SLOTS:
 
     void sizesFromHeaders()
     {
-        for (const auto& s : {spec("npy", "npy"), spec("safetensors", "safetensors/data.safetensors"), spec("npz", "npz/data.npz")}) {
+        for (const auto& s : {datasetSpec("npy", ownData("npy")), datasetSpec("safetensors", ownData("safetensors/data.safetensors")), datasetSpec("npz", ownData("npz/data.npz"))}) {
             const auto size = dpu::readDatasetSize(s);
             QCOMPARE(size.train, int64_t{40});
             QCOMPARE(size.test, int64_t{16});
         }
-        auto limited = spec("npy", "npy");
+        auto limited = datasetSpec("npy", ownData("npy"));
         limited.trainLimit = 30;
         QCOMPARE(dpu::readDatasetSize(limited).train, int64_t{30});
     }
@@ -199,8 +188,8 @@ private Q_SLOTS:
     void loadDataNormalisesFloatAndByteAlike()
     {
         // (p / 255 - m / 255) / (s / 255) = (p - m) / s: the uint8 and float32 files give the same inputs.
-        const auto bytes = dpu::loadData(spec("npy", "npy"));
-        auto f = spec("npy", "npy");
+        const auto bytes = dpu::loadData(datasetSpec("npy", ownData("npy")));
+        auto f = datasetSpec("npy", ownData("npy"));
         f.x = "x_f32";
         f.xTest = "x_test_f32";
         const auto floats = dpu::loadData(f);

@@ -8,13 +8,9 @@
 
 using dpu::DataError;
 using dpu::DatasetSpec;
+using dpu::test::ownData;
 
 namespace {
-
-std::string fixture(const std::string& sub)
-{
-    return dpu::test::dataDir() + "/owndata/" + sub;
-}
 
 DatasetSpec npySpec(const std::string& folder, const std::string& x, const std::string& y)
 {
@@ -30,7 +26,7 @@ DatasetSpec npySpec(const std::string& folder, const std::string& x, const std::
 std::string npyFolderWith(const QTemporaryDir& dir, const std::string& name, const std::vector<uint8_t>& bytes)
 {
     const std::string folder = dir.path().toStdString() + "/npy";
-    std::filesystem::copy(fixture("npy"), folder);
+    std::filesystem::copy(ownData("npy"), folder);
     dpu::test::writeFile(folder + "/" + name, bytes);
     return folder;
 }
@@ -50,7 +46,7 @@ private Q_SLOTS:
     void npyBadMagicAndTruncation()
     {
         QTemporaryDir dir;
-        const auto good = dpu::test::readFile(fixture("npy/x.npy"));
+        const auto good = dpu::test::readFile(ownData("npy/x.npy"));
         std::string folder = npyFolderWith(dir, "x.npy", {'h', 'e', 'l', 'l', 'o', ' ', 'w', 'o', 'r', 'l', 'd'});
         DPU_EXPECT_THROW_MESSAGE(DataError, dpu::readRawData(npySpec(folder, "", "")), folder + "/x.npy", "bad magic");
         dpu::test::writeFile(folder + "/x.npy", cut(good, 5));
@@ -68,13 +64,13 @@ private Q_SLOTS:
         dpu::test::writeFile(folder + "/x.npy", version);
         DPU_EXPECT_THROW_MESSAGE(DataError, dpu::readRawData(npySpec(folder, "", "")), "unsupported .npy version 9.0");
         // An .npz handed over as an .npy file says what it is.
-        dpu::test::writeFile(folder + "/x.npy", dpu::test::readFile(fixture("npz/data.npz")));
+        dpu::test::writeFile(folder + "/x.npy", dpu::test::readFile(ownData("npz/data.npz")));
         DPU_EXPECT_THROW_MESSAGE(DataError, dpu::readRawData(npySpec(folder, "", "")), "ZIP archive (an .npz?)");
     }
 
     void countsLabelsAndDtypes()
     {
-        const std::string f = fixture("npy");
+        const std::string f = ownData("npy");
         DPU_EXPECT_THROW_MESSAGE(DataError, dpu::readRawData(npySpec(f, "x", "y_short")), f + "/y_short.npy", "wrong count",
                                  "39 labels", f + "/x.npy holds 40 samples");
         DPU_EXPECT_THROW_MESSAGE(DataError, dpu::readRawData(npySpec(f, "x", "y_negative")), f + "/y_negative.npy",
@@ -116,7 +112,7 @@ private Q_SLOTS:
         DatasetSpec s;
         s.kind = "npz";
         s.path = path;
-        const auto good = dpu::test::readFile(fixture("npz/compressed.npz"));
+        const auto good = dpu::test::readFile(ownData("npz/compressed.npz"));
         dpu::test::writeFile(path, cut(good, 30));
         DPU_EXPECT_THROW_MESSAGE(DataError, dpu::readRawData(s), path, "truncated ZIP archive");
         auto damaged = good;
@@ -127,13 +123,13 @@ private Q_SLOTS:
         QVERIFY2(m.find(path + ":") == 0 && (m.find("corrupt") != std::string::npos || m.find("size mismatch") != std::string::npos ||
                                              m.find("truncated") != std::string::npos),
                  m.c_str());
-        dpu::test::writeFile(path, dpu::test::readFile(fixture("npy/x.npy")));
+        dpu::test::writeFile(path, dpu::test::readFile(ownData("npy/x.npy")));
         DPU_EXPECT_THROW_MESSAGE(DataError, dpu::readRawData(s), path, "this is an .npy file");
-        s.path = fixture("npz/data.npz");
+        s.path = ownData("npz/data.npz");
         s.x = "features";
         DPU_EXPECT_THROW_MESSAGE(DataError, dpu::readRawData(s), "missing array \"features\"", "x_train.npy");
         s.x.clear();
-        s.path = fixture("npz/compressed.npz");
+        s.path = ownData("npz/compressed.npz");
         s.y = "x_test"; // images as labels
         DPU_EXPECT_THROW_MESSAGE(DataError, dpu::readRawData(s), "compressed.npz:x_test.npy", "labels of shape (16, 6, 6)");
     }
@@ -142,7 +138,7 @@ private Q_SLOTS:
     {
         DatasetSpec s;
         s.kind = "safetensors";
-        s.path = fixture("safetensors/data.safetensors");
+        s.path = ownData("safetensors/data.safetensors");
         s.x = "x_bool";
         DPU_EXPECT_THROW_MESSAGE(DataError, dpu::readRawData(s), s.path, "tensor x_bool", "unsupported dtype BOOL");
         s.x = "pixels";
@@ -166,7 +162,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const std::string root = dir.path().toStdString() + "/img";
-        std::filesystem::copy(fixture("images"), root, std::filesystem::copy_options::recursive);
+        std::filesystem::copy(ownData("images"), root, std::filesystem::copy_options::recursive);
         DatasetSpec s;
         s.kind = "images";
         s.path = root;
@@ -177,12 +173,12 @@ private Q_SLOTS:
         dpu::test::writeFile(root + "/e/notes.txt", {'x'});
         DPU_EXPECT_THROW_MESSAGE(DataError, dpu::readRawData(s), root + "/e", "class \"e\" has no samples");
         std::filesystem::remove_all(root + "/e");
-        std::filesystem::copy_file(fixture("images-mixed/b/001.png"), root + "/c/zz-big.png");
+        std::filesystem::copy_file(ownData("images-mixed/b/001.png"), root + "/c/zz-big.png");
         DPU_EXPECT_THROW_MESSAGE(DataError, dpu::readRawData(s), root + "/c/zz-big.png", "image size mismatch: 12x12",
                                  "dataset.image_size");
         std::filesystem::remove(root + "/c/zz-big.png");
         std::filesystem::create_directories(root + "/test/z");
-        std::filesystem::copy_file(fixture("images/a/000.png"), root + "/test/z/0.png");
+        std::filesystem::copy_file(ownData("images/a/000.png"), root + "/test/z/0.png");
         DPU_EXPECT_THROW_MESSAGE(DataError, dpu::readRawData(s), root + "/test/z", "test class \"z\" has no training folder");
         DatasetSpec empty;
         empty.kind = "images";

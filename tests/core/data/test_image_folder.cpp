@@ -9,25 +9,14 @@
 #include <filesystem>
 
 using dpu::DatasetSpec;
+using dpu::test::datasetSpec;
+using dpu::test::ownData;
 
 namespace {
 
-std::string fixture(const std::string& sub)
-{
-    return dpu::test::dataDir() + "/owndata/" + sub;
-}
-
-DatasetSpec spec(const std::string& kind, const std::string& path)
-{
-    DatasetSpec s;
-    s.kind = kind;
-    s.path = path;
-    return s;
-}
-
 const dpu::RawDataset& reference()
 {
-    static const dpu::RawDataset r = dpu::readRawData(spec("idx", fixture("idx")));
+    static const dpu::RawDataset r = dpu::readRawData(datasetSpec("idx", ownData("idx")));
     return r;
 }
 
@@ -46,7 +35,7 @@ class TestImageFolder : public QObject {
 private Q_SLOTS:
     void pngFolderIsIdenticalToIdx()
     {
-        const auto got = dpu::readRawData(spec("images", fixture("images")));
+        const auto got = dpu::readRawData(datasetSpec("images", ownData("images")));
         QCOMPARE(got.classNames, (std::vector<std::string>{"a", "b", "c", "d"}));
         QVERIFY(!got.heldOut);
         const auto [trainPixels, trainLabels] = byClass(reference().raw.train);
@@ -55,7 +44,7 @@ private Q_SLOTS:
         QVERIFY(torch::equal(got.raw.train.labels, trainLabels));
         QVERIFY(torch::equal(got.raw.test.pixels, testPixels));
         QVERIFY(torch::equal(got.raw.test.labels, testLabels));
-        const auto size = dpu::readDatasetSize(spec("images", fixture("images")));
+        const auto size = dpu::readDatasetSize(datasetSpec("images", ownData("images")));
         QCOMPARE(size.train, int64_t{40});
         QCOMPARE(size.test, int64_t{16});
     }
@@ -66,29 +55,29 @@ private Q_SLOTS:
         const std::string root = dir.path().toStdString();
         std::filesystem::create_directory(root + "/train");
         for (const char* c : {"a", "b", "c", "d"})
-            std::filesystem::copy(fixture("images/") + c, root + "/train/" + c);
-        std::filesystem::copy(fixture("images/test"), root + "/test", std::filesystem::copy_options::recursive);
-        const auto got = dpu::readRawData(spec("images", root));
+            std::filesystem::copy(ownData("images/") + c, root + "/train/" + c);
+        std::filesystem::copy(ownData("images/test"), root + "/test", std::filesystem::copy_options::recursive);
+        const auto got = dpu::readRawData(datasetSpec("images", root));
         QCOMPARE(got.raw.train.size(), int64_t{40});
         QCOMPARE(got.raw.test.size(), int64_t{16});
         QCOMPARE(got.classNames.size(), size_t{4});
-        QCOMPARE(dpu::readDatasetSize(spec("images", root)).test, int64_t{16});
+        QCOMPARE(dpu::readDatasetSize(datasetSpec("images", root)).test, int64_t{16});
         QCOMPARE(dpu::detectDatasetKind(root), std::string("images"));
     }
 
     void jpegColourHeldOut()
     {
-        const auto got = dpu::readRawData(spec("images", fixture("images-jpeg")));
+        const auto got = dpu::readRawData(datasetSpec("images", ownData("images-jpeg")));
         QVERIFY(got.heldOut);
         QCOMPARE(got.raw.train.pixels.sizes().vec(), (std::vector<int64_t>{32, 3, 12, 12}));
         QCOMPARE(got.raw.test.size(), int64_t{8});
-        const auto size = dpu::readDatasetSize(spec("images", fixture("images-jpeg")));
+        const auto size = dpu::readDatasetSize(datasetSpec("images", ownData("images-jpeg")));
         QCOMPARE(size.train, int64_t{32});
         QCOMPARE(size.test, int64_t{8});
-        auto gray = spec("images", fixture("images-jpeg"));
+        auto gray = datasetSpec("images", ownData("images-jpeg"));
         gray.channels = 1;
         QCOMPARE(dpu::readRawData(gray).raw.train.pixels.size(1), int64_t{1});
-        auto few = spec("images", fixture("images-jpeg"));
+        auto few = datasetSpec("images", ownData("images-jpeg"));
         few.testFraction = 0.025; // round(40 * 0.025) = 1 test sample
         const auto all = dpu::readRawData(few);
         QCOMPARE(all.raw.train.size(), int64_t{39});
@@ -96,7 +85,7 @@ private Q_SLOTS:
 
     void resizedToOneSize()
     {
-        auto s = spec("images", fixture("images-mixed"));
+        auto s = datasetSpec("images", ownData("images-mixed"));
         DPU_EXPECT_THROW_MESSAGE(dpu::DataError, dpu::readRawData(s), "image size mismatch");
         s.imageHeight = s.imageWidth = 6;
         s.testFraction = 0.25;
@@ -109,17 +98,17 @@ private Q_SLOTS:
 
     void detectsEveryKind()
     {
-        QCOMPARE(dpu::detectDatasetKind(fixture("idx")), std::string("idx"));
-        QCOMPARE(dpu::detectDatasetKind(fixture("npy")), std::string("npy"));
-        QCOMPARE(dpu::detectDatasetKind(fixture("npz/data.npz")), std::string("npz"));
-        QCOMPARE(dpu::detectDatasetKind(fixture("safetensors/data.safetensors")), std::string("safetensors"));
-        QCOMPARE(dpu::detectDatasetKind(fixture("images")), std::string("images"));
+        QCOMPARE(dpu::detectDatasetKind(ownData("idx")), std::string("idx"));
+        QCOMPARE(dpu::detectDatasetKind(ownData("npy")), std::string("npy"));
+        QCOMPARE(dpu::detectDatasetKind(ownData("npz/data.npz")), std::string("npz"));
+        QCOMPARE(dpu::detectDatasetKind(ownData("safetensors/data.safetensors")), std::string("safetensors"));
+        QCOMPARE(dpu::detectDatasetKind(ownData("images")), std::string("images"));
         QTemporaryDir dir;
         dpu::test::writeCifarFolder(dir.filePath("c10").toStdString(), false, 2, 2);
         QCOMPARE(dpu::detectDatasetKind(dir.filePath("c10").toStdString()), std::string("cifar10"));
         dpu::test::writeCifarFolder(dir.filePath("c100").toStdString(), true, 2, 2);
         QCOMPARE(dpu::detectDatasetKind(dir.filePath("c100").toStdString()), std::string("cifar100"));
-        DPU_EXPECT_THROW_MESSAGE(dpu::DataError, dpu::detectDatasetKind(fixture("npy/x.npy")), "x.npy", "choose the folder");
+        DPU_EXPECT_THROW_MESSAGE(dpu::DataError, dpu::detectDatasetKind(ownData("npy/x.npy")), "x.npy", "choose the folder");
         DPU_EXPECT_THROW_MESSAGE(dpu::DataError, dpu::detectDatasetKind(dir.path().toStdString() + "/none"), "does not exist");
         std::filesystem::create_directory(dir.filePath("empty").toStdString());
         DPU_EXPECT_THROW_MESSAGE(dpu::DataError, dpu::detectDatasetKind(dir.filePath("empty").toStdString()), "no dataset found");
@@ -127,7 +116,7 @@ private Q_SLOTS:
 
     void probeDescribesWhatWasFound()
     {
-        const auto p = dpu::probeDataset(spec("images", fixture("images")));
+        const auto p = dpu::probeDataset(datasetSpec("images", ownData("images")));
         QCOMPARE(p.train, int64_t{40});
         QCOMPARE(p.test, int64_t{16});
         QVERIFY(p.shape == (dpu::InputShape{1, 6, 6}));
@@ -137,7 +126,7 @@ private Q_SLOTS:
         QCOMPARE(p.perClass[2].name, std::string("c"));
         QCOMPARE(p.perClass[2].train, int64_t{10});
         QCOMPARE(p.perClass[2].test, int64_t{4});
-        auto windows = spec("npy", fixture("npy"));
+        auto windows = datasetSpec("npy", ownData("npy"));
         windows.x = "x_windows";
         windows.xTest = "x_test_windows";
         const auto w = dpu::probeDataset(windows);
@@ -145,7 +134,7 @@ private Q_SLOTS:
         QCOMPARE(w.layout, std::string("ncl"));
         QCOMPARE(w.dtype, std::string("float32"));
         QCOMPARE(w.perClass[0].name, std::string("0"));
-        const auto h = dpu::probeDataset(spec("npz", fixture("npz/holdout.npz")));
+        const auto h = dpu::probeDataset(datasetSpec("npz", ownData("npz/holdout.npz")));
         QVERIFY(h.heldOut);
         QVERIFY(h.description.find("(held out)") != std::string::npos);
     }

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: MIT
+// The plan form's own-data flow: a picked path's kind is detected, what it holds shown, the model list
+// filtered to the models that fit, bad data refused at the field, and a short run of each format trains.
+#include "MainWindow.h"
+#include "TestSupport.h"
+#include "UiTestSupport.h"
+#include "dpu/DataProbe.h"
+#include "dpu/Models.h"
+#include "panels/PlanPanel.h"
+#include "workers/EngineMetatypes.h"
+#include "workers/RunQueue.h"
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QStandardItemModel>
+#include <QThread>
+#include <QtTest/QtTest>
+#include <filesystem>
+
+using dpu::ui::MainWindow;
+using dpu::ui::PlanPanel;
+
+namespace {
+constexpr int kProbeTimeoutMs = 60000;
+constexpr int kRunTimeoutMs = 120000;
+
+QString ownData(const char* sub)
+{
+    return QString::fromStdString(dpu::test::ownData(sub));
+}
+
+/// Types `path` into the dataset field as a user would, and waits for the form to have read it.
+bool pick(PlanPanel* panel, const QString& path)
+{
+    panel->findChild<QLineEdit*>(QStringLiteral("datasetPath"))->setText(path);
+    return QTest::qWaitFor([panel] { return !panel->probePending(); }, kProbeTimeoutMs) && panel->currentProbe();
+}
+
+/// The plan's JSON by line: a difference is reported at its line.
+QStringList jsonLines(const dpu::Plan& plan)
+{
+    return QString::fromStdString(dpu::planToJson(plan)).split(QLatin1Char('\n'));
+}
+
+QString kindShown(PlanPanel* panel)
+{
+    return panel->findChild<QComboBox*>(QStringLiteral("datasetKind"))->currentData().toString();
+}
+} // namespace
+
+class TestUiDataset : public QObject {
+    Q_OBJECT
+    QTemporaryDir tmp_;
+
+    void formats()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("kind");
+        QTest::newRow("idx") << ownData("idx") << "idx";
+        QTest::newRow("npy") << ownData("npy") << "npy";
+        QTest::newRow("npz stored") << ownData("npz/data.npz") << "npz";
+        QTest::newRow("npz deflated") << ownData("npz/compressed.npz") << "npz";
+        QTest::newRow("npz held out") << ownData("npz/holdout.npz") << "npz";
+        QTest::newRow("safetensors") << ownData("safetensors/data.safetensors") << "safetensors";
+        QTest::newRow("png folders") << ownData("images") << "images";
+        QTest::newRow("jpeg folders") << ownData("images-jpeg") << "images";
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(tmp_.isValid());
+        dpu::uitest::isolateSettings(tmp_.filePath(QStringLiteral("settings")));
+        dpu::ui::registerEngineMetatypes();
+    }
+
+    void detectsSummarisesAndFiltersModels_data() { formats(); }
+    void detectsSummarisesAndFiltersModels()
+    {
+        QFETCH(QString, path);
+        QFETCH(QString, kind);
+        MainWindow w;
+        PlanPanel* panel = w.planPanel();
+        // The data is read on the form's own worker thread, not the GUI thread.
+        auto* reader = panel->findChild<QThread*>(QStringLiteral("dpu-probe"));
+        QVERIFY(reader && reader->isRunning() && reader != QThread::currentThread());
+        // Start from another kind, so the detection has something to change.
+        panel->findChild<QComboBox*>(QStringLiteral("datasetKind"))->setCurrentIndex(kind == "cifar10" ? 0 : 1);
+        QVERIFY(pick(panel, path));
+        QCOMPARE(kindShown(panel), kind);
+        QCOMPARE(QString::fromStdString(panel->plan().dataset.kind), kind);
+        QVERIFY2(panel->currentProbe()->error.empty(), panel->currentProbe()->error.c_str());
+
+        // The summary is the engine's own reading of the data.
+        dpu::DatasetSpec spec;
+        spec.kind = kind.toStdString();
+        spec.path = path.toStdString();
+        const dpu::DataProbe expected = dpu::probeDataset(spec);
+        const QString summary = panel->findChild<QLabel*>(QStringLiteral("datasetInfo"))->text();
+        const QString shape = QStringLiteral("%1×%2×%3").arg(expected.shape.channels).arg(expected.shape.height).arg(expected.shape.width);
+        QVERIFY2(summary.contains(QStringLiteral("%L1 train / %L2 test").arg(expected.train).arg(expected.test)), qPrintable(summary));
+        QVERIFY2(summary.contains(shape), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("%1 classes").arg(expected.classes)), qPrintable(summary));
+        // Class balance: every class with its samples, or (many classes) the fewest and the most.
+        if (expected.perClass.size() <= 6) {
+            for (const dpu::ClassInfo& c : expected.perClass)
+                QVERIFY2(summary.contains(QStringLiteral("%1 %L2").arg(QString::fromStdString(c.name)).arg(c.train)), qPrintable(summary));
+        } else {
+            int64_t fewest = expected.perClass[0].train, most = fewest;
+            for (const dpu::ClassInfo& c : expected.perClass) {
+                fewest = std::min(fewest, c.train);
+                most = std::max(most, c.train);
+            }
+            QVERIFY2(summary.contains(QStringLiteral("fewest %L1 (").arg(fewest)), qPrintable(summary));
+            QVERIFY2(summary.contains(QStringLiteral("most %L1 (").arg(most)), qPrintable(summary));
+        }
+        QCOMPARE(expected.heldOut, summary.contains(QStringLiteral("held out")));
+
+        // Offered: exactly the models that fit; the others say why.
+        auto* model = panel->findChild<QComboBox*>(QStringLiteral("model"));
+        auto* items = qobject_cast<QStandardItemModel*>(model->model());
+        int refused = 0;
+        for (const std::string& name : dpu::builtinModels()) {
+            const std::string problem = dpu::modelFitProblem(name, expected.shape, expected.classes);
+            QStandardItem* item = items->item(model->findText(QString::fromStdString(name)));
+            QCOMPARE(item->isEnabled(), problem.empty());
+            if (!problem.empty()) {
+                ++refused;
+                QVERIFY2(item->toolTip().contains(QString::fromStdString(problem)), qPrintable(item->toolTip()));
+            }
+        }
+        if (expected.shape.height < 8) // vgg's five poolings need 8 x 8 at least: the filter is exercised
+            QVERIFY2(refused > 0, "tiny samples: some of the zoo cannot take them");
+        panel->validate();
+        QVERIFY2(panel->fieldError(QStringLiteral("dataset.path")).isEmpty(), qPrintable(panel->errorText()));
+        QVERIFY2(panel->fieldError(QStringLiteral("model")).isEmpty(), qPrintable(panel->errorText())); // mlp fits all
+    }
+
+    void modelThatDoesNotFitIsRefusedAtItsField()
+    {
+        MainWindow w;
+        PlanPanel* panel = w.planPanel();
+        QVERIFY(pick(panel, ownData("npy")));
+        // A TorchScript model for 1x28x28 samples and 10 classes: one forward pass says no.
+        const QString script = QStringLiteral("torchscript:") + QString::fromStdString(dpu::test::dataDir()) + "/torchscript/tiny_mlp.pt";
+        panel->findChild<QComboBox*>(QStringLiteral("model"))->setCurrentText(script);
+        QVERIFY(QTest::qWaitFor([panel] { return !panel->probePending(); }, kProbeTimeoutMs));
+        QVERIFY(!panel->validate());
+        QVERIFY2(panel->fieldError(QStringLiteral("model")).contains(QStringLiteral("tiny_mlp.pt")), qPrintable(panel->errorText()));
+        QVERIFY(!w.runAction()->isEnabled());
+
+        // On data of its shape it fits.
+        const QString idx = tmp_.filePath(QStringLiteral("idx28"));
+        dpu::test::writeIdxFolder(idx.toStdString(), 120, 60);
+        QVERIFY(pick(panel, idx));
+        QVERIFY2(panel->fieldError(QStringLiteral("model")).isEmpty(), qPrintable(panel->errorText()));
+    }
+
+    void badDataIsShownAtTheFieldAndRefused()
+    {
+        MainWindow w;
+        PlanPanel* panel = w.planPanel();
+        // labels one short of the images
+        const QString folder = tmp_.filePath(QStringLiteral("short-labels"));
+        std::filesystem::copy(dpu::test::ownData("npy"), folder.toStdString());
+        std::filesystem::copy_file(dpu::test::ownData("npy/y_short.npy"), folder.toStdString() + "/y.npy",
+                                   std::filesystem::copy_options::overwrite_existing);
+        QVERIFY(pick(panel, folder));
+        QCOMPARE(kindShown(panel), QStringLiteral("npy"));
+        const QString error = panel->fieldError(QStringLiteral("dataset.path"));
+        QVERIFY2(error.contains(QStringLiteral("y.npy")), qPrintable(error));
+        QVERIFY(panel->errorLabelFor(QStringLiteral("dataset.path"))->isVisibleTo(panel));
+        QVERIFY(!panel->validate());
+        QVERIFY(!w.runAction()->isEnabled());
+        QVERIFY(panel->findChild<QLabel*>(QStringLiteral("datasetInfo"))->text().isEmpty());
+
+        // A folder with nothing the engine reads: the detection says what it looked for.
+        const QString empty = tmp_.filePath(QStringLiteral("nothing"));
+        QVERIFY(QDir().mkpath(empty));
+        QVERIFY(pick(panel, empty));
+        QVERIFY2(panel->fieldError(QStringLiteral("dataset.path")).contains(QStringLiteral("no dataset found")),
+                 qPrintable(panel->errorText()));
+        QVERIFY(!w.runAction()->isEnabled());
+    }
+
+    void formKeepsEveryDatasetField()
+    {
+        MainWindow w;
+        PlanPanel* panel = w.planPanel();
+        dpu::Plan plan = dpu::defaultPlan();
+        plan.name = "kept";
+        dpu::DatasetSpec& d = plan.dataset;
+        d.kind = "images";
+        d.path = ownData("images-mixed").toStdString();
+        d.trainLimit = 7;
+        d.testLimit = 3;
+        d.x = "xs";
+        d.y = "ys";
+        d.xTest = "xts";
+        d.yTest = "yts";
+        d.layout = "nhwc";
+        d.testFraction = 0.25;
+        d.classes = 4;
+        d.imageHeight = 6;
+        d.imageWidth = 5;
+        d.channels = 1;
+        d.normalise = "given";
+        d.mean = {0.25};
+        d.std = {0.5};
+        d.augment.cropPadding = 2;
+        d.augment.flip = true;
+        plan.train.batch = 7;
+        plan.widthMultiplier = 0.5;
+        plan.strategies = {"fu", "dpu"}; // the form lists strategies in the engine's order
+        QCOMPARE(dpu::strategyNames()[0], std::string("fu"));
+        QCOMPARE(dpu::strategyNames()[1], std::string("dpu"));
+        panel->setPlan(plan);
+        QCOMPARE(jsonLines(panel->plan()), jsonLines(plan));
+        QCOMPARE(panel->findChild<QComboBox*>(QStringLiteral("normalise"))->currentData().toString(), QStringLiteral("given"));
+        QCOMPARE(panel->findChild<QSpinBox*>(QStringLiteral("cropPadding"))->value(), 2);
+        QVERIFY(panel->findChild<QCheckBox*>(QStringLiteral("flip"))->isChecked());
+        // Still identical once the data has been read (the probe changes no field of a plan that names its kind).
+        QVERIFY(QTest::qWaitFor([panel] { return !panel->probePending(); }, kProbeTimeoutMs));
+        QCOMPARE(jsonLines(panel->plan()), jsonLines(plan));
+
+        // The toggles a user sets land in the plan.
+        panel->findChild<QComboBox*>(QStringLiteral("normalise"))->setCurrentIndex(
+            panel->findChild<QComboBox*>(QStringLiteral("normalise"))->findData(QStringLiteral("first_round")));
+        panel->findChild<QSpinBox*>(QStringLiteral("cropPadding"))->setValue(0);
+        panel->findChild<QCheckBox*>(QStringLiteral("flip"))->setChecked(false);
+        const dpu::Plan edited = panel->plan();
+        QCOMPARE(edited.dataset.normalise, std::string("first_round"));
+        QVERIFY(!edited.dataset.augment.enabled());
+        QCOMPARE(edited.dataset.x, std::string("xs")); // hidden fields stay
+        QCOMPARE(edited.dataset.imageWidth, 5);
+    }
+
+    void shortRunFromTheFormTrains_data() { formats(); }
+    void shortRunFromTheFormTrains()
+    {
+        QFETCH(QString, path);
+        QFETCH(QString, kind);
+        MainWindow w;
+        w.setAskBeforeClosingRun(false);
+        w.runQueue()->setOutputRoot(tmp_.filePath(QStringLiteral("runs-") + QString::fromLatin1(QTest::currentDataTag()).replace(' ', '-')));
+        PlanPanel* panel = w.planPanel();
+        QVERIFY(pick(panel, path));
+        QCOMPARE(kindShown(panel), kind);
+        panel->findChild<QSpinBox*>(QStringLiteral("splitInitial"))->setValue(16);
+        panel->findChild<QSpinBox*>(QStringLiteral("splitPerRound"))->setValue(8);
+        panel->findChild<QSpinBox*>(QStringLiteral("splitRounds"))->setValue(2);
+        panel->findChild<QSpinBox*>(QStringLiteral("splitValidation"))->setValue(4);
+        panel->findChild<QSpinBox*>(QStringLiteral("epochs"))->setValue(1);
+        for (const auto& s : dpu::strategyNames())
+            panel->findChild<QCheckBox*>(QStringLiteral("strategy_") + QString::fromStdString(s))->setChecked(s == "dpu");
+        panel->findChild<QLineEdit*>(QStringLiteral("seeds"))->setText(QStringLiteral("3"));
+        panel->findChild<QComboBox*>(QStringLiteral("device"))->setCurrentText(QStringLiteral("cpu"));
+        panel->findChild<QCheckBox*>(QStringLiteral("flip"))->setChecked(true); // preprocessing from the form
+        QVERIFY2(panel->validate(), qPrintable(panel->errorText()));
+
+        QSignalSpy finished(&w, &MainWindow::runsFinished);
+        QSignalSpy summaries(w.runQueue(), &dpu::ui::RunQueue::runFinished);
+        QSignalSpy failures(w.runQueue(), &dpu::ui::RunQueue::runFailed);
+        w.runAction()->trigger();
+        QVERIFY(finished.wait(kRunTimeoutMs));
+        QVERIFY2(failures.isEmpty(), failures.isEmpty() ? "" : qPrintable(failures[0][1].toString()));
+        QCOMPARE(summaries.size(), 1);
+        const auto summary = summaries[0][1].value<dpu::RunSummary>();
+        QVERIFY(!summary.cancelled);
+        QCOMPARE(summary.records.size(), size_t(2)); // 2 rounds of dpu
+        for (const dpu::RoundRecord& r : summary.records)
+            QVERIFY(r.testAccuracy >= 0 && r.testAccuracy <= 1);
+    }
+};
+
+QTEST_MAIN(TestUiDataset)
+#include "test_ui_dataset.moc"

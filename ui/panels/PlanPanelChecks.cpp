@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: MIT
+// PlanPanel's checks: local ones, the engine's (dpu::validatePlan), the data's; marked at their fields.
+#include "panels/PlanPanel.h"
+#include "dpu/DatasetSize.h"
+#include "dpu/Error.h"
+#include "panels/DatasetCheck.h"
+#include "panels/FieldErrorMarks.h"
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QRegularExpression>
+#include <QSpinBox>
+
+namespace dpu::ui {
+namespace {
+/// Kinds whose sample counts come from their headers as the user types (the others: the probe).
+bool headerSized(const std::string& kind)
+{
+    return kind == "idx" || kind == "cifar10" || kind == "cifar100";
+}
+} // namespace
+
+void PlanPanel::setFileProblems(const std::vector<dpu::PlanProblem>& problems, const QString& fileName)
+{
+    fileProblems_.clear();
+    for (const dpu::PlanProblem& p : problems) {
+        const QString path = QString::fromStdString(p.path);
+        QString reason = tr("%1 in %2").arg(QString::fromStdString(p.message), fileName);
+        if (!fieldFor(path))
+            reason += tr(" (not in the form: fix it in the file and open it again)");
+        fileProblems_.insert(path, reason);
+    }
+    validate();
+}
+
+void PlanPanel::dropFileProblemsOf(QObject* field)
+{
+    auto* widget = qobject_cast<QWidget*>(field);
+    for (auto it = fileProblems_.begin(); widget && it != fileProblems_.end();) {
+        QWidget* owner = fieldFor(it.key());
+        if (owner && (owner == widget || owner->isAncestorOf(widget)))
+            it = fileProblems_.erase(it);
+        else
+            ++it;
+    }
+}
+
+bool PlanPanel::validate()
+{
+    const bool wasValid = errors_.isEmpty();
+    errors_.clear();
+    const dpu::Plan p = plan();
+    // Local checks the engine only finds at run time, or cannot see (unparsed text).
+    for (const QString& part : seeds_->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts)) {
+        bool ok = false;
+        part.toULongLong(&ok);
+        if (!ok) {
+            errors_.insert(QStringLiteral("seeds"), tr("expected non-negative integers, found \"%1\"").arg(part));
+            break;
+        }
+    }
+    if (!p.dataset.path.empty()) {
+        const QString problem = DatasetCheck::problem(QString::fromStdString(p.dataset.kind),
+                                                      QString::fromStdString(p.dataset.path));
+        if (!problem.isEmpty())
+            errors_.insert(QStringLiteral("dataset.path"), problem);
+        else if (headerSized(p.dataset.kind))
+            checkSplitAgainstData(p);
+        if (problem.isEmpty())
+            addProbeErrors(p);
+    }
+    if (!modelInfo_->property("error").toString().isEmpty())
+        errors_.insert(QStringLiteral("model"), modelInfo_->property("error").toString());
+    try {
+        dpu::validatePlan(p);
+    } catch (const dpu::PlanError& e) {
+        const QString path = QString::fromStdString(e.path());
+        QString reason = QString::fromStdString(e.what());
+        if (!path.isEmpty() && reason.startsWith(path + QStringLiteral(": ")))
+            reason = reason.mid(path.size() + 2);
+        if (!errors_.contains(path))
+            errors_.insert(path, reason);
+    }
+    // What the plan file got wrong stays marked until the field is edited.
+    for (auto it = fileProblems_.begin(); it != fileProblems_.end(); ++it)
+        if (!errors_.contains(it.key()))
+            errors_.insert(it.key(), it.value());
+    markErrors();
+    if (wasValid != errors_.isEmpty())
+        Q_EMIT validityChanged(errors_.isEmpty());
+    return errors_.isEmpty();
+}
+
+void PlanPanel::checkSplitAgainstData(const dpu::Plan& p)
+{
+    // The engine's own rule on the dataset's real size, so Run is refused here instead of the
+    // run stopping early (headers only: microseconds, fine on every edit).
+    try {
+        dpu::checkSplitFits(p, dpu::readDatasetSize(p.dataset));
+    } catch (const dpu::PlanError& e) {
+        QString reason = QString::fromStdString(e.what());
+        const QString path = QString::fromStdString(e.path());
+        if (reason.startsWith(path + QStringLiteral(": ")))
+            reason = reason.mid(path.size() + 2);
+        errors_.insert(path, reason);
+    } catch (const dpu::Error& e) {
+        errors_.insert(QStringLiteral("dataset.path"), QString::fromStdString(e.what()));
+    }
+}
+
+QString PlanPanel::errorText() const
+{
+    QStringList lines;
+    for (auto it = errors_.begin(); it != errors_.end(); ++it)
+        lines << (it.key().isEmpty() ? it.value() : it.key() + QStringLiteral(": ") + it.value());
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString PlanPanel::fieldError(const QString& path) const
+{
+    for (auto it = errors_.begin(); it != errors_.end(); ++it)
+        if (fieldFor(it.key()) && fieldFor(it.key()) == fieldFor(path))
+            return it.value();
+    return {};
+}
+
+QWidget* PlanPanel::fieldFor(const QString& path) const
+{
+    if (path == QLatin1String("name")) return name_;
+    if (path == QLatin1String("model") || path == QLatin1String("width_multiplier")) return model_;
+    if (path == QLatin1String("dataset.kind")) return datasetKind_;
+    if (path == QLatin1String("dataset.normalise")) return normalise_;
+    if (path.startsWith(QLatin1String("dataset.augment"))) return cropPadding_;
+    if (path.startsWith(QLatin1String("dataset."))) return datasetPath_;
+    if (path == QLatin1String("split.initial")) return initial_;
+    if (path == QLatin1String("split.per_round")) return perRound_;
+    if (path == QLatin1String("split.rounds")) return rounds_;
+    if (path == QLatin1String("split.validation")) return validation_;
+    if (path.startsWith(QLatin1String("strategies"))) return strategiesBox_;
+    if (path == QLatin1String("k")) return k_;
+    if (path == QLatin1String("lambda")) return lambda_;
+    if (path == QLatin1String("train.epochs")) return epochs_;
+    if (path == QLatin1String("train.lr")) return lr_;
+    if (path == QLatin1String("train.optimizer")) return optimizer_;
+    if (path == QLatin1String("seeds")) return seeds_;
+    if (path == QLatin1String("device")) return device_;
+    if (path == QLatin1String("bundle.values") || path == QLatin1String("bundle.quant_aware")) return values_;
+    if (path == QLatin1String("bundle.dense_tensors")) return dense_;
+    if (path.startsWith(QLatin1String("budget."))) return budget_;
+    return nullptr;
+}
+
+void PlanPanel::markErrors()
+{
+    // At the field: red frame, tooltip and a line under it; the label below the form lists all
+    // (also problems of fields the form does not show, e.g. train.batch from a plan file).
+    QList<QPair<QWidget*, QString>> marks;
+    for (auto it = errors_.begin(); it != errors_.end(); ++it)
+        if (QWidget* w = fieldFor(it.key()))
+            marks.append({w, it.value()});
+    marks_->mark(marks);
+    errorLabel_->setText(errorText());
+    errorLabel_->setVisible(!errorLabel_->text().isEmpty()); // an empty line would still take its height
+}
+
+QLabel* PlanPanel::errorLabelFor(const QString& path) const
+{
+    QWidget* w = fieldFor(path);
+    return w ? marks_->labelFor(w) : nullptr;
+}
+
+} // namespace dpu::ui

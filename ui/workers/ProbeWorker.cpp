@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+// ProbeWorker: dpu::detectDatasetKind, dpu::probeDataset and dpu::modelFitProblem off the GUI thread.
+#include "workers/ProbeWorker.h"
+#include "dpu/Error.h"
+#include <QStringList>
+#include <exception>
+
+namespace dpu::ui {
+
+QString probeKey(const dpu::DatasetSpec& s)
+{
+    QStringList parts{QString::fromStdString(s.kind), QString::fromStdString(s.path), QString::number(s.trainLimit),
+                      QString::number(s.testLimit), QString::fromStdString(s.x), QString::fromStdString(s.y),
+                      QString::fromStdString(s.xTest), QString::fromStdString(s.yTest), QString::fromStdString(s.layout),
+                      QString::number(s.testFraction, 'g', 17), QString::number(s.classes),
+                      QString::number(s.imageHeight), QString::number(s.imageWidth), QString::number(s.channels)};
+    return parts.join(QChar(0x1f)); // a separator no path or name holds
+}
+
+ProbeWorker::ProbeWorker(QObject* parent) : QObject(parent)
+{
+    qRegisterMetaType<dpu::ui::ProbeResult>("dpu::ui::ProbeResult");
+}
+
+ProbeResult ProbeWorker::probeNow(const ProbeRequest& request)
+{
+    ProbeResult out;
+    out.id = request.id;
+    out.spec = request.spec;
+    try {
+        if (request.detect) {
+            out.spec.kind = dpu::detectDatasetKind(request.spec.path);
+            out.detected = true;
+        }
+        out.probe = dpu::probeDataset(out.spec);
+    } catch (const std::exception& e) {
+        // DataError and PlanError name the file or field; anything else still must not escape
+        // the worker's event loop.
+        out.error = e.what();
+        return out;
+    }
+    const dpu::InputShape& shape = out.probe.shape;
+    for (const std::string& model : request.models) {
+        const double width = model == "mobilenetv1" ? request.widthMultiplier : 1.0;
+        const QString key = QStringLiteral("%1|%2x%3x%4|%5|%6")
+                                .arg(QString::fromStdString(model))
+                                .arg(shape.channels).arg(shape.height).arg(shape.width)
+                                .arg(out.probe.classes).arg(width);
+        if (!fitCache_.contains(key))
+            fitCache_.insert(key, QString::fromStdString(dpu::modelFitProblem(model, shape, out.probe.classes, width)));
+        out.fits.push_back({model, fitCache_.value(key).toStdString()});
+    }
+    return out;
+}
+
+void ProbeWorker::probe(const dpu::ui::ProbeRequest& request)
+{
+    Q_EMIT probed(probeNow(request));
+}
+
+} // namespace dpu::ui

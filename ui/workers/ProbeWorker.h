@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+// Reads a dataset the plan form names on a worker thread: its kind, what it holds, which models fit it.
+#pragma once
+#include "dpu/DataProbe.h"
+#include "dpu/Plan.h"
+#include <QHash>
+#include <QMetaType>
+#include <QObject>
+#include <QString>
+#include <string>
+#include <vector>
+
+namespace dpu::ui {
+
+/// What the form asks: read `spec` (after detecting its kind from the path when `detect`), then
+/// check every model of `models` against the samples found.
+struct ProbeRequest {
+    quint64 id = 0;
+    dpu::DatasetSpec spec;
+    bool detect = false;
+    std::vector<std::string> models; ///< built-in names or "torchscript:PATH"
+    double widthMultiplier = 1.0;    ///< mobilenetv1's
+};
+
+/// Whether one model fits the data, and why not.
+struct ModelFit {
+    std::string model;
+    std::string problem; ///< empty: it fits
+};
+
+/// What the worker found. `spec` is the request's with the detected kind in place.
+struct ProbeResult {
+    quint64 id = 0;
+    dpu::DatasetSpec spec;
+    bool detected = false;   ///< spec.kind came from the data
+    std::string error;       ///< the reader's message (names the file and the problem); empty when read
+    dpu::DataProbe probe;    ///< valid when error is empty
+    std::vector<ModelFit> fits;
+};
+
+/// Create on the GUI thread, move to a QThread, call probe() through a queued invocation;
+/// probed() arrives queued on the GUI thread. Keeps the model checks it made, per input shape.
+class ProbeWorker : public QObject {
+    Q_OBJECT
+public:
+    explicit ProbeWorker(QObject* parent = nullptr);
+
+    /// Does the whole probe synchronously on the calling thread (the worker's, or a test's).
+    ProbeResult probeNow(const ProbeRequest& request);
+
+public Q_SLOTS:
+    void probe(const dpu::ui::ProbeRequest& request);
+
+Q_SIGNALS:
+    void probed(const dpu::ui::ProbeResult& result);
+
+private:
+    QHash<QString, QString> fitCache_; // "model|CxHxW|classes|width" -> problem
+};
+
+/// A key of the fields of `spec` that change what probeDataset() reads (not its preprocessing).
+QString probeKey(const dpu::DatasetSpec& spec);
+
+} // namespace dpu::ui
+
+Q_DECLARE_METATYPE(dpu::ui::ProbeResult)
