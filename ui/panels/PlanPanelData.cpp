@@ -58,13 +58,25 @@ void PlanPanel::addDatasetRows(QFormLayout* form, QWidget* box)
     datasetKind_ = new QComboBox(box);
     datasetKind_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     // The first three keep their places: plans and settings of earlier versions name them by index.
-    datasetKind_->addItem(tr("MNIST format (IDX)"), QStringLiteral("idx"));
-    datasetKind_->addItem(tr("CIFAR-10 (binary)"), QStringLiteral("cifar10"));
-    datasetKind_->addItem(tr("CIFAR-100 (binary)"), QStringLiteral("cifar100"));
-    datasetKind_->addItem(tr("NumPy .npy folder"), QStringLiteral("npy"));
-    datasetKind_->addItem(tr("NumPy .npz archive"), QStringLiteral("npz"));
-    datasetKind_->addItem(tr("safetensors file"), QStringLiteral("safetensors"));
-    datasetKind_->addItem(tr("Image folders (one per class)"), QStringLiteral("images"));
+    // Short names: the combo shares its row with the path; the item's tooltip says more.
+    const struct {
+        const char* name;
+        const char* kind;
+        const char* more;
+    } kinds[] = {
+        {QT_TR_NOOP("IDX"), "idx", QT_TR_NOOP("MNIST format (IDX), raw or .gz")},
+        {QT_TR_NOOP("CIFAR-10"), "cifar10", QT_TR_NOOP("CIFAR-10, binary version")},
+        {QT_TR_NOOP("CIFAR-100"), "cifar100", QT_TR_NOOP("CIFAR-100, binary version")},
+        {QT_TR_NOOP(".npy"), "npy", QT_TR_NOOP("A folder of NumPy .npy files (x.npy, y.npy, ...)")},
+        {QT_TR_NOOP(".npz"), "npz", QT_TR_NOOP("A NumPy .npz archive, stored or deflated")},
+        {QT_TR_NOOP("safetensors"), "safetensors", QT_TR_NOOP("A safetensors file with x and y tensors")},
+        {QT_TR_NOOP("images"), "images", QT_TR_NOOP("Image folders, one per class (PNG or JPEG)")},
+    };
+    for (const auto& k : kinds) {
+        datasetKind_->addItem(tr(k.name), QString::fromLatin1(k.kind));
+        datasetKind_->setItemData(datasetKind_->count() - 1, tr(k.more), Qt::ToolTipRole);
+    }
+    datasetKind_->setMinimumContentsLength(9);
     datasetKind_->setToolTip(tr("Detected when you pick or type a path; change it only to read the data another way"));
     datasetPath_ = new QLineEdit(box);
     datasetPath_->setMinimumWidth(80);
