@@ -20,6 +20,7 @@
 #include <QSettings>
 #include <QTabWidget>
 #include <QtTest/QtTest>
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -61,6 +62,38 @@ bool waitForStatus(SweepController* c, Pred done, int timeoutMs)
     return true;
 }
 
+
+/// The states ('R', 'S', 'T' for stopped, ...) of this process's children: the sweep's cells.
+std::vector<char> childStates()
+{
+    std::vector<char> out;
+    const QString self = QString::number(QCoreApplication::applicationPid());
+    for (const QString& pid : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+        QFile f(QStringLiteral("/proc/%1/stat").arg(pid));
+        if (!f.open(QIODevice::ReadOnly))
+            continue;
+        // "pid (comm) state ppid ...": comm may hold spaces, so read after its last ')'.
+        const QByteArray stat = f.readAll();
+        const QList<QByteArray> rest = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
+        if (rest.size() > 1 && rest[1] == self.toLatin1() && !rest[0].isEmpty())
+            out.push_back(rest[0][0]);
+    }
+    return out;
+}
+
+/// No cell makes progress: every child stopped (none when the pause fell between two cells:
+/// a paused sweep starts no new one).
+bool allStopped()
+{
+    const std::vector<char> s = childStates();
+    return std::all_of(s.begin(), s.end(), [](char c) { return c == 'T'; });
+}
+
+bool noneStopped()
+{
+    const std::vector<char> s = childStates();
+    return std::none_of(s.begin(), s.end(), [](char c) { return c == 'T'; });
+}
 } // namespace
 
 class TestUiSweep : public QObject {
@@ -165,9 +198,31 @@ private Q_SLOTS:
         QVERIFY2(w.sendKSweep({0.01, 0.02, 0.05}, localTarget(1), &error), qPrintable(error));
         QVERIFY(waitForStatus(w.sweepController(), [](const dpu::SweepFolderStatus& s) { return s.count(dpu::CellView::Running) > 0; },
                               kSweepTimeoutMs));
+        // Pause stops the running cell where it is (SIGSTOP); resume lets it go on; a cancel
+        // while paused still ends the sweep.
+        QPushButton* pause = w.sweepPanel()->pauseButton();
+        QTRY_VERIFY_WITH_TIMEOUT(pause->isEnabled(), 5000);
+        QSignalSpy paused(w.sweepController(), &SweepController::pausedChanged);
+        pause->click();
+        QVERIFY(paused.wait(10000));
+        QCOMPARE(paused.last().at(0).toBool(), true);
+        QVERIFY(w.sweepController()->paused());
+        QTRY_VERIFY_WITH_TIMEOUT(allStopped(), 10000);
+        QVERIFY(ended.isEmpty());
+        qInfo("cells stopped by the pause: %zu", childStates().size());
+        QCOMPARE(pause->text(), QStringLiteral("Resume sweep"));
+        pause->click();
+        QVERIFY(paused.wait(10000));
+        QCOMPARE(paused.last().at(0).toBool(), false);
+        QTRY_VERIFY_WITH_TIMEOUT(noneStopped(), 10000);
+        pause->click();
+        QVERIFY(paused.wait(10000));
+        QTRY_VERIFY_WITH_TIMEOUT(allStopped(), 10000);
         QVERIFY(w.sweepPanel()->cancelButton()->isEnabled());
         w.sweepPanel()->cancelButton()->click();
         QVERIFY(ended.wait(kSweepTimeoutMs));
+        QVERIFY(!w.sweepController()->paused());
+        QVERIFY(!pause->isEnabled());
         const dpu::SweepFolderStatus& st = w.sweepController()->status();
         QCOMPARE(st.count(dpu::CellView::Running), size_t(0));
         QVERIFY2(st.count(dpu::CellView::Cancelled) >= 1, st.summary().c_str());

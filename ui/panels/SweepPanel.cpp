@@ -8,6 +8,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -25,6 +26,19 @@ SweepPanel::SweepPanel(SweepController* controller, QWidget* parent)
     folder_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     summary_ = new QLabel(this);
     summary_->setObjectName(QStringLiteral("sweepSummary"));
+    pause_ = new QPushButton(tr("Pause sweep"), this);
+    pause_->setObjectName(QStringLiteral("sweepPause"));
+    pause_->setCheckable(true);
+    pause_->setEnabled(false);
+    pause_->setToolTip(tr("Stop this computer's running cells where they are (SIGSTOP) and start no new one, "
+                          "until you press it again; they then go on as if never paused"));
+    connect(pause_, &QPushButton::toggled, controller_, &SweepController::setPaused);
+    connect(controller_, &SweepController::pausedChanged, this, [this](bool paused) {
+        const QSignalBlocker block(pause_);
+        pause_->setChecked(paused);
+        pause_->setText(paused ? tr("Resume sweep") : tr("Pause sweep"));
+        updateButtons();
+    });
     cancel_ = new QPushButton(tr("Cancel sweep"), this);
     cancel_->setObjectName(QStringLiteral("sweepCancel"));
     cancel_->setToolTip(tr("Stop the sweep as `dpu-cli sweep cancel` does: running cells keep their finished "
@@ -33,6 +47,7 @@ SweepPanel::SweepPanel(SweepController* controller, QWidget* parent)
     connect(cancel_, &QPushButton::clicked, controller_, &SweepController::cancel);
     auto* top = new QHBoxLayout;
     top->addWidget(summary_, 1);
+    top->addWidget(pause_);
     top->addWidget(cancel_);
     table_ = new QTableView(this);
     table_->setObjectName(QStringLiteral("sweepTable"));
@@ -64,7 +79,7 @@ void SweepPanel::showStatus(const dpu::SweepFolderStatus& status)
     folder_->setText(tr("%1 — %2").arg(QDir::toNativeSeparators(QString::fromStdString(status.dir)), backend));
     QString text = QString::fromStdString(status.summary());
     if (status.active)
-        text += tr(" · running");
+        text += controller_->paused() ? tr(" · paused") : tr(" · running");
     if (!status.queueRead)
         text += tr(" · Slurm's queue unreadable (%1): states from the cell folders").arg(QString::fromStdString(status.queueError));
     summary_->setText(text);
@@ -74,6 +89,7 @@ void SweepPanel::showStatus(const dpu::SweepFolderStatus& status)
 void SweepPanel::updateButtons()
 {
     cancel_->setEnabled(controller_->runsHere() || controller_->status().active);
+    pause_->setEnabled(controller_->canPause());
 }
 
 } // namespace dpu::ui

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The Sweeps tab: the shown sweep folder's cells and their live states, with Cancel.
+// The Sweeps tab: the shown sweep folder's cells and their live states, with Pause and Cancel.
 #pragma once
 #include <QWidget>
 
@@ -24,6 +24,8 @@ public:
 
     SweepModel* model() const { return model_; }
     QPushButton* cancelButton() const { return cancel_; }
+    /// Checkable: pauses a local sweep this window runs (its cells are stopped, not ended).
+    QPushButton* pauseButton() const { return pause_; }
     /// The line above the table: folder, backend and the counts by state.
     QString summaryText() const;
 
@@ -36,6 +38,7 @@ private:
     QLabel* folder_;
     QLabel* summary_;
     QTableView* table_;
+    QPushButton* pause_;
     QPushButton* cancel_;
 };
 

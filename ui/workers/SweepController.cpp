@@ -122,9 +122,19 @@ bool SweepController::startLocal(const dpu::Sweep& sweep, const QString& dir, in
             Q_EMIT message(tr("Sweep cell %1 failed (exit %2): see its cell.log").arg(id).arg(code));
         soon_.start();
     });
+    connect(local_, &LocalSweepWorker::pausedChanged, this, [this, shown](bool paused) {
+        paused_ = paused;
+        Q_EMIT message(paused ? tr("Sweep %1 paused: its running cells are stopped until you resume").arg(QDir::toNativeSeparators(shown))
+                              : tr("Sweep %1 resumed").arg(QDir::toNativeSeparators(shown)));
+        Q_EMIT pausedChanged(paused);
+    });
     auto ended = [this] {
         local_->deleteLater(); // on the worker thread, after start() returned
         local_ = nullptr;
+        if (paused_) {
+            paused_ = false;
+            Q_EMIT pausedChanged(false);
+        }
         endPending_ = true; // announced by the first read that sees the sweep's record closed
         refresh();
     };
@@ -205,6 +215,17 @@ void SweepController::cancel()
     SweepFolderWorker* worker = folder_;
     const QString dir = dir_;
     QMetaObject::invokeMethod(folder_, [worker, dir] { worker->cancel(dir); }, Qt::QueuedConnection);
+}
+
+bool SweepController::canPause() const
+{
+    return local_ && !dir_.isEmpty() && QDir(local_->outDir()) == QDir(dir_);
+}
+
+void SweepController::setPaused(bool paused)
+{
+    if (canPause())
+        local_->setPaused(paused);
 }
 
 void SweepController::refresh()

@@ -58,6 +58,12 @@ public:
     /// Stops the shown sweep as `dpu-cli sweep cancel` does (a local sweep of this window through
     /// its run-control token).
     void cancel();
+    /// A local sweep of this window is shown: it can be paused.
+    bool canPause() const;
+    /// Pauses or resumes the shown sweep when canPause() (its cells are stopped, not ended).
+    void setPaused(bool paused);
+    /// The engine has paused the shown sweep's cells.
+    bool paused() const { return paused_; }
 
     QString dir() const { return dir_; }
     const dpu::SweepFolderStatus& status() const { return status_; }
@@ -76,6 +82,8 @@ Q_SIGNALS:
     void failed(const QString& text);
     /// The shown sweep stopped running (every cell ended, or it was cancelled).
     void sweepEnded(const QString& dir);
+    /// The shown local sweep was paused (its cells stopped) or resumed.
+    void pausedChanged(bool paused);
 
 private:
     void show(const QString& dir);
@@ -90,6 +98,7 @@ private:
     int localMs_ = 2000;
     int slurmMs_ = 10000;
     bool wasActive_ = false;
+    bool paused_ = false;
     bool endPending_ = false;
     bool readable_ = false; // read once, or opened with a sweep.json
     bool reading_ = false;
