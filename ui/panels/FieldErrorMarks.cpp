@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // FieldErrorMarks: the reason next to the field as the user types, not only in a list below the form.
 #include "panels/FieldErrorMarks.h"
+#include "dpu/Error.h"
 #include <QFormLayout>
 #include <QLabel>
 #include <QMap>
@@ -8,6 +9,15 @@
 #include <QWidget>
 
 namespace dpu::ui {
+
+QString FieldErrorMarks::reasonOf(const dpu::PlanError& error)
+{
+    const QString path = QString::fromStdString(error.path());
+    QString reason = QString::fromStdString(error.what());
+    if (!path.isEmpty() && reason.startsWith(path + QStringLiteral(": ")))
+        reason = reason.mid(path.size() + 2);
+    return reason;
+}
 
 void FieldErrorMarks::addRow(const QString& name, const QList<QWidget*>& fields, const QStringList& names)
 {

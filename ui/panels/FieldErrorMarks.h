@@ -6,6 +6,10 @@
 #include <QPair>
 #include <QString>
 
+namespace dpu {
+class PlanError;
+}
+
 class QFormLayout;
 class QLabel;
 class QWidget;
@@ -22,6 +26,8 @@ public:
     void addRow(const QString& name, const QList<QWidget*>& fields, const QStringList& names = {});
     /// Shows each (field, reason) at its field and clears every field not listed.
     void mark(const QList<QPair<QWidget*, QString>>& errors);
+    /// A plan error's reason as a field shows it: its message without the leading "path: ".
+    static QString reasonOf(const dpu::PlanError& error);
     /// The error line under a field (nullptr when it has none).
     QLabel* labelFor(QWidget* field) const { return labels_.value(field); }
 

@@ -78,11 +78,8 @@ bool PlanPanel::validate()
         dpu::validatePlan(p);
     } catch (const dpu::PlanError& e) {
         const QString path = QString::fromStdString(e.path());
-        QString reason = QString::fromStdString(e.what());
-        if (!path.isEmpty() && reason.startsWith(path + QStringLiteral(": ")))
-            reason = reason.mid(path.size() + 2);
         if (!errors_.contains(path))
-            errors_.insert(path, reason);
+            errors_.insert(path, FieldErrorMarks::reasonOf(e));
     }
     // What the plan file got wrong stays marked until the field is edited.
     for (auto it = fileProblems_.begin(); it != fileProblems_.end(); ++it)
@@ -101,11 +98,7 @@ void PlanPanel::checkSplitAgainstData(const dpu::Plan& p)
     try {
         dpu::checkSplitFits(p, dpu::readDatasetSize(p.dataset));
     } catch (const dpu::PlanError& e) {
-        QString reason = QString::fromStdString(e.what());
-        const QString path = QString::fromStdString(e.path());
-        if (reason.startsWith(path + QStringLiteral(": ")))
-            reason = reason.mid(path.size() + 2);
-        errors_.insert(path, reason);
+        errors_.insert(QString::fromStdString(e.path()), FieldErrorMarks::reasonOf(e));
     } catch (const dpu::Error& e) {
         errors_.insert(QStringLiteral("dataset.path"), QString::fromStdString(e.what()));
     }

@@ -291,11 +291,7 @@ void PlanPanel::addProbeErrors(const dpu::Plan& p)
         try {
             dpu::checkSplitFits(p, {r->probe.train, r->probe.test});
         } catch (const dpu::PlanError& e) {
-            QString reason = QString::fromStdString(e.what());
-            const QString path = QString::fromStdString(e.path());
-            if (reason.startsWith(path + QStringLiteral(": ")))
-                reason = reason.mid(path.size() + 2);
-            errors_.insert(path, reason);
+            errors_.insert(QString::fromStdString(e.path()), FieldErrorMarks::reasonOf(e));
         }
     }
     for (const ModelFit& fit : r->fits)

@@ -27,6 +27,16 @@ const FrontierFamily* familyOf(const FrontierGroup& group, const std::string& st
     return nullptr;
 }
 
+/// Deployed rounds with a measured bundle: what planning::calibration() pools (0: it has none).
+int calibrationRounds(const FrontierFamily& family)
+{
+    int rounds = 0;
+    for (const FrontierPoint& p : family.points)
+        if (p.realToAnalytic > 0)
+            rounds += p.deployedRounds;
+    return rounds;
+}
+
 std::string ratioText(double r)
 {
     char buf[32];
@@ -101,10 +111,8 @@ RoundEstimate estimateRound(const Plan& plan, const CostModel& cost, const std::
                     other.plan.dataset.kind != plan.dataset.kind || other.plan.dataset.path != plan.dataset.path)
                     continue;
                 const FrontierFamily* f = familyOf(other, strategy, values);
-                int rounds = 0;
-                for (const FrontierPoint& p : f ? f->points : std::vector<FrontierPoint>{})
-                    rounds += p.realToAnalytic > 0 ? p.deployedRounds : 0;
-                if (f && rounds > best && planning::calibration(*f) > 0) {
+                const int rounds = f ? calibrationRounds(*f) : 0;
+                if (rounds > best) {
                     best = rounds;
                     family = f;
                     ratio = planning::calibration(*f);
@@ -117,9 +125,7 @@ RoundEstimate estimateRound(const Plan& plan, const CostModel& cost, const std::
             e.basis = RoundEstimate::Basis::Calibrated;
             e.realToAnalytic = ratio;
             e.bytes = ratio * analytic;
-            for (const FrontierPoint& p : family->points)
-                if (p.realToAnalytic > 0)
-                    e.calibrationRounds += p.deployedRounds;
+            e.calibrationRounds = calibrationRounds(*family);
             e.why = "calibrated on " + std::to_string(e.calibrationRounds) + " deployed rounds of " + e.family +
                     " (real bytes " + ratioText(ratio) + " x the fp32 model)";
             if (!elsewhere.empty())
