@@ -162,23 +162,6 @@ void refuseWhileInSlurm(const Sweep& sweep, const std::string& dir)
                         "): stop them first (sweep cancel " + dir + ")");
 }
 
-int sweepStatusSlurm(const Sweep& sweep, const std::string& dir)
-{
-    const auto slurm = systemSlurmCommands();
-    const SlurmSweepStatus status = slurmSweepStatus(sweep, dir, *slurm);
-    if (!status.queueRead)
-        std::fprintf(stderr, "%s (states from the cell folders only)\n", status.queueError.c_str());
-    std::printf("%-12s  %-8s  %-14s  %-12s  %s\n", "cell", "state", "slurm task", "slurm state", "axes");
-    for (size_t i = 0; i < sweep.cells.size(); ++i) {
-        const SlurmCellStatus& c = status.cells[i];
-        std::printf("%-12s  %-8s  %-14s  %-12s  %s\n", sweep.cells[i].id.c_str(), cellStateName(c.state),
-                    c.task.empty() ? "-" : c.task.c_str(), c.slurmState.empty() ? "-" : c.slurmState.c_str(),
-                    axesLabel(sweep.cells[i]).c_str());
-    }
-    std::printf("%s\n", countsLine(sweep.cells.size(), countStates(status)).c_str());
-    return 0;
-}
-
 int sweepCancelSlurm(const Sweep& sweep, const std::string& dir)
 {
     const auto slurm = systemSlurmCommands();

@@ -21,8 +21,6 @@ std::string axesLabel(const SweepCell& cell);
 int sweepRunSlurm(const std::string& out, ArgList& args);
 /// SlurmSweepCommand.cpp: `sweep task DIR ID`, the body of one Slurm array task.
 int sweepTask(ArgList& args);
-/// SlurmSweepCommand.cpp: prints a Slurm sweep folder's cells, their states and array tasks.
-int sweepStatusSlurm(const Sweep& sweep, const std::string& dir);
 /// SlurmSweepCommand.cpp: throws Error when a folder sent to Slurm still has cells queued or
 /// running there (or the queue cannot be read), so that a local run does not run them twice.
 void refuseWhileInSlurm(const Sweep& sweep, const std::string& dir);

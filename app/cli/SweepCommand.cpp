@@ -5,13 +5,14 @@
 #include "SweepCli.h"
 #include "dpu/Error.h"
 #include "dpu/LocalSweep.h"
+#include "dpu/SlurmSweep.h"
 #include "dpu/Sweep.h"
 #include "dpu/SweepControl.h"
 #include "dpu/SweepStatus.h"
 #include <unistd.h>
 #include <cstdio>
 #include <filesystem>
-#include <map>
+#include <memory>
 
 namespace dpu::cli {
 
@@ -123,18 +124,27 @@ int sweepStatus(ArgList& args)
     const auto pos = args.positional();
     if (pos.size() != 1)
         throw UsageError("sweep status takes one sweep folder");
-    const Sweep sweep = loadSweepFile((fs::path(pos[0]) / "sweep.json").string());
-    if (const auto record = readSweepBackend(pos[0]); record && record->backend == "slurm")
-        return sweepStatusSlurm(sweep, pos[0]);
-    std::map<CellState, int> counts;
-    std::printf("%-12s  %-8s  %s\n", "cell", "state", "axes");
-    // The same reading of the folder as the window's sweeps panel.
-    for (const SweepCellStatus& cell : readSweepFolderStatus(pos[0], nullptr).cells) {
-        ++counts[cell.state];
-        std::printf("%-12s  %-8s  %s\n", cell.id.c_str(), cellStateName(cell.state), cell.axes.c_str());
+    // The same reading of the folder, and the same words, as the window's Sweeps tab: a cell a
+    // stop ended, or one a stopped sweep never started, is "cancelled" (`sweep run` resumes it).
+    const auto record = readSweepBackend(pos[0]);
+    const bool slurm = record && record->backend == "slurm";
+    const std::unique_ptr<SlurmCommands> commands = slurm ? systemSlurmCommands() : nullptr;
+    const SweepFolderStatus st = readSweepFolderStatus(pos[0], commands.get());
+    if (!st.queueRead)
+        std::fprintf(stderr, "%s (states from the cell folders only)\n", st.queueError.c_str());
+    if (slurm)
+        std::printf("%-12s  %-9s  %-14s  %-12s  %s\n", "cell", "state", "slurm task", "slurm state", "axes");
+    else
+        std::printf("%-12s  %-9s  %s\n", "cell", "state", "axes");
+    for (const SweepCellStatus& c : st.cells) {
+        if (slurm)
+            std::printf("%-12s  %-9s  %-14s  %-12s  %s\n", c.id.c_str(), cellViewName(c.view),
+                        c.slurmTask.empty() ? "-" : c.slurmTask.c_str(), c.slurmState.empty() ? "-" : c.slurmState.c_str(),
+                        c.axes.c_str());
+        else
+            std::printf("%-12s  %-9s  %s\n", c.id.c_str(), cellViewName(c.view), c.axes.c_str());
     }
-    std::printf("%zu cells: %d done, %d running, %d pending, %d failed\n", sweep.cells.size(), counts[CellState::Done],
-                counts[CellState::Running], counts[CellState::Pending], counts[CellState::Failed]);
+    std::printf("%s\n", st.summary().c_str());
     return 0;
 }
 

@@ -130,6 +130,10 @@ private Q_SLOTS:
         QVERIFY2(idle.code == 0 && idle.out.contains("nothing to cancel"), qPrintable(idle.out));
         const Result status = cli({"sweep", "status", out});
         QVERIFY2(status.out.contains(" 0 running") && status.out.contains(" 0 failed"), qPrintable(status.out));
+        // The cells it never started are cancelled with it, not shown as waiting.
+        QVERIFY2(status.out.contains(" 0 pending") && status.out.contains(" cancelled"), qPrintable(status.out));
+        for (const auto& [id, state] : states(status.out))
+            QVERIFY2(state == "done" || state == "cancelled", qPrintable(status.out));
         QVERIFY2(!status.out.contains("4 cells: 4 done"), qPrintable(status.out));
 
         const Result resumed = cli({"sweep", "run", sweepFile, "--out", out, "--jobs", "2"});

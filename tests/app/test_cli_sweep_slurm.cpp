@@ -112,11 +112,11 @@ private Q_SLOTS:
         QVERIFY2(followed.contains("4 submitted") && followed.contains(cancelled + " stopped"), qPrintable(followed));
         QVERIFY2(followed.contains("3 done, 0 running, 1 pending, 0 failed"), qPrintable(followed));
 
-        // Status names the task and Slurm's word for it; the cell kept its finished round.
+        // Status calls it cancelled, names the task and Slurm's word for it; the cell kept its finished round.
         const Result status = dpu::test::cli({"sweep", "status", out});
         QCOMPARE(status.code, 0);
         const QString line = status.out.split('\n').filter(cancelled).value(0);
-        QVERIFY2(line.contains("pending") && line.contains(task), qPrintable(status.out));
+        QVERIFY2(line.contains("cancelled") && line.contains(task), qPrintable(status.out));
         QVERIFY(readAll(out + "/cells/" + cancelled + "/results.jsonl").count('\n') >= 1);
         QCOMPARE(QJsonDocument::fromJson(readAll(out + "/cells/" + cancelled + "/exit.json")).object()["code"].toInt(), 130);
 

@@ -20,6 +20,8 @@ struct SweepBackendRecord {
     std::string backend;                   ///< "local" or "slurm"
     std::string host;                      ///< local: the machine running the sweep process
     long pid = 0;                          ///< local: the sweep process (0 once it ended)
+    bool stopped = false;                  ///< local: that process ended on a stop request, so
+                                           ///< the cells it never started were cancelled
     std::string started;                   ///< ISO time of the last `sweep run`
     std::vector<SlurmSubmission> submissions; ///< slurm: every submission, oldest first
 };

@@ -28,9 +28,11 @@ struct Running {
 };
 
 /// The sweep process has ended: `sweep cancel` then finds nothing running; the request is spent.
-void endLocalRecord(const std::string& dir, SweepBackendRecord record)
+/// `stopped` lets a viewer call the cells it never started cancelled rather than waiting.
+void endLocalRecord(const std::string& dir, SweepBackendRecord record, bool stopped)
 {
     record.pid = 0;
+    record.stopped = stopped;
     try {
         writeSweepBackend(dir, record);
     } catch (const Error&) {
@@ -140,10 +142,10 @@ LocalSweepSummary runLocalSweep(const Sweep& sweep, const LocalSweepOptions& opt
         stopAll();
         for (const auto& r : running)
             waitpid(r.first, nullptr, 0);
-        endLocalRecord(options.outDir, record);
+        endLocalRecord(options.outDir, record, false); // an error, not a stop: the waiting cells stay pending
         throw;
     }
-    endLocalRecord(options.outDir, record);
+    endLocalRecord(options.outDir, record, summary.stopped);
     return summary;
 }
 

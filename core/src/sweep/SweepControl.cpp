@@ -41,6 +41,7 @@ std::optional<SweepBackendRecord> readSweepBackend(const std::string& sweepDir)
         r.backend = j.at("backend").get<std::string>();
         r.host = j.value("host", "");
         r.pid = j.value("pid", 0L);
+        r.stopped = j.value("stopped", false);
         r.started = j.value("started", "");
         for (const json& s : j.value("submissions", json::array())) {
             SlurmSubmission sub;
@@ -65,8 +66,11 @@ void writeSweepBackend(const std::string& sweepDir, const SweepBackendRecord& re
     json j{{"backend", record.backend}};
     if (!record.host.empty())
         j["host"] = record.host;
-    if (record.backend == "local")
+    if (record.backend == "local") {
         j["pid"] = record.pid;
+        if (record.stopped)
+            j["stopped"] = true;
+    }
     j["started"] = record.started;
     if (record.backend == "slurm") {
         json subs = json::array();

@@ -100,6 +100,8 @@ SweepFolderStatus readSweepFolderStatus(const std::string& sweepDir, SlurmComman
         status.host = record->host;
         status.active = record->pid != 0 && record->host == thisHostName() && processAlive(record->pid);
     }
+    // A local sweep that was stopped will not start its waiting cells: they were cancelled too.
+    const bool localStopped = record && record->backend == "local" && record->stopped && record->pid == 0;
     for (size_t i = 0; i < sweep.cells.size(); ++i) {
         const SweepCell& cell = sweep.cells[i];
         SweepCellStatus c;
@@ -116,7 +118,7 @@ SweepFolderStatus readSweepFolderStatus(const std::string& sweepDir, SlurmComman
             c.view = viewOf(c.state, stopped);
         } else {
             c.state = sweepCellState(sweepDir, cell.id);
-            c.view = viewOf(c.state, stoppedByRequest(sweepDir, cell.id));
+            c.view = viewOf(c.state, localStopped || stoppedByRequest(sweepDir, cell.id));
         }
         status.cells.push_back(std::move(c));
     }

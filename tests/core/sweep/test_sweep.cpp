@@ -5,6 +5,8 @@
 #include "dpu/LocalSweep.h"
 #include "dpu/RunControl.h"
 #include "dpu/Sweep.h"
+#include "dpu/SweepControl.h"
+#include "dpu/SweepStatus.h"
 #include <QDir>
 #include <QFileDevice>
 #include <QFile>
@@ -354,6 +356,23 @@ private Q_SLOTS:
         QCOMPARE(cancelling.started, 1);
         QCOMPARE(b.failed, size_t(0));
         QCOMPARE(dpu::sweepCellState(options.outDir, s.cells[0].id), dpu::CellState::Pending);
+        // What `sweep status` and the Sweeps tab show: the stopped cell and the two never started
+        // are cancelled, and all three stay pending for a resume, which forgets the stop.
+        const dpu::SweepFolderStatus st = dpu::readSweepFolderStatus(options.outDir, nullptr);
+        QVERIFY(!st.active);
+        QCOMPARE(st.cells.size(), size_t(3));
+        for (const dpu::SweepCellStatus& c : st.cells) {
+            QCOMPARE(c.state, dpu::CellState::Pending);
+            QCOMPARE(c.view, dpu::CellView::Cancelled);
+        }
+        QCOMPARE(st.summary(), std::string("3 cells: 0 done, 0 running, 0 pending, 0 failed, 3 cancelled"));
+        QVERIFY(dpu::readSweepBackend(options.outDir)->stopped);
+        control.reset();
+        CountingObserver resumed;
+        const dpu::LocalSweepSummary c = dpu::runLocalSweep(s, options, resumed);
+        QVERIFY(!c.stopped);
+        QVERIFY(!dpu::readSweepBackend(options.outDir)->stopped);
+        QCOMPARE(dpu::readSweepFolderStatus(options.outDir, nullptr).count(dpu::CellView::Done), size_t(3));
     }
 };
 
