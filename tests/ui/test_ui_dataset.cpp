@@ -8,6 +8,7 @@
 #include "dpu/Models.h"
 #include "panels/PlanPanel.h"
 #include "workers/EngineMetatypes.h"
+#include "workers/ProbeWorker.h"
 #include "workers/RunQueue.h"
 #include <QAction>
 #include <QCheckBox>
@@ -138,6 +139,38 @@ private Q_SLOTS:
         panel->validate();
         QVERIFY2(panel->fieldError(QStringLiteral("dataset.path")).isEmpty(), qPrintable(panel->errorText()));
         QVERIFY2(panel->fieldError(QStringLiteral("model")).isEmpty(), qPrintable(panel->errorText())); // mlp fits all
+    }
+
+    /// A probe the fields have outdated, or that the window closes on, stops instead of reading on.
+    void outdatedProbeStops()
+    {
+        dpu::ui::ProbeWorker worker;
+        dpu::ui::ProbeRequest r;
+        r.id = 1;
+        r.spec.kind = "images";
+        r.spec.path = ownData("images").toStdString();
+        r.models = {"mlp"};
+        worker.cancelBefore(2);
+        const dpu::ui::ProbeResult stale = worker.probeNow(r);
+        QVERIFY(stale.cancelled);
+        QVERIFY(stale.error.empty() && stale.fits.empty() && stale.probe.train == 0);
+        r.id = 2;
+        const dpu::ui::ProbeResult fresh = worker.probeNow(r);
+        QVERIFY2(!fresh.cancelled && fresh.error.empty(), fresh.error.c_str());
+        QCOMPARE(fresh.probe.train, int64_t{40});
+        QCOMPARE(fresh.fits.size(), size_t{1});
+
+        // The form: a path typed while another is read gets the newer answer; closing mid-read is clean.
+        auto* w = new MainWindow;
+        PlanPanel* panel = w->planPanel();
+        auto* path = panel->findChild<QLineEdit*>(QStringLiteral("datasetPath"));
+        path->setText(ownData("npz/holdout.npz"));
+        QVERIFY(QTest::qWaitFor([panel] { return panel->probePending(); }, kProbeTimeoutMs));
+        QVERIFY(pick(panel, ownData("images")));
+        QCOMPARE(kindShown(panel), QStringLiteral("images"));
+        QCOMPARE(panel->currentProbe()->probe.train, int64_t{40});
+        path->setText(ownData("npy"));
+        delete w;
     }
 
     void modelThatDoesNotFitIsRefusedAtItsField()

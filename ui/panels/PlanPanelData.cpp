@@ -22,6 +22,7 @@
 #include <QThread>
 #include <QTimer>
 #include <algorithm>
+#include <limits>
 
 namespace dpu::ui {
 namespace {
@@ -158,7 +159,8 @@ void PlanPanel::startProbeThread()
 
 void PlanPanel::stopProbeThread()
 {
-    // A probe under way finishes first (the readers have no cancel): a big folder delays closing.
+    // A probe under way stops at its next image: a big folder does not hold the window open.
+    probeWorker_->cancelBefore(std::numeric_limits<quint64>::max());
     probeThread_->quit();
     probeThread_->wait();
 }
@@ -167,6 +169,8 @@ void PlanPanel::scheduleProbe(bool detect)
 {
     detectNext_ = detect;
     probeWaiting_ = true;
+    if (probeBusy_)
+        probeWorker_->cancelBefore(probeSeq_ + 1); // its answer would be stale: stop reading now
     probeTimer_->start();
 }
 
@@ -200,6 +204,8 @@ void PlanPanel::sendProbe()
 void PlanPanel::onProbed(const dpu::ui::ProbeResult& result)
 {
     probeBusy_ = false;
+    if (result.cancelled && !probeWaiting_)
+        return; // the window is closing
     if (probeWaiting_) {
         // The fields changed meanwhile: this answer is stale; the newer request goes now unless
         // its pause is still running.

@@ -27,30 +27,47 @@ ProbeResult ProbeWorker::probeNow(const ProbeRequest& request)
     ProbeResult out;
     out.id = request.id;
     out.spec = request.spec;
+    const auto poll = [this, id = request.id] {
+        if (id < cancelBefore_.load())
+            throw dpu::Cancelled();
+    };
     try {
+        poll();
         if (request.detect) {
             out.spec.kind = dpu::detectDatasetKind(request.spec.path);
             out.detected = true;
         }
-        out.probe = dpu::probeDataset(out.spec);
+        out.probe = dpu::probeDataset(out.spec, poll);
+        for (const std::string& model : request.models) {
+            poll();
+            out.fits.push_back({model, fitProblem(model, out.probe, request.widthMultiplier)});
+        }
+    } catch (const dpu::Cancelled&) {
+        ProbeResult none;
+        none.id = request.id;
+        none.spec = request.spec;
+        none.cancelled = true;
+        return none;
     } catch (const std::exception& e) {
         // DataError and PlanError name the file or field; anything else still must not escape
         // the worker's event loop.
         out.error = e.what();
         return out;
     }
-    const dpu::InputShape& shape = out.probe.shape;
-    for (const std::string& model : request.models) {
-        const double width = model == "mobilenetv1" ? request.widthMultiplier : 1.0;
-        const QString key = QStringLiteral("%1|%2x%3x%4|%5|%6")
-                                .arg(QString::fromStdString(model))
-                                .arg(shape.channels).arg(shape.height).arg(shape.width)
-                                .arg(out.probe.classes).arg(width);
-        if (!fitCache_.contains(key))
-            fitCache_.insert(key, QString::fromStdString(dpu::modelFitProblem(model, shape, out.probe.classes, width)));
-        out.fits.push_back({model, fitCache_.value(key).toStdString()});
-    }
     return out;
+}
+
+std::string ProbeWorker::fitProblem(const std::string& model, const dpu::DataProbe& probe, double widthMultiplier)
+{
+    const dpu::InputShape& shape = probe.shape;
+    const double width = model == "mobilenetv1" ? widthMultiplier : 1.0;
+    const QString key = QStringLiteral("%1|%2x%3x%4|%5|%6")
+                            .arg(QString::fromStdString(model))
+                            .arg(shape.channels).arg(shape.height).arg(shape.width)
+                            .arg(probe.classes).arg(width);
+    if (!fitCache_.contains(key))
+        fitCache_.insert(key, QString::fromStdString(dpu::modelFitProblem(model, shape, probe.classes, width)));
+    return fitCache_.value(key).toStdString();
 }
 
 void ProbeWorker::probe(const dpu::ui::ProbeRequest& request)

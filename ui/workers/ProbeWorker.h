@@ -7,6 +7,7 @@
 #include <QMetaType>
 #include <QObject>
 #include <QString>
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -34,12 +35,14 @@ struct ProbeResult {
     dpu::DatasetSpec spec;
     bool detected = false;   ///< spec.kind came from the data
     std::string error;       ///< the reader's message (names the file and the problem); empty when read
+    bool cancelled = false;  ///< stopped by cancelBefore(): no probe, no error
     dpu::DataProbe probe;    ///< valid when error is empty
     std::vector<ModelFit> fits;
 };
 
 /// Create on the GUI thread, move to a QThread, call probe() through a queued invocation;
 /// probed() arrives queued on the GUI thread. Keeps the model checks it made, per input shape.
+/// cancelBefore() may be called from any thread: a request it covers stops at its next image.
 class ProbeWorker : public QObject {
     Q_OBJECT
 public:
@@ -47,6 +50,9 @@ public:
 
     /// Does the whole probe synchronously on the calling thread (the worker's, or a test's).
     ProbeResult probeNow(const ProbeRequest& request);
+    /// Requests with an id below `id` (the one under way, queued ones) stop at the next image or
+    /// model check and answer `cancelled`: newer fields, or the window closing.
+    void cancelBefore(quint64 id) { cancelBefore_.store(id); }
 
 public Q_SLOTS:
     void probe(const dpu::ui::ProbeRequest& request);
@@ -55,7 +61,11 @@ Q_SIGNALS:
     void probed(const dpu::ui::ProbeResult& result);
 
 private:
+    /// dpu::modelFitProblem, remembered per model, input shape, classes and width.
+    std::string fitProblem(const std::string& model, const dpu::DataProbe& probe, double widthMultiplier);
+
     QHash<QString, QString> fitCache_; // "model|CxHxW|classes|width" -> problem
+    std::atomic<quint64> cancelBefore_{0};
 };
 
 /// A key of the fields of `spec` that change what probeDataset() reads (not its preprocessing).

@@ -4,6 +4,7 @@
 #include "dpu/Plan.h"
 #include "dpu/Shape.h"
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -39,8 +40,10 @@ std::string detectDatasetKind(const std::string& path);
 
 /// Reads the dataset `spec` names (all of it, every byte checked as a run would) and describes
 /// it. Slow for big data sets: call it off the GUI thread. Throws DataError naming the file and
-/// the problem, PlanError for a bad dataset key.
-DataProbe probeDataset(const DatasetSpec& spec);
+/// the problem, PlanError for a bad dataset key. `poll` (when set) is called before each image
+/// of an image folder, the one kind that can take minutes: throw from it (e.g. Cancelled) to
+/// stop; what it throws propagates.
+DataProbe probeDataset(const DatasetSpec& spec, const std::function<void()>& poll = {});
 
 /// Why `model` cannot train on samples of `shape` with `classes` outputs, or "" when it can:
 /// the model is built and run forward once on a batch of two zero samples (so a TorchScript

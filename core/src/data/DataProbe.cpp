@@ -77,9 +77,9 @@ std::string detectDatasetKind(const std::string& path)
                          "batches, x.npy and y.npy, or one subfolder of PNG/JPEG images per class");
 }
 
-DataProbe probeDataset(const DatasetSpec& spec)
+DataProbe probeDataset(const DatasetSpec& spec, const std::function<void()>& poll)
 {
-    RawDataset r = readRawData(spec);
+    RawDataset r = readRawData(spec, poll);
     DataProbe out;
     out.kind = spec.kind;
     out.name = r.name;

@@ -58,7 +58,7 @@ void checkLimit(int64_t limit, const char* path)
 
 } // namespace
 
-RawDataset readRawData(const DatasetSpec& spec)
+RawDataset readRawData(const DatasetSpec& spec, const std::function<void()>& poll)
 {
     checkLimit(spec.trainLimit, "dataset.train_limit");
     checkLimit(spec.testLimit, "dataset.test_limit");
@@ -88,7 +88,7 @@ RawDataset readRawData(const DatasetSpec& spec)
         if (name.empty())
             name = std::filesystem::path(spec.path).lexically_normal().parent_path().filename().string();
     } else if (spec.kind == "images") {
-        data::ImageFolderData images = data::readImageFolder(spec);
+        data::ImageFolderData images = data::readImageFolder(spec, poll);
         raw = std::move(images.raw);
         out.classes = static_cast<int>(images.classes.size());
         out.classNames = std::move(images.classes);
@@ -104,9 +104,9 @@ RawDataset readRawData(const DatasetSpec& spec)
     return out;
 }
 
-LoadedData loadData(const DatasetSpec& spec)
+LoadedData loadData(const DatasetSpec& spec, const std::function<void()>& poll)
 {
-    RawDataset r = readRawData(spec);
+    RawDataset r = readRawData(spec, poll);
     data::RawData& raw = r.raw;
     LoadedData out;
     out.classes = r.classes;

@@ -6,6 +6,7 @@
 #include "dpu/Plan.h"
 #include "dpu/Shape.h"
 #include <torch/torch.h>
+#include <functional>
 #include <string>
 
 namespace dpu {
@@ -45,12 +46,13 @@ struct RawDataset {
 };
 
 /// Reads the dataset the spec names (no normalisation). Throws DataError naming the file and
-/// the problem, PlanError for a bad limit or kind.
-RawDataset readRawData(const DatasetSpec& spec);
+/// the problem, PlanError for a bad limit or kind. `poll`: see readImageFolder (the other kinds
+/// are a few files read in seconds and do not call it).
+RawDataset readRawData(const DatasetSpec& spec, const std::function<void()>& poll = {});
 
 /// Loads the dataset the spec names, normalised per channel with the training split's mean and
-/// standard deviation. Throws DataError naming the file and the problem.
-LoadedData loadData(const DatasetSpec& spec);
+/// standard deviation. Throws DataError naming the file and the problem; `poll` as readRawData.
+LoadedData loadData(const DatasetSpec& spec, const std::function<void()>& poll = {});
 
 /// Validation and test from the test split, and the order in which training samples arrive.
 struct DataSplit {

@@ -42,14 +42,17 @@ std::pair<std::string, std::string> roots(const std::string& path)
 }
 
 struct Reader {
-    explicit Reader(const DatasetSpec& s) : spec(s) {}
+    Reader(const DatasetSpec& s, const std::function<void()>& p) : spec(s), poll(p) {}
     const DatasetSpec& spec;
+    const std::function<void()>& poll;
     int channels = 0, height = 0, width = 0; // fixed by the first image unless the spec sets them
     std::string firstImage;
 
     void readClass(const std::string& folder, int64_t label, std::vector<uint8_t>& pixels, std::vector<int64_t>& labels)
     {
         for (const auto& file : imageFiles(folder)) {
+            if (poll)
+                poll(); // a folder of 100,000 photos decodes for minutes: a stop need not wait
             const auto bytes = readArrayFileBytes(file);
             if (channels == 0)
                 channels = spec.channels > 0 ? spec.channels : imageChannels(bytes.data(), bytes.size(), file);
@@ -121,7 +124,7 @@ bool looksLikeImageFolder(const std::string& folder)
     return false;
 }
 
-ImageFolderData readImageFolder(const DatasetSpec& spec)
+ImageFolderData readImageFolder(const DatasetSpec& spec, const std::function<void()>& poll)
 {
     requireFolder(spec.path);
     const auto [root, testRoot] = roots(spec.path);
@@ -131,7 +134,7 @@ ImageFolderData readImageFolder(const DatasetSpec& spec)
         failFile(root, "no class folders: expected one subfolder of PNG or JPEG images per class");
     if (spec.classes != 0 && spec.classes != static_cast<int>(out.classes.size()))
         failFile(root, std::to_string(out.classes.size()) + " class folders, but dataset.classes is " + std::to_string(spec.classes));
-    Reader reader(spec);
+    Reader reader(spec, poll);
     std::vector<uint8_t> pixels;
     std::vector<int64_t> labels;
     for (size_t c = 0; c < out.classes.size(); ++c) {

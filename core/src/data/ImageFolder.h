@@ -3,6 +3,7 @@
 #pragma once
 #include "data/RawData.h"
 #include "dpu/Plan.h"
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,8 +23,10 @@ struct ImageFolderData {
 /// spec.channels (0: as the first image) and must all have the first image's size unless
 /// spec.image_size resizes them. Throws DataError naming the folder or file: no class folders, a
 /// class without images, an image that does not decode or has another size, a test class that
-/// the training split lacks.
-ImageFolderData readImageFolder(const DatasetSpec& spec);
+/// the training split lacks. `poll` (when set) is called before each image, so that a caller can
+/// stop a long read by throwing from it (the runner's cancel, a superseded probe); what it
+/// throws propagates.
+ImageFolderData readImageFolder(const DatasetSpec& spec, const std::function<void()>& poll = {});
 
 /// True when `folder` has a subfolder holding at least one .png/.jpg/.jpeg file (a cheap check for
 /// kind detection; reading may still fail).

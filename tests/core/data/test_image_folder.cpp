@@ -139,6 +139,25 @@ private Q_SLOTS:
         QVERIFY(h.description.find("(held out)") != std::string::npos);
     }
 
+    /// A read of a big folder can be stopped between two images: the hook runs before each, and
+    /// what it throws ends the read there (the runner's cancel, a probe the form no longer needs).
+    void aLongReadStopsAtTheNextImage()
+    {
+        const DatasetSpec spec = datasetSpec("images", ownData("images"));
+        int calls = 0;
+        const auto p = dpu::probeDataset(spec, [&] { ++calls; });
+        QCOMPARE(calls, static_cast<int>(p.train + p.test));
+        calls = 0;
+        dpu::loadData(spec, [&] { ++calls; }); // what a run reads, with the run's cancel check
+        QCOMPARE(calls, static_cast<int>(p.train + p.test));
+        calls = 0;
+        QVERIFY_THROWS_EXCEPTION(dpu::Cancelled, dpu::probeDataset(spec, [&] {
+                                     if (++calls == 5)
+                                         throw dpu::Cancelled();
+                                 }));
+        QCOMPARE(calls, 5); // nothing read after the stop
+    }
+
     void modelsThatFit()
     {
         QCOMPARE(dpu::modelFitProblem("mlp", {1, 6, 6}, 4), std::string());
