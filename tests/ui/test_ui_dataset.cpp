@@ -95,6 +95,10 @@ private Q_SLOTS:
         QCOMPARE(kindShown(panel), kind);
         QCOMPARE(QString::fromStdString(panel->plan().dataset.kind), kind);
         QVERIFY2(panel->currentProbe()->error.empty(), panel->currentProbe()->error.c_str());
+        // The automatic name says which data: own data by its file or folder name.
+        const QFileInfo where(path);
+        const QString data = kind == "idx" ? QStringLiteral("idx") : where.isFile() ? where.completeBaseName() : where.fileName();
+        QCOMPARE(panel->findChild<QLineEdit*>(QStringLiteral("name"))->text(), QStringLiteral("%1-mlp-k0.01").arg(data));
 
         // The summary is the engine's own reading of the data.
         dpu::DatasetSpec spec;

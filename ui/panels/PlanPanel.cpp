@@ -178,6 +178,12 @@ QString PlanPanel::automaticName(const dpu::Plan& plan)
                : folder.contains(QLatin1String("mnist"))  ? QStringLiteral("mnist")
                : folder.isEmpty()                          ? QStringLiteral("idx")
                                                            : folder;
+    } else if (data != QLatin1String("cifar10") && data != QLatin1String("cifar100")) {
+        // Own data: its file or folder says more than the kind ("bigimg", not "images").
+        const QFileInfo path(QDir::cleanPath(QString::fromStdString(plan.dataset.path)));
+        const QString base = path.isFile() ? path.completeBaseName() : path.fileName();
+        if (!base.isEmpty())
+            data = base;
     }
     QString model = QString::fromStdString(plan.model);
     if (model.startsWith(QLatin1String("torchscript:")))
