@@ -102,9 +102,11 @@ void MainWindow::connectQueue()
     connect(queue_, &RunQueue::runQueued, this, [this](int id, const dpu::Plan& plan) {
         runPlans_.insert(id, plan);
         trackQueuedRun(id, plan);
-        run_->runQueued(id, plan, queue_->pendingCount());
+        // The runs ahead of it: the one running and those queued before it.
+        run_->runQueued(id, plan, queue_->pendingCount() - 1 + (queue_->isBusy() ? 1 : 0));
         results_->budgetPanel()->runQueued(id, plan);
     });
+    connect(queue_, &RunQueue::runStarting, run_, &RunPanel::runStarting);
     connect(queue_, &RunQueue::runStarted, run_, &RunPanel::runStarted);
     connect(queue_, &RunQueue::runStarted, this, [this](int id) { expectRounds(runPlans_.value(id)); });
     connect(queue_, &RunQueue::batchProgress, run_, &RunPanel::batchProgress);
@@ -136,7 +138,8 @@ void MainWindow::connectQueue()
     connect(queue_, &RunQueue::pausedChanged, this, [this](bool paused) {
         const QSignalBlocker block(pauseAct_);
         pauseAct_->setChecked(paused);
-        run_->setPaused(paused);
+        if (queue_->currentRunId() != 0) // a run that ends while paused was stopped, not resumed
+            run_->setPaused(paused);
     });
     connect(queue_, &RunQueue::busyChanged, this, &MainWindow::updateActions);
     connect(queue_, &RunQueue::idle, this, [this] {

@@ -193,7 +193,10 @@ private Q_SLOTS:
         QSignalSpy rounds(w.runQueue(), &dpu::ui::RunQueue::roundDone);
         QSignalSpy paused(w.runQueue(), &dpu::ui::RunQueue::pausedChanged);
         QVERIFY(w.startRun());
+        // Until the data is read the panel says so (a big image folder takes minutes).
+        QVERIFY2(w.runPanel()->statusText().contains(QStringLiteral("reading the data")), qPrintable(w.runPanel()->statusText()));
         QVERIFY(rounds.wait(kRunTimeoutMs));
+        QVERIFY(!w.runPanel()->statusText().contains(QStringLiteral("reading the data")));
 
         w.pauseAction()->trigger();
         QVERIFY(w.pauseAction()->isChecked());
@@ -213,6 +216,8 @@ private Q_SLOTS:
         QVERIFY(summary.records.size() < 16);
         QCOMPARE(w.resultsPanel()->roundsModel()->rowCount(), static_cast<int>(summary.records.size()));
         QVERIFY(w.runPanel()->statusText().contains(QStringLiteral("stopped")));
+        QVERIFY(!w.pauseAction()->isChecked());
+        QVERIFY2(!w.runPanel()->logText().contains(QStringLiteral("Resumed")), qPrintable(w.runPanel()->logText()));
         QVERIFY(!w.pauseAction()->isChecked());
     }
 

@@ -36,10 +36,19 @@ void RunPanel::log(const QString& line)
     log_->appendPlainText(QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss  ")) + line);
 }
 
-void RunPanel::runQueued(int runId, const dpu::Plan& plan, int pending)
+void RunPanel::runQueued(int runId, const dpu::Plan& plan, int ahead)
 {
     plans_.insert(runId, plan);
-    log(tr("Run %1 queued: %2 (%3 pending)").arg(runId).arg(QString::fromStdString(plan.name)).arg(pending));
+    log(ahead == 0 ? tr("Run %1 starts: %2").arg(runId).arg(QString::fromStdString(plan.name))
+                   : tr("Run %1 queued: %2 (%3 ahead of it)").arg(runId).arg(QString::fromStdString(plan.name)).arg(ahead));
+}
+
+void RunPanel::runStarting(int runId)
+{
+    // Reading a big image folder takes a while before the first round: say so, and let Stop act.
+    currentRun_ = runId;
+    progress_->setRange(0, 0); // busy: how long the reading takes is not known
+    status_->setText(tr("Run %1: reading the data…").arg(runId));
 }
 
 void RunPanel::runStarted(int runId, const dpu::RunInfo& info)
@@ -88,6 +97,7 @@ void RunPanel::runFinished(int runId, const dpu::RunSummary& summary, int pendin
     status_->setText(tr("Run %1 %2").arg(runId).arg(what));
     log(tr("Run %1 %2%3").arg(runId).arg(what).arg(summary.outDir.empty() ? QString()
                                                                            : tr(" in %1").arg(QString::fromStdString(summary.outDir))));
+    endBusy();
     if (!summary.cancelled)
         progress_->setValue(progress_->maximum());
     if (pending > 0)
@@ -98,7 +108,16 @@ void RunPanel::runFailed(int runId, const QString& error, int pending)
 {
     status_->setText(tr("Run %1 failed: %2").arg(runId).arg(error));
     log(tr("Run %1 failed: %2").arg(runId).arg(error));
+    endBusy();
     Q_UNUSED(pending);
+}
+
+void RunPanel::endBusy()
+{
+    if (progress_->maximum() == 0) {
+        progress_->setRange(0, 1);
+        progress_->setValue(0);
+    }
 }
 
 void RunPanel::setPaused(bool paused)

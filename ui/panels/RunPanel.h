@@ -17,7 +17,10 @@ class RunPanel : public QWidget {
 public:
     explicit RunPanel(QWidget* parent = nullptr);
 
-    void runQueued(int runId, const dpu::Plan& plan, int pending);
+    /// `ahead`: the runs before it (the one running and those queued earlier).
+    void runQueued(int runId, const dpu::Plan& plan, int ahead);
+    /// Its worker began reading the data: a busy bar until runStarted.
+    void runStarting(int runId);
     void runStarted(int runId, const dpu::RunInfo& info);
     void batchProgress(int runId, const dpu::BatchProgress& progress);
     void roundDone(int runId, const dpu::RoundRecord& record);
@@ -32,6 +35,8 @@ public:
 
 private:
     void updateProgress(double unitFraction);
+    /// A run that ends before runStarted leaves no busy bar behind.
+    void endBusy();
 
     QLabel* status_;
     QProgressBar* progress_;

@@ -105,6 +105,7 @@ void RunQueue::startNext()
     });
     if (wasIdle)
         Q_EMIT busyChanged(true);
+    Q_EMIT runStarting(next.id);
     QMetaObject::invokeMethod(worker, &RunWorker::start, Qt::QueuedConnection);
 }
 

@@ -42,6 +42,8 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void runQueued(int runId, const dpu::Plan& plan);
+    /// The run's worker begins: it reads the data and builds the model, then runStarted follows.
+    void runStarting(int runId);
     void runStarted(int runId, const dpu::RunInfo& info);
     void roundStarted(int runId, const dpu::RoundStart& start);
     void epochDone(int runId, const dpu::EpochEvent& epoch);

@@ -23,8 +23,8 @@ inline void honourRunControl(RunControl* control, RunObserver* observer)
         // 50 ms: a resume feels immediate and the idle loop costs nothing measurable.
         while (control->paused() && !control->cancelRequested())
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        if (observer)
-            observer->runPaused(false);
+        if (observer && !control->cancelRequested())
+            observer->runPaused(false); // a cancel ends the pause with the run: it did not go on
     }
     if (control->cancelRequested())
         throw Cancelled();

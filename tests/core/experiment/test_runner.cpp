@@ -246,7 +246,12 @@ private Q_SLOTS:
                 if (++batches == 10)
                     control.setPaused(true);
             }
-            void runPaused(bool paused) override { held.store(held.load() || paused); }
+            std::vector<bool> pauses;
+            void runPaused(bool paused) override
+            {
+                pauses.push_back(paused);
+                held.store(held.load() || paused);
+            }
         } paused;
         std::thread canceller([&paused] {
             while (!paused.held.load())
@@ -257,6 +262,7 @@ private Q_SLOTS:
         canceller.join();
         QVERIFY(stopped.cancelled);
         QCOMPARE(paused.batches, 10);
+        QCOMPARE(paused.pauses, std::vector<bool>{true}); // held, then stopped: never "resumed"
     }
 
     void resumeAfterCancelIsIdentical()
