@@ -430,6 +430,9 @@ void MainWindow::restoreSettings()
             // An older or hand-edited setting: start from the default plan instead.
         }
     }
+    // Closed before the path's kind was known: the kind saved is the old one, so detect it now.
+    if (s.value(QStringLiteral("lastPlanDetect"), false).toBool())
+        plan_->detectKind();
     file_ = s.value(QStringLiteral("lastFile")).toString();
     dirty_ = s.value(QStringLiteral("lastPlanDirty"), false).toBool();
     results_->budgetPanel()->setReferencePlan(plan_->plan());
@@ -450,6 +453,7 @@ void MainWindow::saveSettings() const
     s.setValue(QStringLiteral("lastPlan"), QString::fromStdString(dpu::planToJson(plan_->plan())));
     s.setValue(QStringLiteral("lastFile"), file_);
     s.setValue(QStringLiteral("lastPlanDirty"), dirty_);
+    s.setValue(QStringLiteral("lastPlanDetect"), plan_->detectingKind());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

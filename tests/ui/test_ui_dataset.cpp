@@ -16,6 +16,7 @@
 #include <QDir>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSettings>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QThread>
@@ -175,6 +176,26 @@ private Q_SLOTS:
         QCOMPARE(panel->currentProbe()->probe.train, int64_t{40});
         path->setText(ownData("npy"));
         delete w;
+    }
+
+    /// Closed while a typed path's kind was still being found: the next start finds it.
+    void kindDetectedAfterARestart()
+    {
+        {
+            MainWindow w;
+            w.show();
+            w.planPanel()->findChild<QLineEdit*>(QStringLiteral("datasetPath"))->setText(ownData("npz/data.npz"));
+            QVERIFY(w.planPanel()->detectingKind());
+            QVERIFY(w.close());
+        }
+        MainWindow again;
+        PlanPanel* panel = again.planPanel();
+        QCOMPARE(panel->findChild<QLineEdit*>(QStringLiteral("datasetPath"))->text(), ownData("npz/data.npz"));
+        QVERIFY(QTest::qWaitFor([panel] { return !panel->probePending(); }, kProbeTimeoutMs));
+        QCOMPARE(kindShown(panel), QStringLiteral("npz"));
+        QVERIFY2(panel->currentProbe() && panel->currentProbe()->error.empty(), qPrintable(panel->errorText()));
+        QVERIFY(!panel->detectingKind());
+        QSettings().clear(); // the tests after this one start from the default plan
     }
 
     void modelThatDoesNotFitIsRefusedAtItsField()

@@ -78,6 +78,10 @@ public:
     const ProbeResult* currentProbe() const;
     /// Sets the dataset path as picking it would: its kind is detected and it is read.
     void pickDataset(const QString& path);
+    /// Whether the kind of the path shown is still being detected (the kind field may be stale).
+    bool detectingKind() const { return probePending() && detectNext_; }
+    /// Detects the kind of the path shown again and reads it, as picking it would.
+    void detectKind() { scheduleProbe(true); }
 
 Q_SIGNALS:
     /// Any field changed (the plan differs from the one last set).
