@@ -4,7 +4,8 @@
 # SECONDS of wall time (default 3600), and prints executions, coverage (edges, features) and
 # findings per target as a Markdown table.
 # Usage: bench/fuzz.sh [SECONDS] [TARGET...]
-#   targets: bundle roundtrip plan safetensors idx cifar npy npz data_safetensors image (default: all)
+#   targets: bundle roundtrip plan safetensors idx cifar npy npz data_safetensors image torchscript
+#   (default: all)
 # Environment: DPU_BUILD_DIR (build/), DPU_FUZZ_RUNS (10000000), DPU_FUZZ_JOBS (1: in-process
 # workers per target, splitting the runs; each reports its own coverage, the table gives the
 # largest), DPU_FUZZ_MODE (inprocess, or fork: libFuzzer's -fork with -ignore_crashes, which
@@ -18,18 +19,23 @@ build="${DPU_BUILD_DIR:-$root/build}"
 seconds="${1:-3600}"
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(bundle roundtrip plan safetensors idx cifar npy npz data_safetensors image)
+[[ ${#targets[@]} -gt 0 ]] || targets=(bundle roundtrip plan safetensors idx cifar npy npz data_safetensors image torchscript)
 runs="${DPU_FUZZ_RUNS:-10000000}"
 jobs="${DPU_FUZZ_JOBS:-1}"
 mode="${DPU_FUZZ_MODE:-inprocess}"
 # the options of the CTest runs (tests/fuzz/CMakeLists.txt)
-common=(-rss_limit_mb=2560 -max_len=16384 -print_final_stats=1 -max_total_time="$seconds")
+common=(-rss_limit_mb=2560 -print_final_stats=1 -max_total_time="$seconds")
 echo "| target | seconds | CPU seconds | executions | exec/s | exec per CPU s | edges (cov) | features (ft) | corpus | findings |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
 for t in "${targets[@]}"; do
+  maxlen=16384
   if [[ $t == bundle ]]; then
     exe="$build/tests/fuzz_bundle_libfuzzer"
     seeds="$root/tests/data/bundle/corpus"
+  elif [[ $t == torchscript ]]; then
+    exe="$build/tests/fuzz_torchscript_libfuzzer"
+    seeds="$root/tests/data/torchscript" # the test modules: 24 KB each
+    maxlen=65536
   else
     exe="$build/tests/fuzz_${t}_libfuzzer"
     seeds="$root/tests/data/fuzz/$t"
@@ -48,7 +54,7 @@ for t in "${targets[@]}"; do
     else
       opts=(-runs=$((runs / jobs)) -seed=$((start + j)))
     fi
-    (cd "$work" && exec /usr/bin/time -f '%U %S' -o "$work/cpu-$j.txt" env ASAN_OPTIONS=detect_leaks=0 "$exe" "${opts[@]}" "${common[@]}" corpus "$seeds" >"$log" 2>&1) &
+    (cd "$work" && exec /usr/bin/time -f '%U %S' -o "$work/cpu-$j.txt" env ASAN_OPTIONS=detect_leaks=0 OMP_WAIT_POLICY=passive "$exe" "${opts[@]}" "${common[@]}" -max_len=$maxlen corpus "$seeds" >"$log" 2>&1) &
     pids+=($!)
     [[ $mode == fork ]] && break
   done
