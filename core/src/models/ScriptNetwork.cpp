@@ -12,54 +12,99 @@ namespace dpu {
 
 namespace {
 
+constexpr const char* kNoReason = "LibTorch gave no reason: the file is damaged or not a TorchScript module";
+
 /// First non-empty line of a LibTorch message: the rest is a C++ backtrace that helps nobody.
-std::string firstLine(const std::string& text)
+/// Never call it on a torch::jit::ErrorReport in this process: its what() builds the message
+/// from the module's debug records, and on a damaged module that throws out of a noexcept
+/// function, which ends the process (fuzz_torchscript's second finding, damaged_report.pt).
+std::string reasonOf(const std::exception& e)
 {
+    const std::string text = e.what();
     const auto start = text.find_first_not_of("\n \t");
     if (start == std::string::npos)
-        return "LibTorch gave no reason: the file is damaged or not a TorchScript module";
+        return kNoReason;
     const auto end = text.find('\n', start);
     return text.substr(start, end == std::string::npos ? std::string::npos : end - start);
 }
 
-/// LibTorch 1.13's TorchScript importer crashes (SIGSEGV in ScriptTypeParser) on some damaged
-/// files instead of throwing: found by fuzz_torchscript, tests/data/torchscript/damaged_crash.pt.
-/// A crash must not take the window or a run with it, so the file is first loaded in a forked
-/// child. Throws Error naming the file when the child died by a signal; returns when it loaded,
-/// threw (the load below then throws the same error by name) or could not be checked (fork
-/// failed, or the child hung: a lock another thread held at the fork; then the load below runs
-/// as before).
-void loadsWithoutCrashing(const std::string& path)
+/// What loading the file in a child process found.
+struct ChildLoad {
+    enum class Outcome { Loaded, Refused, Unchecked } outcome = Outcome::Unchecked;
+    std::string reason; ///< Refused: why (LibTorch's message, or the signal the child died by)
+};
+
+/// LibTorch 1.13 ends the process on some damaged files instead of throwing: its importer
+/// reads out of bounds (SIGSEGV, damaged_crash.pt) or its error report throws from what()
+/// (std::terminate, damaged_report.pt); both found by fuzz_torchscript. A damaged file must not
+/// take the window or a run with it, so it is first loaded in a forked child, which also builds
+/// the error message there. Unchecked when fork or pipe failed, or the child hung (a lock another
+/// thread held at the fork): the caller then loads it as before.
+ChildLoad loadInChild(const std::string& path)
 {
+    int fds[2];
+    if (pipe(fds) != 0)
+        return {};
     const pid_t child = fork();
-    if (child < 0)
-        return;
+    if (child < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return {};
+    }
     if (child == 0) {
+        close(fds[0]);
         // Die by the signal itself, even under a sanitizer's handler, so that the parent sees it.
         for (const int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
             std::signal(sig, SIG_DFL);
+        // GNU OpenMP is not fork-safe: a parallel region in the child of a process that used its
+        // threads waits for them forever (measured). One thread never opens one.
+        at::set_num_threads(1);
+        std::string reason;
         try {
             torch::jit::load(path, torch::kCPU);
+            _exit(0);
+        } catch (const std::exception& e) {
+            reason = reasonOf(e); // may end the child: the parent reports the signal
         } catch (...) {
-            _exit(1);
+            reason = kNoReason;
         }
-        _exit(0);
+        reason = reason.substr(0, 2000); // one write, under the pipe's buffer
+        const ssize_t written = write(fds[1], reason.data(), reason.size());
+        _exit(written >= 0 ? 1 : 2);
     }
+    close(fds[1]);
+    ChildLoad out;
     int status = 0;
-    for (int waited = 0; waited < 60000; waited += 10) { // loading takes milliseconds
+    bool ended = false;
+    for (int waited = 0; waited < 60000 && !ended; waited += 10) { // loading takes milliseconds
         const pid_t got = waitpid(child, &status, WNOHANG);
-        if (got == child) {
-            if (WIFSIGNALED(status))
-                throw Error("TorchScript file " + path + ": cannot load: LibTorch crashed reading it (signal " +
-                            std::to_string(WTERMSIG(status)) + "): the file is damaged or not a TorchScript module");
-            return;
-        }
-        if (got < 0 && errno != EINTR)
-            return;
-        usleep(10 * 1000);
+        if (got == child)
+            ended = true;
+        else if (got < 0 && errno != EINTR)
+            break;
+        else
+            usleep(10 * 1000);
     }
-    kill(child, SIGKILL);
-    waitpid(child, nullptr, 0);
+    if (!ended) {
+        kill(child, SIGKILL);
+        waitpid(child, nullptr, 0);
+    } else if (WIFSIGNALED(status)) {
+        out.outcome = ChildLoad::Outcome::Refused;
+        out.reason = "LibTorch crashed reading it (signal " + std::to_string(WTERMSIG(status)) +
+                     "): the file is damaged or not a TorchScript module";
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        out.outcome = ChildLoad::Outcome::Loaded;
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) == 1) {
+        out.outcome = ChildLoad::Outcome::Refused;
+        char buf[2048];
+        ssize_t n = 0;
+        while ((n = read(fds[0], buf, sizeof buf)) > 0)
+            out.reason.append(buf, static_cast<size_t>(n));
+        if (out.reason.empty())
+            out.reason = kNoReason;
+    }
+    close(fds[0]);
+    return out;
 }
 
 } // namespace
@@ -69,12 +114,18 @@ ScriptNetwork::ScriptNetwork(const std::string& path) : path_(path)
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec))
         throw Error("TorchScript file " + path + ": no such file");
-    loadsWithoutCrashing(path);
+    const ChildLoad checked = loadInChild(path);
+    if (checked.outcome == ChildLoad::Outcome::Refused)
+        throw Error("TorchScript file " + path + ": cannot load: " + checked.reason);
     try {
         // Load on the CPU whatever device the module was saved from; the runner moves it.
         module_ = torch::jit::load(path, torch::kCPU);
+    } catch (const torch::jit::ErrorReport&) {
+        throw Error("TorchScript file " + path + ": cannot load: its code does not compile in this LibTorch");
     } catch (const std::exception& e) {
-        throw Error("TorchScript file " + path + ": cannot load: " + firstLine(e.what()));
+        throw Error("TorchScript file " + path + ": cannot load: " + reasonOf(e));
+    } catch (...) {
+        throw Error("TorchScript file " + path + ": cannot load: " + kNoReason);
     }
     bool floating = false;
     for (const auto& p : module_.named_parameters(/*recurse=*/true))
@@ -88,8 +139,12 @@ torch::Tensor ScriptNetwork::forward(const torch::Tensor& images)
     c10::IValue out;
     try {
         out = module_.forward({images});
+    } catch (const torch::jit::ErrorReport&) { // see reasonOf
+        throw Error("TorchScript file " + path_ + ": forward failed: its code does not compile in this LibTorch");
     } catch (const std::exception& e) {
-        throw Error("TorchScript file " + path_ + ": forward failed: " + firstLine(e.what()));
+        throw Error("TorchScript file " + path_ + ": forward failed: " + reasonOf(e));
+    } catch (...) {
+        throw Error("TorchScript file " + path_ + ": forward failed: " + kNoReason);
     }
     // Accept a (logits, ...) tuple as some exported classifiers return auxiliary outputs.
     if (out.isTuple() && !out.toTupleRef().elements().empty())

@@ -1,14 +1,20 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-# Writes damaged_crash.pt: tiny_mlp.pt with the 7 bytes fuzz_torchscript changed (its first finding)
-# so that LibTorch 1.13's TorchScript importer crashes (SIGSEGV in ScriptTypeParser::parseClassConstant).
+# Writes fuzz_torchscript's findings as fixtures: tiny_mlp.pt with the bytes the fuzzer changed.
+#   damaged_crash.pt:  LibTorch 1.13's importer reads out of bounds (SIGSEGV under ASan in
+#                      ScriptTypeParser::parseClassConstant; here it may throw instead).
+#   damaged_report.pt: the load throws a torch::jit::ErrorReport whose what() throws in turn.
 import pathlib
 
 here = pathlib.Path(__file__).resolve().parent
-data = bytearray((here / "tiny_mlp.pt").read_bytes())
-# (0-based offset, byte) as the fuzzer left them: a swapped pair in two places and three bytes changed
-# inside the module's code/ section.
-for offset, value in [(7209, 0o356), (7210, 0o205), (7211, 0o72), (7212, 0o275),
-                      (11431, 0o172), (11897, 0o143), (17218, 0o162)]:
-    data[offset] = value
-(here / "damaged_crash.pt").write_bytes(bytes(data))
+good = (here / "tiny_mlp.pt").read_bytes()
+# (0-based offset, byte) as the fuzzer left them.
+crash = [(7209, 0o356), (7210, 0o205), (7211, 0o72), (7212, 0o275),
+         (11431, 0o172), (11897, 0o143), (17218, 0o162)]
+report = crash + [(18857, 0o224), (19560, 0o141), (19561, 0o164), (19562, 0o145), (19563, 0o156),
+                  (19564, 0o72), (19565, 0o72), (19566, 0o163), (19567, 0o165), (19568, 0o142)]
+for name, patch in (("damaged_crash.pt", crash), ("damaged_report.pt", report)):
+    data = bytearray(good)
+    for offset, value in patch:
+        data[offset] = value
+    (here / name).write_bytes(bytes(data))
