@@ -94,14 +94,20 @@ ChildLoad loadInChild(const std::string& path)
                      "): the file is damaged or not a TorchScript module";
     } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
         out.outcome = ChildLoad::Outcome::Loaded;
-    } else if (WIFEXITED(status) && WEXITSTATUS(status) == 1) {
+    } else if (WIFEXITED(status)) {
+        // 1: LibTorch refused it and the reason is in the pipe; any other status: the loader
+        // ended the child some other way (a sanitizer's or an allocator's limit): refused too,
+        // rather than trying the same in this process.
         out.outcome = ChildLoad::Outcome::Refused;
         char buf[2048];
         ssize_t n = 0;
         while ((n = read(fds[0], buf, sizeof buf)) > 0)
             out.reason.append(buf, static_cast<size_t>(n));
         if (out.reason.empty())
-            out.reason = kNoReason;
+            out.reason = WEXITSTATUS(status) == 1 ? std::string(kNoReason)
+                                                  : "LibTorch ended reading it (exit status " +
+                                                        std::to_string(WEXITSTATUS(status)) +
+                                                        "): the file is damaged or not a TorchScript module";
     }
     close(fds[0]);
     return out;
