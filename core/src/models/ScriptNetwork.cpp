@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <csignal>
 #include <filesystem>
+#include <optional>
 
 namespace dpu {
 
@@ -28,28 +29,23 @@ std::string reasonOf(const std::exception& e)
     return text.substr(start, end == std::string::npos ? std::string::npos : end - start);
 }
 
-/// What loading the file in a child process found.
-struct ChildLoad {
-    enum class Outcome { Loaded, Refused, Unchecked } outcome = Outcome::Unchecked;
-    std::string reason; ///< Refused: why (LibTorch's message, or the signal the child died by)
-};
-
 /// LibTorch 1.13 ends the process on some damaged files instead of throwing: its importer
 /// reads out of bounds (SIGSEGV, damaged_crash.pt) or its error report throws from what()
 /// (std::terminate, damaged_report.pt); both found by fuzz_torchscript. A damaged file must not
 /// take the window or a run with it, so it is first loaded in a forked child, which also builds
-/// the error message there. Unchecked when fork or pipe failed, or the child hung (a lock another
-/// thread held at the fork): the caller then loads it as before.
-ChildLoad loadInChild(const std::string& path)
+/// the error message there. Returns why the child refused the file; nullopt when it loaded it or
+/// could not tell (fork or pipe failed, or the child hung on a lock another thread held at the
+/// fork): the caller then loads it in this process as before.
+std::optional<std::string> refusedInChild(const std::string& path)
 {
     int fds[2];
     if (pipe(fds) != 0)
-        return {};
+        return std::nullopt;
     const pid_t child = fork();
     if (child < 0) {
         close(fds[0]);
         close(fds[1]);
-        return {};
+        return std::nullopt;
     }
     if (child == 0) {
         close(fds[0]);
@@ -73,7 +69,7 @@ ChildLoad loadInChild(const std::string& path)
         _exit(written >= 0 ? 1 : 2);
     }
     close(fds[1]);
-    ChildLoad out;
+    std::optional<std::string> refused;
     int status = 0;
     bool ended = false;
     for (int waited = 0; waited < 60000 && !ended; waited += 10) { // loading takes milliseconds
@@ -89,28 +85,26 @@ ChildLoad loadInChild(const std::string& path)
         kill(child, SIGKILL);
         waitpid(child, nullptr, 0);
     } else if (WIFSIGNALED(status)) {
-        out.outcome = ChildLoad::Outcome::Refused;
-        out.reason = "LibTorch crashed reading it (signal " + std::to_string(WTERMSIG(status)) +
+        refused = "LibTorch crashed reading it (signal " + std::to_string(WTERMSIG(status)) +
                      "): the file is damaged or not a TorchScript module";
-    } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-        out.outcome = ChildLoad::Outcome::Loaded;
-    } else if (WIFEXITED(status)) {
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
         // 1: LibTorch refused it and the reason is in the pipe; any other status: the loader
         // ended the child some other way (a sanitizer's or an allocator's limit): refused too,
         // rather than trying the same in this process.
-        out.outcome = ChildLoad::Outcome::Refused;
+        std::string reason;
         char buf[2048];
         ssize_t n = 0;
         while ((n = read(fds[0], buf, sizeof buf)) > 0)
-            out.reason.append(buf, static_cast<size_t>(n));
-        if (out.reason.empty())
-            out.reason = WEXITSTATUS(status) == 1 ? std::string(kNoReason)
+            reason.append(buf, static_cast<size_t>(n));
+        if (reason.empty())
+            reason = WEXITSTATUS(status) == 1 ? std::string(kNoReason)
                                                   : "LibTorch ended reading it (exit status " +
                                                         std::to_string(WEXITSTATUS(status)) +
                                                         "): the file is damaged or not a TorchScript module";
+        refused = reason;
     }
     close(fds[0]);
-    return out;
+    return refused;
 }
 
 } // namespace
@@ -120,9 +114,8 @@ ScriptNetwork::ScriptNetwork(const std::string& path) : path_(path)
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec))
         throw Error("TorchScript file " + path + ": no such file");
-    const ChildLoad checked = loadInChild(path);
-    if (checked.outcome == ChildLoad::Outcome::Refused)
-        throw Error("TorchScript file " + path + ": cannot load: " + checked.reason);
+    if (const auto refused = refusedInChild(path))
+        throw Error("TorchScript file " + path + ": cannot load: " + *refused);
     try {
         // Load on the CPU whatever device the module was saved from; the runner moves it.
         module_ = torch::jit::load(path, torch::kCPU);
