@@ -5,7 +5,10 @@
 # findings per target as a Markdown table.
 # Usage: bench/fuzz.sh [SECONDS] [TARGET...]
 #   targets: bundle roundtrip plan safetensors idx cifar npy npz data_safetensors image torchscript
-#   (default: all)
+#   (default: all), and torchscript_inprocess: the TorchScript harness without the guard's fork
+#   (ten times the rate), always in fork mode; each input that ended one of its workers (LibTorch's
+#   own crashes) is then replayed through fuzz_torchscript, and only those it does not refuse by
+#   name count as findings; the refused ones move to build/fuzz-long/torchscript_inprocess/contained.
 # Environment: DPU_BUILD_DIR (build/), DPU_FUZZ_RUNS (10000000), DPU_FUZZ_JOBS (1: in-process
 # workers per target, splitting the runs; each reports its own coverage, the table gives the
 # largest), DPU_FUZZ_MODE (inprocess, or fork: libFuzzer's -fork with -ignore_crashes, which
@@ -32,8 +35,8 @@ for t in "${targets[@]}"; do
   if [[ $t == bundle ]]; then
     exe="$build/tests/fuzz_bundle_libfuzzer"
     seeds="$root/tests/data/bundle/corpus"
-  elif [[ $t == torchscript ]]; then
-    exe="$build/tests/fuzz_torchscript_libfuzzer"
+  elif [[ $t == torchscript || $t == torchscript_inprocess ]]; then
+    exe="$build/tests/fuzz_${t}_libfuzzer"
     seeds="$root/tests/data/torchscript" # the test modules: 24 KB each
     maxlen=65536
   else
@@ -47,16 +50,18 @@ for t in "${targets[@]}"; do
   rm -f "$work"/log-*.txt "$work"/cpu-*.txt
   start=$(date +%s)
   pids=()
+  tmode=$mode
+  [[ $t == torchscript_inprocess ]] && tmode=fork
   for ((j = 0; j < jobs; ++j)); do
     log="$work/log-$j.txt"
-    if [[ $mode == fork ]]; then
+    if [[ $tmode == fork ]]; then
       opts=(-fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
     else
       opts=(-runs=$((runs / jobs)) -seed=$((start + j)))
     fi
     (cd "$work" && exec /usr/bin/time -f '%U %S' -o "$work/cpu-$j.txt" env ASAN_OPTIONS=detect_leaks=0 OMP_WAIT_POLICY=passive "$exe" "${opts[@]}" "${common[@]}" -max_len=$maxlen corpus "$seeds" >"$log" 2>&1) &
     pids+=($!)
-    [[ $mode == fork ]] && break
+    [[ $tmode == fork ]] && break
   done
   for p in "${pids[@]}"; do wait "$p" || true; done
   elapsed=$(( $(date +%s) - start ))
@@ -75,7 +80,19 @@ for t in "${targets[@]}"; do
     (( ${f:-0} > ft )) && ft=${f:-0}
   done
   corpus="$(find "$work/corpus" -type f | wc -l)"
-  findings="$(find "$work" -maxdepth 1 \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' \) | wc -l)"
+  findings="$(find "$work" -maxdepth 1 \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' \) ! -name '*.replay.txt' | wc -l)"
+  if [[ $t == torchscript_inprocess ]]; then
+    guarded="$build/tests/fuzz_torchscript_libfuzzer"
+    [[ -x $guarded ]] || { echo "bench/fuzz.sh: no fuzz_torchscript in $build to replay with" >&2; exit 1; }
+    mkdir -p "$work/contained"
+    while IFS= read -r -d '' a; do
+      if (cd "$work" && env ASAN_OPTIONS=detect_leaks=0 OMP_WAIT_POLICY=passive "$guarded" -rss_limit_mb=2560 "$a" >"$a.replay.txt" 2>&1); then
+        mv "$a" "$a.replay.txt" "$work/contained/"
+      fi
+    done < <(find "$work" -maxdepth 1 \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' \) ! -name '*.replay.txt' -print0)
+    left="$(find "$work" -maxdepth 1 \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' \) ! -name '*.replay.txt' | wc -l)"
+    findings="$left ($((findings - left)) ended a worker, refused by the guard)"
+  fi
   rate=$(( execs / (elapsed > 0 ? elapsed : 1) ))
   cpurate=$(( execs / (cpu > 0 ? cpu : 1) ))
   echo "| $t | $elapsed | $cpu | $execs | $rate | $cpurate | $cov | $ft | $corpus | $findings |"

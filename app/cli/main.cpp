@@ -13,6 +13,7 @@ int main(int argc, char** argv)
 {
     dpu::ensurePassiveOpenMP(argc, argv);
     dpu::reportWriteLimitsAsErrors();
+    dpu::omitLibTorchBacktraces();
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
         std::fputs(dpu::cli::usage().c_str(), stdout);

@@ -69,6 +69,7 @@ int main(int argc, char** argv)
     // First: libgomp reads OMP_WAIT_POLICY at load time; this may re-exec the program.
     dpu::ensurePassiveOpenMP(argc, argv);
     dpu::reportWriteLimitsAsErrors();
+    dpu::omitLibTorchBacktraces();
     const Options options;
     // --help and --version must work without a display (packaging checks them on build
     // machines, users over ssh): a QApplication would abort without a platform.

@@ -14,4 +14,10 @@ void ensurePassiveOpenMP(int argc, char** argv);
 /// impose) a write error the program reports by name, instead of SIGXFSZ killing it silently.
 void reportWriteLimitsAsErrors();
 
+/// LibTorch appends a symbolised C++ backtrace to every error it throws (dladdr over every loaded
+/// library: three quarters of the time of refusing a damaged TorchScript file, measured); the
+/// engine's messages keep only an error's first line. This turns the backtrace off for the whole
+/// process. Call it before any thread starts.
+void omitLibTorchBacktraces();
+
 } // namespace dpu

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Process setup: OMP_WAIT_POLICY=passive (re-executing, as the OpenMP runtime reads it at load time), SIGXFSZ ignored.
+// Process setup: OMP_WAIT_POLICY=passive (re-executing, as the OpenMP runtime reads it at load time), SIGXFSZ ignored, no LibTorch backtraces.
 #include "dpu/Process.h"
+#include <c10/util/Logging.h>
 #include <csignal>
 #include <cstdlib>
 #include <unistd.h>
@@ -21,6 +22,11 @@ void ensurePassiveOpenMP(int argc, char** argv)
 void reportWriteLimitsAsErrors()
 {
     std::signal(SIGXFSZ, SIG_IGN); // write() then fails with EFBIG, which the writers name
+}
+
+void omitLibTorchBacktraces()
+{
+    c10::SetStackTraceFetcher([] { return std::string(); });
 }
 
 } // namespace dpu

@@ -4,6 +4,7 @@
 #include "dpu/Error.h"
 #include "dpu/DataProbe.h"
 #include "dpu/Models.h"
+#include "dpu/Process.h"
 #include <torch/script.h>
 
 using namespace dpu;
@@ -21,6 +22,7 @@ private Q_SLOTS:
     void scriptNoFloatParameters();
     void scriptCorruptFilesNeverCrash();
     void scriptThatCrashesLibTorchIsRefused();
+    void libTorchBacktracesCanBeOmitted(); // last: it changes the process for good
 };
 
 void TestTorchScript::scriptLoads()
@@ -195,4 +197,44 @@ void TestTorchScript::scriptThatCrashesLibTorchIsRefused()
         QVERIFY(!modelFitProblem("torchscript:" + path, {1, 28, 28}, 10).empty());
     }
     make(fixture()); // the undamaged module still loads, through the same check
+}
+
+namespace {
+
+/// A LibTorch error's full text: a product of shapes that do not fit.
+std::string libTorchErrorText()
+{
+    try {
+        torch::mm(torch::zeros({2, 3}), torch::zeros({2, 3}));
+    } catch (const c10::Error& e) {
+        return e.what();
+    }
+    return {};
+}
+
+} // namespace
+
+void TestTorchScript::libTorchBacktracesCanBeOmitted()
+{
+    // The programs call omitLibTorchBacktraces() first thing: a symbolised backtrace per LibTorch
+    // error took three quarters of the time of refusing a damaged module (docs/benchmarks.md,
+    // section 13), and messages keep only the first line anyway.
+    const std::string before = libTorchErrorText();
+    QVERIFY2(before.find("frame #") != std::string::npos, before.c_str()); // LibTorch's default
+    omitLibTorchBacktraces();
+    const std::string after = libTorchErrorText();
+    QVERIFY2(after.find("frame #") == std::string::npos, after.c_str());
+    const auto firstLine = [](const std::string& s) { return s.substr(0, s.find('\n')); };
+    QCOMPARE(firstLine(after), firstLine(before));
+    QVERIFY2(firstLine(after).find("cannot be multiplied") != std::string::npos, after.c_str());
+    // A damaged module is still refused with LibTorch's reason.
+    const std::string path = test::dataDir() + "/torchscript/damaged_report.pt";
+    try {
+        make("torchscript:" + path);
+        QFAIL("no error for a damaged file");
+    } catch (const Error& e) {
+        const std::string what = e.what();
+        QVERIFY2(what.find(path) != std::string::npos && what.find("cannot load: ") != std::string::npos, e.what());
+        QVERIFY2(what.size() > what.find("cannot load: ") + 18, e.what());
+    }
 }
