@@ -89,6 +89,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         updateActions(); // the reasons on Run's tooltip follow every edit
     });
     connect(plan_, &PlanPanel::validityChanged, this, &MainWindow::updateActions);
+    connect(plan_, &PlanPanel::dataProbed, this, &MainWindow::updateActions); // Run's reason: the data's, not "still detecting"
     restoreSettings();
     updateActions();
     updateTitle();
@@ -185,8 +186,10 @@ QString MainWindow::seriesKey(int runId, const std::string& strategy, uint64_t s
 bool MainWindow::startRun()
 {
     if (!plan_->validate()) {
-        run_->log(tr("Not started: %1").arg(plan_->errorText().replace(QLatin1Char('\n'), QStringLiteral("; "))));
-        statusBar()->showMessage(tr("The plan has errors; see the marked fields"), 5000);
+        run_->log(tr("Not started: %1").arg(plan_->whyNotValid().replace(QLatin1Char('\n'), QStringLiteral("; "))));
+        statusBar()->showMessage(plan_->errorText().isEmpty() ? tr("Wait a moment: the data's kind is still being detected")
+                                                              : tr("The plan has errors; see the marked fields"),
+                                 5000);
         return false;
     }
     if (!queue_->isBusy()) {
@@ -203,8 +206,10 @@ bool MainWindow::startRun()
 QList<int> MainWindow::queueKSweep(const QList<double>& ratios)
 {
     if (!plan_->validate()) {
-        run_->log(tr("k sweep not queued: %1").arg(plan_->errorText().replace(QLatin1Char('\n'), QStringLiteral("; "))));
-        statusBar()->showMessage(tr("The plan has errors; see the marked fields"), 5000);
+        run_->log(tr("k sweep not queued: %1").arg(plan_->whyNotValid().replace(QLatin1Char('\n'), QStringLiteral("; "))));
+        statusBar()->showMessage(plan_->errorText().isEmpty() ? tr("Wait a moment: the data's kind is still being detected")
+                                                              : tr("The plan has errors; see the marked fields"),
+                                 5000);
         return {};
     }
     const SweepTarget target = results_->budgetPanel()->sweepTarget()->target();

@@ -115,7 +115,10 @@ void MainWindow::updateActions()
     runAct_->setEnabled(plan_->isValid());
     sweepAct_->setEnabled(plan_->isValid());
     // A disabled Run says why (toolbar tooltip and status bar); the fields say where.
-    const QString why = plan_->isValid() ? QString() : tr("The plan has errors:\n%1").arg(plan_->errorText());
+    QString why;
+    if (!plan_->isValid())
+        why = plan_->errorText().isEmpty() ? tr("Not yet: %1").arg(plan_->whyNotValid())
+                                           : tr("The plan has errors:\n%1").arg(plan_->errorText());
     runAct_->setToolTip(why.isEmpty() ? tr("Run the plan (F5)") : why);
     runAct_->setStatusTip(why.isEmpty() ? tr("Queue the plan; runs execute one after another") : why);
     runAct_->setText(busy ? tr("&Queue Run") : tr("&Run"));

@@ -62,7 +62,7 @@ bool MainWindow::sendKSweep(const QList<double>& ratios, const SweepTarget& targ
 {
     if (!plan_->validate()) {
         if (error)
-            *error = plan_->errorText().replace(QLatin1Char('\n'), QStringLiteral("; "));
+            *error = plan_->whyNotValid().replace(QLatin1Char('\n'), QStringLiteral("; "));
         return false;
     }
     if (target.where == SweepTarget::Where::Queue || ratios.isEmpty()) {

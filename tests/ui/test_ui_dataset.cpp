@@ -179,6 +179,30 @@ private Q_SLOTS:
     }
 
     /// Closed while a typed path's kind was still being found: the next start finds it.
+    void noErrorOfTheOldKindWhileDetecting()
+    {
+        MainWindow w;
+        PlanPanel* panel = w.planPanel();
+        QCOMPARE(kindShown(panel), QStringLiteral("idx"));
+        auto* path = panel->findChild<QLineEdit*>(QStringLiteral("datasetPath"));
+        path->setText(ownData("npz/data.npz"));
+        // Until its kind is known the file is not judged as IDX (it used to be marked red with
+        // IDX's error until the probe answered), and the plan cannot run yet.
+        QVERIFY(panel->detectingKind());
+        QVERIFY2(panel->fieldError(QStringLiteral("dataset.path")).isEmpty(), qPrintable(panel->errorText()));
+        QVERIFY(!panel->isValid());
+        QVERIFY(!w.runAction()->isEnabled());
+        QVERIFY2(w.runAction()->toolTip().contains(QStringLiteral("still being detected")), qPrintable(w.runAction()->toolTip()));
+        QVERIFY(!w.startRun());
+        QVERIFY(QTest::qWaitFor([panel] { return !panel->probePending(); }, kProbeTimeoutMs));
+        QCOMPARE(kindShown(panel), QStringLiteral("npz"));
+        QVERIFY2(panel->fieldError(QStringLiteral("dataset.path")).isEmpty(), qPrintable(panel->errorText()));
+        QVERIFY(!w.runAction()->toolTip().contains(QStringLiteral("still being detected")));
+        // Nothing there is marked at once: no kind would find it.
+        path->setText(tmp_.filePath(QStringLiteral("nothing-here")));
+        QVERIFY(panel->fieldError(QStringLiteral("dataset.path")).contains(QStringLiteral("not found")));
+    }
+
     void kindDetectedAfterARestart()
     {
         {

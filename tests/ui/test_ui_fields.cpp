@@ -107,10 +107,17 @@ private Q_SLOTS:
             QVERIFY(f.open(QIODevice::WriteOnly));
         }
         path->setText(half);
+        // An existing path is marked once its kind is detected, not with the kind shown before.
+        QVERIFY(p->detectingKind());
+        QVERIFY(p->errorLabelFor(QStringLiteral("dataset.path"))->isHidden());
+        QVERIFY(!w.runAction()->isEnabled());
+        QVERIFY2(w.runAction()->toolTip().contains(QStringLiteral("still being detected")), qPrintable(w.runAction()->toolTip()));
+        QVERIFY(QTest::qWaitFor([p] { return !p->detectingKind(); }, 60000));
         expectRefused(w, QStringLiteral("dataset.path"),
                       QStringLiteral("missing t10k-images-idx3-ubyte, t10k-labels-idx1-ubyte"));
         QVERIFY(!p->errorLabelFor(QStringLiteral("dataset.path"))->text().contains(QStringLiteral("train-")));
         path->setText(dataset_);
+        QVERIFY(QTest::qWaitFor([p] { return !p->detectingKind(); }, 60000));
         expectFine(w, QStringLiteral("dataset.path"));
         // CIFAR-10 wants its binary batches: the MNIST folder does not have them.
         p->findChild<QComboBox*>(QStringLiteral("datasetKind"))->setCurrentIndex(1);

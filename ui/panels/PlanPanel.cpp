@@ -99,7 +99,7 @@ void PlanPanel::connectEdits()
     };
     connect(model_, &QComboBox::currentTextChanged, this, [this, namedEdit](const QString& text) {
         if (!filling_ && text.trimmed().startsWith(QLatin1String("torchscript:")))
-            scheduleProbe(false); // its fit takes one forward pass on the data's shape
+            scheduleProbe(detectingKind()); // its fit takes one forward pass on the data's shape
         onModelOrDatasetChanged();
         namedEdit();
     });

@@ -45,11 +45,15 @@ public:
     void setFileProblems(const std::vector<dpu::PlanProblem>& problems, const QString& fileName);
 
     /// Checks the form (local checks, then dpu::validatePlan), marks the offending field and
-    /// returns true when the plan can run.
+    /// returns true when the plan can run. While a path's kind is being detected the path gets
+    /// no mark (the kind shown may be the old one) and the plan cannot run yet.
     bool validate();
-    bool isValid() const { return errors_.isEmpty(); }
+    bool isValid() const { return errors_.isEmpty() && !detectingKind(); }
     /// "path: reason" of every problem found by the last validate(), one per line.
     QString errorText() const;
+    /// Why the plan cannot run, for Run's tooltip and the log: the problems, or that the data's
+    /// kind is still being detected; empty when it can.
+    QString whyNotValid() const;
     /// The reason shown at the field owning a plan path (e.g. "train.epochs"); empty when fine.
     QString fieldError(const QString& path) const;
     /// The red line under the field of a plan path that shows its reason (hidden when fine).
@@ -157,6 +161,7 @@ private:
     bool probeBusy_ = false;    ///< a request is on the worker
     bool probeWaiting_ = false; ///< a request waits for the timer or for the worker
     bool detectNext_ = false;
+    bool lastValid_ = true; // what validate() last said, for validityChanged
     bool haveProbe_ = false;
     ProbeResult probe_;
     QSpinBox* initial_;

@@ -11,6 +11,7 @@
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QFileInfo>
 #include <QRegularExpression>
 #include <QSpinBox>
 
@@ -50,7 +51,7 @@ void PlanPanel::dropFileProblemsOf(QObject* field)
 
 bool PlanPanel::validate()
 {
-    const bool wasValid = errors_.isEmpty();
+    const bool wasValid = lastValid_;
     errors_.clear();
     const dpu::Plan p = plan();
     // Local checks the engine only finds at run time, or cannot see (unparsed text).
@@ -62,7 +63,11 @@ bool PlanPanel::validate()
             break;
         }
     }
-    if (!p.dataset.path.empty()) {
+    // A typed path is read with the kind shown until its own is detected: that kind's error
+    // would be shown for a moment (or for the seconds a big folder takes), so none is, unless
+    // nothing is there, which no kind changes.
+    const bool kindKnown = !detectingKind() || !QFileInfo::exists(QString::fromStdString(p.dataset.path));
+    if (!p.dataset.path.empty() && kindKnown) {
         const QString problem = DatasetCheck::problem(QString::fromStdString(p.dataset.kind),
                                                       QString::fromStdString(p.dataset.path));
         if (!problem.isEmpty())
@@ -86,9 +91,18 @@ bool PlanPanel::validate()
         if (!errors_.contains(it.key()))
             errors_.insert(it.key(), it.value());
     markErrors();
-    if (wasValid != errors_.isEmpty())
-        Q_EMIT validityChanged(errors_.isEmpty());
-    return errors_.isEmpty();
+    lastValid_ = isValid();
+    if (wasValid != lastValid_)
+        Q_EMIT validityChanged(lastValid_);
+    return lastValid_;
+}
+
+QString PlanPanel::whyNotValid() const
+{
+    if (!errors_.isEmpty())
+        return errorText();
+    return detectingKind() ? tr("the data's kind is still being detected (reading %1)").arg(datasetPath_->text().trimmed())
+                           : QString();
 }
 
 void PlanPanel::checkSplitAgainstData(const dpu::Plan& p)
