@@ -52,6 +52,16 @@ for t in "${targets[@]}"; do
   pids=()
   tmode=$mode
   [[ $t == torchscript_inprocess ]] && tmode=fork
+  sanitizer_opts=detect_leaks=0 ubsan_opts=
+  if [[ $tmode == fork ]]; then
+    # libFuzzer's fork mode keeps only the first line of a worker's report: the whole report, with
+    # its stacks, goes to reports/report.<pid> (a finding that does not replay alone, because it
+    # needs the state earlier inputs left in the worker, can only be read there). Frames in
+    # uninstrumented libraries come as library+offset: llvm-symbolizer --obj=LIB OFFSET names them.
+    mkdir -p "$work/reports"
+    sanitizer_opts="$sanitizer_opts:log_path=$work/reports/report"
+    ubsan_opts="log_path=$work/reports/report"
+  fi
   for ((j = 0; j < jobs; ++j)); do
     log="$work/log-$j.txt"
     if [[ $tmode == fork ]]; then
@@ -59,7 +69,7 @@ for t in "${targets[@]}"; do
     else
       opts=(-runs=$((runs / jobs)) -seed=$((start + j)))
     fi
-    (cd "$work" && exec /usr/bin/time -f '%U %S' -o "$work/cpu-$j.txt" env ASAN_OPTIONS=detect_leaks=0 OMP_WAIT_POLICY=passive "$exe" "${opts[@]}" "${common[@]}" -max_len=$maxlen corpus "$seeds" >"$log" 2>&1) &
+    (cd "$work" && exec /usr/bin/time -f '%U %S' -o "$work/cpu-$j.txt" env ASAN_OPTIONS="$sanitizer_opts" UBSAN_OPTIONS="$ubsan_opts" OMP_WAIT_POLICY=passive "$exe" "${opts[@]}" "${common[@]}" -max_len=$maxlen corpus "$seeds" >"$log" 2>&1) &
     pids+=($!)
     [[ $tmode == fork ]] && break
   done
@@ -70,7 +80,9 @@ for t in "${targets[@]}"; do
   for log in "$work"/log-*.txt; do
     # In-process runs end with stat:: lines; fork mode (and a run cut short) only has the
     # "#EXECS: cov: C ft: F corp: N ..." progress lines.
-    n="$(sed -nE 's/^stat::number_of_executed_units: *([0-9]+).*/\1/p' "$log" | tail -1)"
+    n=
+    # (fork mode's own stat:: lines count the parent's executions: none)
+    [[ $tmode == fork ]] || n="$(sed -nE 's/^stat::number_of_executed_units: *([0-9]+).*/\1/p' "$log" | tail -1)"
     last="$(grep -E '^#[0-9]+:?[[:space:]]+(INITED|NEW|REDUCE|pulse|DONE|RELOAD)?[[:space:]]*cov: ' "$log" | tail -1 || true)"
     [[ -n $n ]] || n="$(sed -nE 's/^#([0-9]+).*/\1/p' <<<"$last")"
     c="$(sed -nE 's/.* cov: ([0-9]+).*/\1/p' <<<"$last")"
@@ -92,6 +104,11 @@ for t in "${targets[@]}"; do
     done < <(find "$work" -maxdepth 1 \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' \) ! -name '*.replay.txt' -print0)
     left="$(find "$work" -maxdepth 1 \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' \) ! -name '*.replay.txt' | wc -l)"
     findings="$left ($((findings - left)) ended a worker, refused by the guard)"
+  fi
+  if [[ -d $work/reports ]]; then
+    echo "bench/fuzz.sh: $t: the workers' sanitizer reports by kind (full reports in $work/reports):" >&2
+    cat "$work"/reports/report.* 2>/dev/null | sed -nE 's/^==[0-9]+==ERROR: (.*) on (unknown )?address.*/\1/p; s/^==[0-9]+==ERROR: ([^:]+: [a-z -]+).*/\1/p; s/.*(runtime error: [^0-9]*).*/UBSan \1/p' |
+      sort | uniq -c | sort -rn >&2 || true
   fi
   rate=$(( execs / (elapsed > 0 ? elapsed : 1) ))
   cpurate=$(( execs / (cpu > 0 ? cpu : 1) ))
