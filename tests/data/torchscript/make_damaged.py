@@ -4,6 +4,13 @@
 #   damaged_crash.pt:  LibTorch 1.13's importer reads out of bounds (SIGSEGV under ASan in
 #                      ScriptTypeParser::parseClassConstant; here it may throw instead).
 #   damaged_report.pt: the load throws a torch::jit::ErrorReport whose what() throws in turn.
+#   damaged_source.pt: building that report's message follows a wild pointer (SIGSEGV under ASan
+#                      in torch::jit::Source::findSourceRangeThatGenerated; 2 bytes changed).
+#                      Found by fuzz_torchscript_inprocess and reduced by reverting the fuzzer's
+#                      changes one group at a time while the crash stayed (14 changes to 2).
+#   damaged_pickle.pt: the unpickler follows a wild pointer while reading the debug records for
+#                      that lookup (SIGSEGV in torch::jit::unpickle; 3,155 changes reduced to 2
+#                      the same way). Both of these crash the process without ASan as well.
 import pathlib
 
 here = pathlib.Path(__file__).resolve().parent
@@ -13,7 +20,10 @@ crash = [(7209, 0o356), (7210, 0o205), (7211, 0o72), (7212, 0o275),
          (11431, 0o172), (11897, 0o143), (17218, 0o162)]
 report = crash + [(18857, 0o224), (19560, 0o141), (19561, 0o164), (19562, 0o145), (19563, 0o156),
                   (19564, 0o72), (19565, 0o72), (19566, 0o163), (19567, 0o165), (19568, 0o142)]
-for name, patch in (("damaged_crash.pt", crash), ("damaged_report.pt", report)):
+source = [(18828, 0o47), (21395, 0o31)]
+pickle = [(13595, 0o320), (14194, 0o13)]
+for name, patch in (("damaged_crash.pt", crash), ("damaged_report.pt", report), ("damaged_source.pt", source),
+                    ("damaged_pickle.pt", pickle)):
     data = bytearray(good)
     for offset, value in patch:
         data[offset] = value
