@@ -120,6 +120,38 @@ std::optional<std::string> refusedInChild(const std::string& path)
 }
 #endif
 
+/// Why a loaded tensor cannot be computed with, or empty when it can. LibTorch 1.13 builds a
+/// module's tensors from its records without checking them: fuzz_torchscript_inprocess found a
+/// damaged module that loads with a parameter whose storage has no data, and its first forward
+/// pass then read address zero (damaged_storage.pt).
+std::string tensorProblem(const at::Tensor& t)
+{
+    if (!t.defined() || t.layout() != at::kStrided || t.numel() == 0)
+        return {};
+    // The last element's offset, in elements, from the storage's start; checked for overflow
+    // because the sizes and strides are the file's.
+    int64_t last = t.storage_offset();
+    if (last < 0)
+        return "a negative storage offset";
+    for (int64_t d = 0; d < t.dim(); ++d) {
+        int64_t step = 0;
+        if (t.stride(d) < 0)
+            return "a negative stride";
+        if (__builtin_mul_overflow(t.size(d) - 1, t.stride(d), &step) || __builtin_add_overflow(last, step, &last))
+            return "a shape too large for any storage";
+    }
+    int64_t needed = 0;
+    if (__builtin_add_overflow(last, int64_t(1), &needed) ||
+        __builtin_mul_overflow(needed, int64_t(t.element_size()), &needed))
+        return "a shape too large for any storage";
+    const c10::Storage& storage = t.storage();
+    if (!storage || storage.data() == nullptr)
+        return "no data";
+    if (int64_t(storage.nbytes()) < needed)
+        return std::to_string(storage.nbytes()) + " bytes of data where its shape needs " + std::to_string(needed);
+    return {};
+}
+
 } // namespace
 
 ScriptNetwork::ScriptNetwork(const std::string& path) : path_(path)
@@ -140,6 +172,13 @@ ScriptNetwork::ScriptNetwork(const std::string& path) : path_(path)
         throw Error("TorchScript file " + path + ": cannot load: " + reasonOf(e));
     } catch (...) {
         throw Error("TorchScript file " + path + ": cannot load: " + kNoReason);
+    }
+    for (const auto& a : module_.named_attributes(/*recurse=*/true)) {
+        if (!a.value.isTensor())
+            continue;
+        const std::string problem = tensorProblem(a.value.toTensor());
+        if (!problem.empty())
+            throw Error("TorchScript file " + path + ": cannot load: tensor " + a.name + " is damaged: it has " + problem);
     }
     bool floating = false;
     for (const auto& p : module_.named_parameters(/*recurse=*/true))

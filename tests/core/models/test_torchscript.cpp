@@ -185,7 +185,10 @@ void TestTorchScript::scriptThatCrashesLibTorchIsRefused()
     // message (damaged_report.pt); that c10::Error escaped the load instead of a named Error.
     // fuzz_torchscript_inprocess's: 2 bytes changed make the load itself follow a wild pointer
     // (damaged_source.pt, damaged_pickle.pt): SIGSEGV in this build too without the child, measured.
-    for (const char* name : {"damaged_crash.pt", "damaged_report.pt", "damaged_source.pt", "damaged_pickle.pt"}) {
+    // And a module that loads with a parameter whose storage has no data; its first forward pass
+    // read address zero (damaged_storage.pt): every tensor is checked after the load.
+    for (const char* name : {"damaged_crash.pt", "damaged_report.pt", "damaged_source.pt", "damaged_pickle.pt",
+                             "damaged_storage.pt"}) {
         const std::string path = test::dataDir() + "/torchscript/" + name;
         try {
             make("torchscript:" + path);

@@ -11,6 +11,9 @@
 #   damaged_pickle.pt: the unpickler follows a wild pointer while reading the debug records for
 #                      that lookup (SIGSEGV in torch::jit::unpickle; 3,155 changes reduced to 2
 #                      the same way). Both of these crash the process without ASan as well.
+#   damaged_storage.pt: loads, but a parameter's storage has no data (the sizes of its record in
+#                      the zip's directory zeroed, 2 bytes): its first forward pass read address
+#                      zero before ScriptNetwork checked every tensor's storage.
 import pathlib
 
 here = pathlib.Path(__file__).resolve().parent
@@ -22,8 +25,9 @@ report = crash + [(18857, 0o224), (19560, 0o141), (19561, 0o164), (19562, 0o145)
                   (19564, 0o72), (19565, 0o72), (19566, 0o163), (19567, 0o165), (19568, 0o142)]
 source = [(18828, 0o47), (21395, 0o31)]
 pickle = [(13595, 0o320), (14194, 0o13)]
+storage = [(22670, 0), (22674, 0)]
 for name, patch in (("damaged_crash.pt", crash), ("damaged_report.pt", report), ("damaged_source.pt", source),
-                    ("damaged_pickle.pt", pickle)):
+                    ("damaged_pickle.pt", pickle), ("damaged_storage.pt", storage)):
     data = bytearray(good)
     for offset, value in patch:
         data[offset] = value
