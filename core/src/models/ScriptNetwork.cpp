@@ -2,6 +2,8 @@
 // Loads and runs a TorchScript module; LibTorch errors become dpu::Error naming the file.
 #include "models/ScriptNetwork.h"
 #include "dpu/Error.h"
+#include <caffe2/serialize/inline_container.h>
+#include <caffe2/serialize/versions.h>
 #include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -9,6 +11,9 @@
 #include <csignal>
 #include <filesystem>
 #include <optional>
+#include <sstream>
+#include <utility>
+#include <vector>
 
 namespace dpu {
 
@@ -28,6 +33,57 @@ std::string reasonOf(const std::exception& e)
         return kNoReason;
     const auto end = text.find('\n', start);
     return text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
+/// The reason of an error from forward(): the interpreter's own errors open with a fixed line and
+/// a traceback of the module's code, and end with the error itself.
+std::string forwardReasonOf(const std::exception& e)
+{
+    const std::string text = e.what();
+    if (text.rfind("The following operation failed in the TorchScript interpreter", 0) != 0)
+        return reasonOf(e);
+    const auto end = text.find_last_not_of("\n \t");
+    const auto start = text.rfind('\n', end);
+    return text.substr(start == std::string::npos ? 0 : start + 1, end - (start == std::string::npos ? 0 : start + 1) + 1);
+}
+
+bool endsWith(const std::string& s, const std::string& tail)
+{
+    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+/// Loads the module without its debug records (code/*.debug_pkl: which Python line each line of
+/// its code came from). LibTorch reads them lazily, also when an error in forward() formats its
+/// traceback, and damaged ones crash it there as during the load (damaged_source.pt,
+/// damaged_pickle.pt; fuzz_torchscript_inprocess found the same in forward passes, which the
+/// child does not run). Without them a traceback still shows the module's own code. The whole
+/// archive is read before the copy is written (a writer left unfinished by an exception would
+/// throw from its destructor). Files older than the oldest format LibTorch writes load as they
+/// are: the copy would raise their version and lose the upgraders their operators need.
+torch::jit::Module loadWithoutDebugRecords(const std::string& path)
+{
+    caffe2::serialize::PyTorchStreamReader reader(path);
+    if (reader.version() < caffe2::serialize::kMinProducedFileFormatVersion)
+        return torch::jit::load(path, torch::kCPU);
+    std::vector<std::pair<std::string, std::tuple<at::DataPtr, size_t>>> records;
+    for (const std::string& name : reader.getAllRecords())
+        if (!endsWith(name, ".debug_pkl") && name != "version" && name != ".data/version") // the writer adds the version
+            records.emplace_back(name, reader.getRecord(name));
+    std::string archive;
+    {
+        caffe2::serialize::PyTorchStreamWriter writer([&archive](const void* data, size_t size) {
+            archive.append(static_cast<const char*>(data), size);
+            return size;
+        });
+        writer.setMinVersion(reader.version());
+        for (const auto& [name, record] : records)
+            writer.writeRecord(name, std::get<0>(record).get(), std::get<1>(record));
+        writer.writeEndOfFile();
+    }
+    records.clear();
+    std::istringstream in(std::move(archive));
+    // Load on the CPU whatever device the module was saved from; the runner moves it.
+    return torch::jit::load(in, torch::kCPU);
 }
 
 /// LibTorch 1.13 ends the process on some damaged files instead of throwing: its importer
@@ -64,7 +120,7 @@ std::optional<std::string> refusedInChild(const std::string& path)
         at::set_num_threads(1);
         std::string reason;
         try {
-            torch::jit::load(path, torch::kCPU);
+            loadWithoutDebugRecords(path);
             _exit(0);
         } catch (const std::exception& e) {
             reason = reasonOf(e); // may end the child: the parent reports the signal
@@ -164,8 +220,7 @@ ScriptNetwork::ScriptNetwork(const std::string& path) : path_(path)
         throw Error("TorchScript file " + path + ": cannot load: " + *refused);
 #endif
     try {
-        // Load on the CPU whatever device the module was saved from; the runner moves it.
-        module_ = torch::jit::load(path, torch::kCPU);
+        module_ = loadWithoutDebugRecords(path); // as the child did
     } catch (const torch::jit::ErrorReport&) {
         throw Error("TorchScript file " + path + ": cannot load: its code does not compile in this LibTorch");
     } catch (const std::exception& e) {
@@ -195,7 +250,7 @@ torch::Tensor ScriptNetwork::forward(const torch::Tensor& images)
     } catch (const torch::jit::ErrorReport&) { // see reasonOf
         throw Error("TorchScript file " + path_ + ": forward failed: its code does not compile in this LibTorch");
     } catch (const std::exception& e) {
-        throw Error("TorchScript file " + path_ + ": forward failed: " + reasonOf(e));
+        throw Error("TorchScript file " + path_ + ": forward failed: " + forwardReasonOf(e));
     } catch (...) {
         throw Error("TorchScript file " + path_ + ": forward failed: " + kNoReason);
     }

@@ -5,6 +5,7 @@
 #include "dpu/DataProbe.h"
 #include "dpu/Models.h"
 #include "dpu/Process.h"
+#include <sys/resource.h>
 #include <torch/script.h>
 
 using namespace dpu;
@@ -22,6 +23,7 @@ private Q_SLOTS:
     void scriptNoFloatParameters();
     void scriptCorruptFilesNeverCrash();
     void scriptThatCrashesLibTorchIsRefused();
+    void failedForwardReadsNoDebugRecords();
     void libTorchBacktracesCanBeOmitted(); // last: it changes the process for good
 };
 
@@ -58,6 +60,18 @@ void TestTorchScript::scriptForwardAndInit()
     QVERIFY(p.at("conv.bias").abs().max().item<float>() > 0.f);
     const auto b = byName(net->buffers());
     QVERIFY(torch::equal(b.at("bn.running_var"), torch::ones({4})));
+    // Samples of another shape: the error says why (the interpreter's last line), not that "the
+    // following operation failed in the TorchScript interpreter". The module is loaded without its
+    // debug records (see damaged_source.pt), so the traceback shows its code instead.
+    try {
+        net->forward(torch::zeros({2, 3, 5, 5}));
+        QFAIL("3-channel samples went through a 1-channel convolution");
+    } catch (const Error& e) {
+        const std::string what = e.what();
+        QVERIFY2(what.find("forward failed: RuntimeError: ") != std::string::npos && what.find("3 channels") != std::string::npos,
+                 e.what());
+        QVERIFY2(what.find('\n') == std::string::npos, e.what());
+    }
 }
 
 void TestTorchScript::scriptTrains()
@@ -183,8 +197,11 @@ void TestTorchScript::scriptThatCrashesLibTorchIsRefused()
     // run has this file among its seeds and fails if the crash reaches the process).
     // Its second: a file whose load throws an error report that throws again when asked for its
     // message (damaged_report.pt); that c10::Error escaped the load instead of a named Error.
-    // fuzz_torchscript_inprocess's: 2 bytes changed make the load itself follow a wild pointer
-    // (damaged_source.pt, damaged_pickle.pt): SIGSEGV in this build too without the child, measured.
+    // fuzz_torchscript_inprocess's: 2 bytes changed make LibTorch follow a wild pointer in the
+    // module's debug records (damaged_source.pt, damaged_pickle.pt; SIGSEGV in a plain
+    // torch::jit::load without ASan too, measured); it read them again when a forward pass failed,
+    // where no child guards. ScriptNetwork now loads modules without those records: LibTorch's
+    // own reason, a compile error of the damaged code, names them.
     // And a module that loads with a parameter whose storage has no data; its first forward pass
     // read address zero (damaged_storage.pt): every tensor is checked after the load.
     for (const char* name : {"damaged_crash.pt", "damaged_report.pt", "damaged_source.pt", "damaged_pickle.pt",
@@ -198,10 +215,37 @@ void TestTorchScript::scriptThatCrashesLibTorchIsRefused()
             QVERIFY2(what.find(path) != std::string::npos, e.what());
             const std::string reason = what.substr(what.find("cannot load: ") + 13);
             QVERIFY2(reason.size() > 5, e.what()); // says why, even when LibTorch's message is empty
+            if (std::string(name) == "damaged_source.pt" || std::string(name) == "damaged_pickle.pt") // without debug records
+                QVERIFY2(what.find("crashed") == std::string::npos, e.what()); // LibTorch's own reason: the code does not compile
         }
         QVERIFY(!modelFitProblem("torchscript:" + path, {1, 28, 28}, 10).empty());
     }
     make(fixture()); // the undamaged module still loads, through the same check
+}
+
+void TestTorchScript::failedForwardReadsNoDebugRecords()
+{
+    // fuzz_torchscript_inprocess: 4 bytes changed (damaged_trace.pt). The module loads, and its
+    // forward pass fails; formatting that failure's traceback read the damaged debug records,
+    // allocated 3.3 GB and ended in "Parsing error: marks_ is empty" (measured with a plain
+    // torch::jit::load; other damaged records crashed LibTorch there, as damaged_source.pt did at
+    // the load). ScriptNetwork loads modules without those records.
+    const std::string path = test::dataDir() + "/torchscript/damaged_trace.pt";
+    auto net = make("torchscript:" + path);
+    net->setTraining(false);
+    try {
+        torch::NoGradGuard noGrad;
+        net->forward(torch::zeros({2, 1, 28, 28}));
+        QFAIL("the damaged module's forward pass went through");
+    } catch (const Error& e) {
+        const std::string what = e.what();
+        QVERIFY2(what.find(path) != std::string::npos && what.find("forward failed: ") != std::string::npos, e.what());
+        QVERIFY2(what.find("marks_") == std::string::npos, e.what());
+        qInfo("%s", e.what());
+    }
+    rusage usage{};
+    QCOMPARE(getrusage(RUSAGE_SELF, &usage), 0);
+    QVERIFY2(usage.ru_maxrss < 2L * 1024 * 1024, qPrintable(QString::number(usage.ru_maxrss))); // KB: nothing near 3.3 GB
 }
 
 namespace {

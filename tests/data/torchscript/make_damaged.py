@@ -10,7 +10,11 @@
 #                      changes one group at a time while the crash stayed (14 changes to 2).
 #   damaged_pickle.pt: the unpickler follows a wild pointer while reading the debug records for
 #                      that lookup (SIGSEGV in torch::jit::unpickle; 3,155 changes reduced to 2
-#                      the same way). Both of these crash the process without ASan as well.
+#                      the same way). Both crash a plain torch::jit::load without ASan as well;
+#                      ScriptNetwork loads modules without their debug records since.
+#   damaged_trace.pt:  loads, but its forward pass fails, and formatting that failure's traceback
+#                      read damaged debug records: 3.3 GB allocated, then "Parsing error: marks_ is
+#                      empty" (4 bytes changed, from 902 the same way).
 #   damaged_storage.pt: loads, but a parameter's storage has no data (the sizes of its record in
 #                      the zip's directory zeroed, 2 bytes): its first forward pass read address
 #                      zero before ScriptNetwork checked every tensor's storage.
@@ -26,8 +30,10 @@ report = crash + [(18857, 0o224), (19560, 0o141), (19561, 0o164), (19562, 0o145)
 source = [(18828, 0o47), (21395, 0o31)]
 pickle = [(13595, 0o320), (14194, 0o13)]
 storage = [(22670, 0), (22674, 0)]
+trace = [(12358, 0), (13206, 0o55), (13207, 0o320), (13208, 0o126)]
 for name, patch in (("damaged_crash.pt", crash), ("damaged_report.pt", report), ("damaged_source.pt", source),
-                    ("damaged_pickle.pt", pickle), ("damaged_storage.pt", storage)):
+                    ("damaged_pickle.pt", pickle), ("damaged_storage.pt", storage),
+                    ("damaged_trace.pt", trace)):
     data = bytearray(good)
     for offset, value in patch:
         data[offset] = value
