@@ -129,7 +129,7 @@ for t in "${targets[@]}"; do
   fi
   if [[ -d $work/reports ]]; then
     echo "bench/fuzz.sh: $t: the workers' sanitizer reports by kind (full reports in $work/reports):" >&2
-    cat "$work"/reports/report.* 2>/dev/null | sed -nE 's/^==[0-9]+==ERROR: (.*) on (unknown )?address.*/\1/p; s/^==[0-9]+==ERROR: ([^:]+: [a-z -]+).*/\1/p; s/.*(runtime error: [^0-9]*).*/UBSan \1/p' |
+    cat "$work"/reports/report.* 2>/dev/null | sed -nE 's/^==[0-9]+==ERROR: (.*) on (unknown )?address.*/\1/p; s/^==[0-9]+==ERROR: ([^:]+: [a-z -]+).*/\1/p; s/.*(runtime error: [^0-9]*).*/UBSan \1/p; s/.* in fuzzer::Fuzzer::HandleMalloc.*/an allocation over -malloc_limit_mb/p' |
       sort | uniq -c | sort -rn >&2 || true
   fi
   rate=$(( execs / (elapsed > 0 ? elapsed : 1) ))
