@@ -58,13 +58,17 @@ bool endsWith(const std::string& s, const std::string& tail)
 /// damaged_pickle.pt; fuzz_torchscript_inprocess found the same in forward passes, which the
 /// child does not run). Without them a traceback still shows the module's own code. The whole
 /// archive is read before the copy is written (a writer left unfinished by an exception would
-/// throw from its destructor). Files older than the oldest format LibTorch writes load as they
-/// are: the copy would raise their version and lose the upgraders their operators need.
+/// throw from its destructor). Files older than the oldest format LibTorch writes are refused: the
+/// copy would raise their version and lose the upgraders their operators need, and loading them
+/// as they are would read their debug records (fuzz_torchscript_inprocess damaged a version
+/// record to reach that path, damaged_version.pt).
 torch::jit::Module loadWithoutDebugRecords(const std::string& path)
 {
     caffe2::serialize::PyTorchStreamReader reader(path);
     if (reader.version() < caffe2::serialize::kMinProducedFileFormatVersion)
-        return torch::jit::load(path, torch::kCPU);
+        throw std::runtime_error("its format version " + std::to_string(reader.version()) + " is older than " +
+                                 std::to_string(caffe2::serialize::kMinProducedFileFormatVersion) +
+                                 ", which this LibTorch cannot load safely: save it again with torch.jit.save");
     std::vector<std::pair<std::string, std::tuple<at::DataPtr, size_t>>> records;
     for (const std::string& name : reader.getAllRecords())
         if (!endsWith(name, ".debug_pkl") && name != "version" && name != ".data/version") // the writer adds the version

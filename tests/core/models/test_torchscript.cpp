@@ -204,8 +204,10 @@ void TestTorchScript::scriptThatCrashesLibTorchIsRefused()
     // own reason, a compile error of the damaged code, names them.
     // And a module that loads with a parameter whose storage has no data; its first forward pass
     // read address zero (damaged_storage.pt): every tensor is checked after the load.
+    // And a version record that says 2: such old files were loaded as they were, debug records
+    // and all (damaged_version.pt); they are refused now, with the version.
     for (const char* name : {"damaged_crash.pt", "damaged_report.pt", "damaged_source.pt", "damaged_pickle.pt",
-                             "damaged_storage.pt"}) {
+                             "damaged_storage.pt", "damaged_version.pt"}) {
         const std::string path = test::dataDir() + "/torchscript/" + name;
         try {
             make("torchscript:" + path);
@@ -215,6 +217,8 @@ void TestTorchScript::scriptThatCrashesLibTorchIsRefused()
             QVERIFY2(what.find(path) != std::string::npos, e.what());
             const std::string reason = what.substr(what.find("cannot load: ") + 13);
             QVERIFY2(reason.size() > 5, e.what()); // says why, even when LibTorch's message is empty
+            if (std::string(name) == "damaged_version.pt")
+                QVERIFY2(what.find("format version 2 is older than 3") != std::string::npos, e.what());
             if (std::string(name) == "damaged_source.pt" || std::string(name) == "damaged_pickle.pt") // without debug records
                 QVERIFY2(what.find("crashed") == std::string::npos, e.what()); // LibTorch's own reason: the code does not compile
         }

@@ -15,6 +15,9 @@
 #   damaged_trace.pt:  loads, but its forward pass fails, and formatting that failure's traceback
 #                      read damaged debug records: 3.3 GB allocated, then "Parsing error: marks_ is
 #                      empty" (4 bytes changed, from 902 the same way).
+#   damaged_version.pt: its version record says 2 (bytes at 22144; its CRC no longer matches,
+#                      which LibTorch does not check): files older than version 3 were loaded
+#                      as they were, debug records and all; fuzz_torchscript_inprocess got there.
 #   damaged_storage.pt: loads, but a parameter's storage has no data (the sizes of its record in
 #                      the zip's directory zeroed, 2 bytes): its first forward pass read address
 #                      zero before ScriptNetwork checked every tensor's storage.
@@ -31,9 +34,10 @@ source = [(18828, 0o47), (21395, 0o31)]
 pickle = [(13595, 0o320), (14194, 0o13)]
 storage = [(22670, 0), (22674, 0)]
 trace = [(12358, 0), (13206, 0o55), (13207, 0o320), (13208, 0o126)]
+version = [(22144, ord("2"))]
 for name, patch in (("damaged_crash.pt", crash), ("damaged_report.pt", report), ("damaged_source.pt", source),
                     ("damaged_pickle.pt", pickle), ("damaged_storage.pt", storage),
-                    ("damaged_trace.pt", trace)):
+                    ("damaged_trace.pt", trace), ("damaged_version.pt", version)):
     data = bytearray(good)
     for offset, value in patch:
         data[offset] = value
