@@ -59,6 +59,7 @@ for t in "${targets[@]}"; do
     # needs the state earlier inputs left in the worker, can only be read there). Frames in
     # uninstrumented libraries come as library+offset: llvm-symbolizer --obj=LIB OFFSET names them.
     mkdir -p "$work/reports"
+    rm -f "$work"/reports/report.* # this run's reports only
     sanitizer_opts="$sanitizer_opts:log_path=$work/reports/report"
     ubsan_opts="log_path=$work/reports/report"
   fi
