@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Loads and runs a TorchScript module; LibTorch errors become dpu::Error naming the file.
 #include "models/ScriptNetwork.h"
+#include "models/ScriptTensors.h"
 #include "dpu/Error.h"
 #include <caffe2/serialize/inline_container.h>
 #include <caffe2/serialize/versions.h>
@@ -21,7 +22,13 @@ namespace {
 
 constexpr const char* kNoReason = "LibTorch gave no reason: the file is damaged or not a TorchScript module";
 
-/// First non-empty line of a LibTorch message: the rest is a C++ backtrace that helps nobody.
+bool endsWith(const std::string& s, const std::string& tail)
+{
+    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+/// First non-empty line of a LibTorch message, with the place a compile error names: the rest is
+/// an excerpt of the code or a C++ backtrace, which help nobody at a form field.
 /// Never call it on a torch::jit::ErrorReport in this process: its what() builds the message
 /// from the module's debug records, and on a damaged module that throws out of a noexcept
 /// function, which ends the process (fuzz_torchscript's second finding, damaged_report.pt).
@@ -32,7 +39,25 @@ std::string reasonOf(const std::exception& e)
     if (start == std::string::npos)
         return kNoReason;
     const auto end = text.find('\n', start);
-    return text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    std::string line = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    // A compile error's line ends "here:" (or ":") and an excerpt of the code follows, opening
+    // with where it is: say where instead of pointing at lines that are not shown.
+    if (end == std::string::npos || line.empty() || line.back() != ':')
+        return line;
+    const auto from = text.find_first_not_of("\n \t", end);
+    const std::string opening = "File \"";
+    if (from == std::string::npos || text.compare(from, opening.size(), opening) != 0)
+        return line;
+    const auto fileEnd = text.find("\", line ", from + opening.size());
+    const auto lineEnd = text.find('\n', from);
+    if (fileEnd == std::string::npos || (lineEnd != std::string::npos && fileEnd > lineEnd))
+        return line;
+    const std::string file = text.substr(from + opening.size(), fileEnd - from - opening.size());
+    const std::string number = text.substr(fileEnd + 8, lineEnd == std::string::npos ? std::string::npos : lineEnd - fileEnd - 8);
+    if (number.empty() || number.size() > 9 || number.find_first_not_of("0123456789") != std::string::npos)
+        return line;
+    line.resize(line.size() - (endsWith(line, " here:") ? 6 : 1));
+    return line + " in " + file + ", line " + number;
 }
 
 /// The reason of an error from forward(): the interpreter's own errors open with a fixed line and
@@ -45,11 +70,6 @@ std::string forwardReasonOf(const std::exception& e)
     const auto end = text.find_last_not_of("\n \t");
     const auto start = text.rfind('\n', end);
     return text.substr(start == std::string::npos ? 0 : start + 1, end - (start == std::string::npos ? 0 : start + 1) + 1);
-}
-
-bool endsWith(const std::string& s, const std::string& tail)
-{
-    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
 /// Loads the module without its debug records (code/*.debug_pkl: which Python line each line of
@@ -180,38 +200,6 @@ std::optional<std::string> refusedInChild(const std::string& path)
 }
 #endif
 
-/// Why a loaded tensor cannot be computed with, or empty when it can. LibTorch 1.13 builds a
-/// module's tensors from its records without checking them: fuzz_torchscript_inprocess found a
-/// damaged module that loads with a parameter whose storage has no data, and its first forward
-/// pass then read address zero (damaged_storage.pt).
-std::string tensorProblem(const at::Tensor& t)
-{
-    if (!t.defined() || t.layout() != at::kStrided || t.numel() == 0)
-        return {};
-    // The last element's offset, in elements, from the storage's start; checked for overflow
-    // because the sizes and strides are the file's.
-    int64_t last = t.storage_offset();
-    if (last < 0)
-        return "a negative storage offset";
-    for (int64_t d = 0; d < t.dim(); ++d) {
-        int64_t step = 0;
-        if (t.stride(d) < 0)
-            return "a negative stride";
-        if (__builtin_mul_overflow(t.size(d) - 1, t.stride(d), &step) || __builtin_add_overflow(last, step, &last))
-            return "a shape too large for any storage";
-    }
-    int64_t needed = 0;
-    if (__builtin_add_overflow(last, int64_t(1), &needed) ||
-        __builtin_mul_overflow(needed, int64_t(t.element_size()), &needed))
-        return "a shape too large for any storage";
-    const c10::Storage& storage = t.storage();
-    if (!storage || storage.data() == nullptr)
-        return "no data";
-    if (int64_t(storage.nbytes()) < needed)
-        return std::to_string(storage.nbytes()) + " bytes of data where its shape needs " + std::to_string(needed);
-    return {};
-}
-
 } // namespace
 
 ScriptNetwork::ScriptNetwork(const std::string& path) : path_(path)
@@ -232,13 +220,9 @@ ScriptNetwork::ScriptNetwork(const std::string& path) : path_(path)
     } catch (...) {
         throw Error("TorchScript file " + path + ": cannot load: " + kNoReason);
     }
-    for (const auto& a : module_.named_attributes(/*recurse=*/true)) {
-        if (!a.value.isTensor())
-            continue;
-        const std::string problem = tensorProblem(a.value.toTensor());
-        if (!problem.empty())
-            throw Error("TorchScript file " + path + ": cannot load: tensor " + a.name + " is damaged: it has " + problem);
-    }
+    // The child only loaded the module: one that loads may still hold a tensor without data.
+    if (const std::string problem = damagedTensorOf(module_); !problem.empty())
+        throw Error("TorchScript file " + path + ": cannot load: " + problem);
     bool floating = false;
     for (const auto& p : module_.named_parameters(/*recurse=*/true))
         floating = floating || p.value.is_floating_point();
