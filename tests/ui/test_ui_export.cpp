@@ -5,6 +5,7 @@
 #include "dpu/Bundles.h"
 #include "dpu/Runner.h"
 #include <QComboBox>
+#include <QDir>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
@@ -55,17 +56,32 @@ private Q_SLOTS:
     void exportsAllRoundsIntoAFolder()
     {
         ExportBundlesDialog d(run_, records_);
+        d.show(); // as the window opens it: the message must fit the dialog
+        QVERIFY(QTest::qWaitForWindowExposed(&d));
         auto* strategy = d.findChild<QComboBox*>(QStringLiteral("strategy"));
         QCOMPARE(strategy->count(), 2);
         strategy->setCurrentText(QStringLiteral("dpu"));
-        const QString out = dir_.filePath(QStringLiteral("all"));
+        // as deep as the window's own run folders, so that the message wraps over several lines
+        const QString out = dir_.filePath(QStringLiteral("share/DPU Planner/dpu-planner/runs/20261123-234935-fashion-k0.01-1/all"));
+        QVERIFY(QDir().mkpath(QFileInfo(out).path()));
         d.findChild<QLineEdit*>(QStringLiteral("destination"))->setText(out);
         bool ok = false;
         QString message;
         QVERIFY(exportAndWait(d, &ok, &message));
         QVERIFY2(ok, qPrintable(message));
         QVERIFY(!d.isBusy());
-        QCOMPARE(d.findChild<QLabel*>(QStringLiteral("status"))->text(), message);
+        auto* status = d.findChild<QLabel*>(QStringLiteral("status"));
+        QCOMPARE(status->text(), message);
+        // The message (three sentences and the folder's path) wraps over several lines: the
+        // dialog grows to show them all instead of cutting off the last (seen under Xvfb).
+        QTRY_VERIFY2(status->height() >= status->heightForWidth(status->width()),
+                     qPrintable(QStringLiteral("%1 < %2").arg(status->height()).arg(status->heightForWidth(status->width()))));
+        const auto* exportButton = d.findChild<QPushButton*>(QStringLiteral("export"));
+        QTRY_VERIFY2(status->geometry().bottom() < exportButton->mapTo(&d, QPoint(0, 0)).y(),
+                     qPrintable(QStringLiteral("label bottom %1, button top %2, dialog height %3")
+                                    .arg(status->geometry().bottom())
+                                    .arg(exportButton->mapTo(&d, QPoint(0, 0)).y())
+                                    .arg(d.height())));
         QVERIFY(QFile::exists(out + "/initial.safetensors"));
         QVERIFY(QFile::exists(out + "/bundles.json"));
         int deployed = 0;

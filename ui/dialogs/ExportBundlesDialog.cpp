@@ -108,8 +108,8 @@ void ExportBundlesDialog::refreshRounds()
         round_->setCurrentText(previous);
     exportButton_->setEnabled(!busy_ && (allRounds_->isChecked() || round_->count() > 0));
     if (oneRound_->isChecked() && round_->count() == 0)
-        status_->setText(tr("No round of %1 with seed %2 was deployed: there is no bundle to export.")
-                             .arg(strategy_->currentText(), seed_->currentText()));
+        showStatus(tr("No round of %1 with seed %2 was deployed: there is no bundle to export.")
+                       .arg(strategy_->currentText(), seed_->currentText()));
 }
 
 ExportRequest ExportBundlesDialog::request() const
@@ -143,7 +143,7 @@ void ExportBundlesDialog::startExport()
     busy_ = true;
     exportButton_->setEnabled(false);
     busyBar_->setVisible(true);
-    status_->setText(tr("Exporting and checking every bundle…"));
+    showStatus(tr("Exporting and checking every bundle…"));
     auto* worker = new ExportWorker(request());
     worker->moveToThread(&thread_);
     connect(worker, &ExportWorker::finished, this, &ExportBundlesDialog::onFinished);
@@ -157,10 +157,20 @@ void ExportBundlesDialog::onFinished(bool ok, const QString& message)
 {
     busy_ = false;
     busyBar_->setVisible(false);
-    status_->setText(message);
+    showStatus(message);
     status_->setStyleSheet(ok ? QString() : QStringLiteral("color: #b00020;"));
     refreshRounds();
     Q_EMIT finished(ok, message);
+}
+
+void ExportBundlesDialog::showStatus(const QString& text)
+{
+    status_->setText(text);
+    // A window's layout does not give a word-wrapped label the height its text needs at the
+    // label's width: a message of several lines (the export's folder path) lost its last line.
+    // Asking for that height as the label's minimum makes the dialog grow to show it all.
+    status_->setMinimumHeight(0);
+    status_->setMinimumHeight(status_->heightForWidth(status_->width()));
 }
 
 void ExportBundlesDialog::reject()

@@ -41,6 +41,7 @@ private:
     void refreshRounds();
     void browse();
     void onFinished(bool ok, const QString& message);
+    void showStatus(const QString& text);
 
     QString runDir_;
     std::vector<dpu::RoundRecord> records_;

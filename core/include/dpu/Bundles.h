@@ -55,7 +55,10 @@ struct BundleExport {
 /// initial file with the device decoder and checks each result against the run's records, so an
 /// export is known to reproduce the server's deployed state. `seed` 0 with `anySeed` picks the
 /// run's first seed; `strategy` empty picks the only strategy (Error if there are several).
-/// Files are written atomically. Throws Error naming the file and problem.
+/// Files are written atomically. Round files of an earlier export into the same folder that this
+/// one does not replace (named in its bundles.json) are removed, so that the folder applies in
+/// order; any other round-NNN.dpub there is refused before anything is written. Throws Error
+/// naming the file and problem.
 BundleExport exportRunBundles(const std::string& runDir, const std::string& strategy, uint64_t seed,
                               bool anySeed, const std::string& outDir);
 

@@ -28,6 +28,52 @@ std::vector<uint8_t> readBytes(const std::string& path)
     return {s.begin(), s.end()};
 }
 
+/// round-NNN.dpub, as bundlepaths::roundFileName writes it (three digits or more).
+bool isRoundFileName(const std::string& name)
+{
+    const std::string head = "round-", tail = ".dpub";
+    if (name.size() < head.size() + 3 + tail.size() || name.compare(0, head.size(), head) != 0 ||
+        name.compare(name.size() - tail.size(), tail.size(), tail) != 0)
+        return false;
+    const std::string digits = name.substr(head.size(), name.size() - head.size() - tail.size());
+    return digits.find_first_not_of("0123456789") == std::string::npos;
+}
+
+/// The round files in `outDir` that an export writing `exporting` leaves behind. A device that
+/// applies a folder's bundles in order would apply those too, and a full bundle of another
+/// strategy applies to any device file: exporting one strategy over another's export left its
+/// extra rounds beside the new ones. Those a previous export wrote (named in the bundles.json
+/// there) are returned, for removal; any other is the user's, and is refused before anything is
+/// written.
+std::vector<std::string> previousExportRounds(const std::string& outDir, const std::set<std::string>& exporting)
+{
+    std::error_code ec;
+    if (!fs::is_directory(outDir, ec))
+        return {};
+    std::set<std::string> listed;
+    try {
+        const auto index = nlohmann::json::parse(readBytes(outDir + "/bundles.json"));
+        for (const auto& r : index.at("rounds"))
+            listed.insert(r.at("file").get<std::string>());
+    } catch (const std::exception&) {
+        // no index, or not ours: nothing there was written by an export
+    }
+    std::vector<std::string> stale;
+    for (const auto& entry : fs::directory_iterator(outDir, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (!isRoundFileName(name) || exporting.count(name))
+            continue;
+        if (!listed.count(name))
+            throw Error(outDir + "/" + name + ": a bundle that is not part of this export, nor of the export "
+                        "recorded in bundles.json there; a device applying the folder in order would apply it "
+                        "too: choose another folder or remove it");
+        stale.push_back(outDir + "/" + name);
+    }
+    if (ec)
+        throw Error(outDir + ": cannot list the folder: " + ec.message());
+    return stale;
+}
+
 } // namespace
 
 std::string runBundlePath(const std::string& runDir, uint64_t seed, const std::string& strategy, int round)
@@ -125,9 +171,18 @@ BundleExport exportRunBundles(const std::string& runDir, const std::string& stra
         throw Error(runDir + ": the run has no rounds of seed " + std::to_string(ex.seed) + " and strategy \""
                     + ex.strategy + "\"");
 
+    std::set<std::string> exporting;
+    for (const auto& [name, bytes] : files)
+        exporting.insert(name);
+    const std::vector<std::string> stale = previousExportRounds(outDir, exporting);
     fs::create_directories(outDir);
     for (const auto& [name, bytes] : files)
         writeFileAtomic(outDir + "/" + name, std::string(bytes.begin(), bytes.end()));
+    for (const auto& path : stale) { // before the index that no longer names them
+        std::error_code ec;
+        if (!fs::remove(path, ec) && ec)
+            throw Error(path + ": cannot remove this bundle of the previous export: " + ec.message());
+    }
     nlohmann::json rounds = nlohmann::json::array();
     for (const auto& r : ex.rounds)
         rounds.push_back({{"round", r.round}, {"update_version", r.updateVersion}, {"file", r.file},

@@ -10,6 +10,7 @@
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
+#include <nlohmann/json.hpp>
 #include <map>
 
 namespace {
@@ -180,6 +181,49 @@ private Q_SLOTS:
                          "several strategies");
         DPU_EXPECT_THROW_MESSAGE(dpu::Error, dpu::exportRunBundles(run_.toStdString(), "lcpu", 0, true, out.toStdString()),
                          "no strategy \"lcpu\"");
+    }
+
+    void exportOverAnEarlierExportReplacesIt()
+    {
+        // Seen in the window: dpu's rounds 1, 2 and 4 exported over fu's 1-4 left fu's full
+        // round 3 in the folder, which a device applying it in order takes for any file.
+        const QString out = dir_.filePath(QStringLiteral("export-over"));
+        const auto roundFiles = [&out] {
+            QStringList names = QDir(out).entryList({QStringLiteral("round-*.dpub")}, QDir::Files, QDir::Name);
+            return names;
+        };
+        const auto exported = [](const dpu::BundleExport& ex) {
+            QStringList names;
+            for (const auto& r : ex.rounds)
+                names << QString::fromStdString(r.file);
+            return names;
+        };
+        dpu::exportRunBundles(run_.toStdString(), "fu", 5, false, out.toStdString());
+        // An earlier export with a round this run does not have (round 99, named in its index).
+        QVERIFY(QFile::copy(out + "/" + roundFile(1), out + "/" + roundFile(99)));
+        auto index = nlohmann::json::parse(dpu::test::readFile((out + "/bundles.json").toStdString()));
+        index["rounds"].push_back({{"round", 99}, {"file", "round-099.dpub"}});
+        const std::string text = index.dump(2);
+        dpu::test::writeFile((out + "/bundles.json").toStdString(), std::vector<uint8_t>(text.begin(), text.end()));
+        const dpu::BundleExport dpuExport = dpu::exportRunBundles(run_.toStdString(), "dpu", 5, false, out.toStdString());
+        QCOMPARE(roundFiles(), exported(dpuExport)); // none of fu's, none of round 99
+        // What a device does with the folder: every bundle in name order, ending at dpu's state.
+        const QString device = dir_.filePath(QStringLiteral("device-over.safetensors"));
+        QFile::remove(device);
+        QVERIFY(QFile::copy(out + "/initial.safetensors", device));
+        for (const QString& name : roundFiles()) {
+            QString output;
+            QVERIFY2(runApply({out + "/" + name, device}, &output) == 0, qPrintable(output));
+        }
+        QCOMPARE(sha256Hex(device), QString::fromStdString(dpuExport.rounds.back().deviceSha256));
+
+        // A bundle no export wrote is the user's: refused by name, and nothing is written.
+        QVERIFY(QFile::copy(out + "/" + roundFile(1), out + "/" + roundFile(100)));
+        const auto before = dpu::test::readFile((out + "/bundles.json").toStdString());
+        DPU_EXPECT_THROW_MESSAGE(dpu::Error, dpu::exportRunBundles(run_.toStdString(), "fu", 5, false, out.toStdString()),
+                                 "round-100.dpub", "not part of this export");
+        QCOMPARE(dpu::test::readFile((out + "/bundles.json").toStdString()), before);
+        QCOMPARE(roundFiles(), exported(dpuExport) << roundFile(100));
     }
 
     void exportRefusesABrokenChainAndWritesNothing()
