@@ -144,7 +144,8 @@ std::optional<std::string> refusedInChild(const std::string& path)
         at::set_num_threads(1);
         std::string reason;
         try {
-            loadWithoutDebugRecords(path);
+            // what the parent then does, crashes and all: the check compiles code the load left
+            damagedTensorOf(loadWithoutDebugRecords(path));
             _exit(0);
         } catch (const std::exception& e) {
             reason = reasonOf(e); // may end the child: the parent reports the signal
@@ -211,8 +212,11 @@ ScriptNetwork::ScriptNetwork(const std::string& path) : path_(path)
     if (const auto refused = refusedInChild(path))
         throw Error("TorchScript file " + path + ": cannot load: " + *refused);
 #endif
+    std::string damaged;
     try {
         module_ = loadWithoutDebugRecords(path); // as the child did
+        // One that loads may still hold a tensor without data.
+        damaged = damagedTensorOf(module_);
     } catch (const torch::jit::ErrorReport&) {
         throw Error("TorchScript file " + path + ": cannot load: its code does not compile in this LibTorch");
     } catch (const std::exception& e) {
@@ -220,9 +224,8 @@ ScriptNetwork::ScriptNetwork(const std::string& path) : path_(path)
     } catch (...) {
         throw Error("TorchScript file " + path + ": cannot load: " + kNoReason);
     }
-    // The child only loaded the module: one that loads may still hold a tensor without data.
-    if (const std::string problem = damagedTensorOf(module_); !problem.empty())
-        throw Error("TorchScript file " + path + ": cannot load: " + problem);
+    if (!damaged.empty())
+        throw Error("TorchScript file " + path + ": cannot load: " + damaged);
     bool floating = false;
     for (const auto& p : module_.named_parameters(/*recurse=*/true))
         floating = floating || p.value.is_floating_point();
