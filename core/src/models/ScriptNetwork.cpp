@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <csignal>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <utility>
@@ -93,6 +94,12 @@ torch::jit::Module loadWithoutDebugRecords(const std::string& path)
     for (const std::string& name : reader.getAllRecords())
         if (!endsWith(name, ".debug_pkl") && name != "version" && name != ".data/version") // the writer adds the version
             records.emplace_back(name, reader.getRecord(name));
+    // Before LibTorch builds a tensor larger than its record (see recordProblem).
+    std::map<std::string, ArchiveRecord> byName;
+    for (const auto& [name, record] : records)
+        byName[name] = {std::get<0>(record).get(), std::get<1>(record)};
+    if (const std::string problem = recordProblem(byName, reader.version()); !problem.empty())
+        throw std::runtime_error(problem);
     std::string archive;
     {
         caffe2::serialize::PyTorchStreamWriter writer([&archive](const void* data, size_t size) {

@@ -4,34 +4,61 @@
 #include <torch/csrc/jit/api/function_impl.h>
 #include <torch/csrc/jit/ir/constants.h>
 #include <torch/csrc/jit/ir/ir.h>
+#include <torch/csrc/jit/mobile/type_parser.h>
+#include <torch/csrc/jit/serialization/unpickler.h>
+#include <cstring>
+#include <functional>
 #include <unordered_set>
 
 namespace dpu {
 
 namespace {
 
+/// The bytes from its storage's start that a tensor's elements reach (offset, sizes and strides,
+/// overflow-checked because they are the file's), or -1 with `why` set when no storage can hold
+/// them.
+int64_t bytesNeeded(const at::Tensor& t, std::string& why)
+{
+    int64_t last = t.storage_offset(); // the last element's offset, in elements
+    if (last < 0) {
+        why = "a negative storage offset";
+        return -1;
+    }
+    for (int64_t d = 0; d < t.dim(); ++d) {
+        int64_t step = 0;
+        if (t.stride(d) < 0) {
+            why = "a negative stride";
+            return -1;
+        }
+        if (__builtin_mul_overflow(t.size(d) - 1, t.stride(d), &step) || __builtin_add_overflow(last, step, &last)) {
+            why = "a shape too large for any storage";
+            return -1;
+        }
+    }
+    int64_t needed = 0;
+    if (__builtin_add_overflow(last, int64_t(1), &needed) ||
+        __builtin_mul_overflow(needed, int64_t(t.element_size()), &needed)) {
+        why = "a shape too large for any storage";
+        return -1;
+    }
+    return needed;
+}
+
+bool hasElements(const at::Tensor& t)
+{
+    return t.defined() && t.layout() == at::kStrided && t.numel() > 0;
+}
+
 /// Why a tensor cannot be computed with, or empty when it can: damaged_storage.pt loads with a
 /// parameter whose storage has no data, and its first forward pass read address zero.
 std::string tensorProblem(const at::Tensor& t)
 {
-    if (!t.defined() || t.layout() != at::kStrided || t.numel() == 0)
+    if (!hasElements(t))
         return {};
-    // The last element's offset, in elements, from the storage's start; checked for overflow
-    // because the sizes and strides are the file's.
-    int64_t last = t.storage_offset();
-    if (last < 0)
-        return "a negative storage offset";
-    for (int64_t d = 0; d < t.dim(); ++d) {
-        int64_t step = 0;
-        if (t.stride(d) < 0)
-            return "a negative stride";
-        if (__builtin_mul_overflow(t.size(d) - 1, t.stride(d), &step) || __builtin_add_overflow(last, step, &last))
-            return "a shape too large for any storage";
-    }
-    int64_t needed = 0;
-    if (__builtin_add_overflow(last, int64_t(1), &needed) ||
-        __builtin_mul_overflow(needed, int64_t(t.element_size()), &needed))
-        return "a shape too large for any storage";
+    std::string why;
+    const int64_t needed = bytesNeeded(t, why);
+    if (needed < 0)
+        return why;
     const c10::Storage& storage = t.storage();
     if (!storage || storage.data() == nullptr)
         return "no data";
@@ -45,13 +72,14 @@ std::string tensorProblem(const at::Tensor& t)
 class TensorWalk {
 public:
     std::string problem; // "tensor NAME is damaged: it has WHAT" once one is found
+    std::function<std::string(const at::Tensor&)> check = tensorProblem;
 
     void visit(const c10::IValue& v, const std::string& name, int depth = 0)
     {
         if (!problem.empty() || depth > 64)
             return;
         if (v.isTensor()) {
-            const std::string why = tensorProblem(v.toTensor());
+            const std::string why = check(v.toTensor());
             if (!why.empty())
                 problem = "tensor " + name + " is damaged: it has " + why;
             return;
@@ -86,13 +114,34 @@ public:
             const auto type = object->type();
             if (type->is_module())
                 return;
-            for (size_t i = 0; i < object->slots().size() && i < type->numAttributes(); ++i)
-                visit(object->getSlot(i), name + "." + type->getAttributeName(i), depth + 1);
+            for (size_t i = 0; i < object->slots().size() && i < type->numAttributes(); ++i) {
+                const c10::IValue& slot = object->getSlot(i);
+                const std::string& attribute = type->getAttributeName(i);
+                if (!attribute.empty() || !slot.isGenericDict()) {
+                    visit(slot, joined(name, attribute), depth + 1);
+                    continue;
+                }
+                // recordProblem's objects keep their state, whose keys are attribute names
+                if (!seen_.insert(slot.internalToPointer()).second)
+                    continue;
+                size_t entry = 0;
+                for (const auto& item : slot.toGenericDict()) {
+                    const bool named = item.key().isString() && item.key().toStringRef().size() <= 40;
+                    visit(item.value(), named ? joined(name, item.key().toStringRef())
+                                              : name + "[" + std::to_string(entry) + "]", depth + 1);
+                    ++entry;
+                }
+            }
         }
     }
 
 private:
     std::unordered_set<const void*> seen_;
+
+    static std::string joined(const std::string& name, const std::string& attribute)
+    {
+        return name.empty() ? attribute : attribute.empty() ? name : name + "." + attribute;
+    }
 };
 
 /// Constants of a graph and its nested blocks (loops, branches).
@@ -129,6 +178,113 @@ std::string damagedTensorOf(const torch::jit::Module& module)
             visitConstants(torch::jit::toGraphFunction(*function).graph()->block(), function->qualname().qualifiedName(), walk);
     }
     return walk.problem;
+}
+
+namespace {
+
+/// The class of every object read by recordProblem: one slot that keeps the object's state, so
+/// that the walk reaches the tensors inside it whatever the real class's attributes are.
+c10::StrongTypePtr stateHolderType(const c10::QualifiedName& name, const std::shared_ptr<torch::jit::CompilationUnit>& unit)
+{
+    auto type = c10::ClassType::create(name, unit);
+    type->addAttribute("", c10::AnyType::get()); // unnamed: see TensorWalk
+    return c10::StrongTypePtr(unit, type);
+}
+
+/// The resolver also gets restore_type_tag's container types ("Dict[str, Tensor]"), which may
+/// name the module's classes, which this reading does not know.
+c10::TypePtr containerType(const std::string& text)
+{
+    try {
+        return torch::jit::Unpickler::defaultTypeParser(text);
+    } catch (const std::exception&) {
+    }
+    try {
+        return c10::parseType(text); // the parser of LibTorch's mobile loader
+    } catch (const std::exception&) {
+        return c10::AnyType::get();
+    }
+}
+
+c10::StrongTypePtr resolved(const c10::QualifiedName& name, const std::shared_ptr<torch::jit::CompilationUnit>& unit)
+{
+    const std::string& text = name.qualifiedName();
+    if (text.rfind("__torch__.", 0) == 0 && text.find_first_of("[], ") == std::string::npos)
+        return stateHolderType(name, unit);
+    return c10::StrongTypePtr(unit, containerType(text));
+}
+
+} // namespace
+
+std::string recordProblem(const std::map<std::string, ArchiveRecord>& records, uint64_t version)
+{
+    for (const std::string archive : {"data", "constants"}) {
+        const auto pickle = records.find(archive + ".pkl");
+        if (pickle == records.end())
+            continue;
+        // Which record each storage came from: the unpickler gets the records' own bytes, not
+        // copies, so a storage's data pointer names its record.
+        std::map<const void*, std::string> names;
+        auto unit = std::make_shared<torch::jit::CompilationUnit>();
+        size_t at = 0;
+        const auto* bytes = static_cast<const char*>(pickle->second.data);
+        const size_t size = pickle->second.size;
+        torch::jit::Unpickler unpickler(
+            [&](char* out, size_t n) {
+                n = std::min(n, size - at);
+                if (n > 0)
+                    std::memcpy(out, bytes + at, n);
+                at += n;
+                return n;
+            },
+            [&](const c10::QualifiedName& name) { return resolved(name, unit); },
+            [](const at::StrongTypePtr& type, c10::IValue state) {
+                auto object = c10::ivalue::Object::create(type, 1);
+                object->setSlot(0, std::move(state));
+                return object;
+            },
+            [&](const std::string& key) {
+                const auto record = records.find(archive + "/" + key);
+                void* data = record == records.end() ? nullptr : const_cast<void*>(record->second.data);
+                if (data != nullptr)
+                    names.emplace(data, record->first);
+                return at::DataPtr(data, at::kCPU); // not owned: the records outlive the walk
+            },
+            at::Device(at::kCPU), /*use_storage_device=*/false, containerType);
+        unpickler.set_version(version);
+        c10::IValue value;
+        try {
+            value = unpickler.parse_ivalue();
+        } catch (const std::exception&) {
+            return {}; // not readable this way: the load says what is wrong, or the module is fine
+        }
+        TensorWalk walk;
+        walk.check = [&](const at::Tensor& t) -> std::string {
+            if (!hasElements(t) || t.storage().data() == nullptr)
+                return {}; // no data at all: the check of the loaded module names it
+            const auto name = names.find(t.storage().data());
+            if (name == names.end())
+                return {};
+            std::string why;
+            const int64_t needed = bytesNeeded(t, why);
+            if (needed < 0)
+                return why;
+            const size_t held = records.at(name->second).size;
+            if (size_t(needed) > held)
+                return std::to_string(held) + " bytes of data in " + name->second + " where its shape " +
+                       c10::str(t.sizes()) + " needs " + std::to_string(needed);
+            return {};
+        };
+        try {
+            walk.visit(value, archive == "data" ? "" : "constant");
+        } catch (const std::exception&) {
+            // LibTorch's own asserts: a list tagged as tensors that holds something else, say
+            return archive + ".pkl is damaged: its values do not match the types it gives them";
+        }
+        if (!walk.problem.empty())
+            return walk.problem;
+    }
+    return {};
 }
 
 } // namespace dpu

@@ -5,6 +5,8 @@
 #include "dpu/DataProbe.h"
 #include "dpu/Models.h"
 #include "dpu/Process.h"
+#include "models/ScriptTensors.h"
+#include <caffe2/serialize/inline_container.h>
 #include <sys/resource.h>
 #include <torch/script.h>
 
@@ -25,6 +27,7 @@ private Q_SLOTS:
     void scriptThatCrashesLibTorchIsRefused();
     void failedForwardReadsNoDebugRecords();
     void tensorsInListsAndCodeAreChecked();
+    void tensorsLargerThanTheirRecordAreRefused();
     void libTorchBacktracesCanBeOmitted(); // last: it changes the process for good
 };
 
@@ -292,6 +295,44 @@ void TestTorchScript::tensorsInListsAndCodeAreChecked()
             QVERIFY2(what.find(why) != std::string::npos, e.what());
         }
         QVERIFY(!modelFitProblem("torchscript:" + path, {1, 28, 28}, 10).empty());
+    }
+}
+
+void TestTorchScript::tensorsLargerThanTheirRecordAreRefused()
+{
+    // fuzz_torchscript_inprocess, session 10: one byte of data.pkl makes fc.weight (7,840 floats)
+    // name the 40-byte record of pair[1]. LibTorch sizes a storage by the pickle's count, so the
+    // module loaded and its forward pass read 31 KB past the record (SIGSEGV in OpenBLAS once that
+    // memory was unmapped; training would have written there).
+    const std::string path = test::dataDir() + "/torchscript/damaged_shared.pt";
+    DPU_EXPECT_THROW_MESSAGE(Error, make("torchscript:" + path), path + ": cannot load: ",
+                             "tensor fc.weight is damaged: it has 40 bytes of data in data/3 where its shape [10, 784] needs 31360");
+    QVERIFY(!modelFitProblem("torchscript:" + path, {1, 28, 28}, 10).empty());
+
+    // The check reads every whole module's pickles (it would pass anything it could not read):
+    // each is fine as it is, and each is refused once one record is a byte short.
+    for (const char* name : {"tiny_mlp.pt", "tensor_holders.pt", "tensor_constant.pt"}) {
+        caffe2::serialize::PyTorchStreamReader reader(test::dataDir() + "/torchscript/" + name);
+        std::vector<std::tuple<at::DataPtr, size_t>> kept;
+        std::map<std::string, ArchiveRecord> records;
+        for (const std::string& record : reader.getAllRecords()) {
+            kept.push_back(reader.getRecord(record));
+            records[record] = {std::get<0>(kept.back()).get(), std::get<1>(kept.back())};
+        }
+        QVERIFY2(recordProblem(records, reader.version()).empty(), name);
+        int shortened = 0;
+        for (auto& [record, bytes] : records) {
+            const bool tensorRecord = record.rfind("data/", 0) == 0 || record.rfind("constants/", 0) == 0;
+            if (!tensorRecord || bytes.size == 0)
+                continue;
+            --bytes.size;
+            const std::string problem = recordProblem(records, reader.version());
+            QVERIFY2(problem.find("in " + record + " where its shape") != std::string::npos,
+                     qPrintable(QString("%1 %2: %3").arg(name, record.c_str(), problem.c_str())));
+            ++bytes.size;
+            ++shortened;
+        }
+        QVERIFY(shortened >= 2);
     }
 }
 

@@ -5,6 +5,11 @@
 #                        a tuple, a dictionary and an object of a scripted class (all 1-D: 10);
 #   tensor_constant.pt:  a traced classifier whose code holds a captured tensor constant
 #                        (constants.pkl);
+#   damaged_shared.pt:   tensor_holders.pt with one byte of its data.pkl changed, found by
+#                        fuzz_torchscript_inprocess: fc.weight (7,840 floats) names the record of
+#                        pair[1] (data/3, 40 bytes). LibTorch sizes a storage by the pickle's
+#                        count, so it loads, and a forward pass reads 31 KB past the record (SIGSEGV
+#                        in OpenBLAS under ASan once that memory is unmapped).
 #   damaged_list.pt, damaged_tuple.pt, damaged_dict.pt, damaged_object.pt, damaged_constant.pt:
 #                        one of those tensors with the sizes of its record zeroed in the zip's
 #                        central directory. Each loads, the tensor has no data, and a forward
@@ -90,6 +95,11 @@ def main() -> None:
                ("damaged_dict.pt", "tensor_holders/data/4", lambda m: m.table["a"]),
                ("damaged_object.pt", "tensor_holders/data/5", lambda m: m.shift.t),
                ("damaged_constant.pt", "tensor_constant/constants/0", None))
+    holders = (here / "tensor_holders.pt").read_bytes()
+    weight = b"weightq&h\x05((h\x06h\x07X\x01\x00\x00\x006"  # fc.weight's storage: key "6"
+    at = holders.index(weight) + len(weight) - 1
+    (here / "damaged_shared.pt").write_bytes(holders[:at] + b"3" + holders[at + 1:])
+    print(f"wrote {here / 'damaged_shared.pt'}: fc.weight names data/3")
     for name, record, tensor in damaged:
         whole = here / (record.split("/")[0] + ".pt")
         (here / name).write_bytes(without_data(whole.read_bytes(), record))
