@@ -28,17 +28,6 @@ std::vector<uint8_t> readBytes(const std::string& path)
     return {s.begin(), s.end()};
 }
 
-/// round-NNN.dpub, as bundlepaths::roundFileName writes it (three digits or more).
-bool isRoundFileName(const std::string& name)
-{
-    const std::string head = "round-", tail = ".dpub";
-    if (name.size() < head.size() + 3 + tail.size() || name.compare(0, head.size(), head) != 0 ||
-        name.compare(name.size() - tail.size(), tail.size(), tail) != 0)
-        return false;
-    const std::string digits = name.substr(head.size(), name.size() - head.size() - tail.size());
-    return digits.find_first_not_of("0123456789") == std::string::npos;
-}
-
 /// The round files in `outDir` that an export writing `exporting` leaves behind. A device that
 /// applies a folder's bundles in order would apply those too, and a full bundle of another
 /// strategy applies to any device file: exporting one strategy over another's export left its
@@ -61,7 +50,7 @@ std::vector<std::string> previousExportRounds(const std::string& outDir, const s
     std::vector<std::string> stale;
     for (const auto& entry : fs::directory_iterator(outDir, ec)) {
         const std::string name = entry.path().filename().string();
-        if (!isRoundFileName(name) || exporting.count(name))
+        if (!bundlepaths::isRoundFileName(name) || exporting.count(name))
             continue;
         if (!listed.count(name))
             throw Error(outDir + "/" + name + ": a bundle that is not part of this export, nor of the export "

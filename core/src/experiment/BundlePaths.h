@@ -27,6 +27,16 @@ inline std::string roundFileName(int round)
     return name;
 }
 
+/// Whether a file name is one roundFileName writes: round-, three digits or more, .dpub.
+inline bool isRoundFileName(const std::string& name)
+{
+    const std::string head = "round-", tail = ".dpub";
+    if (name.size() < head.size() + 3 + tail.size() || name.compare(0, head.size(), head) != 0 ||
+        name.compare(name.size() - tail.size(), tail.size(), tail) != 0)
+        return false;
+    return name.find_first_not_of("0123456789", head.size()) == name.size() - tail.size();
+}
+
 /// OUT/bundles/seed-S/STRATEGY/round-NNN.dpub
 inline std::string roundFile(const std::string& outDir, uint64_t seed, const std::string& strategy, int round)
 {

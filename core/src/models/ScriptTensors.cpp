@@ -114,24 +114,8 @@ public:
             const auto type = object->type();
             if (type->is_module())
                 return;
-            for (size_t i = 0; i < object->slots().size() && i < type->numAttributes(); ++i) {
-                const c10::IValue& slot = object->getSlot(i);
-                const std::string& attribute = type->getAttributeName(i);
-                if (!attribute.empty() || !slot.isGenericDict()) {
-                    visit(slot, joined(name, attribute), depth + 1);
-                    continue;
-                }
-                // recordProblem's objects keep their state, whose keys are attribute names
-                if (!seen_.insert(slot.internalToPointer()).second)
-                    continue;
-                size_t entry = 0;
-                for (const auto& item : slot.toGenericDict()) {
-                    const bool named = item.key().isString() && item.key().toStringRef().size() <= 40;
-                    visit(item.value(), named ? joined(name, item.key().toStringRef())
-                                              : name + "[" + std::to_string(entry) + "]", depth + 1);
-                    ++entry;
-                }
-            }
+            for (size_t i = 0; i < object->slots().size() && i < type->numAttributes(); ++i)
+                visit(object->getSlot(i), joined(name, type->getAttributeName(i)), depth + 1);
         }
     }
 
@@ -182,13 +166,33 @@ std::string damagedTensorOf(const torch::jit::Module& module)
 
 namespace {
 
-/// The class of every object read by recordProblem: one slot that keeps the object's state, so
-/// that the walk reaches the tensors inside it whatever the real class's attributes are.
-c10::StrongTypePtr stateHolderType(const c10::QualifiedName& name, const std::shared_ptr<torch::jit::CompilationUnit>& unit)
+/// An object read by recordProblem, whatever its real class: its state's entries as attributes
+/// when the state is a dictionary with string keys (a module's or a plain class's), else the state
+/// itself in one unnamed attribute, so that the walk names the tensors it reaches as the code does.
+c10::intrusive_ptr<c10::ivalue::Object> objectOfState(const c10::StrongTypePtr& read, c10::IValue state)
 {
-    auto type = c10::ClassType::create(name, unit);
-    type->addAttribute("", c10::AnyType::get()); // unnamed: see TensorWalk
-    return c10::StrongTypePtr(unit, type);
+    const auto unit = read.cu_;
+    // The resolver may have given another type to a damaged class name: the object stays one.
+    const auto classType = read.type_->cast<c10::ClassType>();
+    auto type = c10::ClassType::create(classType && classType->name() ? *classType->name() : c10::QualifiedName("__torch__.object"), unit);
+    std::vector<c10::IValue> slots;
+    bool named = state.isGenericDict();
+    if (named)
+        for (const auto& entry : state.toGenericDict())
+            named = named && entry.key().isString();
+    if (named) {
+        for (const auto& entry : state.toGenericDict()) {
+            type->addAttribute(entry.key().toStringRef(), c10::AnyType::get());
+            slots.push_back(entry.value());
+        }
+    } else {
+        type->addAttribute("", c10::AnyType::get()); // joined() leaves the name as it is
+        slots.push_back(std::move(state));
+    }
+    auto object = c10::ivalue::Object::create(c10::StrongTypePtr(unit, type), slots.size());
+    for (size_t i = 0; i < slots.size(); ++i)
+        object->setSlot(i, std::move(slots[i]));
+    return object;
 }
 
 /// The resolver also gets restore_type_tag's container types ("Dict[str, Tensor]"), which may
@@ -209,9 +213,9 @@ c10::TypePtr containerType(const std::string& text)
 c10::StrongTypePtr resolved(const c10::QualifiedName& name, const std::shared_ptr<torch::jit::CompilationUnit>& unit)
 {
     const std::string& text = name.qualifiedName();
-    if (text.rfind("__torch__.", 0) == 0 && text.find_first_of("[], ") == std::string::npos)
-        return stateHolderType(name, unit);
-    return c10::StrongTypePtr(unit, containerType(text));
+    if (text.find('[') != std::string::npos) // "List[...]", "Dict[...]": only container tags have them
+        return c10::StrongTypePtr(unit, containerType(text));
+    return c10::StrongTypePtr(unit, c10::ClassType::create(name, unit)); // see objectOfState
 }
 
 } // namespace
@@ -238,11 +242,7 @@ std::string recordProblem(const std::map<std::string, ArchiveRecord>& records, u
                 return n;
             },
             [&](const c10::QualifiedName& name) { return resolved(name, unit); },
-            [](const at::StrongTypePtr& type, c10::IValue state) {
-                auto object = c10::ivalue::Object::create(type, 1);
-                object->setSlot(0, std::move(state));
-                return object;
-            },
+            objectOfState,
             [&](const std::string& key) {
                 const auto record = records.find(archive + "/" + key);
                 void* data = record == records.end() ? nullptr : const_cast<void*>(record->second.data);

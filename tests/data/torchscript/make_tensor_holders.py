@@ -10,6 +10,8 @@
 #                        pair[1] (data/3, 40 bytes). LibTorch sizes a storage by the pickle's
 #                        count, so it loads, and a forward pass reads 31 KB past the record (SIGSEGV
 #                        in OpenBLAS under ASan once that memory is unmapped).
+#   damaged_shared_class.pt: the same with "__torch__/" for "__torch__." in one class name,
+#                        which LibTorch still loads (the fuzzer's input had both changes).
 #   damaged_list.pt, damaged_tuple.pt, damaged_dict.pt, damaged_object.pt, damaged_constant.pt:
 #                        one of those tensors with the sizes of its record zeroed in the zip's
 #                        central directory. Each loads, the tensor has no data, and a forward
@@ -100,6 +102,12 @@ def main() -> None:
     at = holders.index(weight) + len(weight) - 1
     (here / "damaged_shared.pt").write_bytes(holders[:at] + b"3" + holders[at + 1:])
     print(f"wrote {here / 'damaged_shared.pt'}: fc.weight names data/3")
+    # The same with a second changed byte, as the fuzzer had it too: LibTorch still loads a class
+    # named "__torch__/torch.nn.modules.linear.Linear", which the check has to read as a class.
+    shared = (here / "damaged_shared.pt").read_bytes()
+    slash = shared.index(b"c__torch__.torch.nn.modules.linear\nLinear") + len(b"c__torch__")
+    (here / "damaged_shared_class.pt").write_bytes(shared[:slash] + b"/" + shared[slash + 1:])
+    print(f"wrote {here / 'damaged_shared_class.pt'}: and a class name with a slash")
     for name, record, tensor in damaged:
         whole = here / (record.split("/")[0] + ".pt")
         (here / name).write_bytes(without_data(whole.read_bytes(), record))
