@@ -80,9 +80,9 @@ dpu::TrainSpec trainSpec(const Args& a)
     dpu::TrainSpec spec;
     spec.epochs = a.epochs;
     spec.batch = a.batch;
-    spec.optimizer = "adam";
+    spec.optimizer = dpu::Optimizer::Adam;
     spec.lr = a.lr;
-    spec.schedule.kind = "step";
+    spec.schedule.kind = dpu::ScheduleKind::Step;
     spec.schedule.stepEpochs = 0; // epochs / 3
     spec.schedule.gamma = 0.1;
     return spec;
@@ -91,7 +91,7 @@ dpu::TrainSpec trainSpec(const Args& a)
 BenchData fashion(const Args& a)
 {
     dpu::DatasetSpec spec;
-    spec.kind = "idx";
+    spec.kind = dpu::DataKind::Idx;
     spec.path = a.data;
     dpu::LoadedData loaded = dpu::loadData(spec);
     const int64_t n = std::min(a.samples, loaded.train.size());

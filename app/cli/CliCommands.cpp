@@ -6,6 +6,7 @@
 #include "dpu/Cost.h"
 #include "dpu/Error.h"
 #include "dpu/Models.h"
+#include "dpu/PlanFields.h"
 #include "dpu/RoundEstimate.h"
 #include "dpu/Runner.h"
 #include <csignal>
@@ -111,8 +112,10 @@ std::string usage()
            "        unless given: idx, cifar10, cifar100, npy, npz, safetensors, images), samples per\n"
            "        split, sample shape, classes and the samples of each class. Exit 1 on bad data,\n"
            "        naming the file and the problem.\n"
-           "  plan [--default]\n"
-           "        Print the default plan as JSON (a starting point for your own).\n"
+           "  plan [--default] [--fields [--markdown]]\n"
+           "        Print the default plan as JSON (a starting point for your own); --fields lists\n"
+           "        every key a plan may hold with its values, default and meaning (--markdown: as\n"
+           "        the table of docs/plan-format.md).\n"
            "\n"
            "Options:\n"
            "  -h, --help     this text\n"
@@ -176,12 +179,16 @@ int costCommand(const std::vector<std::string>& argv)
     const std::string input = args.value("--input");
     const int classes = static_cast<int>(args.number("--classes", 10));
     const double budget = args.number("--budget", -1);
-    const std::string values = args.value("--values", "fp32");
-    const std::string dense = args.value("--dense", "exact");
+    const std::string valuesText = args.value("--values", "fp32");
+    const std::string denseText = args.value("--dense", "exact");
     args.positional();
-    if (dense != "exact" && dense != "partial" && dense != "coded")
-        throw UsageError("--dense: expected exact, partial or coded, found '" + dense + "'");
-    nominalValueBits(values); // an unknown coding says so before any model is built
+    // Both are said wrong before any model is built.
+    const auto values = enumFromString<ValueCoding>(valuesText);
+    if (!values)
+        throw PlanError("bundle.values", "expected " + quotedChoices(valueCodings()) + ", found \"" + valuesText + "\"");
+    const auto dense = enumFromString<DenseTensors>(denseText);
+    if (!dense)
+        throw UsageError("--dense: expected " + quotedChoices(enumStrings<DenseTensors>()) + ", found '" + denseText + "'");
     if (!(k > 0 && k <= 1))
         throw UsageError("--k: expected a ratio in (0, 1], found " + std::to_string(k));
     const InputShape shape = input.empty() ? (model == "mlp" ? InputShape{1, 28, 28} : InputShape{3, 32, 32}) : parseShape(input);
@@ -198,16 +205,16 @@ int costCommand(const std::vector<std::string>& argv)
                 4.0 * static_cast<double>(info.denseWeights));
     std::printf("full updating    %.0f bytes per round\n", full);
     std::printf("ratio to full    %.5f\n", partial / full);
-    if (values != "fp32" || dense != "exact") {
+    if (*values != ValueCoding::Fp32 || *dense != DenseTensors::Exact) {
         // The plan form's nominal figure for this coding (before any run calibrates it).
         Plan p = defaultPlan();
         p.model = model;
         p.k = k;
-        p.bundle.values = values;
-        p.bundle.denseTensors = dense;
+        p.bundle.values = *values;
+        p.bundle.denseTensors = *dense;
         const double coded = nominalRoundBits(cm, p) / 8.0;
         std::printf("nominal %-8s %.0f bytes per round (%g bits per changed value, biases %s; ratio to full %.5f)\n",
-                    values.c_str(), coded, nominalValueBits(values), dense.c_str(), coded / full);
+                    valuesText.c_str(), coded, nominalValueBits(*values), denseText.c_str(), coded / full);
     }
     if (budget >= 0)
         std::printf("budget %.0f B    largest k = %.6g\n", budget, largestKForBudget(cm, budget * 8.0));
@@ -218,8 +225,13 @@ int planCommand(const std::vector<std::string>& argv)
 {
     ArgList args(argv);
     args.flag("--default");
+    const bool fields = args.flag("--fields");
+    const bool markdown = args.flag("--markdown");
     args.positional();
-    std::fputs(planToJson(defaultPlan()).c_str(), stdout);
+    if (markdown && !fields)
+        throw UsageError("--markdown goes with --fields");
+    // The field table is the plan's one description: docs/plan-format.md holds its Markdown.
+    std::fputs((fields ? (markdown ? planFieldsMarkdown() : planFieldsText()) : planToJson(defaultPlan())).c_str(), stdout);
     return 0;
 }
 

@@ -3,6 +3,7 @@
 #include "ArgList.h"
 #include "CliCommands.h"
 #include "dpu/DataProbe.h"
+#include "dpu/Error.h"
 #include <nlohmann/json.hpp>
 #include <algorithm>
 #include <cstdio>
@@ -20,7 +21,7 @@ nlohmann::ordered_json probeToJson(const DataProbe& d)
     nlohmann::ordered_json classes = nlohmann::ordered_json::array();
     for (const ClassInfo& c : d.perClass)
         classes.push_back({{"name", c.name}, {"train", c.train}, {"test", c.test}});
-    return {{"kind", d.kind},
+    return {{"kind", toString(d.kind)},
             {"name", d.name},
             {"train", d.train},
             {"test", d.test},
@@ -34,7 +35,7 @@ nlohmann::ordered_json probeToJson(const DataProbe& d)
 
 void printProbe(const DataProbe& d)
 {
-    std::printf("kind     %s\n", d.kind.c_str());
+    std::printf("kind     %s\n", toString(d.kind).c_str());
     std::printf("name     %s\n", d.name.c_str());
     std::printf("samples  %lld train, %lld test%s\n", static_cast<long long>(d.train), static_cast<long long>(d.test),
                 d.heldOut ? " (a seeded hold-out of the training data: there is no test split)" : "");
@@ -56,7 +57,7 @@ int dataCommand(const std::vector<std::string>& argv)
     ArgList args(argv);
     const bool json = args.flag("--json");
     DatasetSpec spec;
-    spec.kind = args.value("--kind");
+    const std::string kind = args.value("--kind");
     spec.x = args.value("--x");
     spec.y = args.value("--y");
     spec.xTest = args.value("--x-test");
@@ -66,8 +67,14 @@ int dataCommand(const std::vector<std::string>& argv)
         throw UsageError("data needs one dataset folder or file");
     spec.path = pos[0];
     // Detected as the application detects it; errors name the path or file (exit 1 in main).
-    if (spec.kind.empty())
+    if (kind.empty()) {
         spec.kind = detectDatasetKind(spec.path);
+    } else {
+        const auto given = enumFromString<DataKind>(kind);
+        if (!given)
+            throw PlanError("dataset.kind", "expected " + quotedChoices(enumStrings<DataKind>()) + ", found \"" + kind + "\"");
+        spec.kind = *given;
+    }
     const DataProbe probe = probeDataset(spec);
     if (json)
         std::printf("%s\n", probeToJson(probe).dump(2).c_str());

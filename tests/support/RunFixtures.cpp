@@ -65,7 +65,10 @@ Plan sweepPlan(double k, int rounds, std::vector<std::string> strategies, const 
     p.k = k;
     p.split.rounds = rounds;
     p.strategies = std::move(strategies);
-    p.bundle.values = values;
+    const auto coding = enumFromString<ValueCoding>(values);
+    if (!coding)
+        throw std::invalid_argument("sweepPlan: no value coding is named \"" + values + "\"");
+    p.bundle.values = *coding;
     p.seeds = {1};
     return p;
 }

@@ -24,7 +24,10 @@ std::string ownData(const std::string& sub)
 dpu::DatasetSpec datasetSpec(const std::string& kind, const std::string& path)
 {
     dpu::DatasetSpec s;
-    s.kind = kind;
+    const auto k = dpu::enumFromString<dpu::DataKind>(kind);
+    if (!k)
+        qFatal("datasetSpec: no data kind is named \"%s\"", kind.c_str());
+    s.kind = *k;
     s.path = path;
     return s;
 }

@@ -222,7 +222,7 @@ private Q_SLOTS:
         panel.findChild<QPushButton*>(QStringLiteral("budgetUseRecommendation"))->click();
         QCOMPARE(take.size(), 1);
         const dpu::Plan taken = take[0][0].value<dpu::Plan>();
-        QCOMPARE(taken.bundle.values, std::string("q8"));
+        QCOMPARE(dpu::toString(taken.bundle.values), std::string("q8"));
         QCOMPARE(taken.k, 0.01);
         QCOMPARE(taken.strategies, (std::vector<std::string>{"dpu", "fu"}));
 

@@ -94,7 +94,7 @@ private Q_SLOTS:
         panel->findChild<QComboBox*>(QStringLiteral("datasetKind"))->setCurrentIndex(kind == "cifar10" ? 0 : 1);
         QVERIFY(pick(panel, path));
         QCOMPARE(kindShown(panel), kind);
-        QCOMPARE(QString::fromStdString(panel->plan().dataset.kind), kind);
+        QCOMPARE(QString::fromStdString(dpu::toString(panel->plan().dataset.kind)), kind);
         QVERIFY2(panel->currentProbe()->error.empty(), panel->currentProbe()->error.c_str());
         // The automatic name says which data: own data by its file or folder name.
         const QFileInfo where(path);
@@ -103,7 +103,7 @@ private Q_SLOTS:
 
         // The summary is the engine's own reading of the data.
         dpu::DatasetSpec spec;
-        spec.kind = kind.toStdString();
+        spec.kind = *dpu::enumFromString<dpu::DataKind>(kind.toStdString());
         spec.path = path.toStdString();
         const dpu::DataProbe expected = dpu::probeDataset(spec);
         const QString summary = panel->findChild<QLabel*>(QStringLiteral("datasetInfo"))->text();
@@ -152,7 +152,7 @@ private Q_SLOTS:
         dpu::ui::ProbeWorker worker;
         dpu::ui::ProbeRequest r;
         r.id = 1;
-        r.spec.kind = "images";
+        r.spec.kind = dpu::DataKind::Images;
         r.spec.path = ownData("images").toStdString();
         r.models = {"mlp"};
         worker.cancelBefore(2);
@@ -276,7 +276,7 @@ private Q_SLOTS:
         dpu::Plan plan = dpu::defaultPlan();
         plan.name = "kept";
         dpu::DatasetSpec& d = plan.dataset;
-        d.kind = "images";
+        d.kind = dpu::DataKind::Images;
         d.path = ownData("images-mixed").toStdString();
         d.trainLimit = 7;
         d.testLimit = 3;
@@ -284,13 +284,13 @@ private Q_SLOTS:
         d.y = "ys";
         d.xTest = "xts";
         d.yTest = "yts";
-        d.layout = "nhwc";
+        d.layout = dpu::ArrayLayout::Nhwc;
         d.testFraction = 0.25;
         d.classes = 4;
         d.imageHeight = 6;
         d.imageWidth = 5;
         d.channels = 1;
-        d.normalise = "given";
+        d.normalise = dpu::Normalise::Given;
         d.mean = {0.25};
         d.std = {0.5};
         d.augment.cropPadding = 2;
@@ -315,7 +315,7 @@ private Q_SLOTS:
         panel->findChild<QSpinBox*>(QStringLiteral("cropPadding"))->setValue(0);
         panel->findChild<QCheckBox*>(QStringLiteral("flip"))->setChecked(false);
         const dpu::Plan edited = panel->plan();
-        QCOMPARE(edited.dataset.normalise, std::string("first_round"));
+        QCOMPARE(dpu::toString(edited.dataset.normalise), std::string("first_round"));
         QVERIFY(!edited.dataset.augment.enabled());
         QCOMPARE(edited.dataset.x, std::string("xs")); // hidden fields stay
         QCOMPARE(edited.dataset.imageWidth, 5);

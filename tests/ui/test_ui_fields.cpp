@@ -4,6 +4,7 @@
 #include "MainWindow.h"
 #include "UiTestSupport.h"
 #include "dpu/DatasetSize.h"
+#include "dpu/PlanFields.h"
 #include "panels/PlanPanel.h"
 #include "workers/EngineMetatypes.h"
 #include "workers/RunQueue.h"
@@ -70,6 +71,26 @@ private Q_SLOTS:
         dpu::uitest::isolateSettings(tmp_.filePath(QStringLiteral("settings")));
         dataset_ = dpu::uitest::datasetFolder(tmp_.path());
         dpu::ui::registerEngineMetatypes();
+    }
+
+    /// The form marks every plan field the engine describes (dpu::planFields()) at one widget, or
+    /// lists it as kept in files only; nothing else: a new plan key must say where it is shown.
+    void everyPlanFieldHasAPlace()
+    {
+        PlanPanel panel;
+        const QStringList without = PlanPanel::pathsWithoutField();
+        QStringList described;
+        for (const dpu::PlanField& f : dpu::planFields()) {
+            const QString path = QString::fromStdString(f.path);
+            described << path;
+            QVERIFY2((panel.fieldFor(path) != nullptr) != without.contains(path), qPrintable(path));
+        }
+        for (const QString& path : without)
+            QVERIFY2(described.contains(path), qPrintable(path));
+        // Indexed and deeper paths land on their field's widget.
+        QCOMPARE(panel.fieldFor(QStringLiteral("strategies[2]")), panel.fieldFor(QStringLiteral("strategies")));
+        QCOMPARE(panel.fieldFor(QStringLiteral("dataset.normalise.std[0]")), panel.fieldFor(QStringLiteral("dataset.normalise")));
+        QVERIFY(!panel.fieldFor(QStringLiteral("mystery")));
     }
 
     void eachBadValueIsMarkedAtItsField()
@@ -170,7 +191,7 @@ private Q_SLOTS:
             QCOMPARE(p->plan().bundle.values, v);
         }
         values->setCurrentIndex(values->findData(QStringLiteral("q8c")));
-        QCOMPARE(p->plan().bundle.values, std::string("q8c"));
+        QCOMPARE(dpu::toString(p->plan().bundle.values), std::string("q8c"));
     }
 
     void roundsBeyondTheDatasetAreRefused()
@@ -295,7 +316,7 @@ private Q_SLOTS:
         auto* k = p->findChild<QDoubleSpinBox*>(QStringLiteral("k"));
         QVERIFY(budget && unit && values && dense && quantAware && k);
         QCOMPARE(p->plan().budget.bytesPerRound, int64_t(0));
-        QCOMPARE(p->plan().bundle.denseTensors, std::string("exact"));
+        QCOMPARE(dpu::toString(p->plan().bundle.denseTensors), std::string("exact"));
         QVERIFY(k->isEnabled());
         QVERIFY(!quantAware->isEnabled()); // fp32 by default
         auto codedEnabled = [dense] {
@@ -320,22 +341,22 @@ private Q_SLOTS:
         quantAware->setChecked(true);
         dense->setCurrentIndex(dense->findData(QStringLiteral("coded")));
         QVERIFY(p->plan().bundle.quantAware);
-        QCOMPARE(p->plan().bundle.values, std::string("q4"));
-        QCOMPARE(p->plan().bundle.denseTensors, std::string("coded"));
+        QCOMPARE(dpu::toString(p->plan().bundle.values), std::string("q4"));
+        QCOMPARE(dpu::toString(p->plan().bundle.denseTensors), std::string("coded"));
         expectFine(w, QStringLiteral("bundle.dense_tensors"));
         values->setCurrentIndex(values->findData(QStringLiteral("fp32")));
         QVERIFY(!quantAware->isEnabled() && !quantAware->isChecked());
         QVERIFY(!p->plan().bundle.quantAware);
-        QCOMPARE(p->plan().bundle.denseTensors, std::string("exact")); // fp32 cannot code them
+        QCOMPARE(dpu::toString(p->plan().bundle.denseTensors), std::string("exact")); // fp32 cannot code them
         QVERIFY(!codedEnabled());
         dense->setCurrentIndex(dense->findData(QStringLiteral("partial")));
-        QCOMPARE(p->plan().bundle.denseTensors, std::string("partial"));
+        QCOMPARE(dpu::toString(p->plan().bundle.denseTensors), std::string("partial"));
 
         // setPlan() shows what a plan file holds; plan() gives it back.
         dpu::Plan loaded = p->plan();
-        loaded.bundle.values = "fp16";
+        loaded.bundle.values = dpu::ValueCoding::Fp16;
         loaded.bundle.quantAware = true;
-        loaded.bundle.denseTensors = "coded";
+        loaded.bundle.denseTensors = dpu::DenseTensors::Coded;
         loaded.budget.bytesPerRound = 0;
         loaded.budget.bytesTotal = 50000;
         p->setPlan(loaded);

@@ -5,7 +5,7 @@
 #include "dpu/DatasetSize.h"
 #include "dpu/Error.h"
 #include "panels/CostReadout.h"
-#include "panels/DatasetCheck.h"
+#include "panels/EnumCombo.h"
 #include "panels/FieldErrorMarks.h"
 #include <QCheckBox>
 #include <QComboBox>
@@ -53,6 +53,7 @@ PlanPanel::PlanPanel(QWidget* parent) : QWidget(parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(layout->contentsMargins().left(), 0, layout->contentsMargins().right(), 0);
     layout->addWidget(buildForm());
+    mapFields();
     errorLabel_ = new QLabel(this);
     errorLabel_->setObjectName(QStringLiteral("planErrors"));
     errorLabel_->setWordWrap(true);
@@ -62,7 +63,7 @@ PlanPanel::PlanPanel(QWidget* parent) : QWidget(parent)
     dpu::Plan initial = dpu::defaultPlan();
     // Preselect Fashion-MNIST when Debian's dataset-fashion-mnist package is installed.
     if (QDir(QString::fromLatin1(kFashionMnist)).exists()) {
-        initial.dataset.kind = "idx";
+        initial.dataset.kind = dpu::DataKind::Idx;
         initial.dataset.path = kFashionMnist;
     }
     setPlan(initial);
@@ -153,25 +154,25 @@ void PlanPanel::updateBundleFields()
     const bool budgeted = budget_->value() > 0;
     k_->setEnabled(!budgeted);
     kSlider_->setEnabled(!budgeted);
-    const bool lossy = values_->currentData().toString() != QLatin1String("fp32");
+    const bool lossy = dpu::isLossy(comboValue(values_, dpu::ValueCoding::Fp32));
     quantAware_->setEnabled(lossy);
     if (!lossy && quantAware_->isChecked()) {
         const QSignalBlocker block(quantAware_); // fp32 is exact: nothing to be aware of
         quantAware_->setChecked(false);
     }
     // Coded biases travel under a lossy coding; fp32 has none to offer them.
-    auto* codedItem = qobject_cast<QStandardItemModel*>(dense_->model())->item(dense_->findData(QStringLiteral("coded")));
+    auto* codedItem = qobject_cast<QStandardItemModel*>(dense_->model())->item(dense_->findData(comboData(dpu::DenseTensors::Coded)));
     codedItem->setEnabled(lossy);
-    if (!lossy && dense_->currentData().toString() == QLatin1String("coded")) {
+    if (!lossy && comboValue(dense_, dpu::DenseTensors::Exact) == dpu::DenseTensors::Coded) {
         const QSignalBlocker block(dense_);
-        dense_->setCurrentIndex(dense_->findData(QStringLiteral("exact")));
+        setComboValue(dense_, dpu::DenseTensors::Exact);
     }
 }
 
 QString PlanPanel::automaticName(const dpu::Plan& plan)
 {
-    QString data = QString::fromStdString(plan.dataset.kind);
-    if (data == QLatin1String("idx")) {
+    QString data = comboData(plan.dataset.kind);
+    if (plan.dataset.kind == dpu::DataKind::Idx) {
         const QString folder = QDir::cleanPath(QString::fromStdString(plan.dataset.path)).section(QLatin1Char('/'), -1).toLower();
         data = folder.contains(QLatin1String("fashion")) ? QStringLiteral("fashion")
                : folder.contains(QLatin1String("kmnist")) ? QStringLiteral("kmnist")
@@ -216,15 +217,13 @@ void PlanPanel::setPlan(const dpu::Plan& plan)
     filling_ = true;
     name_->setText(QString::fromStdString(plan.name));
     model_->setCurrentText(QString::fromStdString(plan.model));
-    const int kind = datasetKind_->findData(QString::fromStdString(plan.dataset.kind));
-    datasetKind_->setCurrentIndex(kind < 0 ? 0 : kind);
+    setComboValue(datasetKind_, plan.dataset.kind);
     datasetPath_->setText(QString::fromStdString(plan.dataset.path));
     // "given" needs the plan's mean and std: offered only when the plan has them.
     auto* normaliseItems = qobject_cast<QStandardItemModel*>(normalise_->model());
-    normaliseItems->item(normalise_->findData(QStringLiteral("given")))
+    normaliseItems->item(normalise_->findData(comboData(dpu::Normalise::Given)))
         ->setEnabled(!plan.dataset.mean.empty() && !plan.dataset.std.empty());
-    const int normalise = normalise_->findData(QString::fromStdString(plan.dataset.normalise));
-    normalise_->setCurrentIndex(normalise < 0 ? 0 : normalise);
+    setComboValue(normalise_, plan.dataset.normalise);
     cropPadding_->setValue(plan.dataset.augment.cropPadding);
     flip_->setChecked(plan.dataset.augment.flip);
     initial_->setValue(static_cast<int>(plan.split.initial));
@@ -241,17 +240,15 @@ void PlanPanel::setPlan(const dpu::Plan& plan)
     lambda_->setValue(plan.lambda);
     epochs_->setValue(plan.train.epochs);
     lr_->setValue(plan.train.lr);
-    optimizer_->setCurrentIndex(plan.train.optimizer == "sgd" ? 1 : 0);
+    setComboValue(optimizer_, plan.train.optimizer);
     QStringList seeds;
     for (uint64_t s : plan.seeds)
         seeds << QString::number(s);
     seeds_->setText(seeds.join(QStringLiteral(", ")));
-    device_->setCurrentText(QString::fromStdString(plan.device));
-    const int values = values_->findData(QString::fromStdString(plan.bundle.values));
-    values_->setCurrentIndex(values < 0 ? 0 : values);
+    setComboValue(device_, plan.device);
+    setComboValue(values_, plan.bundle.values);
     quantAware_->setChecked(plan.bundle.quantAware);
-    const int dense = dense_->findData(QString::fromStdString(plan.bundle.denseTensors));
-    dense_->setCurrentIndex(dense < 0 ? 0 : dense);
+    setComboValue(dense_, plan.bundle.denseTensors);
     // A plan file with both budgets is refused at this field (its file problem) until edited.
     const bool perRun = plan.budget.bytesTotal > 0 && plan.budget.bytesPerRound == 0;
     budgetUnit_->setCurrentIndex(budgetUnit_->findData(perRun ? QStringLiteral("run") : QStringLiteral("round")));
@@ -272,9 +269,9 @@ dpu::Plan PlanPanel::plan() const
     dpu::Plan p = base_;
     p.name = name_->text().trimmed().toStdString();
     p.model = model_->currentText().trimmed().toStdString();
-    p.dataset.kind = datasetKind_->currentData().toString().toStdString();
+    p.dataset.kind = comboValue(datasetKind_, dpu::DataKind::Idx);
     p.dataset.path = datasetPath_->text().trimmed().toStdString();
-    p.dataset.normalise = normalise_->currentData().toString().toStdString();
+    p.dataset.normalise = comboValue(normalise_, dpu::Normalise::Train);
     p.dataset.augment.cropPadding = cropPadding_->value();
     p.dataset.augment.flip = flip_->isChecked();
     p.split.initial = initial_->value();
@@ -290,7 +287,7 @@ dpu::Plan PlanPanel::plan() const
     p.lambda = lambda_->value();
     p.train.epochs = epochs_->value();
     p.train.lr = lr_->value();
-    p.train.optimizer = optimizer_->currentData().toString().toStdString();
+    p.train.optimizer = comboValue(optimizer_, dpu::Optimizer::Adam);
     p.seeds.clear();
     for (const QString& part : seeds_->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts)) {
         bool ok = false;
@@ -298,10 +295,10 @@ dpu::Plan PlanPanel::plan() const
         if (ok)
             p.seeds.push_back(v);
     }
-    p.device = device_->currentText().toStdString();
-    p.bundle.values = values_->currentData().toString().toStdString();
+    p.device = comboValue(device_, dpu::ComputeDevice::Auto);
+    p.bundle.values = comboValue(values_, dpu::ValueCoding::Fp32);
     p.bundle.quantAware = quantAware_->isChecked(); // unchecked with fp32 (updateBundleFields)
-    p.bundle.denseTensors = dense_->currentData().toString().toStdString();
+    p.bundle.denseTensors = comboValue(dense_, dpu::DenseTensors::Exact);
     const bool perRun = budgetUnit_->currentData().toString() == QLatin1String("run");
     p.budget.bytesPerRound = perRun ? 0 : budget_->value();
     p.budget.bytesTotal = perRun ? budget_->value() : 0;

@@ -60,6 +60,8 @@ public:
     QLabel* errorLabelFor(const QString& path) const;
     /// The widget that edits a plan path (nullptr when the form does not show it).
     QWidget* fieldFor(const QString& path) const;
+    /// The described plan fields (dpu::planFields()) the form deliberately has no widget for.
+    static QStringList pathsWithoutField();
 
     /// "<data>-<model>-k<k>" (e.g. "fashion-mlp-k0.01"): the name a plan gets from its fields.
     static QString automaticName(const dpu::Plan& plan);
@@ -113,6 +115,8 @@ private:
     void nameFields();
     static QString strategyToolTip(const QString& name);
     void connectEdits();
+    /// Fills fields_ from the engine's field table (after buildForm()).
+    void mapFields();
     void onModelOrDatasetChanged();
     void onKSpinChanged(double k);
     void onKSliderMoved(int pos);
@@ -139,6 +143,7 @@ private:
     bool nameFollows_ = true;
     QMap<QString, QString> errors_; // plan path -> reason
     QMap<QString, QString> fileProblems_; // plan path -> reason, from the plan file last opened
+    QHash<QString, QWidget*> fields_;     // plan field path -> the widget that shows it (mapFields)
     /// Drops the file problems of the field that sent the edit being handled.
     void dropFileProblemsOf(QObject* field);
     std::unique_ptr<FieldErrorMarks> marks_;

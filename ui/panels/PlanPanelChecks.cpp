@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // PlanPanel's checks: local ones, the engine's (dpu::validatePlan), the data's; marked at their fields.
 #include "panels/PlanPanel.h"
+#include "dpu/DataFormats.h"
 #include "dpu/DatasetSize.h"
 #include "dpu/Error.h"
-#include "panels/DatasetCheck.h"
+#include "dpu/PlanFields.h"
 #include "panels/FieldErrorMarks.h"
 #include <QCheckBox>
 #include <QComboBox>
@@ -16,13 +17,6 @@
 #include <QSpinBox>
 
 namespace dpu::ui {
-namespace {
-/// Kinds whose sample counts come from their headers as the user types (the others: the probe).
-bool headerSized(const std::string& kind)
-{
-    return kind == "idx" || kind == "cifar10" || kind == "cifar100";
-}
-} // namespace
 
 void PlanPanel::setFileProblems(const std::vector<dpu::PlanProblem>& problems, const QString& fileName)
 {
@@ -68,11 +62,10 @@ bool PlanPanel::validate()
     // nothing is there, which no kind changes.
     const bool kindKnown = !detectingKind() || !QFileInfo::exists(QString::fromStdString(p.dataset.path));
     if (!p.dataset.path.empty() && kindKnown) {
-        const QString problem = DatasetCheck::problem(QString::fromStdString(p.dataset.kind),
-                                                      QString::fromStdString(p.dataset.path));
+        const QString problem = QString::fromStdString(dpu::quickDataCheck(p.dataset.kind, p.dataset.path));
         if (!problem.isEmpty())
             errors_.insert(QStringLiteral("dataset.path"), problem);
-        else if (headerSized(p.dataset.kind))
+        else if (dpu::dataFormat(p.dataset.kind).sizedFromHeaders)
             checkSplitAgainstData(p);
         if (problem.isEmpty())
             addProbeErrors(p);
@@ -136,28 +129,51 @@ QString PlanPanel::fieldError(const QString& path) const
 
 QWidget* PlanPanel::fieldFor(const QString& path) const
 {
-    if (path == QLatin1String("name")) return name_;
-    if (path == QLatin1String("model") || path == QLatin1String("width_multiplier")) return model_;
-    if (path == QLatin1String("dataset.kind")) return datasetKind_;
-    if (path == QLatin1String("dataset.normalise")) return normalise_;
-    if (path.startsWith(QLatin1String("dataset.augment"))) return cropPadding_;
-    if (path.startsWith(QLatin1String("dataset."))) return datasetPath_;
-    if (path == QLatin1String("split.initial")) return initial_;
-    if (path == QLatin1String("split.per_round")) return perRound_;
-    if (path == QLatin1String("split.rounds")) return rounds_;
-    if (path == QLatin1String("split.validation")) return validation_;
-    if (path.startsWith(QLatin1String("strategies"))) return strategiesBox_;
-    if (path == QLatin1String("k")) return k_;
-    if (path == QLatin1String("lambda")) return lambda_;
-    if (path == QLatin1String("train.epochs")) return epochs_;
-    if (path == QLatin1String("train.lr")) return lr_;
-    if (path == QLatin1String("train.optimizer")) return optimizer_;
-    if (path == QLatin1String("seeds")) return seeds_;
-    if (path == QLatin1String("device")) return device_;
-    if (path == QLatin1String("bundle.values") || path == QLatin1String("bundle.quant_aware")) return values_;
-    if (path == QLatin1String("bundle.dense_tensors")) return dense_;
-    if (path.startsWith(QLatin1String("budget."))) return budget_;
+    // "strategies[2]" is marked where its list is; a path below a field ("dataset.normalise.std[0]")
+    // where that field is.
+    QString key = path.section(QLatin1Char('['), 0, 0);
+    for (; !key.isEmpty(); key = key.section(QLatin1Char('.'), 0, -2))
+        if (fields_.contains(key))
+            return fields_.value(key);
     return nullptr;
+}
+
+QStringList PlanPanel::pathsWithoutField()
+{
+    // Kept in plan files, not worth a widget: their problems are listed under the form.
+    return {QStringLiteral("train.batch"), QStringLiteral("train.momentum"), QStringLiteral("train.nesterov"),
+            QStringLiteral("train.weight_decay"), QStringLiteral("train.schedule.kind"),
+            QStringLiteral("train.schedule.step_epochs"), QStringLiteral("train.schedule.gamma"),
+            QStringLiteral("reinit"), QStringLiteral("mode"), QStringLiteral("threads"),
+            QStringLiteral("bundle.write"), QStringLiteral("bundle.secret_key")};
+}
+
+void PlanPanel::mapFields()
+{
+    // Every described plan field (dpu::planFields()) is marked at one widget, or listed in
+    // pathsWithoutField(); test_ui_fields holds the two lists against the engine's table.
+    const QHash<QString, QWidget*> own{
+        {QStringLiteral("name"), name_}, {QStringLiteral("model"), model_}, {QStringLiteral("width_multiplier"), model_},
+        {QStringLiteral("dataset.kind"), datasetKind_}, {QStringLiteral("dataset.normalise"), normalise_},
+        {QStringLiteral("dataset.augment.crop_padding"), cropPadding_}, {QStringLiteral("dataset.augment.flip"), cropPadding_},
+        {QStringLiteral("split.initial"), initial_}, {QStringLiteral("split.per_round"), perRound_},
+        {QStringLiteral("split.rounds"), rounds_}, {QStringLiteral("split.validation"), validation_},
+        {QStringLiteral("strategies"), strategiesBox_}, {QStringLiteral("k"), k_}, {QStringLiteral("lambda"), lambda_},
+        {QStringLiteral("train.epochs"), epochs_}, {QStringLiteral("train.lr"), lr_},
+        {QStringLiteral("train.optimizer"), optimizer_}, {QStringLiteral("seeds"), seeds_}, {QStringLiteral("device"), device_},
+        {QStringLiteral("bundle.values"), values_}, {QStringLiteral("bundle.quant_aware"), values_},
+        {QStringLiteral("bundle.dense_tensors"), dense_}, {QStringLiteral("budget.bytes_per_round"), budget_},
+        {QStringLiteral("budget.bytes_total"), budget_}};
+    const QStringList none = pathsWithoutField();
+    for (const dpu::PlanField& f : dpu::planFields()) {
+        const QString path = QString::fromStdString(f.path);
+        if (own.contains(path))
+            fields_.insert(path, own.value(path));
+        else if (path.startsWith(QLatin1String("dataset.")))
+            fields_.insert(path, datasetPath_); // the data's own keys: where the data is named
+        else if (!none.contains(path))
+            qWarning("plan field %s has no place in the form", qPrintable(path));
+    }
 }
 
 void PlanPanel::markErrors()

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // PlanPanel's dataset rows: kind, path, what the data holds (read on a worker thread), preprocessing.
 #include "panels/PlanPanel.h"
+#include "dpu/DataFormats.h"
 #include "dpu/DatasetSize.h"
 #include "dpu/Error.h"
 #include "panels/CostReadout.h"
+#include "panels/EnumCombo.h"
 #include "panels/FieldErrorMarks.h"
 #include <QAction>
 #include <QCheckBox>
@@ -60,22 +62,9 @@ void PlanPanel::addDatasetRows(QFormLayout* form, QWidget* box)
     datasetKind_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     // The first three keep their places: plans and settings of earlier versions name them by index.
     // Short names: the combo shares its row with the path; the item's tooltip says more.
-    const struct {
-        const char* name;
-        const char* kind;
-        const char* more;
-    } kinds[] = {
-        {QT_TR_NOOP("IDX"), "idx", QT_TR_NOOP("MNIST format (IDX), raw or .gz")},
-        {QT_TR_NOOP("CIFAR-10"), "cifar10", QT_TR_NOOP("CIFAR-10, binary version")},
-        {QT_TR_NOOP("CIFAR-100"), "cifar100", QT_TR_NOOP("CIFAR-100, binary version")},
-        {QT_TR_NOOP(".npy"), "npy", QT_TR_NOOP("A folder of NumPy .npy files (x.npy, y.npy, ...)")},
-        {QT_TR_NOOP(".npz"), "npz", QT_TR_NOOP("A NumPy .npz archive, stored or deflated")},
-        {QT_TR_NOOP("safetensors"), "safetensors", QT_TR_NOOP("A safetensors file with x and y tensors")},
-        {QT_TR_NOOP("images"), "images", QT_TR_NOOP("Image folders, one per class (PNG or JPEG)")},
-    };
-    for (const auto& k : kinds) {
-        datasetKind_->addItem(tr(k.name), QString::fromLatin1(k.kind));
-        datasetKind_->setItemData(datasetKind_->count() - 1, tr(k.more), Qt::ToolTipRole);
+    for (const dpu::DataFormat& f : dpu::dataFormats()) {
+        datasetKind_->addItem(QString::fromStdString(f.label), comboData(f.kind));
+        datasetKind_->setItemData(datasetKind_->count() - 1, QString::fromStdString(f.summary), Qt::ToolTipRole);
     }
     datasetKind_->setMinimumContentsLength(9);
     datasetKind_->setToolTip(tr("Detected when you pick or type a path; change it only to read the data another way"));
@@ -115,10 +104,10 @@ void PlanPanel::addPreprocessRow(QFormLayout* form, QWidget* box)
     // Long item texts must not widen the form (the split's spin boxes then lose their width).
     normalise_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     normalise_->setMinimumContentsLength(8);
-    normalise_->addItem(tr("on the training data"), QStringLiteral("train"));
-    normalise_->addItem(tr("on round 1's data"), QStringLiteral("first_round"));
-    normalise_->addItem(tr("off"), QStringLiteral("none"));
-    normalise_->addItem(tr("the plan's mean/std"), QStringLiteral("given"));
+    normalise_->addItem(tr("on the training data"), comboData(dpu::Normalise::Train));
+    normalise_->addItem(tr("on round 1's data"), comboData(dpu::Normalise::FirstRound));
+    normalise_->addItem(tr("off"), comboData(dpu::Normalise::None));
+    normalise_->addItem(tr("the plan's mean/std"), comboData(dpu::Normalise::Given));
     normalise_->setToolTip(tr("Per-channel mean and std: of the training split, of each seed's first-round "
                               "samples (what a server has before its first deployment), none, or the values "
                               "the plan file gives"));
@@ -215,11 +204,10 @@ void PlanPanel::onProbed(const dpu::ui::ProbeResult& result)
     }
     probe_ = result;
     haveProbe_ = true;
-    if (result.detected && datasetKind_->currentData().toString().toStdString() != result.spec.kind) {
-        const int index = datasetKind_->findData(QString::fromStdString(result.spec.kind));
+    if (result.detected && comboValue(datasetKind_, dpu::DataKind::Idx) != result.spec.kind) {
         {
             const QSignalBlocker block(datasetKind_);
-            datasetKind_->setCurrentIndex(index);
+            setComboValue(datasetKind_, result.spec.kind);
         }
         followName();
         onModelOrDatasetChanged();
@@ -261,7 +249,7 @@ void PlanPanel::showProbe()
     }
     const dpu::DataProbe& d = r->probe;
     QString text = tr("%1: %L2 train / %L3 test%4 · %5 %6 · %7 classes: %8")
-                       .arg(QString::fromStdString(d.kind))
+                       .arg(comboData(d.kind))
                        .arg(d.train).arg(d.test)
                        .arg(d.heldOut ? tr(" (held out)") : QString())
                        .arg(shapeText(d.shape), QString::fromStdString(d.dtype))
@@ -292,7 +280,7 @@ void PlanPanel::addProbeErrors(const dpu::Plan& p)
             errors_.insert(QStringLiteral("dataset.path"), QString::fromStdString(r->error));
         return;
     }
-    if (p.dataset.kind != "idx" && p.dataset.kind != "cifar10" && p.dataset.kind != "cifar100") {
+    if (!dpu::dataFormat(p.dataset.kind).sizedFromHeaders) {
         // The IDX and CIFAR sizes come from their headers as the user types; these from the probe.
         try {
             dpu::checkSplitFits(p, {r->probe.train, r->probe.test});

@@ -2,6 +2,7 @@
 // PlanPanel's form: its rows, section by section (split from PlanPanel.cpp to keep both short).
 #include "panels/PlanPanel.h"
 #include "panels/CostReadout.h"
+#include "panels/EnumCombo.h"
 #include "panels/FieldErrorMarks.h"
 #include <QCheckBox>
 #include <QComboBox>
@@ -145,8 +146,8 @@ void PlanPanel::addBundleRows(QFormLayout* form, QWidget* box)
 {
     // No mnemonics on these rows: every letter of their names is taken in the main window.
     values_ = new QComboBox(box);
-    for (const auto& v : dpu::valueCodings())
-        values_->addItem(QString::fromStdString(v), QString::fromStdString(v));
+    for (const auto& v : dpu::enumNames<dpu::ValueCoding>())
+        values_->addItem(QString::fromLatin1(v.name), comboData(v.value));
     values_->setToolTip(tr("How the changed weights travel in the update bundles: fp32 exact, fp16, q8 "
                            "(256 centroids per tensor), q8c (q8's error in about 0.8x its bytes), q4 (16 "
                            "centroids), ternary (sign x one magnitude); devices run what they decode"));
@@ -162,9 +163,9 @@ void PlanPanel::addBundleRows(QFormLayout* form, QWidget* box)
     marks_->addRow(QStringLiteral("bundleValues"), {values_, quantAware_});
 
     dense_ = new QComboBox(box);
-    dense_->addItem(tr("exact, every round"), QStringLiteral("exact"));
-    dense_->addItem(tr("ranked with the weights"), QStringLiteral("partial"));
-    dense_->addItem(tr("under the values' coding"), QStringLiteral("coded"));
+    dense_->addItem(tr("exact, every round"), comboData(dpu::DenseTensors::Exact));
+    dense_->addItem(tr("ranked with the weights"), comboData(dpu::DenseTensors::Partial));
+    dense_->addItem(tr("under the values' coding"), comboData(dpu::DenseTensors::Coded));
     dense_->setToolTip(tr("The always-shipped 1-D tensors (biases): dense and exact every round (the paper), "
                           "selected with the weights by the same ranking, or their changes coded like the "
                           "weights' (lossy codings only; on the MLP about a quarter fewer bytes with q4)"));
@@ -215,8 +216,8 @@ void PlanPanel::addTrainingRows(QFormLayout* form, QWidget* box)
     form->addRow(tr("&Epochs"), pairRow(box, epochs_, tr("Learning rate"), lr_));
     marks_->addRow(QStringLiteral("epochs"), {epochs_, lr_}, {tr("Epochs"), tr("Learning rate")});
     optimizer_ = new QComboBox(box);
-    optimizer_->addItem(QStringLiteral("Adam"), QStringLiteral("adam"));
-    optimizer_->addItem(QStringLiteral("SGD (Nesterov)"), QStringLiteral("sgd"));
+    optimizer_->addItem(QStringLiteral("Adam"), comboData(dpu::Optimizer::Adam));
+    optimizer_->addItem(QStringLiteral("SGD (Nesterov)"), comboData(dpu::Optimizer::Sgd));
     // λ and the optimiser share a row: the form fits a 768-pixel-high screen with the data summary.
     form->addRow(tr("λ (global weight)"), pairRow(box, lambda_, tr("O&ptimiser"), optimizer_));
     marks_->addRow(QStringLiteral("lambda"), {lambda_, optimizer_}, {tr("λ"), tr("Optimiser")});
@@ -224,8 +225,8 @@ void PlanPanel::addTrainingRows(QFormLayout* form, QWidget* box)
     seeds_->setPlaceholderText(tr("1, 2, 3"));
     seeds_->setToolTip(tr("One run per seed, separated by commas or spaces"));
     device_ = new QComboBox(box);
-    for (const char* d : {"auto", "cpu", "cuda"})
-        device_->addItem(QString::fromLatin1(d));
+    for (const auto& d : dpu::enumNames<dpu::ComputeDevice>())
+        device_->addItem(QString::fromLatin1(d.name), comboData(d.value));
     form->addRow(tr("&Seeds"), pairRow(box, seeds_, tr("De&vice"), device_));
     marks_->addRow(QStringLiteral("seeds"), {seeds_, device_}, {tr("Seeds"), tr("Device")});
 }

@@ -88,10 +88,10 @@ QString ReportText::planInWords(const dpu::Plan& p, const dpu::RunStatus& status
                      .arg(status.partialWeights).arg(status.denseWeights);
     s << model + QLatin1Char('.');
     s << tr("It learns from %1 data in %2%3.")
-             .arg(esc(p.dataset.kind), esc(p.dataset.path),
+             .arg(esc(dpu::toString(p.dataset.kind)), esc(p.dataset.path),
                   p.dataset.trainLimit > 0 ? tr(" (first %L1 training samples)").arg(p.dataset.trainLimit) : QString());
     const int rounds = status.rounds > 0 ? status.rounds : p.split.rounds;
-    if (p.mode == "single")
+    if (p.mode == dpu::RunMode::Single)
         s << tr("One deployed model is updated once (single-round mode, iterative rewinding).");
     else
         s << tr("Round 1 trains on %L1 samples and each of the %2 later rounds collects %L3 more (%4 rounds in all); "
@@ -108,9 +108,9 @@ QString ReportText::planInWords(const dpu::Plan& p, const dpu::RunStatus& status
              .arg(p.reinit ? tr("on") : tr("off"));
     s << tr("Each training step runs %n epoch(s) of %1 (learning rate %2, %3 schedule, batch %4); seeds: %5.", nullptr,
             p.train.epochs)
-             .arg(esc(p.train.optimizer))
+             .arg(esc(dpu::toString(p.train.optimizer)))
              .arg(p.train.lr)
-             .arg(esc(p.train.schedule.kind))
+             .arg(esc(dpu::toString(p.train.schedule.kind)))
              .arg(p.train.batch)
              .arg([&] {
                  QStringList seeds;
@@ -118,7 +118,7 @@ QString ReportText::planInWords(const dpu::Plan& p, const dpu::RunStatus& status
                      seeds << QString::number(seed);
                  return seeds.join(QStringLiteral(", "));
              }());
-    s << tr("Update bundles carry %1 values.").arg(esc(p.bundle.values));
+    s << tr("Update bundles carry %1 values.").arg(esc(dpu::toString(p.bundle.values)));
     return s.join(QLatin1Char(' '));
 }
 

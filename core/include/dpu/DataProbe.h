@@ -19,7 +19,7 @@ struct ClassInfo {
 
 /// A dataset as the engine will read it; every field comes from the data, nothing from file names alone.
 struct DataProbe {
-    std::string kind;           ///< idx, cifar10, cifar100, npy, npz, safetensors, images
+    DataKind kind = DataKind::Idx;
     std::string name;           ///< e.g. "Fashion-MNIST", or the file or folder name
     std::string description;    ///< one line, e.g. "data.npz (npz) 800 train / 200 test"
     int64_t train = 0, test = 0;
@@ -36,7 +36,7 @@ struct DataProbe {
 /// cifar-100-binary/), a folder of .npy files (x.npy or x_train.npy), an .npz archive (ZIP magic),
 /// a safetensors file (.safetensors, or its JSON header), or a folder with one subfolder of images
 /// per class. Throws DataError naming the path and what was looked for when nothing fits.
-std::string detectDatasetKind(const std::string& path);
+DataKind detectDatasetKind(const std::string& path);
 
 /// Reads the dataset `spec` names (all of it, every byte checked as a run would) and describes
 /// it. Slow for big data sets: call it off the GUI thread. Throws DataError naming the file and

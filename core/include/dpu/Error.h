@@ -29,6 +29,14 @@ private:
     std::string path_;
 };
 
+/// A broken invariant inside the engine: a defect, never bad input (as c10 keeps
+/// TORCH_INTERNAL_ASSERT apart from TORCH_CHECK). Not an Error, so no caller mistakes it for a
+/// user's mistake to be shown at a field; the message says it is a defect.
+class InternalError : public std::logic_error {
+public:
+    explicit InternalError(const std::string& what) : std::logic_error(what + " (an engine defect: please report it)") {}
+};
+
 /// The run was cancelled through its RunControl (RunOptions::control).
 class Cancelled : public Error {
 public:

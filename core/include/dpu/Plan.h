@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The plan: everything a run needs, as plain structs shared by the CLI, the GUI and the tests.
 #pragma once
+#include "dpu/PlanEnums.h"
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -14,27 +15,27 @@ struct AugmentSpec {
     bool enabled() const { return cropPadding > 0 || flip; }
 };
 
-/// Where the data lives and how it is prepared (docs/plan-format.md, "Datasets"). kind: "idx"
-/// (MNIST format, .gz or raw), "cifar10", "cifar100", "npy" (a folder of .npy files), "npz",
-/// "safetensors" (a file), "images" (a folder with one subfolder per class).
+/// Where the data lives and how it is prepared (docs/plan-format.md, "Datasets"). kind: IDX
+/// (MNIST format, .gz or raw), CIFAR-10/100, npy (a folder of .npy files), npz, safetensors (a
+/// file), images (a folder with one subfolder per class).
 struct DatasetSpec {
-    std::string kind = "idx";
+    DataKind kind = DataKind::Idx;
     std::string path = "/usr/share/datasets/fashion-mnist";
     int64_t trainLimit = 0; ///< use only the first N training samples (0: all)
     int64_t testLimit = 0;  ///< use only the first N test samples (0: all)
     // Array kinds (npy, npz, safetensors): names of the arrays; empty picks the defaults
     // ("x" or "x_train", "y" or "y_train", "x_test" and "y_test" when present).
     std::string x, y, xTest, yTest;
-    std::string layout = "auto"; ///< arrays: "auto", "nchw", "nhwc", "nhw" (3-D images), "ncl" (3-D windows)
+    ArrayLayout layout = ArrayLayout::Auto; ///< arrays: Nhw (3-D images), Ncl (3-D windows), ...
     double testFraction = 0.2;   ///< held out as the test split when the data has none
     int classes = 0;             ///< 0: the largest label + 1 (every class must then have samples)
     // Image folders: every image resized to imageHeight x imageWidth (0: all must share one size),
     // decoded to `channels` (0: as the first image, 1 gray or 3 RGB).
     int imageHeight = 0, imageWidth = 0, channels = 0;
-    /// "train": per-channel mean and std of the loaded training split; "first_round": of each
-    /// seed's first-round samples D1 (what a server has before the first deployment); "none";
-    /// "given": `mean` and `std` below (values scaled to [0, 1] for 8-bit data, as stored otherwise).
-    std::string normalise = "train";
+    /// Train: per-channel mean and std of the loaded training split; FirstRound: of each seed's
+    /// first-round samples D1 (what a server has before the first deployment); None; Given:
+    /// `mean` and `std` below (values scaled to [0, 1] for 8-bit data, as stored otherwise).
+    Normalise normalise = Normalise::Train;
     std::vector<double> mean, std;
     AugmentSpec augment;
 };
@@ -47,9 +48,9 @@ struct SplitSpec {
     int64_t validation = 3000; ///< drawn (seeded) from the test split; the rest is test
 };
 
-/// Learning-rate schedule per epoch. kind: "step", "cosine", "constant".
+/// Learning-rate schedule per epoch.
 struct ScheduleSpec {
-    std::string kind = "step";
+    ScheduleKind kind = ScheduleKind::Step;
     int stepEpochs = 0; ///< step: decay every N epochs (0: every epochs/3, at least 1)
     double gamma = 0.1; ///< step: multiply the rate by gamma at each step
 };
@@ -58,7 +59,7 @@ struct ScheduleSpec {
 struct TrainSpec {
     int epochs = 6;
     int batch = 128;
-    std::string optimizer = "adam"; ///< "adam" or "sgd" (Nesterov when nesterov is true)
+    Optimizer optimizer = Optimizer::Adam; ///< SGD is Nesterov when nesterov is true
     double lr = 0.005;
     double momentum = 0.9;
     bool nesterov = true;
@@ -68,17 +69,17 @@ struct TrainSpec {
 
 /// The update bundles a run builds for every deployed round (docs/bundle-format.md).
 struct BundleSpec {
-    std::string values = "fp32"; ///< coding of changed weights: one of valueCodings()
+    ValueCoding values = ValueCoding::Fp32; ///< coding of changed weights
     bool write = true;           ///< keep them in OUT/bundles/ (their sizes are always measured)
     std::string secretKey;       ///< Ed25519 secret key file (64 bytes) to sign them; empty: unsigned
     /// With a lossy coding, the sparse fine-tune knows it: the changed weights are quantised with
     /// the bundle's own coding in steps and the still-unquantised ones re-fitted around them,
     /// instead of quantising after training (docs/engine.md, "Quantisation-aware updating").
     bool quantAware = false;
-    /// Always-shipped tensors (biases, and the other 1-D parameters): "exact" ships them dense
-    /// and exact; "partial" lets them join the top-k selection like the partial weights;
-    /// "coded" (lossy codings) trains them fully but codes their changes with the bundle's value coding.
-    std::string denseTensors = "exact";
+    /// Always-shipped tensors (biases, and the other 1-D parameters): Exact ships them dense and
+    /// exact; Partial lets them join the top-k selection like the partial weights; Coded (lossy
+    /// codings) trains them fully but codes their changes with the bundle's value coding.
+    DenseTensors denseTensors = DenseTensors::Exact;
 };
 
 /// Byte budgets of the deployed rounds, measured in real bundle bytes; 0 turns one off. With a
@@ -102,12 +103,12 @@ struct Plan {
     double k = 0.01;      ///< updating ratio: share of partial weights changed per round
     double lambda = 0.5;  ///< DPU: weight of the global contribution
     bool reinit = true;   ///< DPU: re-initialisation rule of the paper (Sec. 4.2)
-    std::string mode = "multi"; ///< "multi" (multi-round) or "single" (one update, iterative rewinding)
+    RunMode mode = RunMode::Multi; ///< Single: one update of a trained model, iterative rewinding
     TrainSpec train;
     BundleSpec bundle;
     BudgetSpec budget;
     std::vector<uint64_t> seeds{1};
-    std::string device = "auto"; ///< "auto", "cpu" or "cuda"
+    ComputeDevice device = ComputeDevice::Auto;
     int threads = 0;             ///< intra-op threads (0: all cores)
 };
 
@@ -149,11 +150,14 @@ std::string planToJson(const Plan& plan);
 /// Checks cross-field rules (e.g. k in (0, 1], strategies known). Throws PlanError.
 void validatePlan(const Plan& plan);
 
-/// Value codings a plan's bundle.values may name ("fp32" first: the exact one): "fp32", "fp16",
-/// "q8" (256 k-means centroids per tensor, Huffman), "q8c" (q8's error or less on one uniform grid
-/// per bundle, context-coded), "q4" (16 centroids, context-coded), "ternary" (sign x one magnitude
-/// per tensor, context-coded); docs/bundle-format.md.
+/// The names bundle.values may take, fp32 (the exact one) first: enumStrings<ValueCoding>().
+/// fp16; q8 (256 k-means centroids per tensor, Huffman); q8c (q8's error or less on one uniform
+/// grid per bundle, context-coded); q4 (16 centroids, context-coded); ternary (sign x one
+/// magnitude per tensor, context-coded); docs/bundle-format.md.
 std::vector<std::string> valueCodings();
+
+/// Rounds the plan schedules: split.rounds, and at most 2 in single mode (train, then update).
+int plannedRounds(const Plan& plan);
 
 /// Names of the strategies a plan may list, with their variants ("dpu", "dpu-noreinit", ...).
 std::vector<std::string> strategyNames();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Plain (torch-free) inputs and outputs of the bundle writer (docs/bundle-format.md).
 #pragma once
+#include "dpu/PlanEnums.h"
 #include <cstdint>
 #include <map>
 #include <string>
@@ -14,6 +15,20 @@ enum class Kind : uint8_t { Full = 1, Delta = 2, ReinitDelta = 3 };
 /// Q8c a uniform grid whose step keeps the error within Q8's, Q4 16 k-means centroids per tensor,
 /// Ternary the change's sign times its mean magnitude per tensor.
 enum class ValueCoding : uint8_t { Fp32 = 1, Fp16 = 2, Q8 = 3, Q8c = 4, Q4 = 5, Ternary = 6 };
+
+/// The writer's coding for a plan's bundle.values (the plan's enum carries no format numbers).
+inline ValueCoding codingOf(dpu::ValueCoding c)
+{
+    switch (c) {
+    case dpu::ValueCoding::Fp32: return ValueCoding::Fp32;
+    case dpu::ValueCoding::Fp16: return ValueCoding::Fp16;
+    case dpu::ValueCoding::Q8: return ValueCoding::Q8;
+    case dpu::ValueCoding::Q8c: return ValueCoding::Q8c;
+    case dpu::ValueCoding::Q4: return ValueCoding::Q4;
+    case dpu::ValueCoding::Ternary: return ValueCoding::Ternary;
+    }
+    return ValueCoding::Fp32; // unreachable: every coding is listed
+}
 
 /// One float32 tensor in row-major order.
 struct TensorData {

@@ -116,9 +116,9 @@ private:
 
 std::unique_ptr<ArrayContainer> openArrayContainer(const DatasetSpec& spec)
 {
-    if (spec.kind == "npy")
+    if (spec.kind == DataKind::Npy)
         return std::make_unique<NpyFolder>(spec.path);
-    if (spec.kind == "npz")
+    if (spec.kind == DataKind::Npz)
         return std::make_unique<NpzArchive>(spec.path);
     return std::make_unique<SafetensorsContainer>(spec.path);
 }

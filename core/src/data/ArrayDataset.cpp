@@ -62,20 +62,37 @@ ArraySource readArraySource(const DatasetSpec& spec)
     return out;
 }
 
-std::string resolveLayout(const std::vector<int64_t>& s, const std::string& layout)
+Axes resolveAxes(const std::vector<int64_t>& s, ArrayLayout layout)
 {
     if (s.size() == 2)
-        return "nf";
-    if (s.size() == 3)
-        return layout == "auto" ? (s[1] == s[2] ? "nhw" : "ncl") : layout;
-    if (s.size() == 4 && layout == "auto") {
+        return Axes::Nf;
+    if (s.size() == 3 && layout == ArrayLayout::Auto)
+        return s[1] == s[2] ? Axes::Nhw : Axes::Ncl;
+    if (s.size() == 4 && layout == ArrayLayout::Auto) {
         const bool lastIsChannels = s[3] == 1 || s[3] == 3, secondIsChannels = s[1] == 1 || s[1] == 3;
-        return lastIsChannels && !secondIsChannels ? "nhwc" : "nchw";
+        return lastIsChannels && !secondIsChannels ? Axes::Nhwc : Axes::Nchw;
     }
-    return layout;
+    switch (layout) {
+    case ArrayLayout::Nhwc: return Axes::Nhwc;
+    case ArrayLayout::Nhw: return Axes::Nhw;
+    case ArrayLayout::Ncl: return Axes::Ncl;
+    default: return Axes::Nchw; // Nchw, and Auto on shapes the caller refuses anyway
+    }
 }
 
-RawSplit arraysToSplit(const ArrayPair& p, const std::string& layout)
+std::string resolveLayout(const std::vector<int64_t>& s, ArrayLayout layout)
+{
+    switch (resolveAxes(s, layout)) {
+    case Axes::Nf: return "nf";
+    case Axes::Nhwc: return "nhwc";
+    case Axes::Nhw: return "nhw";
+    case Axes::Ncl: return "ncl";
+    case Axes::Nchw: break;
+    }
+    return "nchw";
+}
+
+RawSplit arraysToSplit(const ArrayPair& p, ArrayLayout layout)
 {
     const auto& s = p.x.shape;
     if (s.size() < 2 || s.size() > 4)
@@ -85,11 +102,11 @@ RawSplit arraysToSplit(const ArrayPair& p, const std::string& layout)
     for (size_t d = 1; d < s.size(); ++d)
         if (s[d] == 0)
             failFile(p.xWhere, "shape " + shapeText(s) + ": a sample has no values");
-    const std::string l = resolveLayout(s, layout);
-    const bool ok = (s.size() == 2) || (s.size() == 3 && (l == "nhw" || l == "ncl")) ||
-                    (s.size() == 4 && (l == "nchw" || l == "nhwc"));
+    const Axes l = resolveAxes(s, layout);
+    const bool ok = (s.size() == 2) || (s.size() == 3 && (l == Axes::Nhw || l == Axes::Ncl)) ||
+                    (s.size() == 4 && (l == Axes::Nchw || l == Axes::Nhwc));
     if (!ok)
-        failFile(p.xWhere, "shape " + shapeText(s) + " does not fit dataset.layout \"" + layout +
+        failFile(p.xWhere, "shape " + shapeText(s) + " does not fit dataset.layout \"" + toString(layout) +
                                "\" (3-D arrays: nhw or ncl; 4-D arrays: nchw or nhwc)");
     const auto& ys = p.y.shape;
     if (!(ys.size() == 1 || (ys.size() == 2 && ys[1] == 1)))
@@ -104,11 +121,11 @@ RawSplit arraysToSplit(const ArrayPair& p, const std::string& layout)
                                    " (counting from 0), expected 0 or more");
 
     std::vector<int64_t> dims;
-    if (l == "nf")
+    if (l == Axes::Nf)
         dims = {s[0], 1, 1, s[1]};
-    else if (l == "nhw")
+    else if (l == Axes::Nhw)
         dims = {s[0], 1, s[1], s[2]};
-    else if (l == "ncl")
+    else if (l == Axes::Ncl)
         dims = {s[0], s[1], 1, s[2]};
     else
         dims = s;
@@ -123,7 +140,7 @@ RawSplit arraysToSplit(const ArrayPair& p, const std::string& layout)
                                        " is not finite (NaN or infinity)");
         x = torch::from_blob(values.data(), dims, torch::kFloat32).clone();
     }
-    if (l == "nhwc")
+    if (l == Axes::Nhwc)
         x = x.permute({0, 3, 1, 2}).contiguous();
     RawSplit out;
     out.pixels = x;

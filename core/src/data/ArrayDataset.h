@@ -28,13 +28,19 @@ ArraySource readArraySource(const DatasetSpec& spec);
 
 /// pixels [N, C, H, W] (uint8 kept, any other dtype as float32) and int64 labels from x and y.
 /// x: [N, F] -> [N, 1, 1, F]; [N, A, B] -> images [N, 1, A, B] or windows [N, A, 1, B];
-/// [N, A, B, C] -> [N, A, B, C] (nchw) or permuted from channels-last (nhwc). `layout` is
-/// "auto", "nchw", "nhwc", "nhw" or "ncl" (docs/plan-format.md says how auto chooses).
-/// Throws DataError naming the file for a shape or count mismatch, non-integer or negative labels.
-RawSplit arraysToSplit(const ArrayPair& pair, const std::string& layout);
+/// [N, A, B, C] -> [N, A, B, C] (nchw) or permuted from channels-last (nhwc); docs/plan-format.md
+/// says how Auto chooses. Throws DataError naming the file for a shape or count mismatch,
+/// non-integer or negative labels.
+RawSplit arraysToSplit(const ArrayPair& pair, ArrayLayout layout);
 
-/// The layout auto picks for x's shape (or the one given), "nf" for 2-D arrays.
-std::string resolveLayout(const std::vector<int64_t>& xShape, const std::string& layout);
+/// How an array's axes are read: the plan's layout resolved against x's shape (Nf: 2-D tables).
+enum class Axes { Nf, Nchw, Nhwc, Nhw, Ncl };
+
+/// The axes Auto picks for x's shape, or the ones the plan gives.
+Axes resolveAxes(const std::vector<int64_t>& xShape, ArrayLayout layout);
+
+/// The resolved layout as the data's description names it: "nf", "nchw", "nhwc", "nhw", "ncl".
+std::string resolveLayout(const std::vector<int64_t>& xShape, ArrayLayout layout);
 
 /// Train and test splits from `spec`: the file's test arrays, or else a seeded hold-out of
 /// spec.test_fraction of the samples (the same for every plan seed; `heldOut` says which).

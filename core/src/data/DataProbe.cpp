@@ -37,14 +37,14 @@ std::string head(const fs::path& p, size_t n)
     return out;
 }
 
-std::string detectFile(const fs::path& p)
+DataKind detectFile(const fs::path& p)
 {
     const std::string ext = p.extension().string();
     const std::string magic = head(p, 9);
     if (magic.compare(0, 2, "PK") == 0)
-        return "npz";
+        return DataKind::Npz;
     if (ext == ".safetensors" || (magic.size() == 9 && magic[8] == '{'))
-        return "safetensors";
+        return DataKind::Safetensors;
     if (magic.size() >= 6 && static_cast<unsigned char>(magic[0]) == 0x93 && magic.compare(1, 5, "NUMPY") == 0)
         data::failFile(p.string(), "a single .npy file: choose the folder holding x.npy and y.npy (dataset kind npy)");
     data::failFile(p.string(), "not a dataset file: expected an .npz archive or a .safetensors file (or a folder)");
@@ -52,7 +52,7 @@ std::string detectFile(const fs::path& p)
 
 } // namespace
 
-std::string detectDatasetKind(const std::string& path)
+DataKind detectDatasetKind(const std::string& path)
 {
     std::error_code ec;
     const fs::path p(path);
@@ -64,15 +64,15 @@ std::string detectDatasetKind(const std::string& path)
     if (!fs::is_directory(status))
         data::failFile(path, "not a file or folder");
     if (existsRawOrGz(p, "train-images-idx3-ubyte") || existsRawOrGz(p, "train-images.idx3-ubyte"))
-        return "idx";
+        return DataKind::Idx;
     if (pathExists(p / "data_batch_1.bin") || pathExists(p / "data_batch_1.bin.gz") || pathExists(p / "cifar-10-batches-bin"))
-        return "cifar10";
+        return DataKind::Cifar10;
     if (pathExists(p / "train.bin") || pathExists(p / "train.bin.gz") || pathExists(p / "cifar-100-binary"))
-        return "cifar100";
+        return DataKind::Cifar100;
     if (pathExists(p / "x.npy") || pathExists(p / "x_train.npy"))
-        return "npy";
+        return DataKind::Npy;
     if (data::looksLikeImageFolder(path))
-        return "images";
+        return DataKind::Images;
     data::failFile(path, "no dataset found: expected MNIST-format IDX files (train-images-idx3-ubyte), CIFAR binary "
                          "batches, x.npy and y.npy, or one subfolder of PNG/JPEG images per class");
 }
@@ -96,7 +96,7 @@ DataProbe probeDataset(const DatasetSpec& spec, const std::function<void()>& pol
     for (int c = 0; c < r.classes; ++c)
         out.perClass.push_back({c < static_cast<int>(r.classNames.size()) ? r.classNames[static_cast<size_t>(c)] : std::to_string(c),
                                 trainCounts[c].item<int64_t>(), testCounts[c].item<int64_t>()});
-    out.description = r.name + " (" + spec.kind + ") " + std::to_string(out.train) + " train / " + std::to_string(out.test) +
+    out.description = r.name + " (" + toString(spec.kind) + ") " + std::to_string(out.train) + " train / " + std::to_string(out.test) +
                       " test" + (r.heldOut ? " (held out)" : "");
     return out;
 }

@@ -17,8 +17,8 @@ std::string dataRecordJson(const Plan& plan, const LoadedData& data, const std::
     j["test"] = data.test.size();
     j["shape"] = {data.shape.channels, data.shape.height, data.shape.width};
     j["classes"] = data.classes;
-    j["normalise"] = d.normalise;
-    if (d.normalise == "first_round") {
+    j["normalise"] = toString(d.normalise);
+    if (d.normalise == Normalise::FirstRound) {
         j["normalisation"] = json::array();
         for (size_t i = 0; i < seedStats.size() && i < plan.seeds.size(); ++i)
             j["normalisation"].push_back({{"seed", plan.seeds[i]}, {"mean", seedStats[i].mean}, {"std", seedStats[i].std}});

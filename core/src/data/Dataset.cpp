@@ -66,7 +66,7 @@ RawDataset readRawData(const DatasetSpec& spec, const std::function<void()>& pol
     RawDataset out;
     data::RawData& raw = out.raw;
     std::string& name = out.name;
-    if (spec.kind == "idx") {
+    if (spec.kind == DataKind::Idx) {
         raw = data::readIdxFolder(spec.path);
         // IDX files do not store the class count. Take the largest label in either split of
         // the whole files (before limits, so the model's output size does not depend on them)
@@ -76,18 +76,18 @@ RawDataset readRawData(const DatasetSpec& spec, const std::function<void()>& pol
                                           raw.test.labels.max().item<int64_t>());
         out.classes = static_cast<int>(std::max<int64_t>(10, maxLabel + 1));
         name = idxDatasetName(spec.path);
-    } else if (spec.kind == "cifar10" || spec.kind == "cifar100") {
-        const bool c100 = spec.kind == "cifar100";
+    } else if (spec.kind == DataKind::Cifar10 || spec.kind == DataKind::Cifar100) {
+        const bool c100 = spec.kind == DataKind::Cifar100;
         raw = data::readCifarFolder(spec.path, c100 ? data::CifarKind::Cifar100 : data::CifarKind::Cifar10);
         out.classes = c100 ? 100 : 10; // the readers reject labels outside this range
         name = c100 ? "CIFAR-100" : "CIFAR-10";
-    } else if (spec.kind == "npy" || spec.kind == "npz" || spec.kind == "safetensors") {
+    } else if (spec.kind == DataKind::Npy || spec.kind == DataKind::Npz || spec.kind == DataKind::Safetensors) {
         raw = data::readArrayData(spec, &out.heldOut, &out.layout);
         out.classes = data::countClasses(raw, spec.classes, spec.path);
         name = std::filesystem::path(spec.path).lexically_normal().filename().string();
         if (name.empty())
             name = std::filesystem::path(spec.path).lexically_normal().parent_path().filename().string();
-    } else if (spec.kind == "images") {
+    } else { // DataKind::Images
         data::ImageFolderData images = data::readImageFolder(spec, poll);
         raw = std::move(images.raw);
         out.classes = static_cast<int>(images.classes.size());
@@ -96,8 +96,6 @@ RawDataset readRawData(const DatasetSpec& spec, const std::function<void()>& pol
         name = std::filesystem::path(spec.path).lexically_normal().filename().string();
         if (name.empty())
             name = std::filesystem::path(spec.path).lexically_normal().parent_path().filename().string();
-    } else {
-        throw PlanError("dataset.kind", "expected \"idx\", \"cifar10\", \"cifar100\", \"npy\", \"npz\", \"safetensors\" or \"images\", found \"" + spec.kind + "\"");
     }
     raw.train = firstSamples(std::move(raw.train), spec.trainLimit);
     raw.test = firstSamples(std::move(raw.test), spec.testLimit);
@@ -122,7 +120,7 @@ LoadedData loadData(const DatasetSpec& spec, const std::function<void()>& poll)
     out.train.augment = spec.augment;
     out.shape = {static_cast<int>(raw.train.pixels.size(1)), static_cast<int>(raw.train.pixels.size(2)),
                  static_cast<int>(raw.train.pixels.size(3))};
-    out.description = name + " (" + spec.kind + ") " + std::to_string(out.train.size()) + " train / " +
+    out.description = name + " (" + toString(spec.kind) + ") " + std::to_string(out.train.size()) + " train / " +
                       std::to_string(out.test.size()) + " test";
     return out;
 }

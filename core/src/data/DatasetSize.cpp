@@ -126,7 +126,7 @@ std::string npyPath(const DatasetSpec& spec, const std::string& given, std::init
 DatasetSize newKindSize(const DatasetSpec& spec)
 {
     int64_t train = -1, test = -1;
-    if (spec.kind == "npy") {
+    if (spec.kind == DataKind::Npy) {
         data::requireFolder(spec.path);
         const auto x = npyPath(spec, spec.x, {"x", "x_train"});
         if (x.empty())
@@ -135,10 +135,10 @@ DatasetSize newKindSize(const DatasetSpec& spec)
         const auto xt = npyPath(spec, spec.xTest, {"x_test"});
         if (!xt.empty())
             test = npySamples(xt);
-    } else if (spec.kind == "safetensors") {
+    } else if (spec.kind == DataKind::Safetensors) {
         train = safetensorsSamples(spec, spec.x, {"x", "x_train"}, false);
         test = safetensorsSamples(spec, spec.xTest, {"x_test"}, true);
-    } else if (spec.kind == "images") {
+    } else if (spec.kind == DataKind::Images) {
         data::requireFolder(spec.path);
         namespace fs = std::filesystem;
         fs::path root(spec.path);
@@ -160,7 +160,7 @@ DatasetSize newKindSize(const DatasetSpec& spec)
         train = raw.train.size();
         test = raw.test.size();
     }
-    if (test < 0 && spec.kind != "npz") { // the hold-out data::holdOut() makes
+    if (test < 0 && spec.kind != DataKind::Npz) { // the hold-out data::holdOut() makes
         const int64_t n = train;
         const int64_t held = std::max<int64_t>(1, std::llround(static_cast<double>(n) * spec.testFraction));
         train = std::max<int64_t>(n - held, 0);
@@ -174,25 +174,33 @@ DatasetSize newKindSize(const DatasetSpec& spec)
 DatasetSize readDatasetSize(const DatasetSpec& spec)
 {
     DatasetSize size;
-    if (spec.kind == "npy" || spec.kind == "npz" || spec.kind == "safetensors" || spec.kind == "images") {
+    switch (spec.kind) {
+    case DataKind::Npy:
+    case DataKind::Npz:
+    case DataKind::Safetensors:
+    case DataKind::Images:
         size = newKindSize(spec);
-    } else if (spec.kind == "idx") {
+        break;
+    case DataKind::Idx:
         data::requireFolder(spec.path);
         size.train = idxLabelCount(data::findIdxFile(spec.path, "train-labels-idx1-ubyte"));
         size.test = idxLabelCount(data::findIdxFile(spec.path, "t10k-labels-idx1-ubyte"));
-    } else if (spec.kind == "cifar10") {
+        break;
+    case DataKind::Cifar10: {
         data::requireFolder(spec.path);
         const auto dir = data::descendIfPresent(spec.path, "cifar-10-batches-bin", "data_batch_1.bin");
         for (int b = 1; b <= 5; ++b)
             size.train += cifarRecords(data::findFile(dir, {"data_batch_" + std::to_string(b) + ".bin"}, true), 1);
         size.test = cifarRecords(data::findFile(dir, {"test_batch.bin"}, true), 1);
-    } else if (spec.kind == "cifar100") {
+        break;
+    }
+    case DataKind::Cifar100: {
         data::requireFolder(spec.path);
         const auto dir = data::descendIfPresent(spec.path, "cifar-100-binary", "train.bin");
         size.train = cifarRecords(data::findFile(dir, {"train.bin"}, true), 2);
         size.test = cifarRecords(data::findFile(dir, {"test.bin"}, true), 2);
-    } else {
-        throw PlanError("dataset.kind", "expected \"idx\", \"cifar10\", \"cifar100\", \"npy\", \"npz\", \"safetensors\" or \"images\", found \"" + spec.kind + "\"");
+        break;
+    }
     }
     size.train = limited(size.train, spec.trainLimit);
     size.test = limited(size.test, spec.testLimit);
@@ -201,7 +209,7 @@ DatasetSize readDatasetSize(const DatasetSpec& spec)
 
 int64_t trainingSamplesNeeded(const Plan& plan)
 {
-    const int rounds = plan.mode == "single" ? std::min(plan.split.rounds, 2) : plan.split.rounds;
+    const int rounds = plannedRounds(plan);
     return roundSamples(plan.split, rounds);
 }
 

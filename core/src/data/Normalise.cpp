@@ -101,9 +101,9 @@ torch::Tensor normalise(const torch::Tensor& pixels, const ChannelStats& stats)
 ChannelStats statsFor(const DatasetSpec& spec, const torch::Tensor& trainPixels)
 {
     const auto channels = static_cast<size_t>(trainPixels.size(1));
-    if (spec.normalise == "train")
+    if (spec.normalise == Normalise::Train)
         return channelStats(trainPixels);
-    if (spec.normalise == "given") {
+    if (spec.normalise == Normalise::Given) {
         if (spec.mean.size() != channels)
             throw PlanError("dataset.normalise", "expected " + std::to_string(channels) + " mean and std values (one per channel of " +
                                                      spec.path + "), found " + std::to_string(spec.mean.size()));

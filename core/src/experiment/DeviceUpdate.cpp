@@ -182,11 +182,11 @@ DeviceUpdate::Result DeviceUpdate::build(bundle::Kind kind, const Weights& previ
         options.publicKey.assign(config_.secretKey.end() - 32, config_.secretKey.end());
     const auto applied = bundle::BundleApplier::apply(out.bytes, base, options);
     if (applied.status != 0)
-        throw Error("device update: the device decoder rejected the bundle of update " + std::to_string(version) + ": "
-                    + applied.message);
+        throw InternalError("device update: the device decoder rejected the bundle of update " + std::to_string(version)
+                            + ": " + applied.message);
     if (applied.file != out.targetFile)
-        throw Error("device update: the device decoder produced a different file than the writer for update "
-                    + std::to_string(version));
+        throw InternalError("device update: the device decoder produced a different file than the writer for update "
+                            + std::to_string(version));
     Result r;
     r.kind = kind;
     r.weights = toWeights(bundle::SafetensorsFile::read(applied.file), target, device);

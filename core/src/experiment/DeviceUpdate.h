@@ -44,8 +44,8 @@ public:
     /// and applies it with the device decoder. Full ships every tensor; ReinitDelta regenerates
     /// seed `seed`'s model and ships the partial weights that differ from it; Delta ships those
     /// that differ from `previous`. Always-shipped tensors go dense (unchanged ones are copied).
-    /// Throws Error if the decoder rejects the bundle or produces other bytes than the writer
-    /// computed: an engine defect that must never be deployed silently.
+    /// Throws InternalError if the decoder rejects the bundle or produces other bytes than the
+    /// writer computed: an engine defect that must never be deployed silently.
     Result build(bundle::Kind kind, const Weights& previous, const Weights& target, uint64_t seed,
                  uint64_t version, const torch::Device& device) const;
 

@@ -45,7 +45,7 @@ bool RunFolder::complete() const
         return status.state == "finished";
     // Older folders: the seed-major loop stops anywhere; a run is whole when every seed and
     // strategy reached the plan's last round.
-    const int last = plan.mode == "single" ? std::min(plan.split.rounds, 2) : plan.split.rounds;
+    const int last = plannedRounds(plan);
     std::map<std::pair<uint64_t, std::string>, int> reached;
     for (const RoundRecord& r : records)
         reached[{r.seed, r.strategy}] = std::max(reached[{r.seed, r.strategy}], r.round);

@@ -19,14 +19,14 @@ namespace dpu {
 
 namespace {
 
-torch::Device selectDevice(const std::string& wanted)
+torch::Device selectDevice(ComputeDevice wanted)
 {
-    if (wanted == "cuda") {
+    if (wanted == ComputeDevice::Cuda) {
         if (!compat::cudaAvailable())
             throw PlanError("device", "\"cuda\" requested but no CUDA device is available to LibTorch");
         return torch::Device(torch::kCUDA);
     }
-    if (wanted == "auto" && compat::cudaAvailable())
+    if (wanted == ComputeDevice::Auto && compat::cudaAvailable())
         return torch::Device(torch::kCUDA);
     return torch::Device(torch::kCPU);
 }
@@ -62,14 +62,8 @@ void RunSession::prepare()
     DeviceUpdate::Config deviceConfig;
     deviceConfig.model = plan_.model;
     deviceConfig.compat = DeviceUpdate::compatString(plan_.model, data_.shape, data_.classes);
-    const std::string& v = plan_.bundle.values;
-    deviceConfig.coding = v == "q8"        ? bundle::ValueCoding::Q8
-                          : v == "fp16"    ? bundle::ValueCoding::Fp16
-                          : v == "q8c"     ? bundle::ValueCoding::Q8c
-                          : v == "q4"      ? bundle::ValueCoding::Q4
-                          : v == "ternary" ? bundle::ValueCoding::Ternary
-                                           : bundle::ValueCoding::Fp32;
-    deviceConfig.codeDenseTensors = plan_.bundle.denseTensors == "coded";
+    deviceConfig.coding = bundle::codingOf(plan_.bundle.values);
+    deviceConfig.codeDenseTensors = plan_.bundle.denseTensors == DenseTensors::Coded;
     if (!plan_.bundle.secretKey.empty()) {
         const std::string key = readWholeFile(plan_.bundle.secretKey);
         if (key.size() != 64)
@@ -93,7 +87,7 @@ void RunSession::prepare()
     // Refused up front (as the GUI's field check does) rather than stopping after the rounds
     // that fit, which looked like a finished run of fewer rounds.
     checkSplitFits(plan_, DatasetSize{data_.train.size(), data_.test.size()});
-    rounds_ = plan_.mode == "single" ? std::min(plan_.split.rounds, 2) : plan_.split.rounds;
+    rounds_ = plannedRounds(plan_);
     for (const auto& name : plan_.strategies)
         strategies_.push_back(createStrategy(name, plan_));
 
@@ -116,7 +110,7 @@ void RunSession::prepare()
     if (!options_.outDir.empty()) { // what the data was and how it was prepared (docs/plan-format.md, data.json)
         std::vector<data::ChannelStats> stats;
         for (uint64_t seed : plan_.seeds)
-            if (plan_.dataset.normalise == "first_round")
+            if (plan_.dataset.normalise == Normalise::FirstRound)
                 stats.push_back(firstRoundStats(data_, plan_.split, seed));
         std::filesystem::create_directories(options_.outDir);
         writeFileAtomic(options_.outDir + "/data.json", dataRecordJson(plan_, data_, stats));
@@ -184,7 +178,7 @@ void RunSession::runSeed(size_t seedIndex, int64_t& unit)
     const uint64_t seed = plan_.seeds[seedIndex];
     DataSplit cpuSplit = splitData(data_, plan_.split, seed);
     seedTrain_ = data_.train;
-    if (plan_.dataset.normalise == "first_round") { // what the server knows before its first deployment: D1
+    if (plan_.dataset.normalise == Normalise::FirstRound) { // what the server knows before its first deployment: D1
         const auto stats = firstRoundStats(data_, plan_.split, seed);
         seedTrain_ = normalisedWith(data_.train, stats);
         cpuSplit.validation = normalisedWith(cpuSplit.validation, stats);
@@ -235,46 +229,10 @@ RoundRecord RunSession::runUnit(size_t seedIndex, int round, size_t s, const Ten
     const auto t0 = std::chrono::steady_clock::now();
     Strategy& strategy = *strategies_[s];
     StrategyState& st = states_[s];
-    const int64_t n = train.size();
-    const bool singleBase = plan_.mode == "single" && round == 1;
-    const bool reinit = singleBase || strategy.startsFromRandom()
-                        || (strategy.followsReinitRule() && shouldReinitialise(n, st.lastReinitSamples));
-    observer_.roundStarted({strategy.name(), ctx.seed, round, n, reinit});
-
-    const uint64_t unitSeed = deriveSeed(plan_.seeds[seedIndex], static_cast<uint64_t>(round), s + 1);
-    RoundOutput out;
+    const UnitStart start = chooseStart(strategy.policy(), st, round, train.size());
+    observer_.roundStarted({strategy.name(), ctx.seed, round, train.size(), start.reinit});
     int64_t budget = -1; // the round's byte budget (-1: none)
-    if (singleBase) { // single-round mode: the deployed model every strategy updates, trained fully
-        // Seeded without the strategy, so every strategy updates the very same deployed model.
-        const uint64_t baseSeed = deriveSeed(plan_.seeds[seedIndex], 1, 0);
-        RoundInput in{*network_, train, split_.validation, randomModel_, plan_.train, 1.0, baseSeed, ctx};
-        out = createStrategy("fu", plan_)->runRound(in);
-    } else {
-        RoundInput in{*network_, train, split_.validation, reinit ? randomModel_ : st.deployed, plan_.train, plan_.k,
-                      unitSeed, ctx};
-        // A re-initialisation restarts the server's model too: its memory is of the old one.
-        if (strategy.keepsServerModel() && !reinit && !st.server.params.empty())
-            in.server = &st.server;
-        // The bundle this round would deploy (its kind as deployBundle() picks it below).
-        const RoundPreview preview(*deviceUpdate_, (reinit || st.deviceVersion == 0) ? bundle::Kind::ReinitDelta
-                                                                                    : bundle::Kind::Delta,
-                                   st.deployed, ctx.seed, st.deviceVersion + 1);
-        const bool budgeted = plan_.budget.enabled() && strategy.usesPreview();
-        if (budgeted || (plan_.bundle.quantAware && strategy.usesPreview()))
-            in.preview = &preview;
-        if (budgeted)
-            in.budgetBytes = roundBudget(strategy.name(), ctx.seed, round);
-        in.quantAware = plan_.bundle.quantAware;
-        in.selectDense = plan_.bundle.denseTensors == "partial";
-        out = strategy.runRound(in);
-        budget = in.budgetBytes;
-        if (!out.fitsBudget)
-            observer_.message(strategy.name() + ", seed " + std::to_string(ctx.seed) + ", round " + std::to_string(round)
-                              + ": not even an update of no weight fits the round's budget of "
-                              + std::to_string(budget) + " bytes; the round does not deploy");
-        if (strategy.keepsServerModel()) // kept whether or not the round deploys
-            st.server = std::move(out.server);
-    }
+    RoundOutput out = trainUnit(seedIndex, round, s, train, ctx, start, budget);
     restore(*network_, out.weights);
     const double candidateTest = accuracy(*network_, split_.test);
 
@@ -282,44 +240,104 @@ RoundRecord RunSession::runUnit(size_t seedIndex, int round, size_t s, const Ten
     r.strategy = strategy.name();
     r.seed = ctx.seed;
     r.round = round;
-    r.samples = n;
-    r.reinitialised = reinit;
+    r.samples = train.size();
+    r.reinitialised = start.reinit;
     r.candidateValAccuracy = out.valAccuracy;
     r.candidateTestAccuracy = candidateTest;
-    r.deployed = out.fitsBudget && passesDeployGate(out.valAccuracy, st.deployedVal);
-    const bool full = singleBase || strategy.shipsFullModel();
+    r.deployed = out.fitsBudget && passesDeployGate(out.valAccuracy, st.deployedVal); // the gate
     r.budgetBytes = std::max<int64_t>(budget, 0);
-    r.k = full ? 1.0
+    r.k = start.full ? 1.0
           : budget >= 0 && out.selectable > 0 ? static_cast<double>(out.selected) / static_cast<double>(out.selectable)
                                                : plan_.k;
-    if (r.deployed) {
-        // The first deployment regenerates the seeded model too: it is what the devices start from.
-        const bundle::Kind kind = full ? bundle::Kind::Full
-                                  : (reinit || st.deviceVersion == 0) ? bundle::Kind::ReinitDelta
-                                                                      : bundle::Kind::Delta;
-        deployBundle(r, st, kind, out.weights);
-        if (budget >= 0 && r.bundleBytes > budget) // the preview wrote this very bundle
-            throw Error("round " + std::to_string(round) + " of " + r.strategy + ": its bundle of "
-                        + std::to_string(r.bundleBytes) + " bytes exceeds the round's budget of "
-                        + std::to_string(budget) + " (an engine defect)");
-        st.deployedVal = out.valAccuracy;
-        st.deployedTest = candidateTest;
-        if (plan_.bundle.values != "fp32") { // lossy values: measure what the devices really run
-            restore(*network_, st.deployed);
-            st.deployedVal = accuracy(*network_, split_.validation);
-            st.deployedTest = accuracy(*network_, split_.test);
-        }
-        if (reinit)
-            st.lastReinitSamples = n;
-        r.analyticBits = full ? fullRoundBits(cost_) : partialRoundBits(cost_, r.k);
-        r.layers = layerUpdates(full ? MaskSet{} : out.masks);
-        for (const auto& l : r.layers)
-            r.updatedWeights += l.updated;
-    } else {
-        r.layers = layerUpdates(MaskSet{});
-        for (auto& l : r.layers)
-            l.updated = 0;
+    if (r.deployed)
+        deployUnit(r, st, start, out, candidateTest, budget);
+    else
+        r.layers = layerUpdates(MaskSet{}, false);
+    recordTotals(r, st, round, t0);
+    return r;
+}
+
+RunSession::UnitStart RunSession::chooseStart(const StrategyPolicy& policy, const StrategyState& st, int round,
+                                              int64_t samples) const
+{
+    UnitStart start;
+    start.singleBase = plan_.mode == RunMode::Single && round == 1;
+    start.reinit = start.singleBase || policy.start == RoundStart::Seeded
+                   || (policy.start == RoundStart::DeployedOrSeeded && shouldReinitialise(samples, st.lastReinitSamples));
+    start.full = start.singleBase || policy.shipsFullModel;
+    return start;
+}
+
+RoundOutput RunSession::trainUnit(size_t seedIndex, int round, size_t s, const TensorDataset& train,
+                                  const TrainContext& ctx, const UnitStart& start, int64_t& budget)
+{
+    if (start.singleBase) { // single-round mode: the deployed model every strategy updates, trained fully
+        // Seeded without the strategy, so every strategy updates the very same deployed model.
+        const uint64_t baseSeed = deriveSeed(plan_.seeds[seedIndex], 1, 0);
+        RoundInput in{*network_, train, split_.validation, randomModel_, plan_.train, 1.0, baseSeed, ctx};
+        return createStrategy("fu", plan_)->runRound(in);
     }
+    Strategy& strategy = *strategies_[s];
+    const StrategyPolicy policy = strategy.policy();
+    StrategyState& st = states_[s];
+    const uint64_t unitSeed = deriveSeed(plan_.seeds[seedIndex], static_cast<uint64_t>(round), s + 1);
+    RoundInput in{*network_, train, split_.validation, start.reinit ? randomModel_ : st.deployed, plan_.train, plan_.k,
+                  unitSeed, ctx};
+    // A re-initialisation restarts the server's model too: its memory is of the old one.
+    if (policy.keepsServerModel && !start.reinit && !st.server.params.empty())
+        in.server = &st.server;
+    // The bundle this round would deploy (its kind as deployUnit() picks it).
+    const RoundPreview preview(*deviceUpdate_, (start.reinit || st.deviceVersion == 0) ? bundle::Kind::ReinitDelta
+                                                                                      : bundle::Kind::Delta,
+                               st.deployed, ctx.seed, st.deviceVersion + 1);
+    const bool budgeted = plan_.budget.enabled() && policy.budgeted;
+    if (budgeted || (plan_.bundle.quantAware && policy.budgeted))
+        in.preview = &preview;
+    if (budgeted)
+        in.budgetBytes = roundBudget(strategy.name(), ctx.seed, round);
+    in.quantAware = plan_.bundle.quantAware;
+    in.selectDense = plan_.bundle.denseTensors == DenseTensors::Partial;
+    RoundOutput out = strategy.runRound(in);
+    budget = in.budgetBytes;
+    if (!out.fitsBudget)
+        observer_.message(strategy.name() + ", seed " + std::to_string(ctx.seed) + ", round " + std::to_string(round)
+                          + ": not even an update of no weight fits the round's budget of " + std::to_string(budget)
+                          + " bytes; the round does not deploy");
+    if (policy.keepsServerModel) // kept whether or not the round deploys
+        st.server = std::move(out.server);
+    return out;
+}
+
+void RunSession::deployUnit(RoundRecord& r, StrategyState& st, const UnitStart& start, const RoundOutput& out,
+                            double candidateTest, int64_t budget)
+{
+    // The first deployment regenerates the seeded model too: it is what the devices start from.
+    const bundle::Kind kind = start.full ? bundle::Kind::Full
+                              : (start.reinit || st.deviceVersion == 0) ? bundle::Kind::ReinitDelta
+                                                                        : bundle::Kind::Delta;
+    deployBundle(r, st, kind, out.weights);
+    if (budget >= 0 && r.bundleBytes > budget) // the preview wrote this very bundle
+        throw InternalError("round " + std::to_string(r.round) + " of " + r.strategy + ": its bundle of "
+                            + std::to_string(r.bundleBytes) + " bytes exceeds the round's budget of "
+                            + std::to_string(budget));
+    st.deployedVal = out.valAccuracy;
+    st.deployedTest = candidateTest;
+    if (isLossy(plan_.bundle.values)) { // lossy values: measure what the devices really run
+        restore(*network_, st.deployed);
+        st.deployedVal = accuracy(*network_, split_.validation);
+        st.deployedTest = accuracy(*network_, split_.test);
+    }
+    if (start.reinit)
+        st.lastReinitSamples = r.samples;
+    r.analyticBits = start.full ? fullRoundBits(cost_) : partialRoundBits(cost_, r.k);
+    r.layers = layerUpdates(start.full ? MaskSet{} : out.masks, true);
+    for (const auto& l : r.layers)
+        r.updatedWeights += l.updated;
+}
+
+void RunSession::recordTotals(RoundRecord& r, StrategyState& st, int round,
+                              std::chrono::steady_clock::time_point t0) const
+{
     st.cumulativeBits += r.analyticBits;
     r.cumulativeBundleBytes = st.cumulativeBundleBytes;
     r.deviceVersion = st.deviceVersion;
@@ -328,7 +346,6 @@ RoundRecord RunSession::runUnit(size_t seedIndex, int round, size_t s, const Ten
     r.cumulativeBits = st.cumulativeBits;
     r.cumulativeRatio = st.cumulativeBits / (static_cast<double>(round) * fullRoundBits(cost_));
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return r;
 }
 
 int64_t RunSession::roundBudget(const std::string& strategy, uint64_t seed, int round) const
@@ -365,7 +382,7 @@ void RunSession::deployBundle(RoundRecord& r, StrategyState& st, bundle::Kind ki
     }
 }
 
-std::vector<LayerUpdate> RunSession::layerUpdates(const MaskSet& masks) const
+std::vector<LayerUpdate> RunSession::layerUpdates(const MaskSet& masks, bool deployed) const
 {
     std::vector<LayerUpdate> out;
     size_t k = 0;
@@ -374,7 +391,9 @@ std::vector<LayerUpdate> RunSession::layerUpdates(const MaskSet& masks) const
         if (params[i].tensor.dim() <= 1)
             continue;
         LayerUpdate l{partialNames_[k], partialSizes_[k], partialSizes_[k]};
-        if (i < masks.size() && masks[i].defined())
+        if (!deployed)
+            l.updated = 0;
+        else if (i < masks.size() && masks[i].defined())
             l.updated = maskCount({masks[i]});
         out.push_back(l);
         ++k;

@@ -9,6 +9,7 @@
 #include "experiment/DeviceUpdate.h"
 #include "models/Network.h"
 #include "strategies/Strategy.h"
+#include <chrono>
 #include <memory>
 
 namespace dpu {
@@ -22,12 +23,30 @@ private:
     void prepare();
     void checkCancel();
     void runSeed(size_t seedIndex, int64_t& unit);
+    /// Where a unit starts and what it ships, from the strategy's policy and the plan's mode.
+    struct UnitStart {
+        bool singleBase = false; ///< single-round mode's round 1: the fully trained base model
+        bool reinit = false;     ///< starts from the seeded random model
+        bool full = false;       ///< ships a full bundle
+    };
+    /// One unit in named steps: choose the start, train, gate, deploy, record.
     RoundRecord runUnit(size_t seedIndex, int round, size_t strategyIndex, const TensorDataset& train,
                         const TrainContext& ctx);
+    UnitStart chooseStart(const StrategyPolicy& policy, const StrategyState& st, int round, int64_t samples) const;
+    /// The strategy's candidate (the base model's full training in single mode's round 1);
+    /// sets `budget` to the round's byte budget (-1: none).
+    RoundOutput trainUnit(size_t seedIndex, int round, size_t strategyIndex, const TensorDataset& train,
+                          const TrainContext& ctx, const UnitStart& start, int64_t& budget);
+    /// A candidate that passed the gate: its bundle, the devices' new state and accuracy.
+    void deployUnit(RoundRecord& r, StrategyState& st, const UnitStart& start, const RoundOutput& out,
+                    double candidateTest, int64_t budget);
+    /// Running sums, the devices' state and the unit's wall time into the record.
+    void recordTotals(RoundRecord& r, StrategyState& st, int round, std::chrono::steady_clock::time_point t0) const;
     void writeResults(bool withCheckpoint);
     /// run.json: how the run stands ("running", "finished", "stopped") and where it ran.
     void writeStatus(const std::string& state);
-    std::vector<LayerUpdate> layerUpdates(const MaskSet& masks) const;
+    /// Per partial tensor: its size and the weights the round changed (0 for all when not deployed).
+    std::vector<LayerUpdate> layerUpdates(const MaskSet& masks, bool deployed) const;
     /// The byte budget of `round` for one strategy and seed (plan.budget must be enabled).
     int64_t roundBudget(const std::string& strategy, uint64_t seed, int round) const;
     void deployBundle(RoundRecord& r, StrategyState& st, bundle::Kind kind, const Weights& target);

@@ -46,19 +46,17 @@ std::string ratioText(double r)
 
 } // namespace
 
-double nominalValueBits(const std::string& coding)
+double nominalValueBits(ValueCoding coding)
 {
-    if (coding == "fp32")
-        return 32;
-    if (coding == "fp16")
-        return 16;
-    if (coding == "q8" || coding == "q8c")
-        return 8;
-    if (coding == "q4")
-        return 4;
-    if (coding == "ternary")
-        return std::log2(3.0);
-    throw PlanError("bundle.values", "expected one of the value codings, got \"" + coding + "\"");
+    switch (coding) {
+    case ValueCoding::Fp32: return 32;
+    case ValueCoding::Fp16: return 16;
+    case ValueCoding::Q8:
+    case ValueCoding::Q8c: return 8;
+    case ValueCoding::Q4: return 4;
+    case ValueCoding::Ternary: return std::log2(3.0);
+    }
+    return 32; // unreachable: every coding is listed
 }
 
 double nominalRoundBits(const CostModel& cost, const Plan& plan)
@@ -67,10 +65,10 @@ double nominalRoundBits(const CostModel& cost, const Plan& plan)
     double pool = static_cast<double>(cost.partialWeights);
     double dense = static_cast<double>(cost.denseWeights);
     double denseBits = 32;
-    if (plan.bundle.denseTensors == "partial") {
+    if (plan.bundle.denseTensors == DenseTensors::Partial) {
         pool += dense; // biases compete for the same top-k
         dense = 0;
-    } else if (plan.bundle.denseTensors == "coded" && plan.bundle.values != "fp32") {
+    } else if (plan.bundle.denseTensors == DenseTensors::Coded && isLossy(plan.bundle.values)) {
         denseBits = v;
     }
     const double changed = std::round(std::clamp(plan.k, 0.0, 1.0) * pool);
@@ -131,12 +129,12 @@ RoundEstimate estimateRound(const Plan& plan, const CostModel& cost, const std::
             if (!elsewhere.empty())
                 e.why += " from runs of the same model and data in another setting (" + elsewhere + ")";
         } else {
-            const bool exact = plan.bundle.values == "fp32" && plan.bundle.denseTensors != "partial";
+            const bool exact = !isLossy(plan.bundle.values) && plan.bundle.denseTensors != DenseTensors::Partial;
             e.basis = exact ? RoundEstimate::Basis::Analytic : RoundEstimate::Basis::Nominal;
             e.bytes = nominalRoundBits(cost, plan) / 8.0;
             e.realToAnalytic = analytic > 0 ? e.bytes / analytic : 0;
             e.why = exact ? "the paper's model: 32 bits per changed weight and H(k) bits of positions per weight"
-                          : "nominal for " + plan.bundle.values + ": " + ratioText(nominalValueBits(plan.bundle.values)) +
+                          : "nominal for " + toString(plan.bundle.values) + ": " + ratioText(nominalValueBits(plan.bundle.values)) +
                                 " bits per changed value and H(k) bits of positions per weight (run " + e.family +
                                 " to calibrate it; context coding usually does better)";
         }

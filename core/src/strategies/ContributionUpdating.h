@@ -25,9 +25,10 @@ class ContributionUpdating : public Strategy {
 public:
     ContributionUpdating(double lambda, bool reinit, bool iterative, bool memory = false)
         : lambda_(lambda), reinit_(reinit), iterative_(iterative), memory_(memory) {}
-    bool followsReinitRule() const override { return reinit_; }
-    bool keepsServerModel() const override { return memory_; }
-    bool usesPreview() const override { return true; }
+    StrategyPolicy policy() const override
+    {
+        return {reinit_ ? RoundStart::DeployedOrSeeded : RoundStart::Deployed, false, true, memory_};
+    }
     RoundOutput runRound(const RoundInput& in) override;
 
 private:

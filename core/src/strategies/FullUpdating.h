@@ -8,8 +8,7 @@ namespace dpu {
 class FullUpdating : public Strategy {
 public:
     std::string name() const override { return "fu"; }
-    bool startsFromRandom() const override { return true; }
-    bool shipsFullModel() const override { return true; }
+    StrategyPolicy policy() const override { return {RoundStart::Seeded, true, false, false}; }
     RoundOutput runRound(const RoundInput& in) override;
 };
 

@@ -8,7 +8,7 @@ namespace dpu {
 class Pruning : public Strategy {
 public:
     std::string name() const override { return "pruning"; }
-    bool startsFromRandom() const override { return true; }
+    StrategyPolicy policy() const override { return {RoundStart::Seeded, false, false, false}; }
     RoundOutput runRound(const RoundInput& in) override;
 };
 

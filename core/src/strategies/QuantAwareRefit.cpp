@@ -19,7 +19,7 @@ double quantAwareRefit(Network& network, const MaskSet& masks, const BundlePrevi
     TrainSpec refit = spec;
     refit.epochs = std::max(1, spec.epochs / 3);
     refit.lr = learningRate(spec, spec.epochs / 2);
-    refit.schedule.kind = "constant";
+    refit.schedule.kind = ScheduleKind::Constant;
 
     MaskSet frozen(masks.size());
     for (size_t i = 0; i < masks.size(); ++i)

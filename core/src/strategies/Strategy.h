@@ -51,22 +51,35 @@ struct RoundOutput {
     int64_t selected = -1;   ///< weights it let change (-1: every one, a full update)
 };
 
+/// Where a strategy's round starts.
+enum class RoundStart {
+    Deployed,         ///< from the devices' weights, every round (RPU, DPU without the rule)
+    DeployedOrSeeded, ///< from the devices' weights, or the seeded random model when the
+                      ///< re-initialisation rule fires (DPU, GCPU-reinit, LCPU)
+    Seeded,           ///< from the seeded random model every round (FU, Pruning)
+};
+
+/// What a strategy is, declared once: the runner decides from this alone, never from the
+/// strategy's name or the plan's strings (as an OBS source declares its capabilities in one
+/// obs_source_info). How a round trains (a full step first or not) stays inside runRound().
+struct StrategyPolicy {
+    RoundStart start = RoundStart::Deployed;
+    /// Ships every weight in a full bundle (FU); otherwise a k-sparse delta.
+    bool shipsFullModel = false;
+    /// Honours RoundInput::preview: byte budgets and the quantisation-aware fine-tune (FU and
+    /// Pruning ship by their own rule and ignore both).
+    bool budgeted = false;
+    /// Keeps the server's fully trained model across rounds (error feedback): the runner hands
+    /// it back as RoundInput::server and stores RoundOutput::server, deployed or not.
+    bool keepsServerModel = false;
+};
+
 class Strategy {
 public:
     virtual ~Strategy() = default;
     virtual std::string name() const = 0;
-    /// Starts from the seeded random model whenever the re-initialisation rule fires.
-    virtual bool followsReinitRule() const { return false; }
-    /// Starts from the seeded random model every round (FU, Pruning).
-    virtual bool startsFromRandom() const { return false; }
-    /// Ships every weight (FU); otherwise the cost is that of a k-sparse update.
-    virtual bool shipsFullModel() const { return false; }
-    /// Keeps the server's fully trained model across rounds (error feedback): the runner hands
-    /// it back as RoundInput::server and stores RoundOutput::server, deployed or not.
-    virtual bool keepsServerModel() const { return false; }
-    /// Honours RoundInput::preview: byte budgets and the quantisation-aware fine-tune (FU and
-    /// Pruning ship by their own rule and ignore both).
-    virtual bool usesPreview() const { return false; }
+    /// What the runner needs to know of this strategy (where rounds start, what ships).
+    virtual StrategyPolicy policy() const = 0;
     /// Trains one round. Throws Cancelled when the context asks to stop.
     virtual RoundOutput runRound(const RoundInput& in) = 0;
 };

@@ -12,7 +12,7 @@ namespace dpu {
 
 std::unique_ptr<Strategy> createStrategy(const std::string& name, const Plan& plan)
 {
-    const bool iterative = plan.mode == "single";
+    const bool iterative = plan.mode == RunMode::Single;
     if (name == "fu")
         return std::make_unique<FullUpdating>();
     if (name == "dpu")

@@ -9,7 +9,7 @@ namespace dpu {
 
 std::unique_ptr<MaskedOptimizer> MaskedOptimizer::create(const TrainSpec& spec, std::vector<torch::Tensor> params)
 {
-    if (spec.optimizer == "sgd")
+    if (spec.optimizer == Optimizer::Sgd)
         return std::make_unique<MaskedSgd>(std::move(params), spec.lr, spec.momentum, spec.nesterov, spec.weightDecay);
     return std::make_unique<MaskedAdam>(std::move(params), spec.lr, spec.weightDecay);
 }

@@ -9,11 +9,11 @@ namespace dpu {
 double learningRate(const TrainSpec& spec, int epoch)
 {
     const ScheduleSpec& s = spec.schedule;
-    if (s.kind == "step") {
+    if (s.kind == ScheduleKind::Step) {
         const int step = s.stepEpochs > 0 ? s.stepEpochs : std::max(1, spec.epochs / 3);
         return spec.lr * std::pow(s.gamma, epoch / step);
     }
-    if (s.kind == "cosine") {
+    if (s.kind == ScheduleKind::Cosine) {
         const double pi = 3.14159265358979323846;
         return spec.lr * 0.5 * (1.0 + std::cos(pi * epoch / std::max(1, spec.epochs)));
     }

@@ -97,7 +97,7 @@ private Q_SLOTS:
         // Forcing nchw on the channels-last file reads 6 channels of 6x1: a different, valid shape.
         s.x = "x_nhwc";
         s.xTest = "x_test_nhwc";
-        s.layout = "nchw";
+        s.layout = dpu::ArrayLayout::Nchw;
         QCOMPARE(dpu::readRawData(s).raw.train.pixels.sizes().vec(), (std::vector<int64_t>{40, 6, 6, 1}));
     }
 
@@ -119,7 +119,7 @@ private Q_SLOTS:
         // Square 3-D arrays can be windows too when the plan says so.
         s.x = "x";
         s.xTest = "x_test";
-        s.layout = "ncl";
+        s.layout = dpu::ArrayLayout::Ncl;
         QCOMPARE(dpu::readRawData(s).raw.train.pixels.sizes().vec(), (std::vector<int64_t>{40, 6, 1, 6}));
     }
 

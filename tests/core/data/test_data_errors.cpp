@@ -15,7 +15,7 @@ namespace {
 DatasetSpec npySpec(const std::string& folder, const std::string& x, const std::string& y)
 {
     DatasetSpec s;
-    s.kind = "npy";
+    s.kind = dpu::DataKind::Npy;
     s.path = folder;
     s.x = x;
     s.y = y;
@@ -97,7 +97,7 @@ private Q_SLOTS:
         shape.yTest = "y_test";
         DPU_EXPECT_THROW_MESSAGE(DataError, dpu::readRawData(shape), f + "/x_test_windows.npy", "shape mismatch");
         auto layout = npySpec(f, "x", "y");
-        layout.layout = "nhwc"; // a 3-D array cannot be channels-last
+        layout.layout = dpu::ArrayLayout::Nhwc; // a 3-D array cannot be channels-last
         DPU_EXPECT_THROW_MESSAGE(DataError, dpu::readRawData(layout), "does not fit dataset.layout \"nhwc\"");
         auto half = npySpec(f, "x", "y");
         half.yTest = "y_test";
@@ -110,7 +110,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const std::string path = dir.filePath("d.npz").toStdString();
         DatasetSpec s;
-        s.kind = "npz";
+        s.kind = dpu::DataKind::Npz;
         s.path = path;
         const auto good = dpu::test::readFile(ownData("npz/compressed.npz"));
         dpu::test::writeFile(path, cut(good, 30));
@@ -137,7 +137,7 @@ private Q_SLOTS:
     void safetensorsFiles()
     {
         DatasetSpec s;
-        s.kind = "safetensors";
+        s.kind = dpu::DataKind::Safetensors;
         s.path = ownData("safetensors/data.safetensors");
         s.x = "x_bool";
         DPU_EXPECT_THROW_MESSAGE(DataError, dpu::readRawData(s), s.path, "tensor x_bool", "unsupported dtype BOOL");
@@ -164,7 +164,7 @@ private Q_SLOTS:
         const std::string root = dir.path().toStdString() + "/img";
         std::filesystem::copy(ownData("images"), root, std::filesystem::copy_options::recursive);
         DatasetSpec s;
-        s.kind = "images";
+        s.kind = dpu::DataKind::Images;
         s.path = root;
         dpu::test::writeFile(root + "/b/broken.png", {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n', 0, 0, 0});
         DPU_EXPECT_THROW_MESSAGE(DataError, dpu::readRawData(s), root + "/b/broken.png", "does not decode as PNG or JPEG");
@@ -181,7 +181,7 @@ private Q_SLOTS:
         std::filesystem::copy_file(ownData("images/a/000.png"), root + "/test/z/0.png");
         DPU_EXPECT_THROW_MESSAGE(DataError, dpu::readRawData(s), root + "/test/z", "test class \"z\" has no training folder");
         DatasetSpec empty;
-        empty.kind = "images";
+        empty.kind = dpu::DataKind::Images;
         empty.path = dir.path().toStdString();
         std::filesystem::create_directory(dir.path().toStdString() + "/only-files");
         DPU_EXPECT_THROW_MESSAGE(DataError, dpu::readRawData(empty), "class \"img\"");

@@ -12,7 +12,7 @@ namespace {
 DatasetSpec npySpec()
 {
     DatasetSpec s;
-    s.kind = "npy";
+    s.kind = dpu::DataKind::Npy;
     s.path = dpu::test::dataDir() + "/owndata/npy";
     return s;
 }
@@ -46,19 +46,19 @@ private Q_SLOTS:
     void givenAndNoNormalisation()
     {
         auto s = npySpec();
-        s.normalise = "given";
+        s.normalise = dpu::Normalise::Given;
         s.mean = {0.25};
         s.std = {0.5};
         const auto raw = dpu::readRawData(s).raw;
         const auto given = dpu::loadData(s);
         QVERIFY(torch::allclose(given.train.images, (raw.train.pixels.to(torch::kFloat32) / 255 - 0.25) / 0.5, 1e-6, 1e-6));
         QCOMPARE(given.normalisation.mean, std::vector<double>{0.25});
-        s.normalise = "none";
+        s.normalise = dpu::Normalise::None;
         QVERIFY(torch::allclose(dpu::loadData(s).test.images, raw.test.pixels.to(torch::kFloat32) / 255, 1e-7, 1e-7));
         // Float data is normalised as stored: given values are in its units.
         s.x = "x_f32";
         s.xTest = "x_test_f32";
-        s.normalise = "given";
+        s.normalise = dpu::Normalise::Given;
         s.mean = {10};
         s.std = {4};
         QVERIFY(torch::allclose(dpu::loadData(s).train.images, (raw.train.pixels.to(torch::kFloat32) - 10) / 4, 1e-6, 1e-6));
@@ -70,7 +70,7 @@ private Q_SLOTS:
     void firstRoundStatistics()
     {
         auto s = npySpec();
-        s.normalise = "first_round";
+        s.normalise = dpu::Normalise::FirstRound;
         const auto data = dpu::loadData(s); // left at p / 255: each seed normalises with its own D1
         const auto raw = dpu::readRawData(s).raw;
         QVERIFY(torch::allclose(data.train.images, raw.train.pixels.to(torch::kFloat32) / 255, 1e-7, 1e-7));

@@ -175,9 +175,9 @@ private Q_SLOTS:
                                  "expected at most 60 rounds");
         QVERIFY(dpu::test::thrownMessage<PlanError>([&] { dpu::checkSplitFits(p, fashion); })
                     .find("80,000 training samples, the training split has 60,000") != std::string::npos);
-        p.mode = "single"; // single-round mode uses two rounds whatever the plan says
+        p.mode = dpu::RunMode::Single; // single-round mode uses two rounds whatever the plan says
         dpu::checkSplitFits(p, fashion);
-        p.mode = "multi";
+        p.mode = dpu::RunMode::Multi;
         p.split.rounds = 1;
         p.split.initial = 70000;
         DPU_EXPECT_THROW_MESSAGE(PlanError, dpu::checkSplitFits(p, fashion), "split.initial", "at most 60,000");
@@ -192,7 +192,7 @@ private Q_SLOTS:
         const std::string idx = dir.filePath(QStringLiteral("idx")).toStdString();
         dpu::test::writeIdxFolder(idx, 700, 300); // gzip
         dpu::DatasetSpec spec;
-        spec.kind = "idx";
+        spec.kind = dpu::DataKind::Idx;
         spec.path = idx;
         QCOMPARE(dpu::readDatasetSize(spec).train, int64_t{700});
         QCOMPARE(dpu::readDatasetSize(spec).test, int64_t{300});
@@ -203,13 +203,13 @@ private Q_SLOTS:
         const std::string c10 = dir.filePath(QStringLiteral("c10")).toStdString();
         dpu::test::writeCifarFolder(c10, false, 20, 30);
         dpu::DatasetSpec cifar;
-        cifar.kind = "cifar10";
+        cifar.kind = dpu::DataKind::Cifar10;
         cifar.path = c10;
         QCOMPARE(dpu::readDatasetSize(cifar).train, int64_t{100});
         QCOMPARE(dpu::readDatasetSize(cifar).test, int64_t{30});
         const std::string c100 = dir.filePath(QStringLiteral("c100")).toStdString();
         dpu::test::writeCifarFolder(c100, true, 20, 30);
-        cifar.kind = "cifar100";
+        cifar.kind = dpu::DataKind::Cifar100;
         cifar.path = c100;
         QCOMPARE(dpu::readDatasetSize(cifar).train, int64_t{100});
         QCOMPARE(dpu::readDatasetSize(cifar).test, int64_t{30});

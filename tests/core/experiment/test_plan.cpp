@@ -3,6 +3,11 @@
 #include "TestSupport.h"
 #include "dpu/Error.h"
 #include "dpu/Plan.h"
+#include "dpu/PlanFields.h"
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <functional>
 #include "experiment/RoundRules.h"
 
 class TestPlan : public QObject {
@@ -27,25 +32,25 @@ private Q_SLOTS:
         dpu::Plan p;
         p.name = "x";
         p.model = "vgg";
-        p.dataset = {"cifar10", "/data/cifar", 500, 200};
+        p.dataset = {dpu::DataKind::Cifar10, "/data/cifar", 500, 200};
         p.split = {100, 50, 7, 30};
         p.strategies = {"gcpu", "pruning"};
         p.k = 0.05;
         p.lambda = 0.3;
         p.reinit = false;
         p.train.epochs = 9;
-        p.train.optimizer = "sgd";
-        p.train.schedule = {"cosine", 0, 0.5};
+        p.train.optimizer = dpu::Optimizer::Sgd;
+        p.train.schedule = {dpu::ScheduleKind::Cosine, 0, 0.5};
         p.seeds = {4, 5};
-        p.device = "cpu";
+        p.device = dpu::ComputeDevice::Cpu;
         p.threads = 2;
-        p.bundle = {"q8", false, "/keys/server.key"};
+        p.bundle = {dpu::ValueCoding::Q8, false, "/keys/server.key"};
         const std::string text = dpu::planToJson(p);
         const dpu::Plan q = dpu::parsePlan(text);
         QCOMPARE(dpu::planToJson(q), text);
         QCOMPARE(q.dataset.trainLimit, int64_t(500));
         QCOMPARE(q.seeds, (std::vector<uint64_t>{4, 5}));
-        QCOMPARE(q.bundle.values, std::string("q8"));
+        QCOMPARE(dpu::toString(q.bundle.values), std::string("q8"));
         QCOMPARE(q.bundle.write, false);
         QCOMPARE(q.bundle.secretKey, std::string("/keys/server.key"));
     }
@@ -56,8 +61,8 @@ private Q_SLOTS:
         QCOMPARE(codings.size(), size_t(6));
         for (const std::string& v : codings) {
             const dpu::Plan p = dpu::parsePlan(R"({"bundle": {"values": ")" + v + R"("}})");
-            QCOMPARE(p.bundle.values, v);
-            QCOMPARE(dpu::parsePlan(dpu::planToJson(p)).bundle.values, v);
+            QCOMPARE(dpu::toString(p.bundle.values), v);
+            QCOMPARE(dpu::toString(dpu::parsePlan(dpu::planToJson(p)).bundle.values), v);
         }
     }
 
@@ -75,7 +80,7 @@ private Q_SLOTS:
         QCOMPARE(p.budget.bytesTotal, int64_t(0));
         QVERIFY(p.budget.enabled());
         QVERIFY(p.bundle.quantAware);
-        QCOMPARE(p.bundle.denseTensors, std::string("partial"));
+        QCOMPARE(dpu::toString(p.bundle.denseTensors), std::string("partial"));
         const std::string text = dpu::planToJson(p);
         QCOMPARE(dpu::planToJson(dpu::parsePlan(text)), text);
         const dpu::Plan t = dpu::parsePlan(R"({"budget": {"bytes_total": 90000}, "bundle": {"values": "fp16", "dense_tensors": "coded"}})");
@@ -235,6 +240,76 @@ private Q_SLOTS:
             QVERIFY2(QString(e.what()).contains(QString::fromStdString(path)), e.what());
         }
         QVERIFY_THROWS_EXCEPTION(dpu::Error, dpu::loadPlanFile(dir.filePath("missing.json").toStdString()));
+    }
+
+    /// docs/plan-format.md's table of keys is the engine's own field table, word for word: a key
+    /// added, removed or changed in one and not the other fails here.
+    void docsTableIsTheFieldTable()
+    {
+        QFile doc(QStringLiteral(DPU_SOURCE_DIR "/docs/plan-format.md"));
+        QVERIFY(doc.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(doc.readAll());
+        const QString begin = QStringLiteral("<!-- plan-fields: begin (dpu-cli plan --fields --markdown) -->\n");
+        const qsizetype from = text.indexOf(begin), to = text.indexOf(QStringLiteral("<!-- plan-fields: end -->"));
+        QVERIFY(from >= 0 && to > from);
+        const QString table = text.mid(from + begin.size(), to - from - begin.size());
+        QCOMPARE(table, QString::fromStdString(dpu::planFieldsMarkdown()));
+    }
+
+    /// The table describes the plan the parser reads: every field's written default reads back
+    /// as the default plan, every key the writer writes is described, and each object is there.
+    void fieldTableDescribesThePlan()
+    {
+        const std::string plain = dpu::planToJson(dpu::defaultPlan());
+        for (const dpu::PlanField& f : dpu::planFields()) {
+            QVERIFY2(dpu::findPlanField(f.path) == &f, f.path.c_str());
+            QVERIFY2(!f.doc.empty() && !f.defaultValue.empty(), f.path.c_str());
+            QVERIFY2(f.type != dpu::FieldType::Choice || !f.choices.empty(), f.path.c_str());
+            if (f.defaultValue == "none")
+                continue;
+            // {"train": {"lr": 0.005}} for "train.lr": its default, written where its path says.
+            QJsonValue v = QJsonDocument::fromJson(QByteArray("[") + f.defaultValue.c_str() + "]").array().at(0);
+            QVERIFY2(!v.isUndefined(), f.path.c_str());
+            const QStringList parts = QString::fromStdString(f.path).split(QLatin1Char('.'));
+            for (qsizetype i = parts.size() - 1; i >= 0; --i)
+                v = QJsonObject{{parts[i], v}};
+            const std::string json = QJsonDocument(v.toObject()).toJson().toStdString();
+            QCOMPARE(dpu::planToJson(dpu::parsePlan(json)), plain);
+        }
+        // Everything set: every key written is a described field (or an object of them).
+        dpu::Plan p = dpu::parsePlan(R"({"width_multiplier": 0.5, "model": "mobilenetv1",
+            "dataset": {"kind": "npz", "x": "a", "y": "b", "x_test": "c", "y_test": "d", "layout": "nhwc",
+            "test_fraction": 0.3, "classes": 4, "image_size": [8, 9], "channels": 3, "train_limit": 5, "test_limit": 6,
+            "normalise": {"mean": [0.1], "std": [0.2]}, "augment": {"crop_padding": 2, "flip": true}},
+            "bundle": {"values": "q4", "secret_key": "k", "quant_aware": true, "dense_tensors": "coded"},
+            "budget": {"bytes_total": 100}})");
+        const QJsonObject all = QJsonDocument::fromJson(QByteArray::fromStdString(dpu::planToJson(p))).object();
+        const auto objects = dpu::planObjectPaths();
+        std::function<void(const QJsonObject&, const QString&)> walk = [&](const QJsonObject& o, const QString& at) {
+            for (auto it = o.begin(); it != o.end(); ++it) {
+                const QString path = at.isEmpty() ? it.key() : at + QLatin1Char('.') + it.key();
+                if (std::find(objects.begin(), objects.end(), path.toStdString()) != objects.end())
+                    walk(it.value().toObject(), path);
+                else
+                    QVERIFY2(dpu::findPlanField(path.toStdString()), qPrintable(path));
+            }
+        };
+        walk(all, QString());
+        QCOMPARE(all.value(QStringLiteral("dataset")).toObject().size(), qsizetype(15));
+        QVERIFY(!dpu::findPlanField("train.epoch"));
+        QCOMPARE(dpu::findPlanField("strategies[3]")->path, std::string("strategies"));
+    }
+
+    /// The choices the table lists are the enums' names, and each parses to its value and back.
+    void choicesAreTheEnumNames()
+    {
+        QCOMPARE(dpu::findPlanField("bundle.values")->choices, dpu::valueCodings());
+        QCOMPARE(dpu::findPlanField("train.optimizer")->choices, (std::vector<std::string>{"adam", "sgd"}));
+        for (const auto& n : dpu::enumNames<dpu::DataKind>())
+            QCOMPARE(dpu::enumFromString<dpu::DataKind>(n.name), std::optional<dpu::DataKind>(n.value));
+        QCOMPARE(dpu::toString(dpu::ScheduleKind::Cosine), std::string("cosine"));
+        QVERIFY(!dpu::enumFromString<dpu::RunMode>("Multi")); // exact spelling only
+        QCOMPARE(dpu::quotedChoices({"a", "b", "c"}), std::string("\"a\", \"b\" or \"c\""));
     }
 
     /// Every shipped preset parses, and default.json is exactly the built-in default plan.

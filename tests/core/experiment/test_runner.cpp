@@ -325,7 +325,7 @@ private Q_SLOTS:
     void singleRoundModeUpdatesOnce()
     {
         dpu::Plan p = smallPlan();
-        p.mode = "single";
+        p.mode = dpu::RunMode::Single;
         p.split = {600, 600, 5, 300};
         p.strategies = {"dpu", "rpu"};
         p.k = 0.05;

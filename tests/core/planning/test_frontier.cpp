@@ -46,7 +46,7 @@ private Q_SLOTS:
     void differencesIgnoreSweptAndExecutionKeys()
     {
         dpu::Plan a = planAt(0.01), b = planAt(0.1);
-        b.device = "cpu";
+        b.device = dpu::ComputeDevice::Cpu;
         b.threads = 2;
         b.bundle.write = false;
         b.strategies = {"rpu", "fu", "dpu"}; // the default's strategies in another order
@@ -243,7 +243,7 @@ private Q_SLOTS:
         QCOMPARE(values, (dpu::FamilyValues{{"bundle.values", "\"fp32\""}})); // write and key are ignored
         // Why two runs are on different frontiers leaves the family keys out.
         dpu::Plan c = b;
-        c.bundle.values = "q8";
+        c.bundle.values = dpu::ValueCoding::Q8;
         c.strategies = {"dpu-memory"};
         const auto why = dpu::planDifferences(a, c, dpu::frontierFreeKeys());
         QCOMPARE(why.size(), size_t(1));

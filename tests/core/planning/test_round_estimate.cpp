@@ -28,16 +28,18 @@ class TestRoundEstimate : public QObject {
 private Q_SLOTS:
     void nominalBitsPerCoding()
     {
-        QCOMPARE(dpu::nominalValueBits("fp32"), 32.0);
-        QCOMPARE(dpu::nominalValueBits("fp16"), 16.0);
-        QCOMPARE(dpu::nominalValueBits("q8"), 8.0);
-        QCOMPARE(dpu::nominalValueBits("q8c"), 8.0);
-        QCOMPARE(dpu::nominalValueBits("q4"), 4.0);
-        DPU_COMPARE_NEAR(dpu::nominalValueBits("ternary"), 1.5849625, 1e-6);
+        QCOMPARE(dpu::nominalValueBits(dpu::ValueCoding::Fp32), 32.0);
+        QCOMPARE(dpu::nominalValueBits(dpu::ValueCoding::Fp16), 16.0);
+        QCOMPARE(dpu::nominalValueBits(dpu::ValueCoding::Q8), 8.0);
+        QCOMPARE(dpu::nominalValueBits(dpu::ValueCoding::Q8c), 8.0);
+        QCOMPARE(dpu::nominalValueBits(dpu::ValueCoding::Q4), 4.0);
+        DPU_COMPARE_NEAR(dpu::nominalValueBits(dpu::ValueCoding::Ternary), 1.5849625, 1e-6);
         // Every coding a plan may name has a figure.
-        for (const std::string& c : dpu::valueCodings())
-            QVERIFY(dpu::nominalValueBits(c) > 0);
-        QVERIFY_THROWS_EXCEPTION(dpu::PlanError, dpu::nominalValueBits("q3"));
+        for (const auto& c : dpu::enumNames<dpu::ValueCoding>())
+            QVERIFY(dpu::nominalValueBits(c.value) > 0);
+        // An unknown coding is refused where plans are read, before any figure is asked for.
+        QVERIFY(!dpu::enumFromString<dpu::ValueCoding>("q3"));
+        QVERIFY_THROWS_EXCEPTION(dpu::PlanError, dpu::parsePlan(R"({"bundle": {"values": "q3"}})"));
     }
 
     void exactCodingIsThePapersModel()
@@ -54,9 +56,9 @@ private Q_SLOTS:
         const double h = entropy(0.01);
         // exact: 4 bits x 1000 changed + H(k) x I + 32 x 100 dense
         DPU_COMPARE_NEAR(dpu::nominalRoundBits(kCost, p), 4 * 1000 + h * 100000 + 32 * 100, 1e-6);
-        p.bundle.denseTensors = "coded";
+        p.bundle.denseTensors = dpu::DenseTensors::Coded;
         DPU_COMPARE_NEAR(dpu::nominalRoundBits(kCost, p), 4 * 1000 + h * 100000 + 4 * 100, 1e-6);
-        p.bundle.denseTensors = "partial"; // the 100 join the pool of 100100: 1001 changed
+        p.bundle.denseTensors = dpu::DenseTensors::Partial; // the 100 join the pool of 100100: 1001 changed
         DPU_COMPARE_NEAR(dpu::nominalRoundBits(kCost, p), 4 * 1001 + h * 100100, 1e-6);
     }
 

@@ -155,8 +155,8 @@ private Q_SLOTS:
         preview.start = &start_;
         dpu::Plan plan;
         auto dpuStrategy = dpu::createStrategy("dpu", plan);
-        QVERIFY(dpuStrategy->usesPreview());
-        QVERIFY(!dpu::createStrategy("fu", plan)->usesPreview());
+        QVERIFY(dpuStrategy->policy().budgeted);
+        QVERIFY(!dpu::createStrategy("fu", plan)->policy().budgeted);
         dpu::TrainContext ctx;
         int64_t previous = -1;
         for (int64_t budget : {2000L, 6000L}) {

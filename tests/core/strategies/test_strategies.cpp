@@ -136,7 +136,7 @@ private Q_SLOTS:
     {
         dpu::Plan plan;
         auto s = dpu::createStrategy("fu", plan);
-        QVERIFY(s->startsFromRandom() && s->shipsFullModel());
+        QVERIFY(s->policy().start == dpu::RoundStart::Seeded && s->policy().shipsFullModel);
         dpu::TrainContext ctx;
         const auto out = s->runRound({*net_, train_, val_, random_, spec_, 1.0, 9, ctx});
         bool unused = false;
@@ -148,7 +148,7 @@ private Q_SLOTS:
     {
         dpu::Plan plan;
         auto s = dpu::createStrategy("pruning", plan);
-        QVERIFY(s->startsFromRandom());
+        QVERIFY(s->policy().start == dpu::RoundStart::Seeded && !s->policy().shipsFullModel);
         dpu::TrainContext ctx;
         const auto out = s->runRound({*net_, train_, val_, random_, spec_, 0.1, 13, ctx});
         QVERIFY(out.zeroBase);
@@ -204,7 +204,7 @@ private Q_SLOTS:
         dpu::Plan plan;
         auto s = dpu::createStrategy("dpu-memory", plan);
         QCOMPARE(QString::fromStdString(s->name()), QStringLiteral("dpu-memory"));
-        QVERIFY(s->keepsServerModel() && !dpu::createStrategy("dpu", plan)->keepsServerModel());
+        QVERIFY(s->policy().keepsServerModel && !dpu::createStrategy("dpu", plan)->policy().keepsServerModel);
         dpu::TrainContext ctx;
         const double k = 0.05;
         const auto r1 = s->runRound({*net_, train_, val_, trained_, spec_, k, 31, ctx});
@@ -257,6 +257,39 @@ private Q_SLOTS:
             lastNorm = norm;
             previous = r.masks;
             deployed = r.weights;
+        }
+    }
+
+    /// Each strategy declares once where its rounds start and what it ships; the runner decides
+    /// from these alone. The plan's reinit switch reaches the strategies that follow it.
+    void policiesDeclareEachStrategy()
+    {
+        using dpu::RoundStart;
+        struct Expected {
+            const char* name;
+            RoundStart withRule, withoutRule;
+            bool full, budgeted, memory;
+        };
+        const Expected table[] = {
+            {"fu", RoundStart::Seeded, RoundStart::Seeded, true, false, false},
+            {"dpu", RoundStart::DeployedOrSeeded, RoundStart::Deployed, false, true, false},
+            {"dpu-noreinit", RoundStart::Deployed, RoundStart::Deployed, false, true, false},
+            {"dpu-memory", RoundStart::DeployedOrSeeded, RoundStart::Deployed, false, true, true},
+            {"gcpu", RoundStart::Deployed, RoundStart::Deployed, false, true, false},
+            {"gcpu-reinit", RoundStart::DeployedOrSeeded, RoundStart::DeployedOrSeeded, false, true, false},
+            {"lcpu", RoundStart::DeployedOrSeeded, RoundStart::Deployed, false, true, false},
+            {"rpu", RoundStart::Deployed, RoundStart::Deployed, false, true, false},
+            {"pruning", RoundStart::Seeded, RoundStart::Seeded, false, false, false},
+        };
+        QCOMPARE(std::size(table), dpu::strategyNames().size());
+        for (const Expected& e : table) {
+            dpu::Plan plan;
+            for (const bool rule : {true, false}) {
+                plan.reinit = rule;
+                const dpu::StrategyPolicy p = dpu::createStrategy(e.name, plan)->policy();
+                QVERIFY2(p.start == (rule ? e.withRule : e.withoutRule), e.name);
+                QVERIFY2(p.shipsFullModel == e.full && p.budgeted == e.budgeted && p.keepsServerModel == e.memory, e.name);
+            }
         }
     }
 

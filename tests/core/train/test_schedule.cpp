@@ -11,7 +11,7 @@ private Q_SLOTS:
         dpu::TrainSpec s;
         s.epochs = 60;
         s.lr = 0.005;
-        s.schedule = {"step", 0, 0.1}; // the paper's MLP: /10 every 20 epochs
+        s.schedule = {dpu::ScheduleKind::Step, 0, 0.1}; // the paper's MLP: /10 every 20 epochs
         DPU_COMPARE_NEAR(dpu::learningRate(s, 0), 0.005, 1e-15);
         DPU_COMPARE_NEAR(dpu::learningRate(s, 19), 0.005, 1e-15);
         DPU_COMPARE_NEAR(dpu::learningRate(s, 20), 0.0005, 1e-15);
@@ -24,7 +24,7 @@ private Q_SLOTS:
         dpu::TrainSpec s;
         s.epochs = 10;
         s.lr = 1.0;
-        s.schedule = {"step", 4, 0.2};
+        s.schedule = {dpu::ScheduleKind::Step, 4, 0.2};
         DPU_COMPARE_NEAR(dpu::learningRate(s, 3), 1.0, 1e-15);
         DPU_COMPARE_NEAR(dpu::learningRate(s, 4), 0.2, 1e-15);
         DPU_COMPARE_NEAR(dpu::learningRate(s, 8), 0.04, 1e-15);
@@ -34,7 +34,7 @@ private Q_SLOTS:
         dpu::TrainSpec s;
         s.epochs = 100;
         s.lr = 0.1;
-        s.schedule.kind = "cosine";
+        s.schedule.kind = dpu::ScheduleKind::Cosine;
         DPU_COMPARE_NEAR(dpu::learningRate(s, 0), 0.1, 1e-15);
         DPU_COMPARE_NEAR(dpu::learningRate(s, 50), 0.05, 1e-12);
         DPU_COMPARE_NEAR(dpu::learningRate(s, 25), 0.1 * (1 + std::cos(M_PI / 4)) / 2, 1e-12);
@@ -42,7 +42,7 @@ private Q_SLOTS:
     void constant()
     {
         dpu::TrainSpec s;
-        s.schedule.kind = "constant";
+        s.schedule.kind = dpu::ScheduleKind::Constant;
         s.lr = 0.3;
         QCOMPARE(dpu::learningRate(s, 7), 0.3);
     }

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+// The plan's choices as enums, each with one table of its JSON names (the only place they are spelled).
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dpu {
+
+/// dataset.kind: how the data is stored (docs/plan-format.md, "Datasets").
+enum class DataKind { Idx, Cifar10, Cifar100, Npy, Npz, Safetensors, Images };
+/// dataset.layout: how an array's axes map to channels x height x width.
+enum class ArrayLayout { Auto, Nchw, Nhwc, Nhw, Ncl };
+/// dataset.normalise: where the per-channel mean and std come from (Given: the plan's own).
+enum class Normalise { Train, FirstRound, None, Given };
+/// train.optimizer.
+enum class Optimizer { Adam, Sgd };
+/// train.schedule.kind.
+enum class ScheduleKind { Step, Cosine, Constant };
+/// bundle.values: the coding of the changed weights (Fp32 is the only exact one).
+enum class ValueCoding { Fp32, Fp16, Q8, Q8c, Q4, Ternary };
+/// bundle.dense_tensors: how the always-shipped 1-D tensors travel.
+enum class DenseTensors { Exact, Partial, Coded };
+/// mode: multi-round updating, or one update of a trained model with iterative rewinding.
+enum class RunMode { Multi, Single };
+/// device: where training runs (Auto: CUDA when available).
+enum class ComputeDevice { Auto, Cpu, Cuda };
+
+/// One value of an enum and its name in plan files.
+template <typename E> struct EnumName {
+    E value;
+    const char* name;
+};
+
+/// The names of an enum's values, in the order forms, errors and docs list them. Specialised
+/// for each enum above (PlanEnums.cpp); nothing else spells them.
+template <typename E> const std::vector<EnumName<E>>& enumNames();
+template <> const std::vector<EnumName<DataKind>>& enumNames<DataKind>();
+template <> const std::vector<EnumName<ArrayLayout>>& enumNames<ArrayLayout>();
+template <> const std::vector<EnumName<Normalise>>& enumNames<Normalise>();
+template <> const std::vector<EnumName<Optimizer>>& enumNames<Optimizer>();
+template <> const std::vector<EnumName<ScheduleKind>>& enumNames<ScheduleKind>();
+template <> const std::vector<EnumName<ValueCoding>>& enumNames<ValueCoding>();
+template <> const std::vector<EnumName<DenseTensors>>& enumNames<DenseTensors>();
+template <> const std::vector<EnumName<RunMode>>& enumNames<RunMode>();
+template <> const std::vector<EnumName<ComputeDevice>>& enumNames<ComputeDevice>();
+
+/// The plan-file name of `value` ("q8c" for ValueCoding::Q8c).
+template <typename E> std::string toString(E value)
+{
+    for (const EnumName<E>& n : enumNames<E>())
+        if (n.value == value)
+            return n.name;
+    return "?"; // unreachable for a valid enumerator: every table lists all of them
+}
+
+/// The value named `name` (exact spelling), or nothing.
+template <typename E> std::optional<E> enumFromString(const std::string& name)
+{
+    for (const EnumName<E>& n : enumNames<E>())
+        if (name == n.name)
+            return n.value;
+    return std::nullopt;
+}
+
+/// Every name of the enum, in table order.
+template <typename E> std::vector<std::string> enumStrings()
+{
+    std::vector<std::string> out;
+    for (const EnumName<E>& n : enumNames<E>())
+        out.push_back(n.name);
+    return out;
+}
+
+/// "\"a\", \"b\" or \"c\"", for error messages.
+std::string quotedChoices(const std::vector<std::string>& names);
+
+/// True for the codings that change the values they carry (every one but fp32).
+inline bool isLossy(ValueCoding c) { return c != ValueCoding::Fp32; }
+
+} // namespace dpu

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+// The plan fields of the update bundles and the byte budgets.
+#include "experiment/PlanFieldBuilders.h"
+#include "experiment/PlanFieldParts.h"
+
+namespace dpu::plan {
+
+std::vector<FieldBinding> bundleAndBudget()
+{
+    std::vector<FieldBinding> t;
+    t.push_back(choice<ValueCoding>(
+        "bundle.values", [](Plan& p) -> ValueCoding& { return p.bundle.values; }, Write::Always,
+        "coding of the changed weights in the update bundles: `fp32` (exact), `fp16`, `q8` (256 k-means centroids per "
+        "tensor, Huffman-coded), `q8c` (at most `q8`'s squared error, on one uniform grid per bundle, arithmetic-coded "
+        "with context models: about 0.8x `q8`'s bytes), `q4` (16 k-means centroids per tensor, context-coded), "
+        "`ternary` (each change's sign times the tensor's mean change magnitude, context-coded; docs/bundle-format.md "
+        "4.1); with a lossy coding the devices, and the recorded accuracies, use the decoded values"));
+    t.push_back(flag("bundle.write", [](Plan& p) -> bool& { return p.bundle.write; }, Write::Always,
+                     "keep every round's bundle in `OUT/bundles/` (sizes are measured either way)"));
+    t.push_back(text("bundle.secret_key", [](Plan& p) -> std::string& { return p.bundle.secretKey; }, Write::Set,
+                     "a file path",
+                     "Ed25519 secret key file (64 bytes, from `dpu-cli bundle keygen`) to sign the bundles"));
+    t.push_back(flag("bundle.quant_aware", [](Plan& p) -> bool& { return p.bundle.quantAware; }, Write::Set,
+                     "lossy codings only: the sparse fine-tune quantises the changed weights with the bundle's coding "
+                     "in stages and re-fits the rest around them (docs/engine.md) instead of quantising after training"));
+    t.back().check = [](const Plan& p) {
+        require(!p.bundle.quantAware || isLossy(p.bundle.values), "bundle.quant_aware",
+                "needs a lossy bundle.values (fp32 is exact, nothing to be aware of); found \"fp32\"");
+    };
+    t.push_back(choice<DenseTensors>(
+        "bundle.dense_tensors", [](Plan& p) -> DenseTensors& { return p.bundle.denseTensors; }, Write::Set,
+        "always-shipped 1-D parameters (biases): `exact` dense and exact; `partial` they join the top-k (or budget) "
+        "selection; `coded` (lossy `bundle.values` only) their changes travel under that coding"));
+    t.back().check = [](const Plan& p) {
+        require(p.bundle.denseTensors != DenseTensors::Coded || isLossy(p.bundle.values), "bundle.dense_tensors",
+                "\"coded\" needs a lossy bundle.values (under fp32 the exact dense edit is already the smallest); found \"fp32\"");
+    };
+    t.push_back(integer<int64_t>(
+        "budget.bytes_per_round", [](Plan& p) -> int64_t& { return p.budget.bytesPerRound; }, 0, INT64_MAX,
+        "bytes >= 0 (0: off)", Write::Set,
+        "every round's bundle fits in this many bytes; the partial strategies then ignore `k` and ship the most "
+        "valuable weights that fit (real bundle bytes). FU and Pruning are not budgeted"));
+    t.push_back(integer<int64_t>(
+        "budget.bytes_total", [](Plan& p) -> int64_t& { return p.budget.bytesTotal; }, 0, INT64_MAX,
+        "bytes >= 0 (0: off)", Write::Set,
+        "the run's bundles (per strategy and seed) fit in this many bytes: each round gets what is left over the rounds "
+        "left, so unused bytes carry over. At most one of the two budgets"));
+    t.back().check = [range = t.back().check](const Plan& p) {
+        range(p);
+        require(p.budget.bytesPerRound == 0 || p.budget.bytesTotal == 0, "budget.bytes_total",
+                "give either budget.bytes_per_round or budget.bytes_total, not both");
+    };
+    return t;
+}
+
+} // namespace dpu::plan

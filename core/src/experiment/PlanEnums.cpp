@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+// The one table per plan enum: its values' names in plan files, records and forms.
+#include "dpu/PlanEnums.h"
+
+namespace dpu {
+
+template <> const std::vector<EnumName<DataKind>>& enumNames<DataKind>()
+{
+    static const std::vector<EnumName<DataKind>> names{
+        {DataKind::Idx, "idx"},         {DataKind::Cifar10, "cifar10"},         {DataKind::Cifar100, "cifar100"},
+        {DataKind::Npy, "npy"},         {DataKind::Npz, "npz"},                 {DataKind::Safetensors, "safetensors"},
+        {DataKind::Images, "images"},
+    };
+    return names;
+}
+
+template <> const std::vector<EnumName<ArrayLayout>>& enumNames<ArrayLayout>()
+{
+    static const std::vector<EnumName<ArrayLayout>> names{
+        {ArrayLayout::Auto, "auto"}, {ArrayLayout::Nchw, "nchw"}, {ArrayLayout::Nhwc, "nhwc"},
+        {ArrayLayout::Nhw, "nhw"},   {ArrayLayout::Ncl, "ncl"},
+    };
+    return names;
+}
+
+template <> const std::vector<EnumName<Normalise>>& enumNames<Normalise>()
+{
+    // "given" is what a plan's {"mean": [...], "std": [...]} reads as (and data.json records).
+    static const std::vector<EnumName<Normalise>> names{
+        {Normalise::Train, "train"}, {Normalise::FirstRound, "first_round"}, {Normalise::None, "none"},
+        {Normalise::Given, "given"},
+    };
+    return names;
+}
+
+template <> const std::vector<EnumName<Optimizer>>& enumNames<Optimizer>()
+{
+    static const std::vector<EnumName<Optimizer>> names{{Optimizer::Adam, "adam"}, {Optimizer::Sgd, "sgd"}};
+    return names;
+}
+
+template <> const std::vector<EnumName<ScheduleKind>>& enumNames<ScheduleKind>()
+{
+    static const std::vector<EnumName<ScheduleKind>> names{
+        {ScheduleKind::Step, "step"}, {ScheduleKind::Cosine, "cosine"}, {ScheduleKind::Constant, "constant"}};
+    return names;
+}
+
+template <> const std::vector<EnumName<ValueCoding>>& enumNames<ValueCoding>()
+{
+    // fp32 first: the exact one, and the default.
+    static const std::vector<EnumName<ValueCoding>> names{
+        {ValueCoding::Fp32, "fp32"}, {ValueCoding::Fp16, "fp16"}, {ValueCoding::Q8, "q8"},
+        {ValueCoding::Q8c, "q8c"},   {ValueCoding::Q4, "q4"},     {ValueCoding::Ternary, "ternary"},
+    };
+    return names;
+}
+
+template <> const std::vector<EnumName<DenseTensors>>& enumNames<DenseTensors>()
+{
+    static const std::vector<EnumName<DenseTensors>> names{
+        {DenseTensors::Exact, "exact"}, {DenseTensors::Partial, "partial"}, {DenseTensors::Coded, "coded"}};
+    return names;
+}
+
+template <> const std::vector<EnumName<RunMode>>& enumNames<RunMode>()
+{
+    static const std::vector<EnumName<RunMode>> names{{RunMode::Multi, "multi"}, {RunMode::Single, "single"}};
+    return names;
+}
+
+template <> const std::vector<EnumName<ComputeDevice>>& enumNames<ComputeDevice>()
+{
+    static const std::vector<EnumName<ComputeDevice>> names{
+        {ComputeDevice::Auto, "auto"}, {ComputeDevice::Cpu, "cpu"}, {ComputeDevice::Cuda, "cuda"}};
+    return names;
+}
+
+std::string quotedChoices(const std::vector<std::string>& names)
+{
+    std::string out;
+    for (size_t i = 0; i < names.size(); ++i)
+        out += (i == 0 ? "\"" : i + 1 == names.size() ? " or \"" : ", \"") + names[i] + "\"";
+    return out;
+}
+
+} // namespace dpu

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: MIT
+// Parts of the plan field table defined in their own files: the list-shaped fields, and the bundle and budget fields.
+#pragma once
+#include "experiment/PlanSchema.h"
+#include <vector>
+
+namespace dpu::plan {
+
+/// dataset.image_size: [height, width] or one integer for both.
+FieldBinding imageSizeField();
+/// dataset.normalise: "train", "first_round", "none", or {"mean": [...], "std": [...]}.
+FieldBinding normaliseField();
+/// strategies: a list of known names, none twice.
+FieldBinding strategiesField();
+/// seeds: one integer or a list.
+FieldBinding seedsField();
+/// bundle.* and budget.*.
+std::vector<FieldBinding> bundleAndBudget();
+
+} // namespace dpu::plan

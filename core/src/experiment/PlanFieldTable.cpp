@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+// The table of plan fields: every key a plan file may hold, its type, values, default and doc, bound to the Plan struct.
+#include "experiment/PlanFieldBuilders.h"
+#include "experiment/PlanFieldParts.h"
+
+namespace dpu::plan {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+/// A string field whose check is "not empty".
+FieldBinding required(const std::string& path, Ref<std::string> ref, const std::string& values, const std::string& doc)
+{
+    return text(path, ref, Write::Always, values, doc, true);
+}
+
+std::vector<FieldBinding> topAndData()
+{
+    std::vector<FieldBinding> t;
+    t.push_back(required("name", [](Plan& p) -> std::string& { return p.name; }, "a non-empty name",
+                         "shown in progress and results"));
+    t.push_back(required("model", [](Plan& p) -> std::string& { return p.model; }, "a model name",
+                         "`mlp`, `vgg`, `resnet20`, `resnet56`, `mobilenetv1`, or `torchscript:PATH`"));
+    FieldBinding width = number("width_multiplier", [](Plan& p) -> double& { return p.widthMultiplier; },
+                                {0, 4, false, true}, "a value in (0, 4]", Write::Set, "MobileNetV1 width multiplier");
+    width.check = [range = width.check](const Plan& p) {
+        range(p);
+        require(p.widthMultiplier == 1.0 || p.model == "mobilenetv1", "width_multiplier",
+                "only mobilenetv1 has a width multiplier; expected 1 for model \"" + p.model + "\"");
+    };
+    t.push_back(width);
+    t.push_back(choice<DataKind>("dataset.kind", [](Plan& p) -> DataKind& { return p.dataset.kind; }, Write::Always,
+                                 "`idx` (MNIST format, `.gz` or raw), `cifar10`, `cifar100` (binary versions), `npy`, "
+                                 "`npz`, `safetensors`, `images` (see [Datasets](#datasets))"));
+    t.push_back(required("dataset.path", [](Plan& p) -> std::string& { return p.dataset.path; }, "a folder or file",
+                         "folder holding the dataset files (`npz`, `safetensors`: the file)"));
+    t.push_back(integer<int64_t>("dataset.train_limit", [](Plan& p) -> int64_t& { return p.dataset.trainLimit; }, 0,
+                                 INT64_MAX, ">= 0", Write::Set, "use only the first N training samples (0: all)"));
+    t.push_back(integer<int64_t>("dataset.test_limit", [](Plan& p) -> int64_t& { return p.dataset.testLimit; }, 0,
+                                 INT64_MAX, ">= 0", Write::Set, "use only the first N test samples (0: all)"));
+    t.push_back(text("dataset.x", [](Plan& p) -> std::string& { return p.dataset.x; }, Write::Set, "an array name",
+                     "arrays: the training inputs; none: `x` or else `x_train`"));
+    t.push_back(text("dataset.y", [](Plan& p) -> std::string& { return p.dataset.y; }, Write::Set, "an array name",
+                     "arrays: the training labels; none: `y` or else `y_train`"));
+    t.push_back(text("dataset.x_test", [](Plan& p) -> std::string& { return p.dataset.xTest; }, Write::Set,
+                     "an array name", "arrays: the test inputs; none: `x_test` when present, else a hold-out"));
+    t.push_back(text("dataset.y_test", [](Plan& p) -> std::string& { return p.dataset.yTest; }, Write::Set,
+                     "an array name", "arrays: the test labels; none: `y_test` when present"));
+    t.push_back(choice<ArrayLayout>("dataset.layout", [](Plan& p) -> ArrayLayout& { return p.dataset.layout; },
+                                    Write::Set, "arrays: how `x` maps to channels x height x width (see [Datasets](#datasets))"));
+    t.push_back(number("dataset.test_fraction", [](Plan& p) -> double& { return p.dataset.testFraction; },
+                       {0, 1, false, false}, "a share in (0, 1)", Write::Set,
+                       "share held out (seeded, the same for every seed) as the test split when the data has none"));
+    t.push_back(integer<int>("dataset.classes", [](Plan& p) -> int& { return p.dataset.classes; }, 0, 100000,
+                             "0 (from the labels) .. 100000", Write::Set,
+                             "arrays: the class count; 0 counts it from the labels (largest + 1, every class must have samples)"));
+    t.push_back(imageSizeField());
+    t.push_back(integer<int>("dataset.channels", [](Plan& p) -> int& { return p.dataset.channels; }, 0, 3,
+                             "0 (as the first image), 1 or 3", Write::Set,
+                             "images: decode to 1 (gray) or 3 (RGB) channels; 0: as the first image"));
+    t.back().check = [range = t.back().check](const Plan& p) {
+        range(p);
+        require(p.dataset.channels != 2, "dataset.channels", "expected 0 (as the first image), 1 or 3, found 2");
+    };
+    t.push_back(normaliseField());
+    t.push_back(integer<int>("dataset.augment.crop_padding", [](Plan& p) -> int& { return p.dataset.augment.cropPadding; },
+                             0, 64, "0 (off) .. 64 pixels", Write::Set,
+                             "training batches: random crop of the original size from the image padded by this many pixels (0: off)"));
+    t.push_back(flag("dataset.augment.flip", [](Plan& p) -> bool& { return p.dataset.augment.flip; }, Write::Set,
+                     "training batches: random horizontal flip"));
+    return t;
+}
+
+std::vector<FieldBinding> splitAndMethod()
+{
+    std::vector<FieldBinding> t;
+    t.push_back(integer<int64_t>("split.initial", [](Plan& p) -> int64_t& { return p.split.initial; }, 1, INT64_MAX,
+                                 ">= 1", Write::Always, "`|D1|`, samples before the first deployment"));
+    t.push_back(integer<int64_t>("split.per_round", [](Plan& p) -> int64_t& { return p.split.perRound; }, 0, INT64_MAX,
+                                 ">= 0", Write::Always, "`|dD|`, new samples per round"));
+    t.push_back(integer<int>("split.rounds", [](Plan& p) -> int& { return p.split.rounds; }, 1, 100000, "1..100000",
+                             Write::Always,
+                             "rounds; `initial + (rounds - 1) * per_round` must not exceed the training samples (after "
+                             "`train_limit`), else the plan is refused naming the largest count that fits"));
+    t.push_back(integer<int64_t>("split.validation", [](Plan& p) -> int64_t& { return p.split.validation; }, 1,
+                                 INT64_MAX, ">= 1", Write::Always,
+                                 "validation samples drawn (seeded) from the test split; the rest is test"));
+    t.push_back(strategiesField());
+    t.push_back(number("k", [](Plan& p) -> double& { return p.k; }, {0, 1, false, true}, "a ratio in (0, 1]",
+                       Write::Always, "updating ratio: share of partial weights changed per round"));
+    t.push_back(number("lambda", [](Plan& p) -> double& { return p.lambda; }, {0, 1, true, true}, "a value in [0, 1]",
+                       Write::Always, "DPU's weight of the normalised global contribution (1 - lambda: local)"));
+    t.push_back(flag("reinit", [](Plan& p) -> bool& { return p.reinit; }, Write::Always,
+                     "DPU/LCPU follow the re-initialisation rule (paper Sec. 4.2)"));
+    t.push_back(choice<RunMode>("mode", [](Plan& p) -> RunMode& { return p.mode; }, Write::Always,
+                                "`multi`: multi-round updating; `single`: round 1 trains the deployed model fully, round 2 "
+                                "updates it once with iterative rewinding (20 % of the remaining weights per step)"));
+    return t;
+}
+
+std::vector<FieldBinding> training()
+{
+    std::vector<FieldBinding> t;
+    t.push_back(integer<int>("train.epochs", [](Plan& p) -> int& { return p.train.epochs; }, 1, 10000, "1..10000",
+                             Write::Always, "epochs of each training step (the full step and the sparse fine-tune)"));
+    t.push_back(integer<int>("train.batch", [](Plan& p) -> int& { return p.train.batch; }, 1, 65536, "1..65536",
+                             Write::Always, "mini-batch size"));
+    t.push_back(choice<Optimizer>("train.optimizer", [](Plan& p) -> Optimizer& { return p.train.optimizer; },
+                                  Write::Always, "`adam` (PyTorch defaults) or `sgd`"));
+    t.push_back(number("train.lr", [](Plan& p) -> double& { return p.train.lr; }, {0, 100, false, false},
+                       "a learning rate in (0, 100)", Write::Always, "initial learning rate"));
+    t.push_back(number("train.momentum", [](Plan& p) -> double& { return p.train.momentum; }, {0, 1, true, false},
+                       "[0, 1)", Write::Always, "SGD momentum"));
+    t.push_back(flag("train.nesterov", [](Plan& p) -> bool& { return p.train.nesterov; }, Write::Always,
+                     "SGD with Nesterov momentum"));
+    t.push_back(number("train.weight_decay", [](Plan& p) -> double& { return p.train.weightDecay; }, {0, 1, true, false},
+                       "[0, 1)", Write::Always, "L2 weight decay"));
+    t.push_back(choice<ScheduleKind>("train.schedule.kind", [](Plan& p) -> ScheduleKind& { return p.train.schedule.kind; },
+                                     Write::Always,
+                                     "`step` (StepLR), `cosine` (annealing to 0 over the epochs), `constant`"));
+    t.push_back(integer<int>("train.schedule.step_epochs", [](Plan& p) -> int& { return p.train.schedule.stepEpochs; }, 0,
+                             INT32_MAX, ">= 0 (0: epochs / 3)", Write::Always,
+                             "step: decay every N epochs; 0 means every `epochs / 3`"));
+    t.push_back(number("train.schedule.gamma", [](Plan& p) -> double& { return p.train.schedule.gamma; },
+                       {0, 1, false, true}, "a factor in (0, 1]", Write::Always, "step: decay factor"));
+    t.push_back(seedsField());
+    t.push_back(choice<ComputeDevice>("device", [](Plan& p) -> ComputeDevice& { return p.device; }, Write::Always,
+                                      "`auto` (CUDA when available), `cpu`, `cuda`"));
+    t.push_back(integer<int>("threads", [](Plan& p) -> int& { return p.threads; }, 0, 1024, "0 (all cores) .. 1024",
+                             Write::Always, "intra-op threads (0: all cores)"));
+    return t;
+}
+
+} // namespace
+
+const std::vector<FieldBinding>& fieldBindings()
+{
+    static const std::vector<FieldBinding> table = [] {
+        std::vector<FieldBinding> all;
+        for (auto part : {topAndData(), splitAndMethod(), training(), bundleAndBudget()})
+            all.insert(all.end(), part.begin(), part.end());
+        return all;
+    }();
+    return table;
+}
+
+} // namespace dpu::plan
