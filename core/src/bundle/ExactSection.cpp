@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <numeric>
 
@@ -87,7 +88,10 @@ bool gridFor(const std::vector<Dyadic>& diffs, int base, CqModel& model)
         if (d.odd == 0 || d.exp < base)
             continue;
         const int shift = d.exp - base;
-        if (shift > 62 - 53)
+        int width = 0;
+        while (width < 64 && (uint64_t(d.odd) >> width) != 0)
+            ++width;
+        if (shift + width > 63)
             return false; // the changes span too many binades for one grid
         g = std::gcd(g, uint64_t(d.odd) << shift);
     }
@@ -130,9 +134,10 @@ bool gridLevels(const std::vector<float>& src, const std::vector<float>& dst, co
 }
 
 // q8c rounds leave changes on their rounds' grids (one step per bundle): over several rounds a
-// common divisor of the steps is a grid too. Changes whose sum was rounded are off that grid;
-// the grid of the bulk (its 1st-percentile unit) is tried first, each change then taking the
-// level that decodes to it exactly, then the exact gcd of all.
+// common divisor of the steps is a grid too. A change whose sum was rounded is off every grid
+// (its lowest bit lies far below the step), yet a level may still decode to it exactly. So the
+// units of the changes are tried from the coarsest down: the gcd of the changes at or above a
+// unit gives the step, and every change must then have a level that decodes to it exactly.
 bool gridCandidate(const std::vector<float>& src, const std::vector<float>& dst, const std::vector<size_t>& pos,
                    CqModel& model, std::vector<int32_t>& levels)
 {
@@ -146,11 +151,10 @@ bool gridCandidate(const std::vector<float>& src, const std::vector<float>& dst,
         if (diffs.back().odd != 0)
             exps.push_back(diffs.back().exp);
     }
-    if (exps.empty())
-        return false;
-    std::sort(exps.begin(), exps.end());
-    for (int base : {exps[exps.size() / 100], exps.front()})
-        if (gridFor(diffs, base, model) && gridLevels(src, dst, pos, model, levels))
+    std::sort(exps.begin(), exps.end(), std::greater<int>());
+    exps.erase(std::unique(exps.begin(), exps.end()), exps.end());
+    for (size_t b = 0; b < exps.size() && b < 48; ++b)
+        if (gridFor(diffs, exps[b], model) && gridLevels(src, dst, pos, model, levels))
             return true;
     return false;
 }
