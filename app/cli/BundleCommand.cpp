@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
-// dpu-cli bundle: inspect, verify and export update bundles, and make signing keys.
+// dpu-cli bundle: inspect, verify, export and catch up update bundles, and make signing keys.
 #include "ArgList.h"
 #include "CliCommands.h"
 #include "dpu/Bundles.h"
+#include "dpu/CatchUp.h"
 #include <cstdio>
+#include <sstream>
 
 namespace dpu::cli {
 
@@ -21,14 +23,112 @@ uint64_t parseSeed(const std::string& text)
     throw UsageError("--seed: expected a non-negative integer, found '" + text + "'");
 }
 
+uint64_t parseVersion(const std::string& option, const std::string& text)
+{
+    try {
+        size_t pos = 0;
+        const unsigned long long v = std::stoull(text, &pos);
+        if (pos == text.size() && !text.empty() && text[0] != '-')
+            return v;
+    } catch (const std::exception&) {
+    }
+    throw UsageError(option + ": expected an update version (a non-negative integer), found '" + text + "'");
+}
+
+// --catchup all | V[,V...]
+CatchUpSelection parseSelection(const std::string& text)
+{
+    CatchUpSelection s;
+    if (text == "all") {
+        s.all = true;
+        return s;
+    }
+    std::istringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ','))
+        s.fromVersions.push_back(parseVersion("--catchup", item));
+    if (s.fromVersions.empty())
+        throw UsageError("--catchup: expected 'all' or versions such as 0,2,3, found '" + text + "'");
+    return s;
+}
+
+const char* const kBundleHelp =
+    "Usage: dpu-cli bundle SUBCOMMAND ... (dpu-cli bundle SUBCOMMAND --help for one)\n"
+    "  inspect BUNDLE [--base WEIGHTS.safetensors]\n"
+    "  verify BUNDLE [--base WEIGHTS.safetensors] [--pubkey KEY.pub]\n"
+    "  export RUN_DIR --out DIR [--strategy NAME] [--seed N] [--catchup all|V[,V...]]\n"
+    "  catchup RUN_DIR --strategy NAME [--seed N] --from V [--to W] --out FILE\n"
+    "  keygen --out PREFIX\n";
+
+const char* subcommandHelp(const std::string& sub)
+{
+    if (sub == "export")
+        return "Usage: dpu-cli bundle export RUN_DIR --out DIR [--strategy NAME] [--seed N] [--catchup all|V[,V...]]\n"
+               "Copies a run's bundles of one strategy and seed into DIR (initial.safetensors, round-NNN.dpub,\n"
+               "bundles.json) after applying the whole chain with the device decoder. With --catchup, also\n"
+               "writes for every chosen version V (all: every version below the latest) the catch-up bundle\n"
+               "DIR/catchup/from-VVV.dpub to the latest version, and DIR/catchup.json: per version the\n"
+               "cheapest route (catchup, chain of missed bundles, or full model), why, and its files with\n"
+               "bytes and SHA-256.\n";
+    if (sub == "catchup")
+        return "Usage: dpu-cli bundle catchup RUN_DIR --strategy NAME [--seed N] --from V [--to W] --out FILE\n"
+               "Writes one bundle that moves a device from update version V to W (default: the latest):\n"
+               "every weight any round in between changed, exactly, so that the device file equals the one\n"
+               "the missed bundles give, byte for byte. Apply it with dpu-apply. Prints its size beside\n"
+               "the chain of missed bundles and a full model, and which is the cheapest.\n";
+    if (sub == "inspect")
+        return "Usage: dpu-cli bundle inspect BUNDLE [--base WEIGHTS.safetensors]\n"
+               "Describes a bundle: kind, versions, hashes, every tensor's coding and size.\n";
+    if (sub == "verify")
+        return "Usage: dpu-cli bundle verify BUNDLE [--base WEIGHTS.safetensors] [--pubkey KEY.pub]\n"
+               "Checks a bundle as a device would and decodes it.\n";
+    if (sub == "keygen")
+        return "Usage: dpu-cli bundle keygen --out PREFIX\n"
+               "Makes an Ed25519 key pair PREFIX.key / PREFIX.pub for signed bundles.\n";
+    return kBundleHelp;
+}
+
+int catchUpCommand(ArgList& args)
+{
+    CatchUpRequest q;
+    q.strategy = args.value("--strategy");
+    const std::string seed = args.value("--seed"), from = args.value("--from"), to = args.value("--to");
+    const std::string out = args.value("--out");
+    const auto pos = args.positional();
+    if (pos.size() != 1 || out.empty() || from.empty() || q.strategy.empty())
+        throw UsageError("bundle catchup needs a run folder, --strategy NAME, --from V and --out FILE");
+    q.runDir = pos[0];
+    q.anySeed = seed.empty();
+    q.seed = seed.empty() ? 0 : parseSeed(seed);
+    q.fromVersion = parseVersion("--from", from);
+    q.toLatest = to.empty();
+    q.toVersion = to.empty() ? 0 : parseVersion("--to", to);
+    const CatchUpResult r = writeCatchUpBundle(q, out);
+    std::printf("Wrote %s: %s bundle from version %llu to %llu of strategy %s, seed %llu: %lld bytes; the device\n"
+                "file it gives equals the chain's (SHA-256 %s).\n"
+                "Chain of %zu missed bundles: %lld bytes; full model: %lld bytes.\nRoute: %s\n",
+                out.c_str(), r.kind.c_str(), static_cast<unsigned long long>(r.fromVersion),
+                static_cast<unsigned long long>(r.toVersion), r.strategy.c_str(),
+                static_cast<unsigned long long>(r.seed), static_cast<long long>(r.catchUpBytes), r.deviceSha256.c_str(),
+                r.chainRounds.size(), static_cast<long long>(r.chainBytes), static_cast<long long>(r.fullBytes),
+                r.reason.c_str());
+    return 0;
+}
+
 } // namespace
 
 int bundleCommand(const std::vector<std::string>& argv)
 {
     if (argv.empty())
-        throw UsageError("bundle needs a subcommand: inspect, verify, export or keygen");
+        throw UsageError("bundle needs a subcommand: inspect, verify, export, catchup or keygen");
     const std::string sub = argv[0];
     ArgList args(std::vector<std::string>(argv.begin() + 1, argv.end()));
+    if (sub == "--help" || sub == "-h" || args.flag("--help") || args.flag("-h")) {
+        std::fputs(subcommandHelp(sub), stdout);
+        return 0;
+    }
+    if (sub == "catchup")
+        return catchUpCommand(args);
     if (sub == "inspect") {
         const std::string base = args.value("--base");
         const auto pos = args.positional();
@@ -57,10 +157,14 @@ int bundleCommand(const std::vector<std::string>& argv)
         const std::string out = args.value("--out");
         const std::string strategy = args.value("--strategy");
         const std::string seed = args.value("--seed");
+        const std::string catchUp = args.value("--catchup");
         const auto pos = args.positional();
         if (pos.size() != 1 || out.empty())
             throw UsageError("bundle export needs a run folder and --out DIR");
-        const BundleExport ex = exportRunBundles(pos[0], strategy, seed.empty() ? 0 : parseSeed(seed), seed.empty(), out);
+        const CatchUpExport all = exportRunBundlesWithCatchUp(pos[0], strategy, seed.empty() ? 0 : parseSeed(seed),
+                                                              seed.empty(), out,
+                                                              catchUp.empty() ? CatchUpSelection{} : parseSelection(catchUp));
+        const BundleExport& ex = all.rounds;
         for (const auto& r : ex.rounds)
             std::printf("round %3d  v%-3llu %-13s %10lld bytes  %s\n", r.round,
                         static_cast<unsigned long long>(r.updateVersion), r.kind.c_str(),
@@ -69,6 +173,14 @@ int bundleCommand(const std::vector<std::string>& argv)
                     "bundles.json; every bundle was applied in order and matches the run's device state.\n",
                     ex.rounds.size(), static_cast<long long>(ex.totalBytes), ex.strategy.c_str(),
                     static_cast<unsigned long long>(ex.seed), out.c_str());
+        for (const CatchUpResult& r : all.versions)
+            std::printf("from v%-3llu %-8s catch-up %10lld  chain %10lld  full %10lld bytes\n",
+                        static_cast<unsigned long long>(r.fromVersion), catchUpRouteName(r.route),
+                        static_cast<long long>(r.catchUpBytes), static_cast<long long>(r.chainBytes),
+                        static_cast<long long>(r.fullBytes));
+        if (!all.versions.empty())
+            std::printf("Wrote %zu catch-up bundles to %s/catchup/ and the routes to %s/catchup.json.\n",
+                        all.versions.size(), out.c_str(), out.c_str());
         return 0;
     }
     if (sub == "keygen") {
@@ -80,7 +192,7 @@ int bundleCommand(const std::vector<std::string>& argv)
                     out.c_str(), out.c_str());
         return 0;
     }
-    throw UsageError("unknown bundle subcommand '" + sub + "' (inspect, verify, export, keygen)");
+    throw UsageError("unknown bundle subcommand '" + sub + "' (inspect, verify, export, catchup, keygen)");
 }
 
 } // namespace dpu::cli

@@ -63,6 +63,11 @@ struct BundleInput {
     /// same grid as the weights (their error joins the budget that Q8's error on the partial
     /// tensors sets) instead of travelling exactly. Off by default.
     bool quantiseDense = false;
+    /// Catch-up bundles (docs/bundle-format.md 4.2): every target value arrives bit for bit, whatever
+    /// `coding` says. Each masked tensor takes the smallest exact section (fp32, fp16, q8 or cq
+    /// with a table of values or differences, or a grid of differences), and in a delta an
+    /// always-shipped tensor takes one too when that beats its dense or fp32 form.
+    bool exactValues = false;
 };
 
 /// Byte accounting of a bundle, for reports against the analytic cost.

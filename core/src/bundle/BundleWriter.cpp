@@ -4,6 +4,7 @@
 #include "bundle/BundleWriter.h"
 #include "bundle/CqPlanner.h"
 #include "bundle/DenseStream.h"
+#include "bundle/ExactSection.h"
 #include "bundle/HeaderSection.h"
 #include "bundle/SafetensorsFile.h"
 #include "bundle/SparseEncoder.h"
@@ -171,7 +172,12 @@ Planned planPartialTensor(const BundleInput& in, std::vector<float> source, size
     p.mode = in.kind == Kind::Delta ? DPU_MODE_SPARSE : DPU_MODE_INIT_SPARSE;
     p.coding = uint8_t(in.coding);
     BundleStats s;
-    if (cqCoding(in.coding)) {
+    if (in.exactValues) {
+        ExactChoice c = ExactSection::encode(source, t.values, in.masks[i], CqEncoder::rowLength(t.shape, t.values.size()), s);
+        p.coding = c.coding;
+        p.section.swap(c.section);
+        out.applied[i].values = t.values;
+    } else if (cqCoding(in.coding)) {
         const CqChanges c{&source, &t.values, &in.masks[i], true, CqEncoder::rowLength(t.shape, t.values.size())};
         if (in.coding != ValueCoding::Q8c || grid.ok)
             p.section = CqPlanner::section(in.coding, c, grid.g, out.applied[i].values, s);
@@ -181,11 +187,11 @@ Planned planPartialTensor(const BundleInput& in, std::vector<float> source, size
             p.coding = DPU_CODING_FP32;
         }
     }
-    if (p.coding != DPU_CODING_CQ)
+    if (!in.exactValues && p.coding != DPU_CODING_CQ)
         p.section = SparseEncoder::encode(source, t.values, in.masks[i],
                                           cqCoding(in.coding) ? ValueCoding::Fp32 : in.coding,
                                           out.applied[i].values, s);
-    if (in.coding == ValueCoding::Q8 && s.changed <= 256) {
+    if (!in.exactValues && in.coding == ValueCoding::Q8 && s.changed <= 256) {
         // Up to 256 changed values are each their own centroid (an exact f32 table): fp16
         // values are smaller, and their rounding (2^-11 relative) is far below 8-bit
         // quantisation's, so a q8 bundle takes them for such tensors when they are.
@@ -242,6 +248,12 @@ Planned planAlwaysShippedTensor(const BundleInput& in, const std::vector<TensorD
             p.coding = DPU_CODING_FP32;
             p.section.swap(sparse);
         }
+    }
+    if (in.exactValues && in.kind == Kind::Delta && p.mode != DPU_MODE_COPY) {
+        // Catch-up: changes that coded rounds made (dense_tensors "coded") may beat exact fp32.
+        ExactChoice c = ExactSection::encodeChanges(base[i].values, t);
+        if (c.section.size() < p.section.size())
+            p = {DPU_MODE_SPARSE, c.coding, std::move(c.section)};
     }
     stats.denseBytes += p.section.size();
     return p;

@@ -8,6 +8,7 @@
 #include "dpu/RunFolder.h"
 #include "dpu/Runner.h"
 #include "experiment/BundlePaths.h"
+#include "experiment/RunExport.h"
 #include "util/AtomicFile.h"
 #include "util/Sha256Hex.h"
 #include <nlohmann/json.hpp>
@@ -63,6 +64,29 @@ std::vector<std::string> previousExportRounds(const std::string& outDir, const s
     return stale;
 }
 
+/// Catch-up files of an earlier export (listed in its catchup.json) that this one does not write.
+std::vector<std::string> previousCatchUpFiles(const std::string& outDir, const ExportExtras& extras)
+{
+    std::set<std::string> writing;
+    for (const auto& [name, bytes] : extras.files)
+        writing.insert(name);
+    std::vector<std::string> stale;
+    try {
+        const auto index = nlohmann::json::parse(readBytes(outDir + "/catchup.json"));
+        for (const auto& v : index.at("versions")) {
+            std::vector<std::string> names{v.at("catchup").at("file").get<std::string>()};
+            for (const auto& f : v.at("files"))
+                names.push_back(f.at("file").get<std::string>());
+            for (const std::string& name : names) // only what an export writes there, never a round file
+                if (name.rfind("catchup/", 0) == 0 && name.find("..") == std::string::npos && !writing.count(name))
+                    stale.push_back(outDir + "/" + name);
+        }
+    } catch (const std::exception&) {
+        // no index, or not ours: nothing to remove
+    }
+    return stale;
+}
+
 } // namespace
 
 std::string runBundlePath(const std::string& runDir, uint64_t seed, const std::string& strategy, int round)
@@ -105,72 +129,43 @@ BundleVerification verifyBundleFile(const std::string& bundlePath, const std::st
 BundleExport exportRunBundles(const std::string& runDir, const std::string& strategyWanted, uint64_t seedWanted,
                               bool anySeed, const std::string& outDir)
 {
-    const auto records = loadRunRecords(runDir);
-    if (records.empty())
-        throw Error(runDir + "/results.jsonl: no finished rounds to export");
-    std::set<std::string> strategies;
-    for (const auto& r : records)
-        strategies.insert(r.strategy);
+    // The whole chain is checked in memory before a single file is written.
+    const DeployedChain chain = DeployedChain::load(runDir, strategyWanted, seedWanted, anySeed);
+    return exportChain(chain, outDir, {});
+}
+
+BundleExport exportChain(const DeployedChain& chain, const std::string& outDir, const ExportExtras& extras)
+{
     BundleExport ex;
     ex.folder = outDir;
-    ex.seed = anySeed ? records.front().seed : seedWanted;
-    ex.strategy = strategyWanted;
-    if (ex.strategy.empty()) {
-        if (strategies.size() != 1)
-            throw Error(runDir + ": the run has several strategies; name one to export");
-        ex.strategy = *strategies.begin();
-    } else if (!strategies.count(ex.strategy)) {
-        throw Error(runDir + ": the run has no strategy \"" + ex.strategy + "\"");
-    }
-    const std::string initialPath = bundlepaths::initialFile(runDir, ex.seed);
-    if (!fs::exists(initialPath))
-        throw Error(initialPath + ": missing (was the run's plan \"bundle.write\" false, or the seed not run?)");
-
-    // Check the whole chain in memory before writing a single file.
+    ex.seed = chain.seed;
+    ex.strategy = chain.strategy;
     std::vector<std::pair<std::string, std::vector<uint8_t>>> files;
-    std::vector<uint8_t> device = readBytes(initialPath);
-    files.emplace_back("initial.safetensors", device);
-    uint64_t version = 0;
-    for (const auto& r : records) {
-        if (r.seed != ex.seed || r.strategy != ex.strategy || !r.deployed)
-            continue;
-        const std::string path = bundlepaths::roundFile(runDir, ex.seed, ex.strategy, r.round);
-        if (!fs::exists(path))
-            throw Error(path + ": missing (round " + std::to_string(r.round) + " was deployed)");
-        auto bytes = readBytes(path);
-        bundle::BundleApplier::Options options;
-        options.currentVersion = version;
-        const auto applied = bundle::BundleApplier::apply(bytes, device, options);
-        if (applied.status != 0)
-            throw Error(path + ": rejected by the device decoder: " + applied.message);
-        const std::string produced = sha256Hex(applied.file);
-        if (produced != r.deviceSha256)
-            throw Error(path + ": applying it gives a device file with SHA-256 " + produced
-                        + ", the run recorded " + r.deviceSha256);
-        version = applied.updateVersion;
-        device = applied.file;
-        ex.rounds.push_back({r.round, version, bundlepaths::roundFileName(r.round), static_cast<int64_t>(bytes.size()), r.bundleKind,
-                             r.deviceSha256});
-        ex.totalBytes += static_cast<int64_t>(bytes.size());
-        files.emplace_back(bundlepaths::roundFileName(r.round), std::move(bytes));
+    files.emplace_back("initial.safetensors", chain.files.front());
+    for (const DeployedRound& r : chain.rounds) {
+        ex.rounds.push_back({r.round, r.version, bundlepaths::roundFileName(r.round), static_cast<int64_t>(r.bundle.size()),
+                             r.kind, r.deviceSha256});
+        ex.totalBytes += static_cast<int64_t>(r.bundle.size());
+        files.emplace_back(bundlepaths::roundFileName(r.round), r.bundle);
     }
-    if (ex.rounds.empty() && records.end() == std::find_if(records.begin(), records.end(), [&](const RoundRecord& r) {
-            return r.seed == ex.seed && r.strategy == ex.strategy;
-        }))
-        throw Error(runDir + ": the run has no rounds of seed " + std::to_string(ex.seed) + " and strategy \""
-                    + ex.strategy + "\"");
 
     std::set<std::string> exporting;
     for (const auto& [name, bytes] : files)
         exporting.insert(name);
-    const std::vector<std::string> stale = previousExportRounds(outDir, exporting);
+    std::vector<std::string> stale = previousExportRounds(outDir, exporting);
+    for (const std::string& path : previousCatchUpFiles(outDir, extras))
+        stale.push_back(path);
     fs::create_directories(outDir);
+    if (!extras.files.empty())
+        fs::create_directories(outDir + "/catchup");
     for (const auto& [name, bytes] : files)
+        writeFileAtomic(outDir + "/" + name, std::string(bytes.begin(), bytes.end()));
+    for (const auto& [name, bytes] : extras.files)
         writeFileAtomic(outDir + "/" + name, std::string(bytes.begin(), bytes.end()));
     for (const auto& path : stale) { // before the index that no longer names them
         std::error_code ec;
         if (!fs::remove(path, ec) && ec)
-            throw Error(path + ": cannot remove this bundle of the previous export: " + ec.message());
+            throw Error(path + ": cannot remove this file of the previous export: " + ec.message());
     }
     nlohmann::json rounds = nlohmann::json::array();
     for (const auto& r : ex.rounds)
@@ -180,6 +175,12 @@ BundleExport exportRunBundles(const std::string& runDir, const std::string& stra
                                {"initial", {{"file", "initial.safetensors"}, {"sha256", sha256Hex(files.front().second)}}},
                                {"rounds", rounds}, {"total_bytes", ex.totalBytes}};
     writeFileAtomic(outDir + "/bundles.json", index.dump(2) + "\n");
+    if (!extras.catchUpIndex.empty()) {
+        writeFileAtomic(outDir + "/catchup.json", extras.catchUpIndex);
+    } else {
+        std::error_code ec; // an index of an earlier export would name files no longer there
+        fs::remove(outDir + "/catchup.json", ec);
+    }
     return ex;
 }
 

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+// dpu-cli bundle catchup and export --catchup, applied by dpu-apply: the chain's device file for every version pair.
+#include "CliProcess.h"
+#include "TestSupport.h"
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+
+namespace {
+
+// Three rounds of q4 with coded biases: lossy values of several rounds meet in one bundle, and
+// DPU re-initialises in round 2 (|D| 400 > 2 x 100).
+const char kPlan[] = R"({"name": "cli-catchup", "dataset": {"train_limit": 1200, "test_limit": 400},
+    "split": {"initial": 100, "per_round": 300, "rounds": 3, "validation": 200},
+    "strategies": ["dpu"], "k": 0.02, "train": {"epochs": 1}, "seeds": [4],
+    "bundle": {"values": "q4", "dense_tensors": "coded"}})";
+
+QByteArray sha256(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256).toHex()
+                                       : QByteArray();
+}
+
+int apply(const QString& bundle, const QString& device, QString* output)
+{
+    QProcess p;
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(QStringLiteral(DPU_APPLY_EXE), {bundle, device});
+    p.waitForFinished(60000);
+    *output = QString::fromLocal8Bit(p.readAll());
+    return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+}
+
+} // namespace
+
+class TestCliCatchUp : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString run_;
+    QStringList versions_; ///< device file of every version, as dpu-apply made them from the chain
+
+    QString copyOf(int version, const QString& name)
+    {
+        const QString path = dir_.filePath(name);
+        QFile::remove(path);
+        return QFile::copy(versions_[version], path) ? path : QString();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (dpu::test::fashionMnistDir().empty())
+            QFAIL("Fashion-MNIST is missing: install the Debian package dataset-fashion-mnist (scripts/deps does)");
+        const QString plan = dir_.filePath(QStringLiteral("plan.json"));
+        dpu::test::writeFile(plan.toStdString(), std::vector<uint8_t>(kPlan, kPlan + sizeof kPlan - 1));
+        run_ = dir_.filePath(QStringLiteral("run"));
+        const auto r = dpu::test::runCli({"run", plan, "--out", run_, "--quiet"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QString device = dir_.filePath(QStringLiteral("chain.safetensors"));
+        QVERIFY(QFile::copy(run_ + "/bundles/seed-4/initial.safetensors", device));
+        const QStringList rounds = QDir(run_ + "/bundles/seed-4/dpu").entryList({"round-*.dpub"}, QDir::Files, QDir::Name);
+        versions_ << dir_.filePath(QStringLiteral("v0.safetensors"));
+        QVERIFY(QFile::copy(device, versions_.back()));
+        for (const QString& round : rounds) {
+            QString out;
+            QVERIFY2(apply(run_ + "/bundles/seed-4/dpu/" + round, device, &out) == 0, qPrintable(out));
+            versions_ << dir_.filePath(QStringLiteral("v%1.safetensors").arg(versions_.size()));
+            QVERIFY(QFile::copy(device, versions_.back()));
+        }
+        QVERIFY2(versions_.size() >= 3, "the run deploys at least two versions");
+    }
+
+    void catchUpAppliedByDpuApplyGivesTheChainsFile()
+    {
+        const int latest = int(versions_.size()) - 1;
+        for (int to = 1; to <= latest; ++to)
+            for (int from = 0; from < to; ++from) {
+                const QString bundle = dir_.filePath(QStringLiteral("c-%1-%2.dpub").arg(from).arg(to));
+                QStringList args{"bundle", "catchup", run_, "--strategy", "dpu", "--from", QString::number(from), "--out", bundle};
+                if (to < latest || from % 2)
+                    args << "--to" << QString::number(to); // the latest by default, or named
+                const auto r = dpu::test::runCli(args);
+                QVERIFY2(r.code == 0, qPrintable(r.err));
+                QVERIFY2(r.out.contains("Route: "), qPrintable(r.out));
+                const QString device = copyOf(from, QStringLiteral("device.safetensors"));
+                QString out;
+                QVERIFY2(apply(bundle, device, &out) == 0, qPrintable(out));
+                QCOMPARE(sha256(device), sha256(versions_[to]));
+            }
+    }
+
+    void exportRoutesApplyInOrder()
+    {
+        const QString out = dir_.filePath(QStringLiteral("export"));
+        const auto r = dpu::test::runCli({"bundle", "export", run_, "--out", out, "--catchup", "all"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QFile f(out + "/catchup.json");
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonArray entries = QJsonDocument::fromJson(f.readAll()).object().value("versions").toArray();
+        QCOMPARE(entries.size(), versions_.size() - 1);
+        for (const auto& e : entries) {
+            const int from = e.toObject().value("from_version").toInt();
+            const QString device = copyOf(from, QStringLiteral("routed.safetensors"));
+            for (const auto& file : e.toObject().value("files").toArray()) {
+                QString output;
+                QVERIFY2(apply(out + "/" + file.toObject().value("file").toString(), device, &output) == 0,
+                         qPrintable(output));
+            }
+            QCOMPARE(sha256(device), sha256(versions_.back()));
+        }
+    }
+
+    void helpAndBadInput()
+    {
+        const auto help = dpu::test::runCli({"bundle", "catchup", "--help"});
+        QCOMPARE(help.code, 0);
+        QVERIFY(help.out.contains("Usage: dpu-cli bundle catchup"));
+        QVERIFY(dpu::test::runCli({"bundle", "export", "--help"}).out.contains("--catchup"));
+        const QString bundle = dir_.filePath(QStringLiteral("bad.dpub"));
+        const auto never = dpu::test::runCli({"bundle", "catchup", run_, "--strategy", "dpu", "--from", "40", "--out", bundle});
+        QCOMPARE(never.code, 1);
+        QVERIFY2(never.err.contains("--from") && never.err.contains("never deployed"), qPrintable(never.err));
+        const auto order = dpu::test::runCli({"bundle", "catchup", run_, "--strategy", "dpu", "--from", "2", "--to", "1",
+                                              "--out", bundle});
+        QCOMPARE(order.code, 1);
+        QVERIFY2(order.err.contains("must be below"), qPrintable(order.err));
+        const auto word = dpu::test::runCli({"bundle", "catchup", run_, "--strategy", "dpu", "--from", "x", "--out", bundle});
+        QCOMPARE(word.code, 2);
+        QVERIFY2(word.err.contains("--from"), qPrintable(word.err));
+        QVERIFY(!QFile::exists(bundle));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliCatchUp)
+#include "test_cli_catchup.moc"
