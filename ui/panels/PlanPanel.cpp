@@ -2,6 +2,7 @@
 // PlanPanel: edits a dpu::Plan; validation comes from the engine so the GUI and CLI agree.
 #include "panels/PlanPanel.h"
 #include "dpu/Cost.h"
+#include "dpu/DataFormats.h"
 #include "dpu/DatasetSize.h"
 #include "dpu/Error.h"
 #include "panels/CostReadout.h"
@@ -35,16 +36,13 @@ constexpr int kSliderSteps = 1000;
 const char* const kFashionMnist = "/usr/share/datasets/fashion-mnist";
 
 /// The sample shape of the kinds whose shape is fixed (IDX images may differ: the probe says).
-bool fixedShape(const QString& kind, dpu::InputShape* shape, int* classes)
+bool fixedShape(dpu::DataKind kind, dpu::InputShape* shape, int* classes)
 {
-    *classes = kind == QLatin1String("cifar100") ? 100 : 10;
-    if (kind == QLatin1String("idx"))
-        *shape = {1, 28, 28};
-    else if (kind == QLatin1String("cifar10") || kind == QLatin1String("cifar100"))
-        *shape = {3, 32, 32};
-    else
-        return false;
-    return true;
+    const dpu::DataFormat& f = dpu::dataFormat(kind);
+    *classes = f.fixedClasses > 0 ? f.fixedClasses : 10;
+    if (f.fixedClasses > 0)
+        *shape = f.fixedShape;
+    return f.fixedClasses > 0;
 }
 } // namespace
 
@@ -179,7 +177,7 @@ QString PlanPanel::automaticName(const dpu::Plan& plan)
                : folder.contains(QLatin1String("mnist"))  ? QStringLiteral("mnist")
                : folder.isEmpty()                          ? QStringLiteral("idx")
                                                            : folder;
-    } else if (data != QLatin1String("cifar10") && data != QLatin1String("cifar100")) {
+    } else if (plan.dataset.kind != dpu::DataKind::Cifar10 && plan.dataset.kind != dpu::DataKind::Cifar100) {
         // Own data: its file or folder says more than the kind ("bigimg", not "images").
         const QFileInfo path(QDir::cleanPath(QString::fromStdString(plan.dataset.path)));
         const QString base = path.isFile() ? path.completeBaseName() : path.fileName();
@@ -310,7 +308,7 @@ void PlanPanel::onModelOrDatasetChanged()
     const QString name = model_->currentText().trimmed();
     int classes = 10;
     dpu::InputShape shape;
-    const bool fixed = fixedShape(datasetKind_->currentData().toString(), &shape, &classes);
+    const bool fixed = fixedShape(comboValue(datasetKind_, dpu::DataKind::Idx), &shape, &classes);
     const ProbeResult* probed = currentProbe();
     if (probed && probed->error.empty()) {
         shape = probed->probe.shape;

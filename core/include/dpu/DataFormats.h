@@ -2,6 +2,7 @@
 // The data formats the engine reads, described once: names, the files each needs, and a check that reads no byte.
 #pragma once
 #include "dpu/PlanEnums.h"
+#include "dpu/Shape.h"
 #include <string>
 #include <vector>
 
@@ -18,6 +19,11 @@ struct DataFormat {
     std::vector<std::string> expectedFiles; ///< files a folder must hold (each may be .gz); none: read to know
     std::string nestedFolder;               ///< the subfolder its archive unpacks into, searched too
     std::string whereToGet;                 ///< where the data comes from and what its path holds
+    /// Formats whose samples always have one shape and class count (CIFAR; IDX as MNIST has
+    /// them, the probe says otherwise): what a model can be sized for before any byte is read.
+    /// fixedClasses 0: known only once the data is read.
+    InputShape fixedShape{};
+    int fixedClasses = 0;
 };
 
 /// Every format, in the order of DataKind (the form lists them so).

@@ -57,6 +57,11 @@ std::vector<DataFormat> makeFormats()
     f[6] = {DataKind::Images, "images", "Image folders, one per class (PNG or JPEG)", false, false, {}, "",
             "An image folder holds one subfolder of PNG or JPEG images per class, and optionally test/ with the same "
             "subfolders (docs/own-data.md)."};
+    f[0].fixedShape = {1, 28, 28};
+    f[0].fixedClasses = 10;
+    f[1].fixedShape = f[2].fixedShape = {3, 32, 32};
+    f[1].fixedClasses = 10;
+    f[2].fixedClasses = 100;
     return f;
 }
 

@@ -262,8 +262,8 @@ RunSession::UnitStart RunSession::chooseStart(const StrategyPolicy& policy, cons
 {
     UnitStart start;
     start.singleBase = plan_.mode == RunMode::Single && round == 1;
-    start.reinit = start.singleBase || policy.start == RoundStart::Seeded
-                   || (policy.start == RoundStart::DeployedOrSeeded && shouldReinitialise(samples, st.lastReinitSamples));
+    start.reinit = start.singleBase || policy.start == StartFrom::Seeded
+                   || (policy.start == StartFrom::DeployedOrSeeded && shouldReinitialise(samples, st.lastReinitSamples));
     start.full = start.singleBase || policy.shipsFullModel;
     return start;
 }

@@ -27,7 +27,7 @@ public:
         : lambda_(lambda), reinit_(reinit), iterative_(iterative), memory_(memory) {}
     StrategyPolicy policy() const override
     {
-        return {reinit_ ? RoundStart::DeployedOrSeeded : RoundStart::Deployed, false, true, memory_};
+        return {reinit_ ? StartFrom::DeployedOrSeeded : StartFrom::Deployed, false, true, memory_};
     }
     RoundOutput runRound(const RoundInput& in) override;
 

@@ -8,7 +8,7 @@ namespace dpu {
 class FullUpdating : public Strategy {
 public:
     std::string name() const override { return "fu"; }
-    StrategyPolicy policy() const override { return {RoundStart::Seeded, true, false, false}; }
+    StrategyPolicy policy() const override { return {StartFrom::Seeded, true, false, false}; }
     RoundOutput runRound(const RoundInput& in) override;
 };
 

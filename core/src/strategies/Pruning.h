@@ -8,7 +8,7 @@ namespace dpu {
 class Pruning : public Strategy {
 public:
     std::string name() const override { return "pruning"; }
-    StrategyPolicy policy() const override { return {RoundStart::Seeded, false, false, false}; }
+    StrategyPolicy policy() const override { return {StartFrom::Seeded, false, false, false}; }
     RoundOutput runRound(const RoundInput& in) override;
 };
 

@@ -9,7 +9,7 @@ class RandomPartialUpdating : public Strategy {
 public:
     std::string name() const override { return "rpu"; }
     /// Under a budget the ratio is the largest whose bundle fits, sized with random changes.
-    StrategyPolicy policy() const override { return {RoundStart::Deployed, false, true, false}; }
+    StrategyPolicy policy() const override { return {StartFrom::Deployed, false, true, false}; }
     RoundOutput runRound(const RoundInput& in) override;
 };
 

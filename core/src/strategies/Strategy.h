@@ -52,7 +52,7 @@ struct RoundOutput {
 };
 
 /// Where a strategy's round starts.
-enum class RoundStart {
+enum class StartFrom {
     Deployed,         ///< from the devices' weights, every round (RPU, DPU without the rule)
     DeployedOrSeeded, ///< from the devices' weights, or the seeded random model when the
                       ///< re-initialisation rule fires (DPU, GCPU-reinit, LCPU)
@@ -63,7 +63,7 @@ enum class RoundStart {
 /// strategy's name or the plan's strings (as an OBS source declares its capabilities in one
 /// obs_source_info). How a round trains (a full step first or not) stays inside runRound().
 struct StrategyPolicy {
-    RoundStart start = RoundStart::Deployed;
+    StartFrom start = StartFrom::Deployed;
     /// Ships every weight in a full bundle (FU); otherwise a k-sparse delta.
     bool shipsFullModel = false;
     /// Honours RoundInput::preview: byte budgets and the quantisation-aware fine-tune (FU and

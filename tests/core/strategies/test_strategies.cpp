@@ -136,7 +136,7 @@ private Q_SLOTS:
     {
         dpu::Plan plan;
         auto s = dpu::createStrategy("fu", plan);
-        QVERIFY(s->policy().start == dpu::RoundStart::Seeded && s->policy().shipsFullModel);
+        QVERIFY(s->policy().start == dpu::StartFrom::Seeded && s->policy().shipsFullModel);
         dpu::TrainContext ctx;
         const auto out = s->runRound({*net_, train_, val_, random_, spec_, 1.0, 9, ctx});
         bool unused = false;
@@ -148,7 +148,7 @@ private Q_SLOTS:
     {
         dpu::Plan plan;
         auto s = dpu::createStrategy("pruning", plan);
-        QVERIFY(s->policy().start == dpu::RoundStart::Seeded && !s->policy().shipsFullModel);
+        QVERIFY(s->policy().start == dpu::StartFrom::Seeded && !s->policy().shipsFullModel);
         dpu::TrainContext ctx;
         const auto out = s->runRound({*net_, train_, val_, random_, spec_, 0.1, 13, ctx});
         QVERIFY(out.zeroBase);
@@ -264,22 +264,22 @@ private Q_SLOTS:
     /// from these alone. The plan's reinit switch reaches the strategies that follow it.
     void policiesDeclareEachStrategy()
     {
-        using dpu::RoundStart;
+        using dpu::StartFrom;
         struct Expected {
             const char* name;
-            RoundStart withRule, withoutRule;
+            StartFrom withRule, withoutRule;
             bool full, budgeted, memory;
         };
         const Expected table[] = {
-            {"fu", RoundStart::Seeded, RoundStart::Seeded, true, false, false},
-            {"dpu", RoundStart::DeployedOrSeeded, RoundStart::Deployed, false, true, false},
-            {"dpu-noreinit", RoundStart::Deployed, RoundStart::Deployed, false, true, false},
-            {"dpu-memory", RoundStart::DeployedOrSeeded, RoundStart::Deployed, false, true, true},
-            {"gcpu", RoundStart::Deployed, RoundStart::Deployed, false, true, false},
-            {"gcpu-reinit", RoundStart::DeployedOrSeeded, RoundStart::DeployedOrSeeded, false, true, false},
-            {"lcpu", RoundStart::DeployedOrSeeded, RoundStart::Deployed, false, true, false},
-            {"rpu", RoundStart::Deployed, RoundStart::Deployed, false, true, false},
-            {"pruning", RoundStart::Seeded, RoundStart::Seeded, false, false, false},
+            {"fu", StartFrom::Seeded, StartFrom::Seeded, true, false, false},
+            {"dpu", StartFrom::DeployedOrSeeded, StartFrom::Deployed, false, true, false},
+            {"dpu-noreinit", StartFrom::Deployed, StartFrom::Deployed, false, true, false},
+            {"dpu-memory", StartFrom::DeployedOrSeeded, StartFrom::Deployed, false, true, true},
+            {"gcpu", StartFrom::Deployed, StartFrom::Deployed, false, true, false},
+            {"gcpu-reinit", StartFrom::DeployedOrSeeded, StartFrom::DeployedOrSeeded, false, true, false},
+            {"lcpu", StartFrom::DeployedOrSeeded, StartFrom::Deployed, false, true, false},
+            {"rpu", StartFrom::Deployed, StartFrom::Deployed, false, true, false},
+            {"pruning", StartFrom::Seeded, StartFrom::Seeded, false, false, false},
         };
         QCOMPARE(std::size(table), dpu::strategyNames().size());
         for (const Expected& e : table) {
