@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Shared test helpers: fixture locations, tolerances, file and IDX builders.
 #include "TestSupport.h"
+#include <QTemporaryDir>
 #include <zlib.h>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <stdexcept>
 
 namespace dpu::test {
@@ -36,6 +38,45 @@ std::string fashionMnistDir()
 {
     const std::string dir = "/usr/share/datasets/fashion-mnist";
     return std::filesystem::exists(dir + "/train-images-idx3-ubyte.gz") ? dir : std::string();
+}
+
+namespace {
+
+/// The first `count` records of a gzip IDX file (`header` bytes, then `record` bytes per sample),
+/// with the count in its header set to `count`.
+std::vector<uint8_t> idxPrefix(const std::string& gzPath, size_t header, size_t record, uint32_t count)
+{
+    gzFile f = gzopen(gzPath.c_str(), "rb");
+    if (!f)
+        throw std::runtime_error("cannot read " + gzPath);
+    std::vector<uint8_t> out(header + record * count);
+    const int got = gzread(f, out.data(), static_cast<unsigned>(out.size()));
+    gzclose(f);
+    if (got != static_cast<int>(out.size()))
+        throw std::runtime_error(gzPath + ": fewer than " + std::to_string(count) + " samples");
+    for (int i = 0; i < 4; ++i) // the sample count, big-endian, after the 4-byte magic
+        out[4 + i] = static_cast<uint8_t>(count >> (24 - 8 * i));
+    return out;
+}
+
+} // namespace
+
+std::string fashionMnistSubset(uint32_t train, uint32_t test)
+{
+    static QTemporaryDir root; // one per process, removed at exit
+    static std::map<std::pair<uint32_t, uint32_t>, std::string> made;
+    const std::string from = fashionMnistDir();
+    if (from.empty())
+        return {};
+    std::string& dir = made[{train, test}];
+    if (!dir.empty())
+        return dir;
+    const std::string to = root.path().toStdString() + "/fashion-mnist-" + std::to_string(train) + "-" + std::to_string(test);
+    for (const auto& [split, count] : {std::pair<std::string, uint32_t>{"train", train}, {"t10k", test}}) {
+        writeFile(to + "/" + split + "-images-idx3-ubyte", idxPrefix(from + "/" + split + "-images-idx3-ubyte.gz", 16, 784, count));
+        writeFile(to + "/" + split + "-labels-idx1-ubyte", idxPrefix(from + "/" + split + "-labels-idx1-ubyte.gz", 8, 1, count));
+    }
+    return dir = to;
 }
 
 bool near(double a, double b, double abs, double rel)

@@ -21,6 +21,13 @@ dpu::DatasetSpec datasetSpec(const std::string& kind, const std::string& path);
 /// The Debian Fashion-MNIST folder, or an empty string when the package is absent.
 std::string fashionMnistDir();
 
+/// A folder (named fashion-mnist-N-M, so the engine still calls it Fashion-MNIST) holding
+/// Fashion-MNIST's first `train` training and first `test` test samples as uncompressed IDX
+/// files, written once per process (and removed at its exit): tests whose point is not the
+/// dataset load it in a few milliseconds instead of decompressing and normalising 70,000 images
+/// (about 0.5 s of CPU per run). Empty when the package is absent; throws when it cannot be written.
+std::string fashionMnistSubset(uint32_t train, uint32_t test);
+
 /// |a - b| <= abs + rel * max(|a|, |b|).
 bool near(double a, double b, double abs = 1e-9, double rel = 1e-9);
 
