@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Availability traces: a CSV of device,round, or FedScale's client availability trace as JSON.
 #include "dpu/Fleet.h"
+#include "fleet/Text.h"
 #include <nlohmann/json.hpp>
 #include <algorithm>
 #include <cerrno>
@@ -27,12 +28,6 @@ bool parseRound(const std::string& text, int& out)
         return false;
     out = std::stoi(text);
     return out >= 1;
-}
-
-std::string lowered(std::string s)
-{
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return s;
 }
 
 } // namespace
@@ -62,7 +57,7 @@ AvailabilityTrace AvailabilityTrace::parseCsv(const std::string& text, const std
         const auto comma = t.find(',');
         const std::string device = comma == std::string::npos ? t : trim(t.substr(0, comma));
         const std::string roundText = comma == std::string::npos ? std::string() : trim(t.substr(comma + 1));
-        const bool header = first && lowered(device) == "device" && lowered(roundText) == "round";
+        const bool header = first && fleet::lower(device) == "device" && fleet::lower(roundText) == "round";
         first = false;
         if (header)
             continue;

@@ -1,28 +1,15 @@
 // SPDX-License-Identifier: MIT
 // The fleet's input: spreading-factor mixes, catch-up bytes by the chain or the full model, validation.
 #include "dpu/Fleet.h"
+#include "fleet/Text.h"
 #include <algorithm>
 #include <cmath>
 #include <set>
 #include <sstream>
 
 namespace dpu {
-namespace {
-
-void require(bool ok, const std::string& field, const std::string& message)
-{
-    if (!ok)
-        throw LinkError(field, message);
-}
-
-std::string number(double v)
-{
-    std::ostringstream s;
-    s << v;
-    return s.str();
-}
-
-} // namespace
+using fleet::number;
+using fleet::require;
 
 std::vector<SpreadingFactorShare> fuotaSimSpreadingFactorMix()
 {

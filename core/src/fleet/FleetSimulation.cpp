@@ -30,6 +30,7 @@ struct Slot {
     Link link;
     Link uplink; ///< when the group has one
     double slowness = 0; ///< seconds on air per data byte: the slowest slot of a multicast sets its pace
+    int64_t devices = 0;
 };
 
 /// One session the server starts: a bundle to one device (unicast) or to several (multicast).
@@ -130,11 +131,13 @@ private:
             }
         }
         groupFirst_.push_back(static_cast<int>(version_.size()));
-        for (const auto& [slot, n] : counts)
+        for (const auto& [slot, n] : counts) {
+            slots_[static_cast<size_t>(slot)].devices = n;
             for (int64_t i = 0; i < n; ++i) {
                 slotOf_.push_back(slot);
                 version_.push_back(0);
             }
+        }
     }
 
     bool available(int device, int group, int simulationRound, double start) const
@@ -381,16 +384,17 @@ private:
                                / static_cast<double>(version_.size());
         const auto bytes = static_cast<int64_t>(std::ceil(perNode));
         double airtime = 0, energy = 0;
-        for (size_t d = 0; d < version_.size(); ++d) {
-            const Slot& slot = slots_[static_cast<size_t>(slotOf_[d])];
+        for (size_t i = 0; i < slots_.size(); ++i) {
+            const Slot& slot = slots_[i];
             if (!config_.groups[static_cast<size_t>(slot.group)].uplink)
                 continue;
-            auto [it, added] = uploads_.try_emplace(slotOf_[d]);
+            auto [it, added] = uploads_.try_emplace(static_cast<int>(i));
             if (added)
                 it->second = linkRound(slot.uplink, bytes, 1, config_.policy.target);
-            airtime += it->second.airtime;
-            energy += it->second.energyPerDevice;
-            groupUploadEnergy_[static_cast<size_t>(slot.group)] += it->second.energyPerDevice;
+            const auto n = static_cast<double>(slot.devices);
+            airtime += n * it->second.airtime;
+            energy += n * it->second.energyPerDevice;
+            groupUploadEnergy_[static_cast<size_t>(slot.group)] += n * it->second.energyPerDevice;
         }
         const auto n = static_cast<double>(version_.size());
         round.uploadBytesPerNode = perNode;

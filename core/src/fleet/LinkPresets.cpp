@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Link presets: LoRaWAN EU868 and US915, NB-IoT, LTE-M, BLE SMP, custom (figures and sources: docs/fleet.md).
 #include "dpu/LinkModel.h"
+#include "fleet/Text.h"
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 
 namespace dpu {
@@ -157,12 +157,6 @@ Link cellularBase(double bitsPerSecond, int blockBytes)
     return link;
 }
 
-std::string lower(std::string s)
-{
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return s;
-}
-
 } // namespace
 
 Link lorawanEu868(int spreadingFactor, double dutyCycle)
@@ -293,7 +287,7 @@ std::vector<std::string> linkPresetKeysList()
 
 Link linkPreset(const std::string& key)
 {
-    const std::string k = lower(key);
+    const std::string k = fleet::lower(key);
     for (int sf = 7; sf <= 12; ++sf)
         if (k == "lorawan-eu868-sf" + std::to_string(sf))
             return lorawanEu868(sf);

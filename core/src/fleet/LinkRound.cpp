@@ -3,24 +3,14 @@
 #include "dpu/LinkModel.h"
 #include "fleet/Binomial.h"
 #include "fleet/LinkSession.h"
+#include "fleet/Text.h"
 #include <cmath>
-#include <sstream>
 
 namespace dpu {
 namespace {
 
-std::string number(double v)
-{
-    std::ostringstream s;
-    s << v;
-    return s.str();
-}
-
-void require(bool ok, const char* field, const std::string& message)
-{
-    if (!ok)
-        throw LinkError(field, message);
-}
+using fleet::number;
+using fleet::require;
 
 bool finiteAtLeast(double v, double lo)
 {

@@ -1,30 +1,15 @@
 // SPDX-License-Identifier: MIT
 // The fleet simulation: availability traces and their errors, spreading-factor mixes, determinism for a seed, and its accounting.
 #include "dpu/Fleet.h"
+#include "FleetTestSupport.h"
 #include <QtTest/QtTest>
 #include <QTemporaryDir>
 #include <cmath>
 #include <fstream>
 
-#define COMPARE_NEAR(actual, expected, tolerance)                                                                      \
-    do {                                                                                                               \
-        const double a_ = (actual), e_ = (expected);                                                                   \
-        if (!(std::fabs(a_ - e_) <= (tolerance)))                                                                      \
-            QFAIL(qPrintable(QStringLiteral("%1 = %2, expected %3 +- %4").arg(#actual).arg(a_, 0, 'g', 12).arg(e_, 0, 'g', 12).arg(tolerance))); \
-    } while (0)
-
 namespace {
 
-template <class F>
-QString errorOf(F f)
-{
-    try {
-        f();
-    } catch (const dpu::LinkError& e) {
-        return QString::fromStdString(e.what());
-    }
-    return QStringLiteral("(no error)");
-}
+using dpu::test::errorOf;
 
 /// Version 0 at round 1 (what the devices run), then one version per round 2..rounds, each a
 /// delta of `delta` bytes, accuracy rising from 0.50 by 0.04.

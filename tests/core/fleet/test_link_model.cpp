@@ -3,17 +3,13 @@
 #include "dpu/LinkModel.h"
 #include "dpu/Links.h"
 #include "fleet/Binomial.h"
+#include "FleetTestSupport.h"
 #include <QtTest/QtTest>
 #include <cmath>
 
-#define COMPARE_NEAR(actual, expected, tolerance)                                                                      \
-    do {                                                                                                               \
-        const double a_ = (actual), e_ = (expected);                                                                   \
-        if (!(std::fabs(a_ - e_) <= (tolerance)))                                                                      \
-            QFAIL(qPrintable(QStringLiteral("%1 = %2, expected %3 +- %4").arg(#actual).arg(a_, 0, 'g', 12).arg(e_, 0, 'g', 12).arg(tolerance))); \
-    } while (0)
-
 namespace {
+
+using dpu::test::errorOf;
 
 /// Semtech AN1200.13 written as the application note prints it (floating point, ceil, max).
 double semtechFormula(int sf, double bw, int pl, bool crc, bool de, int cr = 1, int preamble = 8, bool implicitHeader = false)
@@ -36,16 +32,6 @@ double directTail(int m, double s, int k)
     return static_cast<double>(sum);
 }
 
-template <class F>
-QString errorOf(F f)
-{
-    try {
-        f();
-    } catch (const dpu::LinkError& e) {
-        return QString::fromStdString(e.what());
-    }
-    return QString();
-}
 
 } // namespace
 
