@@ -25,6 +25,8 @@ int budgetCommand(const std::vector<std::string>& args);
 int frontierCommand(const std::vector<std::string>& args);
 /// SweepCommand.cpp: sweep run (local backend), status and merge.
 int sweepCommand(const std::vector<std::string>& args);
+/// FleetCommand.cpp: the fleet simulation over run folders (docs/fleet.md).
+int fleetCommand(const std::vector<std::string>& args);
 /// DataCommand.cpp: what a dataset folder or file holds (kind, samples, shape, classes, balance).
 int dataCommand(const std::vector<std::string>& args);
 /// ReportCommand.cpp: the PDF report (needs a build with the GUI).

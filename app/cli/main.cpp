@@ -42,6 +42,8 @@ int main(int argc, char** argv)
             return dpu::cli::frontierCommand(args);
         if (command == "sweep")
             return dpu::cli::sweepCommand(args);
+        if (command == "fleet")
+            return dpu::cli::fleetCommand(args);
         if (command == "data")
             return dpu::cli::dataCommand(args);
         if (command == "report")

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Links: typical application-layer rates of the links edge devices sit behind.
+// Links: typical application-layer rates of the links edge devices sit behind, a view over the LinkModel presets.
 #include "dpu/Links.h"
+#include "dpu/LinkModel.h"
 #include <algorithm>
 #include <cctype>
 
@@ -8,11 +9,13 @@ namespace dpu {
 
 const std::vector<LinkPreset>& linkPresets()
 {
+    // The rates the Budget planner and the report have always used (their tests pin them); the
+    // model key leads to the link as configured: frames, time on air, duty cycle, energy.
     static const std::vector<LinkPreset> presets{
-        {"lora", "LoRa (5.5 kbit/s)", 5.5e3},
-        {"nb-iot", "NB-IoT (60 kbit/s)", 60e3},
-        {"lte-m", "LTE-M (375 kbit/s)", 375e3},
-        {"ble", "BLE (1 Mbit/s)", 1e6},
+        {"lora", "LoRa (5.5 kbit/s)", 5.5e3, lorawanEu868(7).key},
+        {"nb-iot", "NB-IoT (60 kbit/s)", 60e3, nbIot(2).key},
+        {"lte-m", "LTE-M (375 kbit/s)", 375e3, lteM().key},
+        {"ble", "BLE (1 Mbit/s)", 1e6, bleSmp(true).key},
     };
     return presets;
 }

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: MIT
+// dpu-cli fleet: the fleet simulation (dpu/Fleet.h) over finished runs' deployed versions, on a link as configured.
+#include "ArgList.h"
+#include "CliCommands.h"
+#include "FleetOutput.h"
+#include "dpu/Fleet.h"
+#include "dpu/RunFolder.h"
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <set>
+
+namespace dpu::cli {
+namespace {
+
+bool isNumber(const std::string& s, double& out)
+{
+    try {
+        size_t used = 0;
+        out = std::stod(s, &used);
+        return used == s.size();
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+/// --link KEY [--sf N] [--duty-cycle D]: a preset, or a LoRaWAN region (lorawan-eu868,
+/// lorawan-us915) at --sf or the mix's first SF (SF7 without either).
+Link linkFromArgs(const std::string& key, int sf, double dutyCycle, const std::vector<SpreadingFactorShare>& mix)
+{
+    const int first = sf > 0 ? sf : mix.empty() ? 7 : mix.front().spreadingFactor;
+    Link link = key == "lorawan-eu868"   ? lorawanEu868(first)
+                : key == "lorawan-us915" ? withSpreadingFactor(lorawanUs915Downlink(8), first)
+                                         : linkPreset(key);
+    if (sf > 0)
+        link = withSpreadingFactor(link, sf);
+    if (!std::isnan(dutyCycle)) {
+        if (link.region == LinkRegion::Eu868) // one of the region's sub-bands, checked
+            link = lorawanEu868(link.modulation.spreadingFactor, dutyCycle);
+        else
+            link.dutyCycle = dutyCycle;
+    }
+    return link;
+}
+
+/// Every strategy and the chosen seed of one run as the fleet's input: devices start on the
+/// strategy's first deployed version (what they were installed with), each later deployed
+/// round is a version with its bundle's real bytes and its test accuracy.
+std::vector<FleetStrategy> strategiesOf(const RunFolder& run, int64_t seedWanted, bool labelled, int& lastRound,
+                                        int64_t& perRound)
+{
+    const uint64_t seed = seedWanted >= 0 ? static_cast<uint64_t>(seedWanted) : run.plan.seeds.front();
+    if (std::find(run.plan.seeds.begin(), run.plan.seeds.end(), seed) == run.plan.seeds.end())
+        throw UsageError("--seed: " + run.label() + " has no seed " + std::to_string(seed));
+    int64_t fullModel = 0;
+    for (const RoundRecord& r : run.records)
+        if (r.deployed && r.bundleKind == "full")
+            fullModel = std::max(fullModel, r.bundleBytes);
+    if (fullModel == 0 && run.status.partialWeights > 0)
+        fullModel = 4 * (run.status.partialWeights + run.status.denseWeights);
+    perRound = run.plan.split.perRound;
+    std::vector<FleetStrategy> out;
+    std::vector<std::string> order;
+    for (const RoundRecord& r : run.records)
+        if (r.seed == seed && std::find(order.begin(), order.end(), r.strategy) == order.end())
+            order.push_back(r.strategy);
+    for (const std::string& name : order) {
+        std::vector<RoundRecord> records;
+        for (const RoundRecord& r : run.records)
+            if (r.seed == seed && r.strategy == name)
+                records.push_back(r);
+        std::sort(records.begin(), records.end(), [](const RoundRecord& a, const RoundRecord& b) { return a.round < b.round; });
+        FleetStrategy s;
+        s.name = labelled ? run.label() + "/" + name : name;
+        s.fullModelBytes = fullModel;
+        for (const RoundRecord& r : records) {
+            lastRound = std::max(lastRound, r.round);
+            if (r.deployed)
+                s.versions.push_back({r.round, r.testAccuracy, s.versions.empty() ? 0 : r.bundleBytes});
+        }
+        if (s.versions.empty())
+            std::fprintf(stderr, "note: %s never deployed: left out\n", s.name.c_str());
+        else
+            out.push_back(std::move(s));
+    }
+    return out;
+}
+
+std::string fleetUsage()
+{
+    std::string presets;
+    for (const std::string& key : linkPresetKeysList())
+        presets += (presets.empty() ? "" : ", ") + key;
+    return "Usage: dpu-cli fleet RUN_DIR... --devices N --link KEY [OPTIONS]\n"
+           "\n"
+           "Simulates N devices behind a link receiving the deployed versions of finished runs (every\n"
+           "strategy of each run, one seed): devices start on a strategy's first deployed version, each\n"
+           "later deployed round is released at the start of its round and multicast to the devices\n"
+           "that ran the previous one; devices that were off get catch-up bundles (estimated as the\n"
+           "cheaper of the chain of missed bundles and the full model) or the full model. Prints per\n"
+           "strategy the time until 50/90/99 % of the fleet run the last version, the energy per device\n"
+           "per round and per year, the fleet's mean accuracy beside the server's, the bytes per node.\n"
+           "Model, rules and sources: docs/fleet.md.\n"
+           "\n"
+           "Link:\n"
+           "  --link KEY            lorawan-eu868, lorawan-us915 (SF from --sf or --sf-mix), or a preset:\n"
+           "                        " + presets + "\n"
+           "  --sf N                one spreading factor for every device (LoRa)\n"
+           "  --sf-mix SF:W,...     devices per spreading factor, e.g. 7:45,8:22,9:11,10:8,11:8,12:6;\n"
+           "                        fuotasim: that mix (FUOTASim's default)\n"
+           "  --duty-cycle D        EU868: 0.001, 0.01 (default) or 0.1; other links: any share\n"
+           "  --loss P              frame loss probability (default 0)\n"
+           "  --multicast, --unicast  how the round's delta goes out (LoRaWAN presets: multicast)\n"
+           "  --multicast-per-sf    one multicast per spreading factor instead of one at the slowest\n"
+           "Fleet:\n"
+           "  --devices N           devices (required)\n"
+           "  --availability P|FILE probability that a device is on in a round (default 1), or a trace:\n"
+           "                        a CSV of device,round lines or FedScale's availability trace as JSON\n"
+           "  --period S            seconds between rounds (default 86400)\n"
+           "  --drain R             rounds after the run's last that only catch devices up (default 0)\n"
+           "  --fleet-seed N        seed of the fleet's draws (default 1)\n"
+           "Server policy:\n"
+           "  --catch-up unicast|multicast  stale devices: a bundle each, or one multicast per version\n"
+           "  --order most-stale|smallest   which stale devices a busy gateway serves first\n"
+           "  --max-staleness V     the full model for devices more than V versions behind (0: never)\n"
+           "  --repairs N           repair sessions for devices that missed fragments (default 1)\n"
+           "  --target Q            completion probability per device the redundancy aims at (0.99)\n"
+           "Runs and output:\n"
+           "  --seed N              the runs' seed to read (default: each run's first)\n"
+           "  --sample-bytes B      the paper's appendix: each node also uploads B x |dD| / N bytes per round\n"
+           "  --rounds              print every round\n"
+           "  --json                everything as JSON\n";
+}
+
+} // namespace
+
+int fleetCommand(const std::vector<std::string>& argv)
+{
+    if (std::find(argv.begin(), argv.end(), "--help") != argv.end() || std::find(argv.begin(), argv.end(), "-h") != argv.end()) {
+        std::fputs(fleetUsage().c_str(), stdout);
+        return 0;
+    }
+    ArgList args(argv);
+    const double devicesArg = args.number("--devices", NAN);
+    const std::string linkKey = args.value("--link");
+    const std::string sfMixText = args.value("--sf-mix");
+    const double sfArg = args.number("--sf", 0);
+    const double dutyCycle = args.number("--duty-cycle", NAN);
+    const std::string availabilityText = args.value("--availability", "1");
+    const double loss = args.number("--loss", 0);
+    const bool multicast = args.flag("--multicast");
+    const bool unicast = args.flag("--unicast");
+    const std::string catchUp = args.value("--catch-up", "unicast");
+    const std::string order = args.value("--order", "most-stale");
+    const double maxStaleness = args.number("--max-staleness", 0);
+    const double repairs = args.number("--repairs", 1);
+    const double target = args.number("--target", 0.99);
+    const double period = args.number("--period", 86400);
+    const double drain = args.number("--drain", 0);
+    const double seedArg = args.number("--seed", -1);
+    const double fleetSeed = args.number("--fleet-seed", 1);
+    const double sampleBytes = args.number("--sample-bytes", 0);
+    const bool perSf = args.flag("--multicast-per-sf");
+    const bool rounds = args.flag("--rounds");
+    const bool json = args.flag("--json");
+    const auto folders = args.positional();
+    if (folders.empty())
+        throw UsageError("fleet needs at least one run folder (or a folder of runs)");
+    if (std::isnan(devicesArg) || devicesArg < 1 || devicesArg > 1e8 || devicesArg != std::floor(devicesArg))
+        throw UsageError("--devices: expected a number of devices (1 or more)");
+    if (linkKey.empty())
+        throw UsageError("--link: expected lorawan-eu868, lorawan-us915 or a preset (dpu-cli fleet --help lists them)");
+    if (multicast && unicast)
+        throw UsageError("--multicast and --unicast exclude each other");
+    if (catchUp != "unicast" && catchUp != "multicast")
+        throw UsageError("--catch-up: expected unicast or multicast, found '" + catchUp + "'");
+    if (order != "most-stale" && order != "smallest")
+        throw UsageError("--order: expected most-stale or smallest, found '" + order + "'");
+    for (const auto& [value, name] : {std::pair{maxStaleness, "--max-staleness"}, {repairs, "--repairs"}, {drain, "--drain"},
+                                      {sampleBytes, "--sample-bytes"}, {sfArg, "--sf"}})
+        if (!(value >= 0) || value != std::floor(value))
+            throw UsageError(std::string(name) + ": expected a whole number, 0 or more");
+
+    FleetGroup group;
+    group.name = "devices";
+    group.devices = static_cast<int>(devicesArg);
+    if (!sfMixText.empty())
+        group.sfMix = sfMixText == "fuotasim" ? fuotaSimSpreadingFactorMix() : parseSpreadingFactorMix(sfMixText);
+    std::sort(group.sfMix.begin(), group.sfMix.end(), [](const auto& a, const auto& b) { return a.spreadingFactor < b.spreadingFactor; });
+    group.link = linkFromArgs(linkKey, static_cast<int>(sfArg), dutyCycle, group.sfMix);
+    group.link.frameLoss = loss;
+    if (multicast)
+        group.link.delivery = LinkDelivery::Multicast;
+    if (unicast)
+        group.link.delivery = LinkDelivery::Unicast;
+    double availability = 1;
+    if (isNumber(availabilityText, availability))
+        group.availability = availability;
+    else
+        group.trace = std::make_shared<AvailabilityTrace>(AvailabilityTrace::read(availabilityText));
+    if (sampleBytes > 0 && group.link.lora && group.link.region == LinkRegion::Eu868)
+        group.uplink = std::make_shared<Link>(lorawanEu868Uplink(group.link.modulation.spreadingFactor));
+    else if (sampleBytes > 0 && group.link.lora)
+        group.uplink = std::make_shared<Link>(lorawanUs915Uplink(3));
+    else if (sampleBytes > 0) {
+        Link up = group.link;
+        up.direction = LinkDirection::Uplink;
+        up.delivery = LinkDelivery::Unicast;
+        up.listening = LinkListening::Frames;
+        group.uplink = std::make_shared<Link>(up);
+    }
+
+    FleetConfig config;
+    config.groups.push_back(group);
+    config.policy.catchUp = catchUp == "multicast" ? CatchUpDelivery::MulticastPerVersion : CatchUpDelivery::Unicast;
+    config.policy.order = order == "smallest" ? CatchUpOrder::SmallestFirst : CatchUpOrder::MostStaleFirst;
+    config.policy.maxStaleness = static_cast<int>(maxStaleness);
+    config.policy.repairSessions = static_cast<int>(repairs);
+    config.policy.target.probability = target;
+    config.policy.multicastPerSpreadingFactor = perSf;
+    config.roundPeriodSeconds = period;
+    config.drainRounds = static_cast<int>(drain);
+    config.seed = static_cast<uint64_t>(fleetSeed);
+    config.sampleBytes = static_cast<int64_t>(sampleBytes);
+
+    // Read every folder first: a bad one is reported before anything is simulated.
+    std::vector<RunFolder> runs;
+    for (const std::string& f : folders)
+        for (const std::string& dir : findRunFolders(f))
+            runs.push_back(loadRunFolder(dir));
+    std::vector<FleetStrategy> strategies;
+    std::vector<FleetResult> results;
+    int lastRound = 0;
+    int64_t perRound = 0;
+    for (const RunFolder& run : runs) {
+        if (!run.complete())
+            std::fprintf(stderr, "note: %s stopped early: simulated over its finished rounds\n", run.label().c_str());
+        for (FleetStrategy& s : strategiesOf(run, static_cast<int64_t>(seedArg), runs.size() > 1, lastRound, perRound))
+            strategies.push_back(std::move(s));
+    }
+    if (strategies.empty())
+        throw Error("no strategy of these runs deployed a version");
+    config.lastRound = lastRound;
+    config.newSamplesPerRound = perRound;
+    std::fprintf(stderr, "note: catch-up bundles are estimated as the cheaper of the chain of missed bundles and the full "
+                         "model (real catch-up bundles are not yet written)\n");
+    for (const FleetStrategy& s : strategies)
+        results.push_back(simulateFleet(config, s));
+    if (json)
+        std::fputs(fleetResultsToJson(config, results).c_str(), stdout);
+    else
+        printFleetResults(config, results, rounds);
+    return 0;
+}
+
+} // namespace dpu::cli

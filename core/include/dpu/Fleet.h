@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: MIT
+// The fleet simulation (docs/fleet.md): what N devices behind real links run, when, and at what airtime and energy.
+#pragma once
+#include "dpu/LinkModel.h"
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace dpu {
+
+// --- Availability ---
+
+/// Which devices are on in which round: a CSV of `device,round` lines (the rounds each device is
+/// on) or FedScale's client availability trace (per client `active` and `inactive` times in
+/// seconds, repeating every `finish_time`), as JSON.
+class AvailabilityTrace {
+public:
+    /// Trace devices, in the order the file first names them.
+    size_t devices() const { return ids_.size(); }
+    const std::string& deviceId(size_t device) const { return ids_[device]; }
+    /// Whether trace device `device` is on in simulation round `round` (1-based), which starts
+    /// `seconds` after the simulation's start (FedScale traces are read at that time, modulo
+    /// the client's finish_time; CSV traces by the round).
+    bool available(size_t device, int round, double seconds) const;
+
+    /// Parses a CSV trace: lines `device,round` (round 1 or more), an optional header line
+    /// `device,round`, blank lines and lines starting with '#' skipped. Throws LinkError
+    /// naming `source:line` and what it found.
+    static AvailabilityTrace parseCsv(const std::string& text, const std::string& source);
+    /// Parses FedScale's availability trace as JSON: {"<client>": {"active": [s...],
+    /// "inactive": [s...], "finish_time": s, ...}, ...} (FedScale ships it as a pickle of that
+    /// dict: json.dump it). Throws LinkError naming `source`, the line of a syntax error, or the
+    /// client and field.
+    static AvailabilityTrace parseFedScale(const std::string& text, const std::string& source);
+    /// Reads a file: FedScale JSON when its first non-blank character is '{', CSV otherwise.
+    static AvailabilityTrace read(const std::string& path);
+
+private:
+    struct Interval {
+        double from = 0;
+        double to = 0;
+    };
+    std::vector<std::string> ids_;
+    bool timed_ = false;
+    std::vector<std::vector<int>> rounds_;        ///< CSV: sorted rounds per device
+    std::vector<std::vector<Interval>> intervals_; ///< FedScale: [active, inactive] per device
+    std::vector<double> finish_;                   ///< FedScale: finish_time per device
+};
+
+// --- The fleet ---
+
+struct SpreadingFactorShare {
+    int spreadingFactor = 7;
+    double share = 0; ///< any positive weights; normalised over the mix
+};
+
+/// FUOTASim's default mix: 45 % SF7, 22 % SF8, 11 % SF9, 8 % SF10, 8 % SF11, 6 % SF12.
+std::vector<SpreadingFactorShare> fuotaSimSpreadingFactorMix();
+/// Parses "7:45,8:22,9:11,10:8,11:8,12:6" (SF:weight, weights normalised). Throws LinkError ("sfMix").
+std::vector<SpreadingFactorShare> parseSpreadingFactorMix(const std::string& text);
+/// Devices per spreading factor, SF ascending, by the largest remainder: exact counts that add
+/// up to `devices` (ties to the lower SF). SFs that get no device are left out.
+std::vector<std::pair<int, int>> spreadingFactorCounts(int devices, const std::vector<SpreadingFactorShare>& mix);
+
+/// Devices that share a link (one gateway, one cell) and an availability.
+struct FleetGroup {
+    std::string name = "devices";
+    int devices = 0;
+    Link link; ///< the downlink: delivery, loss, duty cycle, energy (its SF unless sfMix)
+    /// LoRa: devices per spreading factor (largest remainder); empty: every device at link's SF.
+    std::vector<SpreadingFactorShare> sfMix;
+    double availability = 1; ///< probability that a device is on in a round (when no trace)
+    /// When set, device i of the fleet (counting over all groups) follows trace device
+    /// i modulo the trace's devices.
+    std::shared_ptr<const AvailabilityTrace> trace;
+    /// The uplink for the paper's sample upload (empty: no upload cost); the same SF mix.
+    std::shared_ptr<const Link> uplink;
+};
+
+/// One deployed version of a strategy's run.
+struct FleetVersion {
+    int round = 0;            ///< the run's round that deployed it
+    double testAccuracy = 0;  ///< of the model the devices run at this version (fraction)
+    int64_t deltaBytes = 0;   ///< the bundle from the previous version to this one
+};
+
+/// What the fleet serves, filled by the caller from finished runs (it trains nothing).
+struct FleetStrategy {
+    std::string name;
+    /// versions[0]: what every device runs at the start (its deltaBytes unused); later ones in
+    /// increasing rounds, each released at the start of its round.
+    std::vector<FleetVersion> versions;
+    int64_t fullModelBytes = 0;
+    /// Bytes of one bundle from version `from` to version `to` (indices into versions);
+    /// empty: chainOrFullBytes().
+    std::function<int64_t(int from, int to)> catchUpBytes;
+};
+
+/// The cheaper of the chain's sum (deltas from+1..to) and the full model.
+int64_t chainOrFullBytes(const FleetStrategy& strategy, int from, int to);
+
+enum class CatchUpDelivery { Unicast, MulticastPerVersion };
+/// Which stale devices a busy transmitter serves first: the longest behind (a queue: nobody
+/// starves) or the smallest bundles (the most devices per second of airtime).
+enum class CatchUpOrder { MostStaleFirst, SmallestFirst };
+
+/// The server's policy.
+struct FleetPolicy {
+    /// Devices behind by more than one version: one catch-up bundle each (unicast) or one
+    /// multicast per version they run. A multicast needs a multicast link; otherwise unicast.
+    CatchUpDelivery catchUp = CatchUpDelivery::Unicast;
+    CatchUpOrder order = CatchUpOrder::MostStaleFirst;
+    /// Versions behind after which a device gets the full model instead; 0: never.
+    int maxStaleness = 0;
+    /// Repair sessions after a session for the devices that did not complete (erasure-coded
+    /// links): the server learns each one's missing fragments (TS004 FragSessionStatus) and
+    /// sends enough for the largest at the target.
+    int repairSessions = 1;
+    RoundTarget target;
+    /// A multicast runs once per spreading factor present among its devices instead of once
+    /// at the slowest.
+    bool multicastPerSpreadingFactor = false;
+};
+
+struct FleetConfig {
+    std::vector<FleetGroup> groups;
+    FleetPolicy policy;
+    double roundPeriodSeconds = 86400; ///< a round starts every period; its sessions start within it
+    int lastRound = 0;   ///< the run's last round (0: the last version's round)
+    int drainRounds = 0; ///< rounds after lastRound that only catch devices up
+    uint64_t seed = 1;
+    /// The paper's appendix: every node uploads sampleBytes x newSamplesPerRound / N per round
+    /// from the second round on (S_d |dD^r| / N), over its group's uplink.
+    int64_t sampleBytes = 0;
+    int64_t newSamplesPerRound = 0;
+};
+
+/// One simulated round of one strategy.
+struct FleetRound {
+    int round = 0;
+    double startSeconds = 0;   ///< since the simulation's start
+    int latestVersion = 0;     ///< the server's latest version (index)
+    std::vector<double> versionShare; ///< [v]: share of the fleet running version v after the round
+    double fleetAccuracy = 0;  ///< mean test accuracy of the version each device runs
+    double serverAccuracy = 0; ///< of the latest version
+    double airtime = 0;        ///< transmitters' time on air, all groups (s)
+    double wallTime = 0;       ///< from the round's start to its last session's end (s)
+    double energyMean = 0;     ///< J per device, over the whole fleet (0 for a device not served)
+    double energyMax = 0;
+    int64_t bundleBytes = 0;   ///< bundle bytes sent: once per multicast, per device for unicast
+    int64_t bytesOnAir = 0;    ///< frames x frame bytes, repairs included
+    int64_t downloadBytes = 0; ///< bundle bytes the devices listened to, summed over devices
+    int64_t receptions = 0;    ///< frames the devices listened to, summed over devices (repairs included)
+    int sessions = 0;          ///< sessions started (repairs included)
+    int available = 0;         ///< devices on
+    int served = 0;            ///< devices a session was sent to
+    int completed = 0;         ///< of which now run the latest version
+    int deferred = 0;          ///< stale and on, but no session started within the round
+    int fullModels = 0;        ///< devices sent the full model
+    double uploadBytesPerNode = 0;   ///< S_d |dD^r| / N
+    double uploadAirtimePerNode = 0; ///< s
+    double uploadEnergyPerNode = 0;  ///< J
+};
+
+/// One strategy's simulation.
+struct FleetResult {
+    std::string strategy;
+    int devices = 0;
+    std::vector<FleetRound> rounds;
+    /// Seconds from each version's release until 50 / 90 / 99 % of the fleet run it or a later
+    /// one; NaN when that share is not reached within the simulated rounds. [0] is the start.
+    std::vector<std::array<double, 3>> timeToShare;
+    std::array<double, 3> latestTimeToShare{}; ///< of the last version released
+    double meanEnergyPerDeviceRound = 0; ///< J, downloads, over rounds and devices
+    double energyPerDevicePerYear = 0;   ///< J at roundPeriodSeconds
+    double uploadEnergyPerDevicePerYear = 0;
+    double batterySharePerYear = 0;      ///< downloads and uploads, of the first group's battery
+    double meanFleetAccuracy = 0;        ///< over the rounds
+    double meanServerAccuracy = 0;
+    double downloadBytesPerNode = 0;     ///< over all rounds
+    double uploadBytesPerNode = 0;       ///< over all rounds
+};
+
+/// Checks the fleet, policy and strategy; throws LinkError naming the field.
+void validateFleet(const FleetConfig& config, const FleetStrategy& strategy);
+
+/// Simulates one strategy on the fleet (docs/fleet.md "The simulation"). Deterministic for
+/// config.seed on every platform: its draws come from a counter-based generator and its own
+/// binomial tables. Devices' availability depends on the seed, device and round only, so every
+/// strategy meets the same fleet.
+FleetResult simulateFleet(const FleetConfig& config, const FleetStrategy& strategy);
+
+} // namespace dpu

@@ -1,0 +1,477 @@
+// SPDX-License-Identifier: MIT
+// The fleet simulation: rounds of releases, multicast and catch-up sessions, repairs, completions (docs/fleet.md).
+#include "dpu/Fleet.h"
+#include "fleet/Binomial.h"
+#include "fleet/LinkSession.h"
+#include "util/Rng.h"
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+namespace dpu {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kSecondsPerYear = 365.25 * 86400;
+constexpr std::array<double, 3> kShares{0.5, 0.9, 0.99};
+constexpr uint64_t kStreamAvailability = 1;
+constexpr uint64_t kStreamReception = 2;
+
+/// Uniform in [0, 1) from 53 bits of a counter-based draw.
+double unit(uint64_t bits)
+{
+    return static_cast<double>(bits >> 11) * 0x1.0p-53;
+}
+
+/// One link of the fleet: a group at one spreading factor.
+struct Slot {
+    int group = 0;
+    Link link;
+    Link uplink; ///< when the group has one
+    double slowness = 0; ///< seconds on air per data byte: the slowest slot of a multicast sets its pace
+    int64_t devices = 0;
+};
+
+/// One session the server starts: a bundle to one device (unicast) or to several (multicast).
+struct Session {
+    bool fresh = false; ///< the round's delta to up-to-date devices
+    int64_t bytes = 0;
+    int from = 0; ///< the oldest version among its devices
+    int slot = 0;
+    bool full = false;
+    std::vector<int> devices;
+};
+
+struct Completion {
+    double time = 0;
+    int device = 0;
+    int version = 0;
+};
+
+class Simulation {
+public:
+    Simulation(const FleetConfig& config, const FleetStrategy& strategy) : config_(config), strategy_(strategy)
+    {
+        for (size_t g = 0; g < config.groups.size(); ++g)
+            addGroup(static_cast<int>(g));
+        const size_t n = version_.size();
+        energy_.assign(n, 0.0);
+        draws_.assign(n, 0);
+        const size_t versions = strategy.versions.size();
+        catchUp_.assign(versions * versions, -1);
+        atLeast_.assign(versions, 0);
+        atLeast_[0] = static_cast<int64_t>(n);
+        release_.assign(versions, kNaN);
+        release_[0] = 0;
+        result_.timeToShare.assign(versions, {kNaN, kNaN, kNaN});
+        result_.timeToShare[0] = {0, 0, 0};
+        groupEnergy_.assign(config.groups.size(), 0.0);
+        groupUploadEnergy_.assign(config.groups.size(), 0.0);
+        gatewayFree_.assign(config.groups.size(), 0.0);
+    }
+
+    FleetResult run()
+    {
+        result_.strategy = strategy_.name;
+        result_.devices = static_cast<int>(version_.size());
+        const int firstRound = strategy_.versions.front().round + 1;
+        const int trainedUntil = std::max(config_.lastRound, strategy_.versions.back().round);
+        int latest = 0;
+        for (int r = firstRound; r <= trainedUntil + config_.drainRounds; ++r) {
+            const int index = r - firstRound; // 0-based simulation round
+            FleetRound round;
+            round.round = r;
+            round.startSeconds = index * config_.roundPeriodSeconds;
+            bool fresh = false;
+            if (latest + 1 < static_cast<int>(strategy_.versions.size()) && strategy_.versions[static_cast<size_t>(latest + 1)].round == r) {
+                ++latest;
+                fresh = true;
+                release_[static_cast<size_t>(latest)] = round.startSeconds;
+            }
+            round.latestVersion = latest;
+            std::fill(energy_.begin(), energy_.end(), 0.0);
+            std::fill(draws_.begin(), draws_.end(), 0);
+            receptionKey_ = deriveSeed(config_.seed, kStreamReception, static_cast<uint64_t>(r));
+            double end = round.startSeconds;
+            for (size_t g = 0; g < config_.groups.size(); ++g)
+                end = std::max(end, serveGroup(static_cast<int>(g), index + 1, latest, fresh, round));
+            round.wallTime = end - round.startSeconds;
+            applyCompletions();
+            if (r >= 2 && r <= trainedUntil)
+                upload(round);
+            summarise(round);
+            result_.rounds.push_back(std::move(round));
+        }
+        finish(latest);
+        return std::move(result_);
+    }
+
+private:
+    void addGroup(int g)
+    {
+        const FleetGroup& group = config_.groups[static_cast<size_t>(g)];
+        std::vector<std::pair<int, int64_t>> counts; // (slot, devices)
+        const auto addSlot = [&](const Link& link, const Link* uplink) {
+            Slot s;
+            s.group = g;
+            s.link = link;
+            if (uplink)
+                s.uplink = *uplink;
+            s.slowness = frameAirtime(link, link.fragmentHeaderBytes + fragmentDataBytes(link)) / fragmentDataBytes(link);
+            slots_.push_back(std::move(s));
+            return static_cast<int>(slots_.size()) - 1;
+        };
+        if (group.sfMix.empty()) {
+            counts.emplace_back(addSlot(group.link, group.uplink.get()), group.devices);
+        } else {
+            for (const auto& [sf, n] : spreadingFactorCounts(group.devices, group.sfMix)) {
+                const Link up = group.uplink ? withSpreadingFactor(*group.uplink, sf) : Link{};
+                counts.emplace_back(addSlot(withSpreadingFactor(group.link, sf), group.uplink ? &up : nullptr), n);
+            }
+        }
+        groupFirst_.push_back(static_cast<int>(version_.size()));
+        for (const auto& [slot, n] : counts) {
+            slots_[static_cast<size_t>(slot)].devices = n;
+            for (int64_t i = 0; i < n; ++i) {
+                slotOf_.push_back(slot);
+                version_.push_back(0);
+            }
+        }
+    }
+
+    bool available(int device, int group, int simulationRound, double start) const
+    {
+        const FleetGroup& g = config_.groups[static_cast<size_t>(group)];
+        if (g.trace)
+            return g.trace->available(static_cast<size_t>(device) % g.trace->devices(), simulationRound, start);
+        if (g.availability >= 1)
+            return true;
+        const uint64_t key = deriveSeed(config_.seed, kStreamAvailability, static_cast<uint64_t>(simulationRound));
+        return unit(mix64(key + static_cast<uint64_t>(device + 1) * 0x9E3779B97F4A7C15ULL)) < g.availability;
+    }
+
+    /// The device's next uniform draw of this round.
+    double draw(int device)
+    {
+        const uint64_t d = mix64(receptionKey_ ^ (static_cast<uint64_t>(device + 1) * 0xD1B54A32D192ED03ULL));
+        return unit(mix64(d + static_cast<uint64_t>(++draws_[static_cast<size_t>(device)]) * 0x9E3779B97F4A7C15ULL));
+    }
+
+    int64_t catchUpBytes(int from, int to)
+    {
+        int64_t& cached = catchUp_[static_cast<size_t>(from) * strategy_.versions.size() + static_cast<size_t>(to)];
+        if (cached < 0) {
+            cached = strategy_.catchUpBytes ? strategy_.catchUpBytes(from, to) : chainOrFullBytes(strategy_, from, to);
+            if (cached < 0)
+                throw LinkError("catchUpBytes", "the bundle from version " + std::to_string(from) + " to " + std::to_string(to)
+                                                    + " has " + std::to_string(cached) + " bytes");
+        }
+        return cached;
+    }
+
+    const LinkRound& plan(int slot, int64_t bytes, int devices)
+    {
+        const int forTarget = config_.policy.target.everyDevice ? devices : 1;
+        auto [it, added] = plans_.try_emplace({slot, bytes, forTarget});
+        if (added)
+            it->second = linkRound(slots_[static_cast<size_t>(slot)].link, bytes, forTarget, config_.policy.target);
+        return it->second;
+    }
+
+    const fleet::Distribution& binomial(int slot, int64_t frames)
+    {
+        auto [it, added] = binomials_.try_emplace({slot, frames, 0});
+        if (added)
+            it->second = fleet::binomial(frames, 1.0 - slots_[static_cast<size_t>(slot)].link.frameLoss);
+        return it->second;
+    }
+
+    const fleet::Distribution& retransmissions(int slot, int64_t fragments)
+    {
+        auto [it, added] = binomials_.try_emplace({slot, fragments, 1});
+        if (added)
+            it->second = fleet::negativeBinomialFailures(fragments, 1.0 - slots_[static_cast<size_t>(slot)].link.frameLoss);
+        return it->second;
+    }
+
+    /// Builds the round's sessions for group g: the fresh delta, catch-ups and full models.
+    std::vector<Session> sessionsFor(int g, int simulationRound, int latest, bool fresh, double start, FleetRound& round)
+    {
+        const FleetGroup& group = config_.groups[static_cast<size_t>(g)];
+        const bool multicast = group.link.delivery == LinkDelivery::Multicast;
+        const bool catchUpMulticast = multicast && config_.policy.catchUp == CatchUpDelivery::MulticastPerVersion;
+        const bool perSf = config_.policy.multicastPerSpreadingFactor;
+        std::map<std::pair<int, int>, Session> shared; // (from version or -1 for full, slot or -1) -> session
+        std::vector<Session> sessions;
+        const int first = groupFirst_[static_cast<size_t>(g)];
+        for (int d = first; d < first + group.devices; ++d) {
+            const int v = version_[static_cast<size_t>(d)];
+            if (!available(d, g, simulationRound, start))
+                continue;
+            ++round.available;
+            if (v >= latest)
+                continue;
+            const bool isFresh = fresh && v == latest - 1;
+            const bool full = !isFresh && config_.policy.maxStaleness > 0 && latest - v > config_.policy.maxStaleness;
+            const int64_t bytes = full ? strategy_.fullModelBytes : catchUpBytes(v, latest);
+            const int slot = slotOf_[static_cast<size_t>(d)];
+            if (isFresh ? multicast : catchUpMulticast) {
+                Session& s = shared[{full ? -1 : v, perSf ? slot : -1}];
+                if (s.devices.empty() || slots_[static_cast<size_t>(slot)].slowness > slots_[static_cast<size_t>(s.slot)].slowness)
+                    s.slot = slot;
+                s.from = s.devices.empty() ? v : std::min(s.from, v);
+                s.fresh = isFresh;
+                s.full = full;
+                s.bytes = bytes;
+                s.devices.push_back(d);
+            } else {
+                sessions.push_back(Session{isFresh, bytes, v, slot, full, {d}});
+            }
+        }
+        for (auto& [key, s] : shared)
+            sessions.push_back(std::move(s));
+        return sessions;
+    }
+
+    /// The order the transmitter serves sessions in: the fresh delta first, then the longest
+    /// behind (or the smallest bundles). Indices: moving sessions while sorting cost more than
+    /// the rest of a round with thousands of unicast catch-ups.
+    std::vector<uint32_t> serviceOrder(const std::vector<Session>& sessions) const
+    {
+        std::vector<uint32_t> order(sessions.size());
+        for (uint32_t i = 0; i < order.size(); ++i)
+            order[i] = i;
+        const bool smallestFirst = config_.policy.order == CatchUpOrder::SmallestFirst;
+        std::stable_sort(order.begin(), order.end(), [&](uint32_t i, uint32_t j) {
+            const Session &a = sessions[i], &b = sessions[j];
+            if (a.fresh != b.fresh)
+                return a.fresh;
+            if (!smallestFirst && a.from != b.from)
+                return a.from < b.from;
+            return a.bytes < b.bytes;
+        });
+        return order;
+    }
+
+    /// Serves group g's devices in this round; returns when its last session ends.
+    double serveGroup(int g, int simulationRound, int latest, bool fresh, FleetRound& round)
+    {
+        const double start = round.startSeconds;
+        const double window = start + config_.roundPeriodSeconds;
+        const std::vector<Session> sessions = sessionsFor(g, simulationRound, latest, fresh, start, round);
+        double clock = std::max(gatewayFree_[static_cast<size_t>(g)], start);
+        double end = start;
+        for (uint32_t i : serviceOrder(sessions)) {
+            const Session& s = sessions[i];
+            const Link& link = slots_[static_cast<size_t>(s.slot)].link;
+            const bool sequential = s.devices.size() > 1 || link.delivery == LinkDelivery::Multicast || link.sharedTransmitter;
+            const double begin = sequential ? clock : start;
+            if (begin >= window) {
+                round.deferred += static_cast<int>(s.devices.size());
+                continue;
+            }
+            round.served += static_cast<int>(s.devices.size());
+            if (s.full)
+                round.fullModels += static_cast<int>(s.devices.size());
+            const double finished = runSession(s, begin, latest, round);
+            if (sequential)
+                clock = finished;
+            end = std::max(end, finished);
+        }
+        gatewayFree_[static_cast<size_t>(g)] = clock;
+        return end;
+    }
+
+    /// Runs one session (and its repairs) from `begin`; returns its end.
+    double runSession(const Session& s, double begin, int toVersion, FleetRound& round)
+    {
+        const Slot& slot = slots_[static_cast<size_t>(s.slot)];
+        const Link& link = slot.link;
+        const LinkRound& p = plan(s.slot, s.bytes, static_cast<int>(s.devices.size()));
+        ++round.sessions;
+        round.bundleBytes += s.bytes;
+        round.downloadBytes += s.bytes * static_cast<int64_t>(s.devices.size());
+        if (link.recovery == LinkRecovery::Retransmit) {
+            // Unicast with retransmissions: the device completes; the frames it took are drawn.
+            const int d = s.devices.front();
+            const int64_t frames = p.fragments + retransmissions(s.slot, p.fragments).sample(draw(d));
+            const double airtime = fleet::sessionAirtime(link, s.bytes, p.fragments, frames);
+            const double channel = fleet::channelSeconds(link, airtime, frames);
+            energy_[static_cast<size_t>(d)] += fleet::sessionEnergy(link, airtime, channel, frames);
+            round.airtime += airtime;
+            round.bytesOnAir += frames * frameBytes(link);
+            round.receptions += frames;
+            const double end = begin + link.sessionSeconds + channel;
+            completions_.push_back({end, d, toVersion});
+            return end;
+        }
+        const double airtime = fleet::sessionAirtime(link, s.bytes, p.fragments, p.frames);
+        const double channel = fleet::channelSeconds(link, airtime, p.frames);
+        const double sessionEnergy = fleet::sessionEnergy(link, airtime, channel, p.frames);
+        double end = begin + link.sessionSeconds + channel;
+        round.airtime += airtime;
+        round.bytesOnAir += p.frames * frameBytes(link);
+        round.receptions += p.frames * static_cast<int64_t>(s.devices.size());
+        std::vector<std::pair<int, int64_t>> failed; // (device, fragments still missing)
+        for (int d : s.devices) {
+            energy_[static_cast<size_t>(d)] += sessionEnergy;
+            int64_t missing = 0;
+            for (const LinkSessionPart& part : p.parts) {
+                const fleet::Distribution& received = binomial(s.slot, part.frames);
+                const int64_t need = fleet::framesToDecode(link, part.fragments);
+                for (int64_t c = 0; c < part.count; ++c)
+                    missing += std::max<int64_t>(0, need - received.sample(draw(d)));
+            }
+            if (missing == 0)
+                completions_.push_back({end, d, toVersion});
+            else
+                failed.emplace_back(d, missing);
+        }
+        for (int repair = 0; repair < config_.policy.repairSessions && !failed.empty(); ++repair) {
+            int64_t largest = 0;
+            for (const auto& f : failed)
+                largest = std::max(largest, f.second);
+            const int64_t frames = fleet::fewestTrials(largest, 1.0 - link.frameLoss, config_.policy.target.probability);
+            const double repairAirtime = fleet::sessionAirtime(link, 0, 0, frames);
+            const double repairChannel = fleet::channelSeconds(link, repairAirtime, frames);
+            const double repairEnergy = fleet::sessionEnergy(link, repairAirtime, repairChannel, frames);
+            end += link.sessionSeconds + repairChannel;
+            ++round.sessions;
+            round.airtime += repairAirtime;
+            round.bytesOnAir += frames * frameBytes(link);
+            round.receptions += frames * static_cast<int64_t>(failed.size());
+            const fleet::Distribution& received = binomial(s.slot, frames);
+            std::vector<std::pair<int, int64_t>> still;
+            for (auto [d, missing] : failed) {
+                energy_[static_cast<size_t>(d)] += repairEnergy;
+                missing -= received.sample(draw(d));
+                if (missing <= 0)
+                    completions_.push_back({end, d, toVersion});
+                else
+                    still.emplace_back(d, missing);
+            }
+            failed.swap(still);
+        }
+        return end;
+    }
+
+    /// Moves the devices that completed, in time order, and records when each version's
+    /// shares were reached.
+    void applyCompletions()
+    {
+        std::stable_sort(completions_.begin(), completions_.end(), [](const Completion& a, const Completion& b) { return a.time < b.time; });
+        const auto n = static_cast<double>(version_.size());
+        for (const Completion& c : completions_) {
+            int& v = version_[static_cast<size_t>(c.device)];
+            for (int w = v + 1; w <= c.version; ++w) {
+                const int64_t count = ++atLeast_[static_cast<size_t>(w)];
+                for (size_t k = 0; k < kShares.size(); ++k)
+                    if (std::isnan(result_.timeToShare[static_cast<size_t>(w)][k]) && static_cast<double>(count) >= kShares[k] * n - 1e-9)
+                        result_.timeToShare[static_cast<size_t>(w)][k] = c.time - release_[static_cast<size_t>(w)];
+            }
+            v = std::max(v, c.version);
+        }
+        completions_.clear();
+    }
+
+    /// The paper's appendix: every node uploads S_d |dD^r| / N over its uplink.
+    void upload(FleetRound& round)
+    {
+        if (config_.sampleBytes <= 0 || config_.newSamplesPerRound <= 0)
+            return;
+        const double perNode = static_cast<double>(config_.sampleBytes) * static_cast<double>(config_.newSamplesPerRound)
+                               / static_cast<double>(version_.size());
+        const auto bytes = static_cast<int64_t>(std::ceil(perNode));
+        double airtime = 0, energy = 0;
+        for (size_t i = 0; i < slots_.size(); ++i) {
+            const Slot& slot = slots_[i];
+            if (!config_.groups[static_cast<size_t>(slot.group)].uplink)
+                continue;
+            auto [it, added] = uploads_.try_emplace(static_cast<int>(i));
+            if (added)
+                it->second = linkRound(slot.uplink, bytes, 1, config_.policy.target);
+            const auto n = static_cast<double>(slot.devices);
+            airtime += n * it->second.airtime;
+            energy += n * it->second.energyPerDevice;
+            groupUploadEnergy_[static_cast<size_t>(slot.group)] += n * it->second.energyPerDevice;
+        }
+        const auto n = static_cast<double>(version_.size());
+        round.uploadBytesPerNode = perNode;
+        round.uploadAirtimePerNode = airtime / n;
+        round.uploadEnergyPerNode = energy / n;
+    }
+
+    void summarise(FleetRound& round)
+    {
+        const size_t n = version_.size();
+        round.versionShare.assign(strategy_.versions.size(), 0.0);
+        double accuracy = 0;
+        for (size_t d = 0; d < n; ++d) {
+            const auto v = static_cast<size_t>(version_[d]);
+            round.versionShare[v] += 1.0;
+            accuracy += strategy_.versions[v].testAccuracy;
+            round.completed += version_[d] == round.latestVersion ? 1 : 0;
+            round.energyMax = std::max(round.energyMax, energy_[d]);
+            round.energyMean += energy_[d];
+            groupEnergy_[static_cast<size_t>(slots_[static_cast<size_t>(slotOf_[d])].group)] += energy_[d];
+        }
+        for (double& s : round.versionShare)
+            s /= static_cast<double>(n);
+        round.energyMean /= static_cast<double>(n);
+        round.fleetAccuracy = accuracy / static_cast<double>(n);
+        round.serverAccuracy = strategy_.versions[static_cast<size_t>(round.latestVersion)].testAccuracy;
+    }
+
+    void finish(int latest)
+    {
+        result_.latestTimeToShare = result_.timeToShare[static_cast<size_t>(latest)];
+        const auto rounds = static_cast<double>(result_.rounds.size());
+        if (rounds == 0)
+            return;
+        const double perYear = kSecondsPerYear / config_.roundPeriodSeconds;
+        for (const FleetRound& r : result_.rounds) {
+            result_.meanEnergyPerDeviceRound += r.energyMean / rounds;
+            result_.uploadEnergyPerDevicePerYear += r.uploadEnergyPerNode / rounds * perYear;
+            result_.meanFleetAccuracy += r.fleetAccuracy / rounds;
+            result_.meanServerAccuracy += r.serverAccuracy / rounds;
+            result_.downloadBytesPerNode += static_cast<double>(r.downloadBytes) / result_.devices;
+            result_.uploadBytesPerNode += r.uploadBytesPerNode;
+        }
+        result_.energyPerDevicePerYear = result_.meanEnergyPerDeviceRound * perYear;
+        for (size_t g = 0; g < config_.groups.size(); ++g) {
+            const double joules = (groupEnergy_[g] + groupUploadEnergy_[g]) / rounds * perYear;
+            result_.batterySharePerYear += joules / batteryJoules(config_.groups[g].link) / result_.devices;
+        }
+    }
+
+    const FleetConfig& config_;
+    const FleetStrategy& strategy_;
+    std::vector<Slot> slots_;
+    std::vector<int> groupFirst_;
+    std::vector<int> slotOf_;  ///< per device
+    std::vector<int> version_; ///< per device
+    std::vector<double> energy_; ///< per device, this round
+    std::vector<uint32_t> draws_; ///< per device, draws this round
+    uint64_t receptionKey_ = 0;
+    std::vector<int64_t> catchUp_; ///< [from * versions + to], -1 until asked
+    std::vector<int64_t> atLeast_; ///< devices running version v or later
+    std::vector<double> release_;
+    std::vector<double> gatewayFree_;
+    std::vector<double> groupEnergy_, groupUploadEnergy_;
+    std::vector<Completion> completions_;
+    std::map<std::tuple<int, int64_t, int>, LinkRound> plans_;
+    std::map<std::tuple<int, int64_t, int>, fleet::Distribution> binomials_;
+    std::map<int, LinkRound> uploads_;
+    FleetResult result_;
+};
+
+} // namespace
+
+FleetResult simulateFleet(const FleetConfig& config, const FleetStrategy& strategy)
+{
+    validateFleet(config, strategy);
+    return Simulation(config, strategy).run();
+}
+
+} // namespace dpu

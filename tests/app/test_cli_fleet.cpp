@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+// dpu-cli fleet as a user meets it: a fleet behind LoRaWAN from run folders, text, JSON, traces, the appendix's uploads, errors.
+#include "CliProcess.h"
+#include "RunFixtures.h"
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+#include <cmath>
+
+namespace {
+
+using Result = dpu::test::CliResult;
+
+Result fleet(const QStringList& args)
+{
+    return dpu::test::runCli(QStringList{"fleet"} + args, 60000);
+}
+
+QJsonObject json(const Result& r)
+{
+    QJsonParseError error;
+    const QJsonObject j = QJsonDocument::fromJson(r.out.toUtf8(), &error).object();
+    if (error.error != QJsonParseError::NoError)
+        qWarning("not JSON: %s", qPrintable(r.out.left(400)));
+    return j;
+}
+
+} // namespace
+
+class TestCliFleet : public QObject {
+    Q_OBJECT
+    QTemporaryDir tmp_;
+    QString run_;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(tmp_.isValid());
+        // Five rounds: DPU deploys 2000 B deltas in rounds 1, 2, 3 and 5 (round 4 fails the gate),
+        // FU ships the full model (4040 B) every round.
+        run_ = tmp_.filePath("run");
+        const dpu::Plan plan = dpu::test::sweepPlan(0.01, 5, {"dpu", "fu"});
+        const auto records = dpu::test::joined(
+            {dpu::test::strategyRounds("dpu", 1, {0.60, 0.70, 0.75, 0.74, 0.80}, {300, 300, 300, 0, 300}, {2000, 2000, 2000, 0, 2000}, 4040),
+             dpu::test::strategyRounds("fu", 1, {0.62, 0.72, 0.78, 0.80, 0.82}, {4040, 4040, 4040, 4040, 4040}, {4040, 4040, 4040, 4040, 4040}, 4040)});
+        dpu::test::writeRunFolder(run_.toStdString(), plan, records, "finished", {1000, 10});
+    }
+
+    void help()
+    {
+        const Result r = fleet({"--help"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains(QStringLiteral("--sf-mix SF:W")));
+        QVERIFY(r.out.contains(QStringLiteral("lorawan-eu868-sf12")));
+        QVERIFY(dpu::test::runCli({"--help"}).out.contains(QStringLiteral("  fleet RUN_DIR...")));
+    }
+
+    void textForEveryStrategy()
+    {
+        const Result r = fleet({run_, "--devices", "200", "--link", "lorawan-eu868", "--sf-mix", "fuotasim", "--availability", "0.8",
+                                "--loss", "0.1", "--multicast", "--drain", "5", "--rounds"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.startsWith(QStringLiteral("fleet     200 devices, LoRaWAN EU868 SF7/125 kHz (DR5), SF mix SF7:90 SF8:44 "
+                                                 "SF9:22 SF10:16 SF11:16 SF12:12 (multicast at the slowest), duty cycle 1 %, "
+                                                 "frame loss 10 %, multicast, availability 0.8 per round")),
+                 qPrintable(r.out));
+        QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral("\\ndpu +4 "))), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral("\\nfu +5 "))), qPrintable(r.out));
+        QVERIFY2(r.err.contains(QStringLiteral("catch-up bundles are estimated")), qPrintable(r.err));
+        // --rounds: rounds 2..5 and five drain rounds per strategy.
+        QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral("\\n +10 +3 "))), qPrintable(r.out));
+    }
+
+    void jsonIsDeterministicAndAccounts()
+    {
+        const QStringList args{run_, "--devices", "300", "--link", "lorawan-eu868", "--sf-mix", "7:1,9:1", "--availability", "0.7",
+                               "--loss", "0.2", "--catch-up", "multicast", "--json"};
+        const Result a = fleet(args);
+        QVERIFY2(a.code == 0, qPrintable(a.err));
+        QCOMPARE(fleet(args).out, a.out); // the same seed, the same fleet
+        const QJsonObject j = json(a);
+        const QJsonArray strategies = j["strategies"].toArray();
+        QCOMPARE(strategies.size(), 2);
+        const QJsonObject dpu = strategies[0].toObject();
+        QCOMPARE(dpu["strategy"].toString(), QStringLiteral("dpu"));
+        const QJsonArray rounds = dpu["rounds"].toArray();
+        QCOMPARE(rounds.size(), 4);
+        for (const QJsonValue& v : rounds) {
+            double total = 0;
+            for (const QJsonValue& s : v.toObject()["version_share"].toArray())
+                total += s.toDouble();
+            QVERIFY(std::abs(total - 1) < 1e-9);
+            QVERIFY(v.toObject()["fleet_accuracy"].toDouble() <= v.toObject()["server_accuracy"].toDouble() + 1e-12);
+        }
+        // Round 4 deployed nothing: the server stays on round 3's version.
+        QCOMPARE(rounds[2].toObject()["latest_version"].toInt(), 2);
+        QCOMPARE(rounds[2].toObject()["server_accuracy"].toDouble(), 0.75);
+        QCOMPARE(j["groups"].toArray()[0].toObject()["sf_counts"].toObject()["sf9"].toInt(), 150);
+        // Another fleet seed, another fleet.
+        QVERIFY(fleet(args + QStringList{"--fleet-seed", "2"}).out != a.out);
+    }
+
+    void perfectFleetFollowsTheServer()
+    {
+        const Result r = fleet({run_, "--devices", "50", "--link", "lorawan-eu868-sf9", "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        for (const QJsonValue& s : json(r)["strategies"].toArray())
+            for (const QJsonValue& v : s.toObject()["rounds"].toArray()) {
+                const QJsonObject round = v.toObject();
+                QCOMPARE(round["version_share"].toArray()[round["latest_version"].toInt()].toDouble(), 1.0);
+                QCOMPARE(round["fleet_accuracy"].toDouble(), round["server_accuracy"].toDouble());
+            }
+    }
+
+    void uploadsAndCellularLinks()
+    {
+        // The appendix: 784 B samples, the plan's 1000 new samples per round, 100 nodes: 7840 B each.
+        const Result r = fleet({run_, "--devices", "100", "--link", "nb-iot-nb1", "--sample-bytes", "784", "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QJsonObject dpu = json(r)["strategies"].toArray()[0].toObject();
+        QCOMPARE(dpu["rounds"].toArray()[0].toObject()["upload_bytes_per_node"].toDouble(), 7840.0);
+        QCOMPARE(dpu["upload_bytes_per_node"].toDouble(), 4 * 7840.0);
+        QVERIFY(dpu["rounds"].toArray()[0].toObject()["energy_mean_j"].toDouble() > 2.0); // the attach's 2 J
+    }
+
+    void traces()
+    {
+        const QString csv = tmp_.filePath("avail.csv");
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("device,round\nn1,1\nn2,2\nn1,3\n");
+        f.close();
+        const Result ok = fleet({run_, "--devices", "2", "--link", "lorawan-eu868-sf7", "--availability", csv, "--json"});
+        QVERIFY2(ok.code == 0, qPrintable(ok.err));
+        QCOMPARE(json(ok)["strategies"].toArray()[0].toObject()["rounds"].toArray()[0].toObject()["available"].toInt(), 1);
+        QVERIFY(f.open(QIODevice::Append));
+        f.write("n2;4\n");
+        f.close();
+        const Result bad = fleet({run_, "--devices", "2", "--link", "lorawan-eu868-sf7", "--availability", csv});
+        QCOMPARE(bad.code, 1);
+        QVERIFY2(bad.err.contains(csv + QStringLiteral(":5: expected 'device,round'")), qPrintable(bad.err));
+        QVERIFY(bad.out.isEmpty());
+    }
+
+    void badInput()
+    {
+        const auto error = [&](const QStringList& extra, int code, const QString& text) {
+            const Result r = fleet(QStringList{run_, "--devices", "10"} + extra);
+            QVERIFY2(r.code == code && r.err.contains(text), qPrintable(r.err));
+            QVERIFY(r.out.isEmpty());
+        };
+        error({"--link", "lorawan-eu868", "--sf-mix", "6:1,7:1"}, 1, QStringLiteral("SF6 is not a spreading factor of LoRaWAN EU868"));
+        error({"--link", "lorawan-eu868", "--loss", "-0.1"}, 1, QStringLiteral("frameLoss: expected a probability in [0, 1), found -0.1"));
+        error({"--link", "lorawan-eu868", "--duty-cycle", "0.05"}, 1, QStringLiteral("dutyCycle: EU868's sub-bands"));
+        error({"--link", "wifi"}, 1, QStringLiteral("lorawan-eu868-sf7"));
+        error({"--link", "ble-smp", "--multicast"}, 1, QStringLiteral("has no multicast"));
+        error({"--link", "lorawan-eu868", "--seed", "9"}, 2, QStringLiteral("has no seed 9"));
+        error({"--link", "lorawan-eu868", "--catch-up", "broadcast"}, 2, QStringLiteral("--catch-up: expected unicast or multicast"));
+        const Result none = fleet({run_, "--link", "lorawan-eu868"});
+        QCOMPARE(none.code, 2);
+        QVERIFY(none.err.contains(QStringLiteral("--devices")));
+        const Result missing = fleet({tmp_.filePath("nothing"), "--devices", "3", "--link", "lte-m"});
+        QCOMPARE(missing.code, 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliFleet)
+#include "test_cli_fleet.moc"
