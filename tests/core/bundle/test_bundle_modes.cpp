@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Round trips of the format's modes that no real run produced (copy sections, q8's f32 centroid
-// table, the constant init rule, a full bundle with a shared dense stream) through the C
-// decoder, each with a rejection of a broken variant.
+// Round trips of the format's rarer modes (copy sections, q8's f32 centroid table, the constant
+// init rule, a full bundle with a shared dense stream), one case each, through the C decoder,
+// each with a rejection of a broken variant.
 #include "BundleTestUtil.h"
 #include "bundle/BundleApplier.h"
 #include "bundle/DenseStream.h"
