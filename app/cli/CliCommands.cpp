@@ -132,6 +132,26 @@ std::string usage()
            "  --version      print the version\n";
 }
 
+std::string commandUsage(const std::string& command, const std::string& subcommand)
+{
+    // usage() lists each entry as "  command [sub] ..." followed by lines indented further, so
+    // one text serves the whole list and each command's --help.
+    const std::string head = "  " + command + (subcommand.empty() ? "" : " " + subcommand);
+    std::istringstream lines(usage());
+    std::string line, out;
+    bool inEntry = false;
+    while (std::getline(lines, line)) {
+        const bool entryStart = line.size() > 2 && line[0] == ' ' && line[1] == ' ' && line[2] != ' ';
+        if (entryStart)
+            inEntry = line.compare(0, head.size(), head) == 0 && (line.size() == head.size() || line[head.size()] == ' ');
+        else if (line.empty() || line[0] != ' ')
+            inEntry = false;
+        if (inEntry)
+            out += line + "\n";
+    }
+    return out.empty() ? out : "Usage: dpu-cli COMMAND [OPTIONS]\n\n" + out;
+}
+
 int runCommand(const std::vector<std::string>& argv)
 {
     ArgList args(argv);
@@ -193,7 +213,7 @@ int costCommand(const std::vector<std::string>& argv)
     const std::string denseText = args.value("--dense", "exact");
     args.positional();
     // Both are said wrong before any model is built.
-    const auto values = enumFromString<ValueCoding>(valuesText);
+    const auto values = enumFromString<Coding>(valuesText);
     if (!values)
         throw PlanError("bundle.values", "expected " + quotedChoices(valueCodings()) + ", found \"" + valuesText + "\"");
     const auto dense = enumFromString<DenseTensors>(denseText);
@@ -215,7 +235,7 @@ int costCommand(const std::vector<std::string>& argv)
                 4.0 * static_cast<double>(info.denseWeights));
     std::printf("full updating    %.0f bytes per round\n", full);
     std::printf("ratio to full    %.5f\n", partial / full);
-    if (*values != ValueCoding::Fp32 || *dense != DenseTensors::Exact) {
+    if (*values != Coding::Fp32 || *dense != DenseTensors::Exact) {
         // The plan form's nominal figure for this coding (before any run calibrates it).
         Plan p = defaultPlan();
         p.model = model;

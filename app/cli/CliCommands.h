@@ -14,6 +14,10 @@ public:
 };
 
 std::string usage();
+
+/// The part of usage() about one command ("sweep") or one of its subcommands ("sweep", "run"):
+/// every entry whose first line starts with it, under "Usage:". Empty when none does.
+std::string commandUsage(const std::string& command, const std::string& subcommand);
 int runCommand(const std::vector<std::string>& args);
 int modelsCommand(const std::vector<std::string>& args);
 int costCommand(const std::vector<std::string>& args);

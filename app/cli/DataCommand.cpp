@@ -21,7 +21,7 @@ nlohmann::ordered_json probeToJson(const DataProbe& d)
     nlohmann::ordered_json classes = nlohmann::ordered_json::array();
     for (const ClassInfo& c : d.perClass)
         classes.push_back({{"name", c.name}, {"train", c.train}, {"test", c.test}});
-    return {{"kind", toString(d.kind)},
+    return {{"kind", nameOf(d.kind)},
             {"name", d.name},
             {"train", d.train},
             {"test", d.test},
@@ -35,7 +35,7 @@ nlohmann::ordered_json probeToJson(const DataProbe& d)
 
 void printProbe(const DataProbe& d)
 {
-    std::printf("kind     %s\n", toString(d.kind).c_str());
+    std::printf("kind     %s\n", nameOf(d.kind).c_str());
     std::printf("name     %s\n", d.name.c_str());
     std::printf("samples  %lld train, %lld test%s\n", static_cast<long long>(d.train), static_cast<long long>(d.test),
                 d.heldOut ? " (a seeded hold-out of the training data: there is no test split)" : "");

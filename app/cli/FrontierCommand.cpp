@@ -31,7 +31,7 @@ void printGroup(const FrontierGroup& g)
     for (const std::string& id : g.runIds)
         runs += (runs.empty() ? "" : ", ") + id;
     std::printf("%s on %s, %d rounds, %zu seed(s); FU reference: %s\nruns: %s\n\n", g.plan.model.c_str(),
-                toString(g.plan.dataset.kind).c_str(), g.plan.split.rounds, g.plan.seeds.size(),
+                nameOf(g.plan.dataset.kind).c_str(), g.plan.split.rounds, g.plan.seeds.size(),
                 g.fuReference.empty() ? "none (no FU ran)" : g.fuReference.c_str(), runs.c_str());
     std::printf("%-22s %-8s %9s %7s %12s %12s %10s %s\n", "family", "k", "accuracy", "to FU", "B/round", "B/run",
                 "/FU bits", "runs");

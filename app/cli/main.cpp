@@ -4,6 +4,7 @@
 #include "dpu/Error.h"
 #include "dpu/Process.h"
 #include "dpu/Version.h"
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -25,6 +26,19 @@ int main(int argc, char** argv)
     }
     const std::string command = args[0];
     args.erase(args.begin());
+    // Every command answers --help with its own entries; bundle and fleet print their own.
+    const bool help = std::find(args.begin(), args.end(), "--help") != args.end()
+                      || std::find(args.begin(), args.end(), "-h") != args.end();
+    if (help && command != "bundle" && command != "fleet") {
+        const std::string sub = !args.empty() && args[0][0] != '-' ? args[0] : std::string();
+        std::string text = dpu::cli::commandUsage(command, sub);
+        if (text.empty())
+            text = dpu::cli::commandUsage(command, "");
+        if (!text.empty()) {
+            std::fputs(text.c_str(), stdout);
+            return 0;
+        }
+    }
     try {
         if (command == "run")
             return dpu::cli::runCommand(args);

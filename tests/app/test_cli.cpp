@@ -2,6 +2,7 @@
 // dpu-cli as a user meets it: help, version, models, cost, and clear errors with exit codes.
 #include "CliProcess.h"
 #include "TestSupport.h"
+#include "dpu/PlanFields.h"
 #include "dpu/Version.h"
 #include <QDir>
 #include <QFile>
@@ -67,6 +68,24 @@ private Q_SLOTS:
         for (const char* word : {"run", "models", "cost", "--resume", "--out"})
             QVERIFY2(h.out.contains(word), word);
         QCOMPARE(cli({}).code, 2); // no command: usage on stdout, exit 2
+    }
+
+    /// Every command and subcommand answers --help with its own usage, exit 0, doing nothing else.
+    void everyCommandHasItsOwnHelp()
+    {
+        const QList<QStringList> commands{{"run"}, {"models"}, {"cost"}, {"plan"}, {"budget"}, {"frontier"},
+                                          {"report"}, {"data"}, {"sweep", "run"}, {"sweep", "status"},
+                                          {"sweep", "cancel"}, {"sweep", "merge"}, {"bundle", "export"}, {"fleet"}};
+        for (const QStringList& command : commands) {
+            const Result r = cli(command + QStringList{"--help"});
+            const QString name = command.join(' ');
+            QCOMPARE(r.code, 0);
+            QVERIFY2(r.out.contains("dpu-cli") && r.out.contains(name), qPrintable(name + ": " + r.out));
+            QVERIFY2(!r.err.contains("unknown option"), qPrintable(name + ": " + r.err));
+        }
+        // A subcommand's help is its own entry, not the whole list.
+        const Result run = cli({"sweep", "run", "--help"});
+        QVERIFY(!run.out.contains("sweep merge") && !run.out.contains("  models"));
     }
 
     void modelsListsTheZooWithSizes()
@@ -290,6 +309,15 @@ private Q_SLOTS:
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.contains("\"fashion-mlp-k0.01\""));
         QVERIFY(r.out.contains("\"strategies\""));
+        // The fields as the engine describes them: every key, its values and its default.
+        const Result fields = cli({"plan", "--fields"});
+        QCOMPARE(fields.code, 0);
+        for (const dpu::PlanField& f : dpu::planFields())
+            QVERIFY2(fields.out.contains(QString::fromStdString(f.path) + "  (default " + QString::fromStdString(f.defaultValue) + ")"),
+                     f.path.c_str());
+        const Result markdown = cli({"plan", "--fields", "--markdown"});
+        QCOMPARE(markdown.out.toStdString(), dpu::planFieldsMarkdown());
+        QCOMPARE(cli({"plan", "--markdown"}).code, 2);
     }
 };
 

@@ -65,7 +65,7 @@ Plan sweepPlan(double k, int rounds, std::vector<std::string> strategies, const 
     p.k = k;
     p.split.rounds = rounds;
     p.strategies = std::move(strategies);
-    const auto coding = enumFromString<ValueCoding>(values);
+    const auto coding = enumFromString<Coding>(values);
     if (!coding)
         throw std::invalid_argument("sweepPlan: no value coding is named \"" + values + "\"");
     p.bundle.values = *coding;

@@ -51,7 +51,7 @@ dpu::Plan planAt(double k, const char* model = "mlp", const char* values = "fp32
     dpu::Plan p;
     p.k = k;
     p.model = model;
-    p.bundle.values = values;
+    p.bundle.values = *dpu::enumFromString<dpu::Coding>(values);
     return p;
 }
 
@@ -222,7 +222,7 @@ private Q_SLOTS:
         panel.findChild<QPushButton*>(QStringLiteral("budgetUseRecommendation"))->click();
         QCOMPARE(take.size(), 1);
         const dpu::Plan taken = take[0][0].value<dpu::Plan>();
-        QCOMPARE(dpu::toString(taken.bundle.values), std::string("q8"));
+        QCOMPARE(dpu::nameOf(taken.bundle.values), std::string("q8"));
         QCOMPARE(taken.k, 0.01);
         QCOMPARE(taken.strategies, (std::vector<std::string>{"dpu", "fu"}));
 
@@ -283,7 +283,7 @@ private Q_SLOTS:
             form->findChild<QComboBox*>(QStringLiteral("bundleValues"))->findData(QStringLiteral("q4")));
         form->findChild<QComboBox*>(QStringLiteral("bundleDense"))->setCurrentIndex(
             form->findChild<QComboBox*>(QStringLiteral("bundleDense"))->findData(QStringLiteral("coded")));
-        QCOMPARE(QString::fromStdString(form->plan().bundle.values), QStringLiteral("q4"));
+        QCOMPARE(QString::fromStdString(dpu::nameOf(form->plan().bundle.values)), QStringLiteral("q4"));
         const double nominal = (4 * changed + entropy(0.01) * I + 4 * dense) / 8;
         QVERIFY2(std::abs(cost->bytesPerRound() - nominal) < 1e-6, qPrintable(QString::number(cost->bytesPerRound())));
         QVERIFY2(cost->bytesText().contains(QStringLiteral("nominal q4")), qPrintable(cost->bytesText()));

@@ -94,7 +94,7 @@ private Q_SLOTS:
         panel->findChild<QComboBox*>(QStringLiteral("datasetKind"))->setCurrentIndex(kind == "cifar10" ? 0 : 1);
         QVERIFY(pick(panel, path));
         QCOMPARE(kindShown(panel), kind);
-        QCOMPARE(QString::fromStdString(dpu::toString(panel->plan().dataset.kind)), kind);
+        QCOMPARE(QString::fromStdString(dpu::nameOf(panel->plan().dataset.kind)), kind);
         QVERIFY2(panel->currentProbe()->error.empty(), panel->currentProbe()->error.c_str());
         // The automatic name says which data: own data by its file or folder name.
         const QFileInfo where(path);
@@ -315,7 +315,7 @@ private Q_SLOTS:
         panel->findChild<QSpinBox*>(QStringLiteral("cropPadding"))->setValue(0);
         panel->findChild<QCheckBox*>(QStringLiteral("flip"))->setChecked(false);
         const dpu::Plan edited = panel->plan();
-        QCOMPARE(dpu::toString(edited.dataset.normalise), std::string("first_round"));
+        QCOMPARE(dpu::nameOf(edited.dataset.normalise), std::string("first_round"));
         QVERIFY(!edited.dataset.augment.enabled());
         QCOMPARE(edited.dataset.x, std::string("xs")); // hidden fields stay
         QCOMPARE(edited.dataset.imageWidth, 5);

@@ -93,6 +93,29 @@ private Q_SLOTS:
         QVERIFY(!panel.fieldFor(QStringLiteral("mystery")));
     }
 
+    /// Alt+E and Alt+S focus Epochs and Seeds (their labels' buddies are the fields, not the
+    /// rows holding them), and Tab visits Epochs and Learning rate before λ, as they are shown.
+    void trainingRowsTakeMnemonicsAndTabInOrder()
+    {
+        PlanPanel panel;
+        QHash<QString, QWidget*> buddies;
+        for (QLabel* l : panel.findChildren<QLabel*>())
+            if (l->buddy())
+                buddies.insert(l->text(), l->buddy());
+        QCOMPARE(buddies.value(QStringLiteral("&Epochs")), panel.findChild<QWidget*>(QStringLiteral("epochs")));
+        QCOMPARE(buddies.value(QStringLiteral("&Seeds")), panel.findChild<QWidget*>(QStringLiteral("seeds")));
+        for (auto it = buddies.begin(); it != buddies.end(); ++it)
+            QVERIFY2(it.value()->focusPolicy() != Qt::NoFocus, qPrintable(it.key()));
+        // The focus chain from Epochs reaches Learning rate before λ.
+        QWidget* w = panel.findChild<QWidget*>(QStringLiteral("epochs"));
+        QWidget* const lr = panel.findChild<QWidget*>(QStringLiteral("lr"));
+        QWidget* const lambda = panel.findChild<QWidget*>(QStringLiteral("lambda"));
+        int steps = 0;
+        while (w != lr && w != lambda && ++steps < 200)
+            w = w->nextInFocusChain();
+        QCOMPARE(w, lr);
+    }
+
     void eachBadValueIsMarkedAtItsField()
     {
         MainWindow w;
@@ -185,13 +208,13 @@ private Q_SLOTS:
         QCOMPARE(values->count(), int(dpu::valueCodings().size()));
         dpu::Plan plan = p->plan();
         for (const std::string& v : dpu::valueCodings()) {
-            plan.bundle.values = v;
+            plan.bundle.values = *dpu::enumFromString<dpu::Coding>(v);
             p->setPlan(plan);
             QCOMPARE(values->currentData().toString().toStdString(), v);
-            QCOMPARE(p->plan().bundle.values, v);
+            QCOMPARE(dpu::nameOf(p->plan().bundle.values), v);
         }
         values->setCurrentIndex(values->findData(QStringLiteral("q8c")));
-        QCOMPARE(dpu::toString(p->plan().bundle.values), std::string("q8c"));
+        QCOMPARE(dpu::nameOf(p->plan().bundle.values), std::string("q8c"));
     }
 
     void roundsBeyondTheDatasetAreRefused()
@@ -316,7 +339,7 @@ private Q_SLOTS:
         auto* k = p->findChild<QDoubleSpinBox*>(QStringLiteral("k"));
         QVERIFY(budget && unit && values && dense && quantAware && k);
         QCOMPARE(p->plan().budget.bytesPerRound, int64_t(0));
-        QCOMPARE(dpu::toString(p->plan().bundle.denseTensors), std::string("exact"));
+        QCOMPARE(dpu::nameOf(p->plan().bundle.denseTensors), std::string("exact"));
         QVERIFY(k->isEnabled());
         QVERIFY(!quantAware->isEnabled()); // fp32 by default
         auto codedEnabled = [dense] {
@@ -341,20 +364,20 @@ private Q_SLOTS:
         quantAware->setChecked(true);
         dense->setCurrentIndex(dense->findData(QStringLiteral("coded")));
         QVERIFY(p->plan().bundle.quantAware);
-        QCOMPARE(dpu::toString(p->plan().bundle.values), std::string("q4"));
-        QCOMPARE(dpu::toString(p->plan().bundle.denseTensors), std::string("coded"));
+        QCOMPARE(dpu::nameOf(p->plan().bundle.values), std::string("q4"));
+        QCOMPARE(dpu::nameOf(p->plan().bundle.denseTensors), std::string("coded"));
         expectFine(w, QStringLiteral("bundle.dense_tensors"));
         values->setCurrentIndex(values->findData(QStringLiteral("fp32")));
         QVERIFY(!quantAware->isEnabled() && !quantAware->isChecked());
         QVERIFY(!p->plan().bundle.quantAware);
-        QCOMPARE(dpu::toString(p->plan().bundle.denseTensors), std::string("exact")); // fp32 cannot code them
+        QCOMPARE(dpu::nameOf(p->plan().bundle.denseTensors), std::string("exact")); // fp32 cannot code them
         QVERIFY(!codedEnabled());
         dense->setCurrentIndex(dense->findData(QStringLiteral("partial")));
-        QCOMPARE(dpu::toString(p->plan().bundle.denseTensors), std::string("partial"));
+        QCOMPARE(dpu::nameOf(p->plan().bundle.denseTensors), std::string("partial"));
 
         // setPlan() shows what a plan file holds; plan() gives it back.
         dpu::Plan loaded = p->plan();
-        loaded.bundle.values = dpu::ValueCoding::Fp16;
+        loaded.bundle.values = dpu::Coding::Fp16;
         loaded.bundle.quantAware = true;
         loaded.bundle.denseTensors = dpu::DenseTensors::Coded;
         loaded.budget.bytesPerRound = 0;

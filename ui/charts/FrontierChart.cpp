@@ -37,15 +37,15 @@ QImage codingMarker(const QString& coding, const QColor& color, bool hollow)
     p.setBrush(hollow ? QBrush(Qt::white) : QBrush(color));
     QPainterPath path;
     // The coding as the family names it (a run's plan); an unknown name gets the circle.
-    const auto c = dpu::enumFromString<dpu::ValueCoding>(coding.toStdString()).value_or(dpu::ValueCoding::Fp32);
-    if (c == dpu::ValueCoding::Fp16) {
+    const auto c = dpu::enumFromString<dpu::Coding>(coding.toStdString()).value_or(dpu::Coding::Fp32);
+    if (c == dpu::Coding::Fp16) {
         path.addRect(4, 4, 16, 16);
-    } else if (c == dpu::ValueCoding::Q8) {
+    } else if (c == dpu::Coding::Q8) {
         path.moveTo(12, 2);
         path.lineTo(22, 21);
         path.lineTo(2, 21);
         path.closeSubpath();
-    } else if (c == dpu::ValueCoding::Q8c) { // q8's error, context-coded: a hexagon
+    } else if (c == dpu::Coding::Q8c) { // q8's error, context-coded: a hexagon
         path.moveTo(7, 2);
         path.lineTo(17, 2);
         path.lineTo(22, 12);
@@ -53,13 +53,13 @@ QImage codingMarker(const QString& coding, const QColor& color, bool hollow)
         path.lineTo(7, 22);
         path.lineTo(2, 12);
         path.closeSubpath();
-    } else if (c == dpu::ValueCoding::Q4) {
+    } else if (c == dpu::Coding::Q4) {
         path.moveTo(12, 1);
         path.lineTo(23, 12);
         path.lineTo(12, 23);
         path.lineTo(1, 12);
         path.closeSubpath();
-    } else if (c == dpu::ValueCoding::Ternary) {
+    } else if (c == dpu::Coding::Ternary) {
         path.moveTo(12, 22);
         path.lineTo(22, 3);
         path.lineTo(2, 3);

@@ -223,7 +223,7 @@ QString BudgetPanel::groupLabel(const dpu::FrontierGroup& g) const
             ks << QString::number(pt.k);
     const int runs = static_cast<int>(g.runIds.size());
     return tr("%1 on %2, %3 rounds, k = %4 (%5)")
-        .arg(QString::fromStdString(p.model), QString::fromStdString(dpu::toString(p.dataset.kind)))
+        .arg(QString::fromStdString(p.model), QString::fromStdString(dpu::nameOf(p.dataset.kind)))
         .arg(p.split.rounds)
         .arg(ks.join(QStringLiteral(", ")), runs == 1 ? tr("1 run") : tr("%1 runs").arg(runs));
 }
@@ -359,8 +359,8 @@ QString BudgetPanel::expectationText(const std::vector<FrontierPoint>& points) c
     if (!shownGroupMatchesPlan())
         return tr("the runs shown are of %1 on %2, the plan of %3 on %4: pick runs of the plan's model")
             .arg(QString::fromStdString(groups_[static_cast<size_t>(shownGroup_)].plan.model),
-                 QString::fromStdString(dpu::toString(groups_[static_cast<size_t>(shownGroup_)].plan.dataset.kind)),
-                 QString::fromStdString(plan_.model), QString::fromStdString(dpu::toString(plan_.dataset.kind)));
+                 QString::fromStdString(dpu::nameOf(groups_[static_cast<size_t>(shownGroup_)].plan.dataset.kind)),
+                 QString::fromStdString(plan_.model), QString::fromStdString(dpu::nameOf(plan_.dataset.kind)));
     // The analytic k is the plan's coding's: only the families coded as the plan codes.
     const dpu::FamilyValues values = dpu::familyValuesOf(plan_);
     std::set<std::string> strategies;
@@ -368,7 +368,7 @@ QString BudgetPanel::expectationText(const std::vector<FrontierPoint>& points) c
         if (p.familyValues == values)
             strategies.insert(p.strategy);
     if (strategies.empty())
-        return tr("no finished runs coded as the plan codes (%1)").arg(QString::fromStdString(dpu::toString(plan_.bundle.values)));
+        return tr("no finished runs coded as the plan codes (%1)").arg(QString::fromStdString(dpu::nameOf(plan_.bundle.values)));
     QStringList lines;
     for (const std::string& s : strategies) {
         const QString name = QString::fromStdString(s);

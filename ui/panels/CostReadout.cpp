@@ -178,7 +178,7 @@ void CostReadout::refresh()
         basis = tr("calibrated");
         break;
     case dpu::RoundEstimate::Basis::Nominal:
-        basis = tr("nominal %1").arg(QString::fromStdString(dpu::toString(plan.bundle.values)));
+        basis = tr("nominal %1").arg(QString::fromStdString(dpu::nameOf(plan.bundle.values)));
         break;
     default:
         break;

@@ -16,14 +16,14 @@ template <typename E> E comboValue(const QComboBox* combo, E fallback)
 /// Shows `value` (the first item when the combo does not offer it).
 template <typename E> void setComboValue(QComboBox* combo, E value)
 {
-    const int index = combo->findData(QString::fromStdString(dpu::toString(value)));
+    const int index = combo->findData(QString::fromStdString(dpu::nameOf(value)));
     combo->setCurrentIndex(index < 0 ? 0 : index);
 }
 
 /// Item data for `value`: its plan-file name.
 template <typename E> QString comboData(E value)
 {
-    return QString::fromStdString(dpu::toString(value));
+    return QString::fromStdString(dpu::nameOf(value));
 }
 
 } // namespace dpu::ui

@@ -152,7 +152,7 @@ void PlanPanel::updateBundleFields()
     const bool budgeted = budget_->value() > 0;
     k_->setEnabled(!budgeted);
     kSlider_->setEnabled(!budgeted);
-    const bool lossy = dpu::isLossy(comboValue(values_, dpu::ValueCoding::Fp32));
+    const bool lossy = dpu::isLossy(comboValue(values_, dpu::Coding::Fp32));
     quantAware_->setEnabled(lossy);
     if (!lossy && quantAware_->isChecked()) {
         const QSignalBlocker block(quantAware_); // fp32 is exact: nothing to be aware of
@@ -294,7 +294,7 @@ dpu::Plan PlanPanel::plan() const
             p.seeds.push_back(v);
     }
     p.device = comboValue(device_, dpu::ComputeDevice::Auto);
-    p.bundle.values = comboValue(values_, dpu::ValueCoding::Fp32);
+    p.bundle.values = comboValue(values_, dpu::Coding::Fp32);
     p.bundle.quantAware = quantAware_->isChecked(); // unchecked with fp32 (updateBundleFields)
     p.bundle.denseTensors = comboValue(dense_, dpu::DenseTensors::Exact);
     const bool perRun = budgetUnit_->currentData().toString() == QLatin1String("run");

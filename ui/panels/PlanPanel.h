@@ -111,6 +111,8 @@ private:
     void addTrainingRows(QFormLayout* form, QWidget* box);
     /// One form row holding two fields: `first`, then `second` after its own label.
     static QWidget* pairRow(QWidget* box, QWidget* first, const QString& secondLabel, QWidget* second);
+    /// Adds `row` under `label`, whose mnemonic focuses `first`.
+    static void addPairRow(QFormLayout* form, const QString& label, QWidget* row, QWidget* first);
     /// Object names: what tests and settings find the fields by.
     void nameFields();
     static QString strategyToolTip(const QString& name);

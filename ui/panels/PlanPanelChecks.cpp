@@ -140,18 +140,19 @@ QWidget* PlanPanel::fieldFor(const QString& path) const
 
 QStringList PlanPanel::pathsWithoutField()
 {
-    // Kept in plan files, not worth a widget: their problems are listed under the form.
-    return {QStringLiteral("train.batch"), QStringLiteral("train.momentum"), QStringLiteral("train.nesterov"),
-            QStringLiteral("train.weight_decay"), QStringLiteral("train.schedule.kind"),
-            QStringLiteral("train.schedule.step_epochs"), QStringLiteral("train.schedule.gamma"),
-            QStringLiteral("reinit"), QStringLiteral("mode"), QStringLiteral("threads"),
-            QStringLiteral("bundle.write"), QStringLiteral("bundle.secret_key")};
+    // The engine's table says which fields live in plan files only; their problems are listed
+    // under the form.
+    QStringList paths;
+    for (const dpu::PlanField& f : dpu::planFields())
+        if (f.advanced)
+            paths << QString::fromStdString(f.path);
+    return paths;
 }
 
 void PlanPanel::mapFields()
 {
-    // Every described plan field (dpu::planFields()) is marked at one widget, or listed in
-    // pathsWithoutField(); test_ui_fields holds the two lists against the engine's table.
+    // Every described plan field (dpu::planFields()) is marked at one widget, or is advanced
+    // (pathsWithoutField()); test_ui_fields holds the form to the engine's table.
     const QHash<QString, QWidget*> own{
         {QStringLiteral("name"), name_}, {QStringLiteral("model"), model_}, {QStringLiteral("width_multiplier"), model_},
         {QStringLiteral("dataset.kind"), datasetKind_}, {QStringLiteral("dataset.normalise"), normalise_},

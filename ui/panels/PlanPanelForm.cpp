@@ -146,7 +146,7 @@ void PlanPanel::addBundleRows(QFormLayout* form, QWidget* box)
 {
     // No mnemonics on these rows: every letter of their names is taken in the main window.
     values_ = new QComboBox(box);
-    for (const auto& v : dpu::enumNames<dpu::ValueCoding>())
+    for (const auto& v : dpu::enumNames<dpu::Coding>())
         values_->addItem(QString::fromLatin1(v.name), comboData(v.value));
     values_->setToolTip(tr("How the changed weights travel in the update bundles: fp32 exact, fp16, q8 "
                            "(256 centroids per tensor), q8c (q8's error in about 0.8x its bytes), q4 (16 "
@@ -197,13 +197,6 @@ void PlanPanel::addBundleRows(QFormLayout* form, QWidget* box)
 
 void PlanPanel::addTrainingRows(QFormLayout* form, QWidget* box)
 {
-    lambda_ = new QDoubleSpinBox(box);
-    lambda_->setRange(-1, 2); // out-of-range values get the engine's message
-    lambda_->setDecimals(3);
-    lambda_->setSingleStep(0.05);
-    lambda_->setToolTip(tr("DPU's weight of the global contribution (how far a weight moved in the full "
-                           "training step) against the local one (how much it lowered the loss on the way); "
-                           "0.5 weighs both equally, as the paper does. Only dpu and its variants use it."));
     // Two fields per row below: the form fits a 768-pixel-high screen without scrolling.
     epochs_ = intSpin(box, 0, 10000);
     epochs_->setToolTip(tr("Epochs of each training step per round: the full step and the sparse fine-tune "
@@ -213,8 +206,16 @@ void PlanPanel::addTrainingRows(QFormLayout* form, QWidget* box)
     lr_->setDecimals(6);
     lr_->setSingleStep(0.001);
     lr_->setToolTip(tr("Learning rate of every training step"));
-    form->addRow(tr("&Epochs"), pairRow(box, epochs_, tr("Learning rate"), lr_));
+    addPairRow(form, tr("&Epochs"), pairRow(box, epochs_, tr("Learning rate"), lr_), epochs_);
     marks_->addRow(QStringLiteral("epochs"), {epochs_, lr_}, {tr("Epochs"), tr("Learning rate")});
+    // Made after Epochs and Learning rate: Tab visits the fields in the order they are shown.
+    lambda_ = new QDoubleSpinBox(box);
+    lambda_->setRange(-1, 2); // out-of-range values get the engine's message
+    lambda_->setDecimals(3);
+    lambda_->setSingleStep(0.05);
+    lambda_->setToolTip(tr("DPU's weight of the global contribution (how far a weight moved in the full "
+                           "training step) against the local one (how much it lowered the loss on the way); "
+                           "0.5 weighs both equally, as the paper does. Only dpu and its variants use it."));
     optimizer_ = new QComboBox(box);
     optimizer_->addItem(QStringLiteral("Adam"), comboData(dpu::Optimizer::Adam));
     optimizer_->addItem(QStringLiteral("SGD (Nesterov)"), comboData(dpu::Optimizer::Sgd));
@@ -227,8 +228,17 @@ void PlanPanel::addTrainingRows(QFormLayout* form, QWidget* box)
     device_ = new QComboBox(box);
     for (const auto& d : dpu::enumNames<dpu::ComputeDevice>())
         device_->addItem(QString::fromLatin1(d.name), comboData(d.value));
-    form->addRow(tr("&Seeds"), pairRow(box, seeds_, tr("De&vice"), device_));
+    addPairRow(form, tr("&Seeds"), pairRow(box, seeds_, tr("De&vice"), device_), seeds_);
     marks_->addRow(QStringLiteral("seeds"), {seeds_, device_}, {tr("Seeds"), tr("Device")});
+}
+
+void PlanPanel::addPairRow(QFormLayout* form, const QString& label, QWidget* row, QWidget* first)
+{
+    // The row's own label goes to its first field: a mnemonic on the row container (what
+    // addRow(QString, QWidget*) makes) would focus nothing.
+    auto* l = new QLabel(label, row->parentWidget());
+    l->setBuddy(first);
+    form->addRow(l, row);
 }
 
 QWidget* PlanPanel::pairRow(QWidget* box, QWidget* first, const QString& secondLabel, QWidget* second)

@@ -88,7 +88,7 @@ QString ReportText::planInWords(const dpu::Plan& p, const dpu::RunStatus& status
                      .arg(status.partialWeights).arg(status.denseWeights);
     s << model + QLatin1Char('.');
     s << tr("It learns from %1 data in %2%3.")
-             .arg(esc(dpu::toString(p.dataset.kind)), esc(p.dataset.path),
+             .arg(esc(dpu::nameOf(p.dataset.kind)), esc(p.dataset.path),
                   p.dataset.trainLimit > 0 ? tr(" (first %L1 training samples)").arg(p.dataset.trainLimit) : QString());
     const int rounds = status.rounds > 0 ? status.rounds : p.split.rounds;
     if (p.mode == dpu::RunMode::Single)
@@ -108,9 +108,9 @@ QString ReportText::planInWords(const dpu::Plan& p, const dpu::RunStatus& status
              .arg(p.reinit ? tr("on") : tr("off"));
     s << tr("Each training step runs %n epoch(s) of %1 (learning rate %2, %3 schedule, batch %4); seeds: %5.", nullptr,
             p.train.epochs)
-             .arg(esc(dpu::toString(p.train.optimizer)))
+             .arg(esc(dpu::nameOf(p.train.optimizer)))
              .arg(p.train.lr)
-             .arg(esc(dpu::toString(p.train.schedule.kind)))
+             .arg(esc(dpu::nameOf(p.train.schedule.kind)))
              .arg(p.train.batch)
              .arg([&] {
                  QStringList seeds;
@@ -118,7 +118,7 @@ QString ReportText::planInWords(const dpu::Plan& p, const dpu::RunStatus& status
                      seeds << QString::number(seed);
                  return seeds.join(QStringLiteral(", "));
              }());
-    s << tr("Update bundles carry %1 values.").arg(esc(dpu::toString(p.bundle.values)));
+    s << tr("Update bundles carry %1 values.").arg(esc(dpu::nameOf(p.bundle.values)));
     return s.join(QLatin1Char(' '));
 }
 

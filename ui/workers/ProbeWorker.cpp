@@ -9,9 +9,9 @@ namespace dpu::ui {
 
 QString probeKey(const dpu::DatasetSpec& s)
 {
-    QStringList parts{QString::fromStdString(dpu::toString(s.kind)), QString::fromStdString(s.path), QString::number(s.trainLimit),
+    QStringList parts{QString::fromStdString(dpu::nameOf(s.kind)), QString::fromStdString(s.path), QString::number(s.trainLimit),
                       QString::number(s.testLimit), QString::fromStdString(s.x), QString::fromStdString(s.y),
-                      QString::fromStdString(s.xTest), QString::fromStdString(s.yTest), QString::fromStdString(dpu::toString(s.layout)),
+                      QString::fromStdString(s.xTest), QString::fromStdString(s.yTest), QString::fromStdString(dpu::nameOf(s.layout)),
                       QString::number(s.testFraction, 'g', 17), QString::number(s.classes),
                       QString::number(s.imageHeight), QString::number(s.imageWidth), QString::number(s.channels)};
     return parts.join(QChar(0x1f)); // a separator no path or name holds

@@ -69,7 +69,7 @@ struct TrainSpec {
 
 /// The update bundles a run builds for every deployed round (docs/bundle-format.md).
 struct BundleSpec {
-    ValueCoding values = ValueCoding::Fp32; ///< coding of changed weights
+    Coding values = Coding::Fp32; ///< coding of changed weights
     bool write = true;           ///< keep them in OUT/bundles/ (their sizes are always measured)
     std::string secretKey;       ///< Ed25519 secret key file (64 bytes) to sign them; empty: unsigned
     /// With a lossy coding, the sparse fine-tune knows it: the changed weights are quantised with
@@ -150,7 +150,7 @@ std::string planToJson(const Plan& plan);
 /// Checks cross-field rules (e.g. k in (0, 1], strategies known). Throws PlanError.
 void validatePlan(const Plan& plan);
 
-/// The names bundle.values may take, fp32 (the exact one) first: enumStrings<ValueCoding>().
+/// The names bundle.values may take, fp32 (the exact one) first: enumStrings<Coding>().
 /// fp16; q8 (256 k-means centroids per tensor, Huffman); q8c (q8's error or less on one uniform
 /// grid per bundle, context-coded); q4 (16 centroids, context-coded); ternary (sign x one
 /// magnitude per tensor, context-coded); docs/bundle-format.md.

@@ -18,7 +18,7 @@ enum class Optimizer { Adam, Sgd };
 /// train.schedule.kind.
 enum class ScheduleKind { Step, Cosine, Constant };
 /// bundle.values: the coding of the changed weights (Fp32 is the only exact one).
-enum class ValueCoding { Fp32, Fp16, Q8, Q8c, Q4, Ternary };
+enum class Coding { Fp32, Fp16, Q8, Q8c, Q4, Ternary };
 /// bundle.dense_tensors: how the always-shipped 1-D tensors travel.
 enum class DenseTensors { Exact, Partial, Coded };
 /// mode: multi-round updating, or one update of a trained model with iterative rewinding.
@@ -40,13 +40,13 @@ template <> const std::vector<EnumName<ArrayLayout>>& enumNames<ArrayLayout>();
 template <> const std::vector<EnumName<Normalise>>& enumNames<Normalise>();
 template <> const std::vector<EnumName<Optimizer>>& enumNames<Optimizer>();
 template <> const std::vector<EnumName<ScheduleKind>>& enumNames<ScheduleKind>();
-template <> const std::vector<EnumName<ValueCoding>>& enumNames<ValueCoding>();
+template <> const std::vector<EnumName<Coding>>& enumNames<Coding>();
 template <> const std::vector<EnumName<DenseTensors>>& enumNames<DenseTensors>();
 template <> const std::vector<EnumName<RunMode>>& enumNames<RunMode>();
 template <> const std::vector<EnumName<ComputeDevice>>& enumNames<ComputeDevice>();
 
-/// The plan-file name of `value` ("q8c" for ValueCoding::Q8c).
-template <typename E> std::string toString(E value)
+/// The plan-file name of `value` ("q8c" for Coding::Q8c).
+template <typename E> std::string nameOf(E value)
 {
     for (const EnumName<E>& n : enumNames<E>())
         if (n.value == value)
@@ -76,6 +76,6 @@ template <typename E> std::vector<std::string> enumStrings()
 std::string quotedChoices(const std::vector<std::string>& names);
 
 /// True for the codings that change the values they carry (every one but fp32).
-inline bool isLossy(ValueCoding c) { return c != ValueCoding::Fp32; }
+inline bool isLossy(Coding c) { return c != Coding::Fp32; }
 
 } // namespace dpu

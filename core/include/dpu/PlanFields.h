@@ -24,6 +24,9 @@ struct PlanField {
     std::string values;               ///< what it takes, in words: "1..10000", "a ratio in (0, 1]"
     std::string defaultValue;         ///< the default as a plan file writes it: "6", "\"adam\"", "none"
     std::string doc;                  ///< one line: what it does
+    /// Kept in plan files only: the window's form has no widget for it (its problems are
+    /// listed under the form). A new key of this kind touches no UI code.
+    bool advanced = false;
 };
 
 /// Every field of a plan, in the order docs/plan-format.md lists them. The table is the one

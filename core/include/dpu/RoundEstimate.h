@@ -28,7 +28,7 @@ struct RoundEstimate {
 
 /// Nominal bits of one changed value under a coding: fp32 32, fp16 16, q8 and q8c 8, q4 4,
 /// ternary log2(3) (their tables and context coding ignored). Throws PlanError for an unknown coding.
-double nominalValueBits(ValueCoding coding);
+double nominalValueBits(Coding coding);
 
 /// Bits of one partial round of `plan` at its k on the nominal model: nominal value bits per
 /// changed weight plus H(k) bits of positions per weight of the selection pool, plus the

@@ -17,15 +17,15 @@ enum class Kind : uint8_t { Full = 1, Delta = 2, ReinitDelta = 3 };
 enum class ValueCoding : uint8_t { Fp32 = 1, Fp16 = 2, Q8 = 3, Q8c = 4, Q4 = 5, Ternary = 6 };
 
 /// The writer's coding for a plan's bundle.values (the plan's enum carries no format numbers).
-inline ValueCoding codingOf(dpu::ValueCoding c)
+inline ValueCoding codingOf(dpu::Coding c)
 {
     switch (c) {
-    case dpu::ValueCoding::Fp32: return ValueCoding::Fp32;
-    case dpu::ValueCoding::Fp16: return ValueCoding::Fp16;
-    case dpu::ValueCoding::Q8: return ValueCoding::Q8;
-    case dpu::ValueCoding::Q8c: return ValueCoding::Q8c;
-    case dpu::ValueCoding::Q4: return ValueCoding::Q4;
-    case dpu::ValueCoding::Ternary: return ValueCoding::Ternary;
+    case dpu::Coding::Fp32: return ValueCoding::Fp32;
+    case dpu::Coding::Fp16: return ValueCoding::Fp16;
+    case dpu::Coding::Q8: return ValueCoding::Q8;
+    case dpu::Coding::Q8c: return ValueCoding::Q8c;
+    case dpu::Coding::Q4: return ValueCoding::Q4;
+    case dpu::Coding::Ternary: return ValueCoding::Ternary;
     }
     return ValueCoding::Fp32; // unreachable: every coding is listed
 }

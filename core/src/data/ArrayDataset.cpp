@@ -106,7 +106,7 @@ RawSplit arraysToSplit(const ArrayPair& p, ArrayLayout layout)
     const bool ok = (s.size() == 2) || (s.size() == 3 && (l == Axes::Nhw || l == Axes::Ncl)) ||
                     (s.size() == 4 && (l == Axes::Nchw || l == Axes::Nhwc));
     if (!ok)
-        failFile(p.xWhere, "shape " + shapeText(s) + " does not fit dataset.layout \"" + toString(layout) +
+        failFile(p.xWhere, "shape " + shapeText(s) + " does not fit dataset.layout \"" + nameOf(layout) +
                                "\" (3-D arrays: nhw or ncl; 4-D arrays: nchw or nhwc)");
     const auto& ys = p.y.shape;
     if (!(ys.size() == 1 || (ys.size() == 2 && ys[1] == 1)))

@@ -96,7 +96,7 @@ DataProbe probeDataset(const DatasetSpec& spec, const std::function<void()>& pol
     for (int c = 0; c < r.classes; ++c)
         out.perClass.push_back({c < static_cast<int>(r.classNames.size()) ? r.classNames[static_cast<size_t>(c)] : std::to_string(c),
                                 trainCounts[c].item<int64_t>(), testCounts[c].item<int64_t>()});
-    out.description = r.name + " (" + toString(spec.kind) + ") " + std::to_string(out.train) + " train / " + std::to_string(out.test) +
+    out.description = r.name + " (" + nameOf(spec.kind) + ") " + std::to_string(out.train) + " train / " + std::to_string(out.test) +
                       " test" + (r.heldOut ? " (held out)" : "");
     return out;
 }

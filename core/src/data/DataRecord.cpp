@@ -17,7 +17,7 @@ std::string dataRecordJson(const Plan& plan, const LoadedData& data, const std::
     j["test"] = data.test.size();
     j["shape"] = {data.shape.channels, data.shape.height, data.shape.width};
     j["classes"] = data.classes;
-    j["normalise"] = toString(d.normalise);
+    j["normalise"] = nameOf(d.normalise);
     if (d.normalise == Normalise::FirstRound) {
         j["normalisation"] = json::array();
         for (size_t i = 0; i < seedStats.size() && i < plan.seeds.size(); ++i)

@@ -120,7 +120,7 @@ LoadedData loadData(const DatasetSpec& spec, const std::function<void()>& poll)
     out.train.augment = spec.augment;
     out.shape = {static_cast<int>(raw.train.pixels.size(1)), static_cast<int>(raw.train.pixels.size(2)),
                  static_cast<int>(raw.train.pixels.size(3))};
-    out.description = name + " (" + toString(spec.kind) + ") " + std::to_string(out.train.size()) + " train / " +
+    out.description = name + " (" + nameOf(spec.kind) + ") " + std::to_string(out.train.size()) + " train / " +
                       std::to_string(out.test.size()) + " test";
     return out;
 }

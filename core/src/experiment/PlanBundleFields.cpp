@@ -8,18 +8,18 @@ namespace dpu::plan {
 std::vector<FieldBinding> bundleAndBudget()
 {
     std::vector<FieldBinding> t;
-    t.push_back(choice<ValueCoding>(
-        "bundle.values", [](Plan& p) -> ValueCoding& { return p.bundle.values; }, Write::Always,
+    t.push_back(choice<Coding>(
+        "bundle.values", [](Plan& p) -> Coding& { return p.bundle.values; }, Write::Always,
         "coding of the changed weights in the update bundles: `fp32` (exact), `fp16`, `q8` (256 k-means centroids per "
         "tensor, Huffman-coded), `q8c` (at most `q8`'s squared error, on one uniform grid per bundle, arithmetic-coded "
         "with context models: about 0.8x `q8`'s bytes), `q4` (16 k-means centroids per tensor, context-coded), "
         "`ternary` (each change's sign times the tensor's mean change magnitude, context-coded; docs/bundle-format.md "
         "4.1); with a lossy coding the devices, and the recorded accuracies, use the decoded values"));
-    t.push_back(flag("bundle.write", [](Plan& p) -> bool& { return p.bundle.write; }, Write::Always,
-                     "keep every round's bundle in `OUT/bundles/` (sizes are measured either way)"));
-    t.push_back(text("bundle.secret_key", [](Plan& p) -> std::string& { return p.bundle.secretKey; }, Write::Set,
+    t.push_back(advanced(flag("bundle.write", [](Plan& p) -> bool& { return p.bundle.write; }, Write::Always,
+                     "keep every round's bundle in `OUT/bundles/` (sizes are measured either way)")));
+    t.push_back(advanced(text("bundle.secret_key", [](Plan& p) -> std::string& { return p.bundle.secretKey; }, Write::Set,
                      "a file path",
-                     "Ed25519 secret key file (64 bytes, from `dpu-cli bundle keygen`) to sign the bundles"));
+                     "Ed25519 secret key file (64 bytes, from `dpu-cli bundle keygen`) to sign the bundles")));
     t.push_back(flag("bundle.quant_aware", [](Plan& p) -> bool& { return p.bundle.quantAware; }, Write::Set,
                      "lossy codings only: the sparse fine-tune quantises the changed weights with the bundle's coding "
                      "in stages and re-fits the rest around them (docs/engine.md) instead of quantising after training"));

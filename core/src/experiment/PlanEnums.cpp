@@ -46,12 +46,12 @@ template <> const std::vector<EnumName<ScheduleKind>>& enumNames<ScheduleKind>()
     return names;
 }
 
-template <> const std::vector<EnumName<ValueCoding>>& enumNames<ValueCoding>()
+template <> const std::vector<EnumName<Coding>>& enumNames<Coding>()
 {
     // fp32 first: the exact one, and the default.
-    static const std::vector<EnumName<ValueCoding>> names{
-        {ValueCoding::Fp32, "fp32"}, {ValueCoding::Fp16, "fp16"}, {ValueCoding::Q8, "q8"},
-        {ValueCoding::Q8c, "q8c"},   {ValueCoding::Q4, "q4"},     {ValueCoding::Ternary, "ternary"},
+    static const std::vector<EnumName<Coding>> names{
+        {Coding::Fp32, "fp32"}, {Coding::Fp16, "fp16"}, {Coding::Q8, "q8"},
+        {Coding::Q8c, "q8c"},   {Coding::Q4, "q4"},     {Coding::Ternary, "ternary"},
     };
     return names;
 }

@@ -9,6 +9,13 @@
 
 namespace dpu::plan {
 
+/// `b`, marked as kept in plan files only (no widget on the form).
+inline FieldBinding advanced(FieldBinding b)
+{
+    b.info.advanced = true;
+    return b;
+}
+
 /// Where a field's value lives in a plan; a captureless lambda: [](Plan& p) -> double& { return p.k; }.
 template <typename T> using Ref = T& (*)(Plan&);
 
@@ -120,7 +127,7 @@ inline FieldBinding number(const std::string& path, Ref<double> ref, Bounds boun
 template <typename E> FieldBinding choice(const std::string& path, Ref<E> ref, Write when, const std::string& doc)
 {
     const std::vector<std::string> names = enumStrings<E>();
-    FieldBinding b{{path, FieldType::Choice, names, "", "\"" + toString(value(ref, defaults())) + "\"", doc}, {}, {}, {}};
+    FieldBinding b{{path, FieldType::Choice, names, "", "\"" + nameOf(value(ref, defaults())) + "\"", doc}, {}, {}, {}};
     b.read = [path, ref, names](const json& v, Plan& p) {
         require(v.is_string(), path, std::string("expected a string, found ") + v.type_name());
         const std::optional<E> e = enumFromString<E>(v.get<std::string>());
@@ -129,7 +136,7 @@ template <typename E> FieldBinding choice(const std::string& path, Ref<E> ref, W
     };
     b.write = [ref, when](const Plan& p, json& parent, const std::string& key) {
         if (when == Write::Always || value(ref, p) != value(ref, defaults()))
-            parent[key] = toString(value(ref, p));
+            parent[key] = nameOf(value(ref, p));
     };
     return b;
 }

@@ -90,11 +90,11 @@ std::vector<FieldBinding> splitAndMethod()
                        Write::Always, "updating ratio: share of partial weights changed per round"));
     t.push_back(number("lambda", [](Plan& p) -> double& { return p.lambda; }, {0, 1, true, true}, "a value in [0, 1]",
                        Write::Always, "DPU's weight of the normalised global contribution (1 - lambda: local)"));
-    t.push_back(flag("reinit", [](Plan& p) -> bool& { return p.reinit; }, Write::Always,
-                     "DPU/LCPU follow the re-initialisation rule (paper Sec. 4.2)"));
-    t.push_back(choice<RunMode>("mode", [](Plan& p) -> RunMode& { return p.mode; }, Write::Always,
+    t.push_back(advanced(flag("reinit", [](Plan& p) -> bool& { return p.reinit; }, Write::Always,
+                     "DPU/LCPU follow the re-initialisation rule (paper Sec. 4.2)")));
+    t.push_back(advanced(choice<RunMode>("mode", [](Plan& p) -> RunMode& { return p.mode; }, Write::Always,
                                 "`multi`: multi-round updating; `single`: round 1 trains the deployed model fully, round 2 "
-                                "updates it once with iterative rewinding (20 % of the remaining weights per step)"));
+                                "updates it once with iterative rewinding (20 % of the remaining weights per step)")));
     return t;
 }
 
@@ -103,31 +103,31 @@ std::vector<FieldBinding> training()
     std::vector<FieldBinding> t;
     t.push_back(integer<int>("train.epochs", [](Plan& p) -> int& { return p.train.epochs; }, 1, 10000, "1..10000",
                              Write::Always, "epochs of each training step (the full step and the sparse fine-tune)"));
-    t.push_back(integer<int>("train.batch", [](Plan& p) -> int& { return p.train.batch; }, 1, 65536, "1..65536",
-                             Write::Always, "mini-batch size"));
+    t.push_back(advanced(integer<int>("train.batch", [](Plan& p) -> int& { return p.train.batch; }, 1, 65536, "1..65536",
+                             Write::Always, "mini-batch size")));
     t.push_back(choice<Optimizer>("train.optimizer", [](Plan& p) -> Optimizer& { return p.train.optimizer; },
                                   Write::Always, "`adam` (PyTorch defaults) or `sgd`"));
     t.push_back(number("train.lr", [](Plan& p) -> double& { return p.train.lr; }, {0, 100, false, false},
                        "a learning rate in (0, 100)", Write::Always, "initial learning rate"));
-    t.push_back(number("train.momentum", [](Plan& p) -> double& { return p.train.momentum; }, {0, 1, true, false},
-                       "[0, 1)", Write::Always, "SGD momentum"));
-    t.push_back(flag("train.nesterov", [](Plan& p) -> bool& { return p.train.nesterov; }, Write::Always,
-                     "SGD with Nesterov momentum"));
-    t.push_back(number("train.weight_decay", [](Plan& p) -> double& { return p.train.weightDecay; }, {0, 1, true, false},
-                       "[0, 1)", Write::Always, "L2 weight decay"));
-    t.push_back(choice<ScheduleKind>("train.schedule.kind", [](Plan& p) -> ScheduleKind& { return p.train.schedule.kind; },
+    t.push_back(advanced(number("train.momentum", [](Plan& p) -> double& { return p.train.momentum; }, {0, 1, true, false},
+                       "[0, 1)", Write::Always, "SGD momentum")));
+    t.push_back(advanced(flag("train.nesterov", [](Plan& p) -> bool& { return p.train.nesterov; }, Write::Always,
+                     "SGD with Nesterov momentum")));
+    t.push_back(advanced(number("train.weight_decay", [](Plan& p) -> double& { return p.train.weightDecay; }, {0, 1, true, false},
+                       "[0, 1)", Write::Always, "L2 weight decay")));
+    t.push_back(advanced(choice<ScheduleKind>("train.schedule.kind", [](Plan& p) -> ScheduleKind& { return p.train.schedule.kind; },
                                      Write::Always,
-                                     "`step` (StepLR), `cosine` (annealing to 0 over the epochs), `constant`"));
-    t.push_back(integer<int>("train.schedule.step_epochs", [](Plan& p) -> int& { return p.train.schedule.stepEpochs; }, 0,
+                                     "`step` (StepLR), `cosine` (annealing to 0 over the epochs), `constant`")));
+    t.push_back(advanced(integer<int>("train.schedule.step_epochs", [](Plan& p) -> int& { return p.train.schedule.stepEpochs; }, 0,
                              INT32_MAX, ">= 0 (0: epochs / 3)", Write::Always,
-                             "step: decay every N epochs; 0 means every `epochs / 3`"));
-    t.push_back(number("train.schedule.gamma", [](Plan& p) -> double& { return p.train.schedule.gamma; },
-                       {0, 1, false, true}, "a factor in (0, 1]", Write::Always, "step: decay factor"));
+                             "step: decay every N epochs; 0 means every `epochs / 3`")));
+    t.push_back(advanced(number("train.schedule.gamma", [](Plan& p) -> double& { return p.train.schedule.gamma; },
+                       {0, 1, false, true}, "a factor in (0, 1]", Write::Always, "step: decay factor")));
     t.push_back(seedsField());
     t.push_back(choice<ComputeDevice>("device", [](Plan& p) -> ComputeDevice& { return p.device; }, Write::Always,
                                       "`auto` (CUDA when available), `cpu`, `cuda`"));
-    t.push_back(integer<int>("threads", [](Plan& p) -> int& { return p.threads; }, 0, 1024, "0 (all cores) .. 1024",
-                             Write::Always, "intra-op threads (0: all cores)"));
+    t.push_back(advanced(integer<int>("threads", [](Plan& p) -> int& { return p.threads; }, 0, 1024, "0 (all cores) .. 1024",
+                             Write::Always, "intra-op threads (0: all cores)")));
     return t;
 }
 

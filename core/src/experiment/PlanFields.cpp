@@ -81,7 +81,7 @@ std::string planFieldsText()
 {
     std::ostringstream out;
     for (const PlanField& f : planFields()) {
-        out << f.path << "  (default " << f.defaultValue << ")\n";
+        out << f.path << "  (default " << f.defaultValue << ")" << (f.advanced ? "  [plan files only]" : "") << "\n";
         out << "    " << valuesText(f, "") << "\n";
         // The doc's Markdown backticks read as noise in a terminal.
         std::string doc = f.doc;

@@ -53,7 +53,7 @@ json& objectAt(json& root, const std::string& path)
 
 std::vector<std::string> valueCodings()
 {
-    return enumStrings<ValueCoding>();
+    return enumStrings<Coding>();
 }
 
 std::vector<std::string> strategyNames()

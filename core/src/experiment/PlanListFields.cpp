@@ -98,7 +98,7 @@ FieldBinding normaliseField()
         if (d.normalise == Normalise::Given)
             parent[key] = {{"mean", d.mean}, {"std", d.std}};
         else if (d.normalise != Normalise::Train)
-            parent[key] = toString(d.normalise);
+            parent[key] = nameOf(d.normalise);
     };
     b.check = [](const Plan& p) {
         if (p.dataset.normalise == Normalise::Given)

@@ -46,15 +46,15 @@ std::string ratioText(double r)
 
 } // namespace
 
-double nominalValueBits(ValueCoding coding)
+double nominalValueBits(Coding coding)
 {
     switch (coding) {
-    case ValueCoding::Fp32: return 32;
-    case ValueCoding::Fp16: return 16;
-    case ValueCoding::Q8:
-    case ValueCoding::Q8c: return 8;
-    case ValueCoding::Q4: return 4;
-    case ValueCoding::Ternary: return std::log2(3.0);
+    case Coding::Fp32: return 32;
+    case Coding::Fp16: return 16;
+    case Coding::Q8:
+    case Coding::Q8c: return 8;
+    case Coding::Q4: return 4;
+    case Coding::Ternary: return std::log2(3.0);
     }
     return 32; // unreachable: every coding is listed
 }
@@ -134,7 +134,7 @@ RoundEstimate estimateRound(const Plan& plan, const CostModel& cost, const std::
             e.bytes = nominalRoundBits(cost, plan) / 8.0;
             e.realToAnalytic = analytic > 0 ? e.bytes / analytic : 0;
             e.why = exact ? "the paper's model: 32 bits per changed weight and H(k) bits of positions per weight"
-                          : "nominal for " + toString(plan.bundle.values) + ": " + ratioText(nominalValueBits(plan.bundle.values)) +
+                          : "nominal for " + nameOf(plan.bundle.values) + ": " + ratioText(nominalValueBits(plan.bundle.values)) +
                                 " bits per changed value and H(k) bits of positions per weight (run " + e.family +
                                 " to calibrate it; context coding usually does better)";
         }

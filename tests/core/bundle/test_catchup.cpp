@@ -51,7 +51,7 @@ dpu::Plan catchUpPlan(const RunCase& c)
     p.k = 0.02;
     p.train.epochs = 1;
     p.seeds = {3};
-    p.bundle.values = *dpu::enumFromString<dpu::ValueCoding>(c.values);
+    p.bundle.values = *dpu::enumFromString<dpu::Coding>(c.values);
     p.bundle.denseTensors = *dpu::enumFromString<dpu::DenseTensors>(c.dense);
     p.threads = 1;
     return p;

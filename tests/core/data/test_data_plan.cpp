@@ -17,15 +17,15 @@ private Q_SLOTS:
             "image_size": [20, 30], "channels": 3, "normalise": {"mean": [0.5, 0.4, 0.3], "std": [0.2, 0.2, 0.25]},
             "augment": {"crop_padding": 4, "flip": true}}})");
         const auto& d = p.dataset;
-        QCOMPARE(dpu::toString(d.kind), std::string("npz"));
+        QCOMPARE(dpu::nameOf(d.kind), std::string("npz"));
         QCOMPARE(d.x + d.y + d.xTest + d.yTest, std::string("featlabftlt"));
-        QCOMPARE(dpu::toString(d.layout), std::string("nhwc"));
+        QCOMPARE(dpu::nameOf(d.layout), std::string("nhwc"));
         QCOMPARE(d.testFraction, 0.1);
         QCOMPARE(d.classes, 12);
         QCOMPARE(d.imageHeight, 20);
         QCOMPARE(d.imageWidth, 30);
         QCOMPARE(d.channels, 3);
-        QCOMPARE(dpu::toString(d.normalise), std::string("given"));
+        QCOMPARE(dpu::nameOf(d.normalise), std::string("given"));
         QCOMPARE(d.std, (std::vector<double>{0.2, 0.2, 0.25}));
         QCOMPARE(d.augment.cropPadding, 4);
         QVERIFY(d.augment.flip);
@@ -64,7 +64,7 @@ private Q_SLOTS:
         const auto r = dpu::recoverPlan(R"({"dataset": {"kind": "npy", "path": "/d", "layout": "x"}})");
         QCOMPARE(r.problems.size(), size_t{1});
         QCOMPARE(r.problems[0].path, std::string("dataset.layout"));
-        QCOMPARE(dpu::toString(r.plan.dataset.kind), std::string("npy"));
+        QCOMPARE(dpu::nameOf(r.plan.dataset.kind), std::string("npy"));
     }
 };
 

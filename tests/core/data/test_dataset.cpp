@@ -83,7 +83,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         dpu::test::writeCifarFolder(dir.path().toStdString(), false, 6, 5);
-        DatasetSpec spec{"cifar10", dir.path().toStdString(), 0, 0};
+        DatasetSpec spec{dpu::DataKind::Cifar10, dir.path().toStdString(), 0, 0};
         const auto data = dpu::loadData(spec);
         QVERIFY(data.shape == (dpu::InputShape{3, 32, 32}));
         QCOMPARE(data.classes, 10);
@@ -99,7 +99,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         dpu::test::writeCifarFolder(dir.path().toStdString(), true, 30, 10);
-        const auto data = dpu::loadData({"cifar100", dir.path().toStdString(), 0, 0});
+        const auto data = dpu::loadData({dpu::DataKind::Cifar100, dir.path().toStdString(), 0, 0});
         QCOMPARE(data.classes, 100);
         QCOMPARE(data.train.size(), int64_t{150});
     }

@@ -62,7 +62,7 @@ private Q_SLOTS:
         QCOMPARE(got.raw.test.size(), int64_t{16});
         QCOMPARE(got.classNames.size(), size_t{4});
         QCOMPARE(dpu::readDatasetSize(datasetSpec("images", root)).test, int64_t{16});
-        QCOMPARE(dpu::toString(dpu::detectDatasetKind(root)), std::string("images"));
+        QCOMPARE(dpu::nameOf(dpu::detectDatasetKind(root)), std::string("images"));
     }
 
     void jpegColourHeldOut()
@@ -98,16 +98,16 @@ private Q_SLOTS:
 
     void detectsEveryKind()
     {
-        QCOMPARE(dpu::toString(dpu::detectDatasetKind(ownData("idx"))), std::string("idx"));
-        QCOMPARE(dpu::toString(dpu::detectDatasetKind(ownData("npy"))), std::string("npy"));
-        QCOMPARE(dpu::toString(dpu::detectDatasetKind(ownData("npz/data.npz"))), std::string("npz"));
-        QCOMPARE(dpu::toString(dpu::detectDatasetKind(ownData("safetensors/data.safetensors"))), std::string("safetensors"));
-        QCOMPARE(dpu::toString(dpu::detectDatasetKind(ownData("images"))), std::string("images"));
+        QCOMPARE(dpu::nameOf(dpu::detectDatasetKind(ownData("idx"))), std::string("idx"));
+        QCOMPARE(dpu::nameOf(dpu::detectDatasetKind(ownData("npy"))), std::string("npy"));
+        QCOMPARE(dpu::nameOf(dpu::detectDatasetKind(ownData("npz/data.npz"))), std::string("npz"));
+        QCOMPARE(dpu::nameOf(dpu::detectDatasetKind(ownData("safetensors/data.safetensors"))), std::string("safetensors"));
+        QCOMPARE(dpu::nameOf(dpu::detectDatasetKind(ownData("images"))), std::string("images"));
         QTemporaryDir dir;
         dpu::test::writeCifarFolder(dir.filePath("c10").toStdString(), false, 2, 2);
-        QCOMPARE(dpu::toString(dpu::detectDatasetKind(dir.filePath("c10").toStdString())), std::string("cifar10"));
+        QCOMPARE(dpu::nameOf(dpu::detectDatasetKind(dir.filePath("c10").toStdString())), std::string("cifar10"));
         dpu::test::writeCifarFolder(dir.filePath("c100").toStdString(), true, 2, 2);
-        QCOMPARE(dpu::toString(dpu::detectDatasetKind(dir.filePath("c100").toStdString())), std::string("cifar100"));
+        QCOMPARE(dpu::nameOf(dpu::detectDatasetKind(dir.filePath("c100").toStdString())), std::string("cifar100"));
         DPU_EXPECT_THROW_MESSAGE(dpu::DataError, dpu::detectDatasetKind(ownData("npy/x.npy")), "x.npy", "choose the folder");
         DPU_EXPECT_THROW_MESSAGE(dpu::DataError, dpu::detectDatasetKind(dir.path().toStdString() + "/none"), "does not exist");
         std::filesystem::create_directory(dir.filePath("empty").toStdString());

@@ -44,13 +44,13 @@ private Q_SLOTS:
         p.seeds = {4, 5};
         p.device = dpu::ComputeDevice::Cpu;
         p.threads = 2;
-        p.bundle = {dpu::ValueCoding::Q8, false, "/keys/server.key"};
+        p.bundle = {dpu::Coding::Q8, false, "/keys/server.key"};
         const std::string text = dpu::planToJson(p);
         const dpu::Plan q = dpu::parsePlan(text);
         QCOMPARE(dpu::planToJson(q), text);
         QCOMPARE(q.dataset.trainLimit, int64_t(500));
         QCOMPARE(q.seeds, (std::vector<uint64_t>{4, 5}));
-        QCOMPARE(dpu::toString(q.bundle.values), std::string("q8"));
+        QCOMPARE(dpu::nameOf(q.bundle.values), std::string("q8"));
         QCOMPARE(q.bundle.write, false);
         QCOMPARE(q.bundle.secretKey, std::string("/keys/server.key"));
     }
@@ -61,8 +61,8 @@ private Q_SLOTS:
         QCOMPARE(codings.size(), size_t(6));
         for (const std::string& v : codings) {
             const dpu::Plan p = dpu::parsePlan(R"({"bundle": {"values": ")" + v + R"("}})");
-            QCOMPARE(dpu::toString(p.bundle.values), v);
-            QCOMPARE(dpu::toString(dpu::parsePlan(dpu::planToJson(p)).bundle.values), v);
+            QCOMPARE(dpu::nameOf(p.bundle.values), v);
+            QCOMPARE(dpu::nameOf(dpu::parsePlan(dpu::planToJson(p)).bundle.values), v);
         }
     }
 
@@ -80,7 +80,7 @@ private Q_SLOTS:
         QCOMPARE(p.budget.bytesTotal, int64_t(0));
         QVERIFY(p.budget.enabled());
         QVERIFY(p.bundle.quantAware);
-        QCOMPARE(dpu::toString(p.bundle.denseTensors), std::string("partial"));
+        QCOMPARE(dpu::nameOf(p.bundle.denseTensors), std::string("partial"));
         const std::string text = dpu::planToJson(p);
         QCOMPARE(dpu::planToJson(dpu::parsePlan(text)), text);
         const dpu::Plan t = dpu::parsePlan(R"({"budget": {"bytes_total": 90000}, "bundle": {"values": "fp16", "dense_tensors": "coded"}})");
@@ -307,7 +307,7 @@ private Q_SLOTS:
         QCOMPARE(dpu::findPlanField("train.optimizer")->choices, (std::vector<std::string>{"adam", "sgd"}));
         for (const auto& n : dpu::enumNames<dpu::DataKind>())
             QVERIFY(dpu::enumFromString<dpu::DataKind>(n.name) == n.value);
-        QCOMPARE(dpu::toString(dpu::ScheduleKind::Cosine), std::string("cosine"));
+        QCOMPARE(dpu::nameOf(dpu::ScheduleKind::Cosine), std::string("cosine"));
         QVERIFY(!dpu::enumFromString<dpu::RunMode>("Multi")); // exact spelling only
         QCOMPARE(dpu::quotedChoices({"a", "b", "c"}), std::string("\"a\", \"b\" or \"c\""));
     }

@@ -28,7 +28,7 @@ dpu::Plan bundlePlan(const std::string& values)
     p.k = 0.02;
     p.train.epochs = 1;
     p.seeds = {5};
-    p.bundle.values = values;
+    p.bundle.values = *dpu::enumFromString<dpu::Coding>(values);
     return p;
 }
 

@@ -243,7 +243,7 @@ private Q_SLOTS:
         QCOMPARE(values, (dpu::FamilyValues{{"bundle.values", "\"fp32\""}})); // write and key are ignored
         // Why two runs are on different frontiers leaves the family keys out.
         dpu::Plan c = b;
-        c.bundle.values = dpu::ValueCoding::Q8;
+        c.bundle.values = dpu::Coding::Q8;
         c.strategies = {"dpu-memory"};
         const auto why = dpu::planDifferences(a, c, dpu::frontierFreeKeys());
         QCOMPARE(why.size(), size_t(1));

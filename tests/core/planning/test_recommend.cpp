@@ -160,7 +160,7 @@ private Q_SLOTS:
         const dpu::Recommendation r = dpu::recommend(&group_, reference_, kCost, perRound(1200));
         const dpu::Plan p = dpu::planWithRecommendation(reference_, r);
         QCOMPARE(p.strategies, (std::vector<std::string>{"dpu", "fu"})); // FU kept: the reference
-        QCOMPARE(dpu::toString(p.bundle.values), std::string("q8"));
+        QCOMPARE(dpu::nameOf(p.bundle.values), std::string("q8"));
         QCOMPARE(p.k, r.k);
         QCOMPARE(p.split.rounds, reference_.split.rounds);
 

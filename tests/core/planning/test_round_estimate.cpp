@@ -28,17 +28,17 @@ class TestRoundEstimate : public QObject {
 private Q_SLOTS:
     void nominalBitsPerCoding()
     {
-        QCOMPARE(dpu::nominalValueBits(dpu::ValueCoding::Fp32), 32.0);
-        QCOMPARE(dpu::nominalValueBits(dpu::ValueCoding::Fp16), 16.0);
-        QCOMPARE(dpu::nominalValueBits(dpu::ValueCoding::Q8), 8.0);
-        QCOMPARE(dpu::nominalValueBits(dpu::ValueCoding::Q8c), 8.0);
-        QCOMPARE(dpu::nominalValueBits(dpu::ValueCoding::Q4), 4.0);
-        DPU_COMPARE_NEAR(dpu::nominalValueBits(dpu::ValueCoding::Ternary), 1.5849625, 1e-6);
+        QCOMPARE(dpu::nominalValueBits(dpu::Coding::Fp32), 32.0);
+        QCOMPARE(dpu::nominalValueBits(dpu::Coding::Fp16), 16.0);
+        QCOMPARE(dpu::nominalValueBits(dpu::Coding::Q8), 8.0);
+        QCOMPARE(dpu::nominalValueBits(dpu::Coding::Q8c), 8.0);
+        QCOMPARE(dpu::nominalValueBits(dpu::Coding::Q4), 4.0);
+        DPU_COMPARE_NEAR(dpu::nominalValueBits(dpu::Coding::Ternary), 1.5849625, 1e-6);
         // Every coding a plan may name has a figure.
-        for (const auto& c : dpu::enumNames<dpu::ValueCoding>())
+        for (const auto& c : dpu::enumNames<dpu::Coding>())
             QVERIFY(dpu::nominalValueBits(c.value) > 0);
         // An unknown coding is refused where plans are read, before any figure is asked for.
-        QVERIFY(!dpu::enumFromString<dpu::ValueCoding>("q3"));
+        QVERIFY(!dpu::enumFromString<dpu::Coding>("q3"));
         QVERIFY_THROWS_EXCEPTION(dpu::PlanError, dpu::parsePlan(R"({"bundle": {"values": "q3"}})"));
     }
 

@@ -84,13 +84,13 @@ private Q_SLOTS:
         QCOMPARE(s.cells.size(), size_t(2 * 2 * 3));
         // The last axis varies fastest.
         QCOMPARE(s.cells[0].plan.k, 0.005);
-        QCOMPARE(dpu::toString(s.cells[0].plan.bundle.values), std::string("fp32"));
+        QCOMPARE(dpu::nameOf(s.cells[0].plan.bundle.values), std::string("fp32"));
         QCOMPARE(s.cells[0].plan.seeds, (std::vector<uint64_t>{1}));
         QCOMPARE(s.cells[1].plan.seeds, (std::vector<uint64_t>{2}));
-        QCOMPARE(dpu::toString(s.cells[3].plan.bundle.values), std::string("q8"));
+        QCOMPARE(dpu::nameOf(s.cells[3].plan.bundle.values), std::string("q8"));
         QCOMPARE(s.cells[6].plan.k, 0.01);
         QCOMPARE(s.cells[11].plan.k, 0.01);
-        QCOMPARE(dpu::toString(s.cells[11].plan.bundle.values), std::string("q8"));
+        QCOMPARE(dpu::nameOf(s.cells[11].plan.bundle.values), std::string("q8"));
         QCOMPARE(s.cells[11].plan.seeds, (std::vector<uint64_t>{3}));
         // The base's other fields reach every cell; keys it leaves out keep the plan defaults.
         for (const dpu::SweepCell& c : s.cells) {

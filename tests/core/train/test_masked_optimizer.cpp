@@ -40,8 +40,8 @@ void setRandomGrads(std::vector<torch::Tensor>& params)
 dpu::TrainSpec spec(const std::string& optimizer)
 {
     dpu::TrainSpec s;
-    s.optimizer = optimizer;
-    s.lr = optimizer == "adam" ? 0.01 : 0.1;
+    s.optimizer = *dpu::enumFromString<dpu::Optimizer>(optimizer);
+    s.lr = s.optimizer == dpu::Optimizer::Adam ? 0.01 : 0.1;
     s.momentum = 0.9;
     s.nesterov = true;
     s.weightDecay = optimizer == "adam" ? 0.0 : 1e-3;
