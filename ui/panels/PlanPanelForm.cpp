@@ -220,7 +220,7 @@ void PlanPanel::addTrainingRows(QFormLayout* form, QWidget* box)
     optimizer_->addItem(QStringLiteral("Adam"), comboData(dpu::Optimizer::Adam));
     optimizer_->addItem(QStringLiteral("SGD (Nesterov)"), comboData(dpu::Optimizer::Sgd));
     // λ and the optimiser share a row: the form fits a 768-pixel-high screen with the data summary.
-    form->addRow(tr("λ (global weight)"), pairRow(box, lambda_, tr("O&ptimiser"), optimizer_));
+    addPairRow(form, tr("λ (global weight)"), pairRow(box, lambda_, tr("O&ptimiser"), optimizer_), lambda_);
     marks_->addRow(QStringLiteral("lambda"), {lambda_, optimizer_}, {tr("λ"), tr("Optimiser")});
     seeds_ = new QLineEdit(box);
     seeds_->setPlaceholderText(tr("1, 2, 3"));
