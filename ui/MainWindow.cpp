@@ -9,6 +9,7 @@
 #include "dpu/Error.h"
 #include "dpu/Runner.h"
 #include "models/RoundsTableModel.h"
+#include "models/RunBook.h"
 #include "panels/BudgetPanel.h"
 #include "panels/CostReadout.h"
 #include "panels/PlanPanel.h"
@@ -53,6 +54,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     run_ = new RunPanel;
     results_ = new ResultsPanel;
     queue_ = new RunQueue(this);
+    book_ = new RunBook(this);
     queue_->setOutputRoot(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/runs"));
     sweeps_ = new SweepController(this);
     sweepPanel_ = new SweepPanel(sweeps_);
@@ -81,6 +83,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
     buildMenus();
     connectQueue();
+    connectBook();
     connectBudget();
     connectSweeps();
     connect(plan_, &PlanPanel::planEdited, this, [this] {
@@ -101,39 +104,21 @@ MainWindow::~MainWindow() = default;
 void MainWindow::connectQueue()
 {
     connect(queue_, &RunQueue::runQueued, this, [this](int id, const dpu::Plan& plan) {
-        runPlans_.insert(id, plan);
-        trackQueuedRun(id, plan);
         // The runs ahead of it: the one running and those queued before it.
         run_->runQueued(id, plan, queue_->pendingCount() - 1 + (queue_->isBusy() ? 1 : 0));
-        results_->budgetPanel()->runQueued(id, plan);
     });
     connect(queue_, &RunQueue::runStarting, run_, &RunPanel::runStarting);
     connect(queue_, &RunQueue::runStarted, run_, &RunPanel::runStarted);
-    connect(queue_, &RunQueue::runStarted, this, [this](int id) { expectRounds(runPlans_.value(id)); });
     connect(queue_, &RunQueue::batchProgress, run_, &RunPanel::batchProgress);
     connect(queue_, &RunQueue::message, this, [this](int id, const QString& text) { run_->log(tr("Run %1: %2").arg(id).arg(text)); });
-    connect(queue_, &RunQueue::epochDone, this, [this](int id, const dpu::EpochEvent& e) {
-        results_->addEpoch(seriesKey(id, e.strategy, e.seed), e);
-    });
-    connect(queue_, &RunQueue::roundDone, this, [this](int id, const dpu::RoundRecord& r) {
-        // Several seeds: the accuracy charts draw each strategy's mean with a +-std band.
-        const bool band = runPlans_.value(id).seeds.size() > 1;
-        results_->addRecord(QString::number(id), seriesKey(id, r.strategy, r.seed, !band), r, band);
-        run_->roundDone(id, r);
-        trackRecord(id, r);
-        results_->budgetPanel()->roundDone(id, r);
-    });
+    connect(queue_, &RunQueue::roundDone, run_, &RunPanel::roundDone);
     connect(queue_, &RunQueue::runFinished, this, [this](int id, const dpu::RunSummary& s) {
         run_->runFinished(id, s, queue_->pendingCount());
-        trackRunEnd(id, QString::fromStdString(s.outDir), !s.cancelled);
         updateActions(); // File > Export Update Bundles offers the run's folder now
-        results_->budgetPanel()->runEnded(id, !s.cancelled);
         statusBar()->showMessage(s.cancelled ? tr("Run %1 stopped").arg(id) : tr("Run %1 finished").arg(id), 5000);
     });
     connect(queue_, &RunQueue::runFailed, this, [this](int id, const QString& error) {
         run_->runFailed(id, error, queue_->pendingCount());
-        trackRunEnd(id, QString(), false);
-        results_->budgetPanel()->runEnded(id, false);
         statusBar()->showMessage(tr("Run %1 failed: %2").arg(id).arg(error));
     });
     connect(queue_, &RunQueue::pausedChanged, this, [this](bool paused) {
@@ -169,20 +154,6 @@ void MainWindow::connectBudget()
     connect(budget, &BudgetPanel::configurationRequested, plan_, &PlanPanel::setPlan);
 }
 
-QString MainWindow::seriesKey(int runId, const std::string& strategy, uint64_t seed, bool withSeed) const
-{
-    QString key = QString::fromStdString(strategy);
-    const dpu::Plan plan = runPlans_.value(runId);
-    if (withSeed && plan.seeds.size() > 1)
-        key += QStringLiteral(" s%1").arg(seed);
-    // Runs queued behind the first one of a batch get their own series; a sweep names every k.
-    if (sweepBatch_)
-        key += QStringLiteral(" · k=%1").arg(plan.k);
-    else if (runId != firstRunOfBatch_)
-        key += QStringLiteral(" · run %1 (k=%2)").arg(runId).arg(plan.k);
-    return key;
-}
-
 bool MainWindow::startRun()
 {
     if (!plan_->validate()) {
@@ -192,14 +163,8 @@ bool MainWindow::startRun()
                                  5000);
         return false;
     }
-    if (!queue_->isBusy()) {
-        // A new batch: the charts and the table show this batch only.
-        closeRuns(); // the runs on screen make way for the new batch
-        sweepBatch_ = false;
-        firstRunOfBatch_ = queue_->enqueue(plan_->plan());
-    } else {
-        queue_->enqueue(plan_->plan());
-    }
+    // The runs on screen stay beside the new one until the user closes them (File > Close Runs).
+    queue_->enqueue(plan_->plan());
     return true;
 }
 
@@ -237,16 +202,8 @@ QList<int> MainWindow::queueKSweep(const QList<double>& ratios)
         plans << p;
     }
     QList<int> ids;
-    for (const dpu::Plan& p : plans) {
-        if (!queue_->isBusy()) {
-            closeRuns(); // the runs on screen make way for the new batch
-            sweepBatch_ = true;
-            firstRunOfBatch_ = queue_->enqueue(p);
-            ids << firstRunOfBatch_;
-        } else {
-            ids << queue_->enqueue(p);
-        }
-    }
+    for (const dpu::Plan& p : plans)
+        ids << queue_->enqueue(p);
     statusBar()->showMessage(tr("k sweep: %1 runs queued").arg(ids.size()), 5000);
     return ids;
 }
@@ -385,13 +342,13 @@ bool MainWindow::saveAs()
 bool MainWindow::exportResultsCsv(const QString& path, QString* error) const
 {
     // The engine's results.csv columns after run, plan and k, so the rows of a sweep stay apart.
-    const std::string csv = dpu::labelledRunsToCsv(labelledResults());
+    const std::string csv = dpu::labelledRunsToCsv(book_->labelledRuns());
     return AtomicFile::write(path, QByteArray::fromStdString(csv), error);
 }
 
 bool MainWindow::exportResultsJson(const QString& path, QString* error) const
 {
-    const std::string json = dpu::labelledRunsToJson(labelledResults());
+    const std::string json = dpu::labelledRunsToJson(book_->labelledRuns());
     return AtomicFile::write(path, QByteArray::fromStdString(json), error);
 }
 

@@ -16,6 +16,7 @@ namespace dpu::ui {
 
 class PlanPanel;
 class RecentFiles;
+class RunBook;
 class ResultsPanel;
 class RunPanel;
 class RunQueue;
@@ -33,6 +34,8 @@ public:
     RunPanel* runPanel() const { return run_; }
     ResultsPanel* resultsPanel() const { return results_; }
     RunQueue* runQueue() const { return queue_; }
+    /// The runs on screen, which every view follows.
+    RunBook* runBook() const { return book_; }
     QAction* runAction() const { return runAct_; }
     QAction* pauseAction() const { return pauseAct_; }
     QAction* stopAction() const { return stopAct_; }
@@ -65,7 +68,8 @@ public:
     int openRuns(const QStringList& folders, QStringList* errors = nullptr);
     /// The folders of the runs on screen (finished, stopped or opened), oldest first.
     QStringList openRunFolders() const;
-    /// Takes every run off the charts and the table (the frontier keeps the finished ones).
+    /// Takes every run that is over off screen (charts, table, frontier, exports); a run still
+    /// going or queued stays.
     void closeRuns();
     /// The runs Export Update Bundles offers: folders on screen with bundles/ and rounds.
     QStringList bundleRunFolders() const;
@@ -91,8 +95,6 @@ private:
     void saveSettings() const;
     void updateActions();
     void updateTitle();
-    /// withSeed false: the key of a strategy's mean over the seeds of a run.
-    QString seriesKey(int runId, const std::string& strategy, uint64_t seed, bool withSeed = true) const;
     /// Asks Save / Discard / Cancel when the form holds unsaved edits; true: go on.
     bool confirmDiscardEdits();
     /// Opens a plan from a menu: asks about unsaved edits first, reports errors in a box.
@@ -103,25 +105,12 @@ private:
     void exportResultsWithDialog(bool json);
     void exportBundlesWithDialog();
 
-    /// A run on screen: queued in this session or opened from its folder.
-    struct ShownRun {
-        QString label;  ///< the table's Run column: the queue's id, or the folder name
-        QString dir;    ///< empty until a queued run ends
-        dpu::Plan plan;
-        std::vector<dpu::RoundRecord> records;
-        bool finished = false;
-        int id = 0;     ///< the queue's id (> 0) or the frontier's id of an opened run (< 0)
-    };
     // MainWindowRuns.cpp: run folders, recent runs, exports of the runs on screen.
     void buildRunMenus(QMenu* file);
     void openRunsWithDialog();
     void exportReportWithDialog();
-    bool openOneRun(const QString& folder, bool sweepNames, QString* error);
-    /// Widens the accuracy chart's round axis to the plan's rounds.
-    void expectRounds(const dpu::Plan& plan);
-    void trackQueuedRun(int id, const dpu::Plan& plan);
-    void trackRecord(int id, const dpu::RoundRecord& record);
-    void trackRunEnd(int id, const QString& dir, bool finished);
+    /// The queue's events into the book; a run's end into Recent Runs.
+    void connectBook();
     void saveOpenRuns(QSettings& settings) const;
     void restoreOpenRuns(const QSettings& settings);
     // MainWindowSweeps.cpp: sweep folders in the Sweeps tab, their finished cells as runs.
@@ -130,15 +119,12 @@ private:
     void openSweepWithDialog();
     void saveOpenSweep(QSettings& settings) const;
     void restoreOpenSweep(const QSettings& settings);
-    std::vector<dpu::LabelledRun> labelledResults() const;
 
-    QList<ShownRun> shown_;
+    RunBook* book_;
     RecentFiles* recentRuns_ = nullptr;
     QAction* reopenRunsAct_ = nullptr;
     QAction* exportReportAct_ = nullptr;
     QAction* closeRunsAct_ = nullptr;
-    int nextOpenedId_ = -1;
-    QHash<QString, int> folderIds_; // a folder opened again keeps its id: the frontier counts it once
 
     PlanPanel* plan_;
     RunPanel* run_;
@@ -159,9 +145,6 @@ private:
     bool dirty_ = false;
     bool askOnClose_ = true;
     bool closeWhenIdle_ = false;
-    int firstRunOfBatch_ = 0;
-    bool sweepBatch_ = false; // every series of a k sweep names its k
-    QHash<int, dpu::Plan> runPlans_;
 };
 
 } // namespace dpu::ui

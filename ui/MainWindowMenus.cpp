@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // MainWindow's menus, toolbar and action states (split from MainWindow.cpp to keep both short).
 #include "MainWindow.h"
+#include "models/RunBook.h"
 #include "RecentFiles.h"
 #include "charts/ChartExporter.h"
 #include "dialogs/AboutDialog.h"
@@ -124,8 +125,11 @@ void MainWindow::updateActions()
     runAct_->setText(busy ? tr("&Queue Run") : tr("&Run"));
     pauseAct_->setEnabled(busy);
     exportBundlesAct_->setEnabled(!bundleRunFolders().isEmpty());
-    exportReportAct_->setEnabled(!shown_.isEmpty());
-    closeRunsAct_->setEnabled(!busy && !shown_.isEmpty()); // a live run keeps its place on screen
+    exportReportAct_->setEnabled(!book_->isEmpty());
+    bool anyOver = false; // a live run keeps its place on screen: Close Runs leaves it
+    for (const BookRun& r : book_->runs())
+        anyOver = anyOver || r.over() || !r.live;
+    closeRunsAct_->setEnabled(anyOver);
     stopAct_->setEnabled(busy);
     if (!busy) {
         const QSignalBlocker block(pauseAct_);
@@ -153,9 +157,9 @@ void MainWindow::exportBundlesWithDialog()
         dir = runs.at(names.indexOf(chosen));
     }
     std::vector<dpu::RoundRecord> records;
-    for (const ShownRun& s : shown_)
-        if (s.dir == dir)
-            records = s.records;
+    for (const BookRun& r : book_->runs())
+        if (r.dir == dir)
+            records = r.records;
     ExportBundlesDialog dialog(dir, records, this);
     dialog.exec();
 }

@@ -9,6 +9,7 @@
 #include "dpu/Frontier.h"
 #include "dpu/RunFolder.h"
 #include "models/RoundsTableModel.h"
+#include "models/RunBook.h"
 #include "panels/BudgetPanel.h"
 #include "panels/CostReadout.h"
 #include "panels/PlanPanel.h"
@@ -47,7 +48,7 @@ void MainWindow::buildRunMenus(QMenu* file)
             QMessageBox::warning(this, tr("Open run"), errors.join(QLatin1Char('\n')));
     });
     QAction* close = closeRunsAct_ = file->addAction(tr("C&lose Runs"), this, &MainWindow::closeRuns);
-    close->setStatusTip(tr("Take every run off the charts and the table (the budget planner keeps finished ones)"));
+    close->setStatusTip(tr("Take the runs that are over off the charts, the table and the budget planner"));
     reopenRunsAct_ = file->addAction(tr("Reopen Runs on S&tart"));
     reopenRunsAct_->setCheckable(true);
     reopenRunsAct_->setChecked(QSettings().value(kReopenKey, true).toBool());
@@ -57,7 +58,7 @@ void MainWindow::buildRunMenus(QMenu* file)
 
 void MainWindow::exportReportWithDialog()
 {
-    if (shown_.isEmpty()) {
+    if (book_->isEmpty()) {
         statusBar()->showMessage(tr("No runs on screen: run a plan or open a run first"), 5000);
         return;
     }
@@ -75,23 +76,7 @@ void MainWindow::exportReportWithDialog()
 
 bool MainWindow::exportReport(const QString& path, QString* error) const
 {
-    std::vector<dpu::RunFolder> runs;
-    for (const ShownRun& s : shown_) {
-        dpu::RunFolder r;
-        r.dir = s.dir.isEmpty() ? s.label.toStdString() : s.dir.toStdString();
-        r.plan = s.plan;
-        r.records = s.records;
-        r.status.known = true;
-        r.status.state = s.finished ? "finished" : "stopped";
-        if (!s.dir.isEmpty()) { // where and when it ran, as its folder says
-            try {
-                r.status = dpu::loadRunFolder(s.dir.toStdString()).status;
-            } catch (const dpu::Error&) {
-                // The folder changed since: the report still has the rounds on screen.
-            }
-        }
-        runs.push_back(std::move(r));
-    }
+    const std::vector<dpu::RunFolder> runs = book_->reportRuns();
     ReportOptions options;
     // The link chosen under the plan's cost readout.
     options.linkBitsPerSecond = plan_->costReadout()->linkBitsPerSecond();
@@ -103,11 +88,27 @@ bool MainWindow::exportReport(const QString& path, QString* error) const
     return ReportWriter::write(runs, options, path, error);
 }
 
-void MainWindow::expectRounds(const dpu::Plan& plan)
+void MainWindow::connectBook()
 {
-    // The round axis spans the longest plan on screen, so a run's first rounds do not fill it.
-    AccuracyChart* chart = results_->accuracyChart();
-    chart->expectRounds(std::max(chart->expectedRounds(), plan.split.rounds));
+    results_->setRunBook(book_);
+    results_->budgetPanel()->setRunBook(book_);
+    connect(queue_, &RunQueue::runQueued, book_, &RunBook::addQueued);
+    connect(queue_, &RunQueue::runStarted, book_, [this](int id) { book_->markStarted(id); });
+    connect(queue_, &RunQueue::epochDone, book_, &RunBook::addEpoch);
+    connect(queue_, &RunQueue::roundDone, book_, &RunBook::addRecord);
+    connect(queue_, &RunQueue::runFinished, book_, [this](int id, const dpu::RunSummary& s) {
+        book_->markEnded(id, QString::fromStdString(s.outDir), s.cancelled ? BookRun::State::Stopped : BookRun::State::Finished);
+    });
+    connect(queue_, &RunQueue::runFailed, book_, [this](int id) { book_->markEnded(id, QString(), BookRun::State::Failed); });
+    connect(book_, &RunBook::runEnded, this, [this](int id) {
+        const BookRun* run = book_->find(id);
+        if (run && !run->dir.isEmpty() && !run->records.empty())
+            recentRuns_->add(run->dir);
+        updateActions(); // File > Export Update Bundles offers the run's folder now
+    });
+    for (auto signal : {&RunBook::runAdded, &RunBook::runRemoved})
+        connect(book_, signal, this, &MainWindow::updateActions);
+    connect(book_, &RunBook::cleared, this, &MainWindow::updateActions);
 }
 
 void MainWindow::openRunsWithDialog()
@@ -138,139 +139,44 @@ int MainWindow::openRuns(const QStringList& folders, QStringList* errors)
                 *errors << QString::fromStdString(e.what());
         }
     }
-    // Runs opened together that differ only in k (a sweep) name their series by k.
-    std::vector<dpu::Plan> plans;
-    for (const QString& d : all) {
-        try {
-            plans.push_back(dpu::loadPlanFile(QDir(d).filePath(QStringLiteral("plan.json")).toStdString()));
-        } catch (const dpu::Error&) {
-            // openOneRun reports it below.
-        }
-    }
-    bool sweep = plans.size() > 1;
-    for (const dpu::Plan& p : plans)
-        sweep = sweep && dpu::planDifferences(plans.front(), p, dpu::defaultSweptKeys()).empty();
     int opened = 0;
     for (const QString& d : all) {
         QString error;
-        if (openOneRun(d, sweep, &error))
+        if (book_->openFolder(d, &error) != 0) {
             ++opened;
-        else if (errors)
+            recentRuns_->add(QFileInfo(d).absoluteFilePath());
+        } else if (errors) {
             *errors << error;
+        }
     }
     updateActions();
     return opened;
 }
 
-bool MainWindow::openOneRun(const QString& folder, bool sweepNames, QString* error)
-{
-    const QString dir = QFileInfo(folder).absoluteFilePath();
-    for (const ShownRun& s : shown_)
-        if (QFileInfo(s.dir).absoluteFilePath() == dir)
-            return true; // already on screen
-    dpu::RunFolder run;
-    try {
-        run = dpu::loadRunFolder(dir.toStdString());
-    } catch (const dpu::Error& e) {
-        if (error)
-            *error = QString::fromStdString(e.what());
-        return false;
-    }
-    ShownRun s;
-    s.label = QString::fromStdString(run.label());
-    s.dir = dir;
-    s.plan = run.plan;
-    s.records = run.records;
-    s.finished = run.complete();
-    s.id = folderIds_.value(dir, 0);
-    if (s.id == 0) {
-        s.id = nextOpenedId_--;
-        folderIds_.insert(dir, s.id);
-    }
-    // Series names: the strategy alone for the only run on screen, else with k (a sweep) or the plan.
-    const bool band = run.plan.seeds.size() > 1;
-    const QStringList taken = results_->accuracyChart()->seriesKeys();
-    QString suffix;
-    bool sameGroup = !shown_.isEmpty(); // every run on screen differs from this one in k alone
-    for (const ShownRun& other : shown_)
-        sameGroup = sameGroup && dpu::planDifferences(other.plan, run.plan, dpu::defaultSweptKeys()).empty();
-    if (sweepNames || sameGroup)
-        suffix = QStringLiteral(" · k=%1").arg(run.plan.k);
-    else if (!shown_.isEmpty())
-        suffix = QStringLiteral(" · ") + QString::fromStdString(run.plan.name);
-    auto keyFor = [&](const dpu::RoundRecord& r) {
-        QString key = QString::fromStdString(r.strategy);
-        if (!band && run.plan.seeds.size() > 1)
-            key += QStringLiteral(" s%1").arg(r.seed);
-        return key + suffix;
-    };
-    expectRounds(run.plan);
-    for (const dpu::RoundRecord& r : run.records)
-        if (taken.contains(keyFor(r))) { // another run on screen has that name already
-            suffix += QStringLiteral(" (%1)").arg(s.label);
-            break;
-        }
-    for (const dpu::RoundRecord& r : run.records)
-        results_->addRecord(s.label, keyFor(r), r, band);
-    results_->budgetPanel()->setRunName(s.id, s.label);
-    results_->budgetPanel()->addRun(s.id, s.plan, s.records, s.finished);
-    recentRuns_->add(dir);
-    shown_.append(std::move(s));
-    return true;
-}
-
 QStringList MainWindow::openRunFolders() const
 {
-    QStringList out;
-    for (const ShownRun& s : shown_)
-        if (!s.dir.isEmpty())
-            out << s.dir;
-    return out;
+    return book_->folders();
 }
 
 void MainWindow::closeRuns()
 {
-    results_->clear();
-    shown_.clear();
+    // A run still going (or queued) keeps its place: its rounds are still coming.
+    QList<int> over;
+    for (const BookRun& r : book_->runs())
+        if (r.over() || !r.live)
+            over << r.id;
+    if (over.size() == book_->runs().size()) {
+        book_->clear();
+    } else {
+        for (const int id : over)
+            book_->remove(id);
+    }
     updateActions();
 }
 
 QStringList MainWindow::bundleRunFolders() const
 {
-    QStringList out;
-    for (const ShownRun& s : shown_)
-        if (!s.dir.isEmpty() && !s.records.empty() && QDir(s.dir).exists(QStringLiteral("bundles")))
-            out << s.dir;
-    return out;
-}
-
-void MainWindow::trackQueuedRun(int id, const dpu::Plan& plan)
-{
-    ShownRun s;
-    s.label = QString::number(id);
-    s.plan = plan;
-    s.id = id;
-    shown_.append(std::move(s));
-}
-
-void MainWindow::trackRecord(int id, const dpu::RoundRecord& record)
-{
-    for (ShownRun& s : shown_)
-        if (s.id == id)
-            s.records.push_back(record);
-}
-
-void MainWindow::trackRunEnd(int id, const QString& dir, bool finished)
-{
-    for (ShownRun& s : shown_)
-        if (s.id == id) {
-            s.dir = dir.isEmpty() ? QString() : QFileInfo(dir).absoluteFilePath();
-            s.finished = finished;
-            if (!s.dir.isEmpty())
-                folderIds_.insert(s.dir, id);
-            if (!s.dir.isEmpty() && !s.records.empty())
-                recentRuns_->add(s.dir);
-        }
+    return book_->bundleFolders();
 }
 
 void MainWindow::saveOpenRuns(QSettings& settings) const
@@ -286,32 +192,6 @@ void MainWindow::restoreOpenRuns(const QSettings& settings)
     openRuns(settings.value(kOpenRunsKey).toStringList(), &errors);
     for (const QString& e : errors) // a folder deleted since is no reason to stop the start
         run_->log(tr("Not reopened: %1").arg(e));
-}
-
-std::vector<dpu::LabelledRun> MainWindow::labelledResults() const
-{
-    // The rows on screen, in table order, one group per run; the plan comes from the run it names.
-    std::vector<dpu::LabelledRun> out;
-    const RoundsTableModel* table = results_->roundsModel();
-    for (int row = 0; row < table->rowCount(); ++row) {
-        const QString& label = table->run(row);
-        if (out.empty() || out.back().run != label.toStdString()) {
-            dpu::LabelledRun run{label.toStdString(), {}, 0, {}};
-            for (const ShownRun& s : shown_)
-                if (s.label == label) {
-                    run.planName = s.plan.name;
-                    run.k = s.plan.k;
-                }
-            out.push_back(std::move(run));
-        }
-        out.back().records.push_back(table->record(row));
-    }
-    // A finished queued run goes by its folder's name, as it will when opened again.
-    for (dpu::LabelledRun& run : out)
-        for (const ShownRun& s : shown_)
-            if (s.label.toStdString() == run.run && !s.dir.isEmpty())
-                run.run = QFileInfo(s.dir).fileName().toStdString();
-    return out;
 }
 
 } // namespace dpu::ui

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // MainWindow's sweeps: sending a k sweep to this computer or Slurm, File > Open Sweep, the Sweeps tab, reopening on start.
 #include "MainWindow.h"
+#include "models/RunBook.h"
 #include "dpu/Error.h"
 #include "dpu/Sweep.h"
 #include "panels/PlanPanel.h"
@@ -42,8 +43,7 @@ void MainWindow::connectSweeps()
 {
     connect(sweeps_, &SweepController::cellDone, this, [this](const QString& runDir) {
         QString error;
-        // Every cell of a sweep differs in its axes: the series carry k like a k sweep's.
-        if (!openOneRun(runDir, true, &error))
+        if (book_->openFolder(runDir, &error) == 0)
             run_->log(tr("Sweep cell not opened: %1").arg(error));
         updateActions();
     });

@@ -17,6 +17,7 @@
 #include "workers/EngineMetatypes.h"
 #include "workers/RunQueue.h"
 #include <QAction>
+#include <QLineSeries>
 #include <QElapsedTimer>
 #include <QMessageBox>
 #include <QTimer>
@@ -90,6 +91,7 @@ class TestUiRuns : public QObject {
         w.resize(1280, 860);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.closeRuns(); // the runs an earlier test left on screen (reopened on start)
     }
 
 private Q_SLOTS:
@@ -328,7 +330,41 @@ private Q_SLOTS:
         QCOMPARE(started.size(), 2);
         QCOMPARE(summaries[0][0].toInt() + 1, summaries[1][0].toInt());
         QCOMPARE(w.resultsPanel()->roundsModel()->rowCount(), 2);
-        QCOMPARE(w.resultsPanel()->accuracyChart()->seriesKeys().size(), 2);
+        // The same plan twice: the runs are told apart by their numbers.
+        const int first = summaries[0][0].toInt();
+        QCOMPARE(w.resultsPanel()->accuracyChart()->seriesKeys(),
+                 (QStringList{QStringLiteral("fu · run %1").arg(first), QStringLiteral("fu · run %1").arg(first + 1)}));
+    }
+
+    void finishedRunsStayBesideTheNextOne()
+    {
+        MainWindow w;
+        prepare(w);
+        dpu::uitest::fillPlanForm(w, dataset_, 300, 300, 1, 1, {"fu"}, 0.01);
+        QSignalSpy finished(&w, &MainWindow::runsFinished);
+        QVERIFY(w.startRun());
+        QVERIFY(finished.wait(kRunTimeoutMs));
+        QCOMPARE(w.resultsPanel()->accuracyChart()->seriesKeys(), QStringList{QStringLiteral("fu")}); // alone: no suffix
+        // A second run with another k: the first stays on every view, and both are named by k.
+        dpu::uitest::fillPlanForm(w, dataset_, 300, 300, 1, 1, {"fu"}, 0.02);
+        QVERIFY(w.startRun());
+        QVERIFY(finished.wait(kRunTimeoutMs));
+        dpu::ui::ResultsPanel* r = w.resultsPanel();
+        QCOMPARE(r->accuracyChart()->seriesKeys(), (QStringList{QStringLiteral("fu · k=0.01"), QStringLiteral("fu · k=0.02")}));
+        QCOMPARE(r->bytesChart()->seriesKeys(), r->accuracyChart()->seriesKeys());
+        QCOMPARE(r->roundsModel()->rowCount(), 2);
+        QCOMPARE(w.openRunFolders().size(), 2);
+        QCOMPARE(r->budgetPanel()->frontier().finishedRuns(), 2);
+        QVERIFY(w.exportReportAction()->isEnabled());
+        // One line style per run, the colour staying FU's shade.
+        QCOMPARE(r->accuracyChart()->series(QStringLiteral("fu · k=0.01"))->pen().style(), Qt::SolidLine);
+        QCOMPARE(r->accuracyChart()->series(QStringLiteral("fu · k=0.02"))->pen().style(), Qt::DashLine);
+        // Close Runs takes them off every view alike, the frontier included.
+        w.closeRuns();
+        QCOMPARE(r->roundsModel()->rowCount(), 0);
+        QVERIFY(r->accuracyChart()->seriesKeys().isEmpty());
+        QCOMPARE(r->budgetPanel()->frontier().finishedRuns(), 0);
+        QVERIFY(!w.exportReportAction()->isEnabled());
     }
 
     void sweepRunsFeedTheFrontier()

@@ -10,6 +10,7 @@
 #include "charts/LossChart.h"
 #include "dpu/Plan.h"
 #include "models/RoundsTableModel.h"
+#include "models/RunBook.h"
 #include "panels/CostReadout.h"
 #include "panels/PlanPanel.h"
 #include "panels/ResultsPanel.h"
@@ -273,9 +274,13 @@ private Q_SLOTS:
     {
         MainWindow w;
         dpu::ui::ResultsPanel* results = w.resultsPanel();
-        results->addRecord(QStringLiteral("1"), QStringLiteral("dpu"), record("dpu", 1, 0.70, 301096));
-        results->addRecord(QStringLiteral("1"), QStringLiteral("dpu"), record("dpu", 2, 0.90, 301096));
-        results->addRecord(QStringLiteral("1"), QStringLiteral("fu"), record("fu", 1, 0.80, 21443392));
+        // A run's rounds as the queue reports them: into the run book, which every view follows.
+        w.closeRuns();
+        dpu::ui::RunBook* book = w.runBook();
+        book->addQueued(1, dpu::defaultPlan());
+        book->addRecord(1, record("dpu", 1, 0.70, 301096));
+        book->addRecord(1, record("dpu", 2, 0.90, 301096));
+        book->addRecord(1, record("fu", 1, 0.80, 21443392));
         using M = dpu::ui::RoundsTableModel;
         QSortFilterProxyModel* proxy = results->roundsProxy();
         QCOMPARE(proxy->rowCount(), 3);

@@ -13,6 +13,7 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QPen>
 #include <QMenu>
 #include <QResizeEvent>
 #include <QToolTip>
@@ -109,6 +110,16 @@ void ChartView::setSeriesVisible(const QString& key, bool visible)
         m->setLabelBrush(label);
     }
     fitLegend(); // entries the column had to leave out stay out
+}
+
+void ChartView::setSeriesDash(const QString& key, Qt::PenStyle style)
+{
+    QLineSeries* s = series_.value(key);
+    if (!s || s->pen().style() == style)
+        return;
+    QPen pen = s->pen();
+    pen.setStyle(style);
+    s->setPen(pen);
 }
 
 QLineSeries* ChartView::ensureSeries(const QString& key)

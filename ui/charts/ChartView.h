@@ -37,6 +37,9 @@ public:
     QAreaSeries* bandSeries(const QString& key) const;
     /// Shows or hides a series (and its band), as clicking its legend marker does.
     void setSeriesVisible(const QString& key, bool visible);
+    /// Draws the key's line solid, dashed or dotted (runs side by side: one style per run, the
+    /// colour staying its strategy's). No effect before the key has a series.
+    void setSeriesDash(const QString& key, Qt::PenStyle style);
 
     /// Writes the chart with its axes, labels and legend (scale: device pixels per point).
     bool exportPng(const QString& path, QString* error = nullptr, qreal scale = 2.0);

@@ -25,6 +25,8 @@ public:
     void runEnded(int runId, bool finished);
     /// A run read back from its folder; kept only when `finished`.
     void addRun(int runId, const dpu::Plan& plan, const std::vector<dpu::RoundRecord>& records, bool finished);
+    /// Forgets one run (taken off screen).
+    void removeRun(int runId) { runs_.erase(runId); }
     void clear();
     int finishedRuns() const;
 

@@ -21,6 +21,7 @@ class QSettings;
 namespace dpu::ui {
 
 class BudgetInputs;
+class RunBook;
 class FrontierChart;
 class SweepTargetBox;
 
@@ -77,7 +78,15 @@ public:
     void saveSettings(QSettings& settings) const;
     void restoreSettings(const QSettings& settings);
 
-    // Events of the run queue (the frontier keeps finished runs across batches).
+    /// The frontier follows the book's finished runs from now on (they come and go with the
+    /// runs on screen); the runs already in it are taken in. The book must outlive the panel's
+    /// use of it.
+    void setRunBook(const RunBook* book);
+    /// Forgets one run / every run (taken off screen).
+    void removeRun(int runId);
+    void clearRuns();
+
+    // Events of a run (the book's, or a test's).
     void runQueued(int runId, const dpu::Plan& plan);
     void roundDone(int runId, const dpu::RoundRecord& record);
     void runEnded(int runId, bool finished);
@@ -109,6 +118,9 @@ private:
     /// Whether the shown group's runs share the form's model and dataset (so its cost model applies).
     bool shownGroupMatchesPlan() const;
 
+    void takeRunFromBook(int runId);
+
+    const RunBook* book_ = nullptr;
     dpu::CostModel model_;
     dpu::Plan plan_;
     FrontierModel frontier_;

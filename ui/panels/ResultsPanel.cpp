@@ -8,6 +8,7 @@
 #include "charts/LayerChart.h"
 #include "charts/LossChart.h"
 #include "models/RoundsTableModel.h"
+#include "models/RunBook.h"
 #include "panels/BudgetPanel.h"
 #include <QAction>
 #include <QApplication>
@@ -80,6 +81,68 @@ void ResultsPanel::clear()
     loss_->clearAll();
     layers_->clearRecord();
     rounds_->clear();
+}
+
+void ResultsPanel::setRunBook(const RunBook* book)
+{
+    if (book_)
+        disconnect(book_, nullptr, this, nullptr);
+    book_ = book;
+    if (!book_)
+        return;
+    // Runs that come or go can change every run's name ("dpu" becomes "dpu · k=0.05"): redraw
+    // all of them, which costs little next to a round; a record or an epoch only adds a point.
+    connect(book_, &RunBook::runAdded, this, &ResultsPanel::redraw);
+    connect(book_, &RunBook::runRemoved, this, &ResultsPanel::redraw);
+    connect(book_, &RunBook::cleared, this, &ResultsPanel::redraw);
+    connect(book_, &RunBook::namesChanged, this, &ResultsPanel::redraw);
+    connect(book_, &RunBook::recordAdded, this, [this](int id, const dpu::RoundRecord& r) {
+        if (const BookRun* run = book_->find(id))
+            drawRecord(*run, r);
+    });
+    connect(book_, &RunBook::epochAdded, this, [this](int id, const dpu::EpochEvent& e) {
+        if (const BookRun* run = book_->find(id))
+            drawEpoch(*run, e);
+    });
+    redraw();
+}
+
+void ResultsPanel::redraw()
+{
+    clear();
+    // The round axis spans the longest plan on screen, so a run's first rounds do not fill it.
+    accuracy_->expectRounds(book_->plannedRounds());
+    for (const BookRun& run : book_->runs()) {
+        for (const dpu::RoundRecord& r : run.records)
+            drawRecord(run, r);
+        for (const dpu::EpochEvent& e : run.epochs)
+            drawEpoch(run, e);
+    }
+}
+
+namespace {
+// One line style per run, so runs of one strategy differ by more than a shade.
+Qt::PenStyle dashOf(int runIndex)
+{
+    static const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine, Qt::DashDotDotLine};
+    return styles[runIndex % 5];
+}
+} // namespace
+
+void ResultsPanel::drawRecord(const BookRun& run, const dpu::RoundRecord& record)
+{
+    const bool band = run.seedBand();
+    const QString key = book_->seriesKey(run.id, record.strategy, record.seed, !band);
+    addRecord(run.label, key, record, band);
+    const int index = static_cast<int>(std::distance(book_->runs().begin(), std::find_if(book_->runs().begin(), book_->runs().end(),
+                                                     [&](const BookRun& r) { return r.id == run.id; })));
+    accuracy_->setSeriesDash(key, dashOf(index));
+    bytes_->setSeriesDash(key, dashOf(index));
+}
+
+void ResultsPanel::drawEpoch(const BookRun& run, const dpu::EpochEvent& epoch)
+{
+    addEpoch(book_->seriesKey(run.id, epoch.strategy, epoch.seed, true), epoch);
 }
 
 void ResultsPanel::addRecord(const QString& run, const QString& seriesKey, const dpu::RoundRecord& record, bool seedBand)

@@ -18,12 +18,17 @@ class ChartView;
 class LayerChart;
 class LossChart;
 class RoundsTableModel;
+class RunBook;
+struct BookRun;
 
 class ResultsPanel : public QWidget {
     Q_OBJECT
 public:
     explicit ResultsPanel(QWidget* parent = nullptr);
 
+    /// Shows the book's runs and follows it from now on: series named by the book, one line
+    /// style per run. The book must outlive the panel's use of it.
+    void setRunBook(const RunBook* book);
     void clear();
     /// seedBand: seriesKey names a strategy of a plan with several seeds; the accuracy charts draw
     /// their mean with a +-std band (the table keeps every seed's row).
@@ -49,6 +54,10 @@ public:
     bool exportTableCsv(const QString& path, QString* error = nullptr) const;
 
 private:
+    /// Draws every run of the book again (runs came or went, or their names changed).
+    void redraw();
+    void drawRecord(const BookRun& run, const dpu::RoundRecord& record);
+    void drawEpoch(const BookRun& run, const dpu::EpochEvent& epoch);
     void showTableMenu(const QPoint& pos);
     void showSelectedLayers();
 
@@ -61,6 +70,7 @@ private:
     RoundsTableModel* rounds_;
     QSortFilterProxyModel* proxy_;
     QTableView* table_;
+    const RunBook* book_ = nullptr;
 };
 
 } // namespace dpu::ui

@@ -3,6 +3,7 @@
 #include "RunFixtures.h"
 #include "TestSupport.h"
 #include "dpu/Frontier.h"
+#include "dpu/RunNames.h"
 #include <QtTest/QtTest>
 #include <cmath>
 
@@ -266,6 +267,32 @@ private Q_SLOTS:
         QVERIFY(!dpu::expectedAccuracy(dpu, 0.0005).bracketed);
         QVERIFY(!dpu::expectedAccuracy(dpu, 0).bracketed);
         QCOMPARE(dpu::pointsOf({{"dpu", 0.1, 0.5, 1, 1, 1}, {"fu", 1, 0.9, 2, 1, 1}}, "fu").size(), size_t(1));
+    }
+
+    void runsSideBySideAreToldApartByWhatDiffers()
+    {
+        // One run alone needs no words; a k sweep names each k.
+        QCOMPARE(dpu::runDistinctions({planAt(0.05)}, {"1"}), (std::vector<std::string>{""}));
+        QCOMPARE(dpu::runDistinctions({planAt(0.05), planAt(0.1)}, {"1", "2"}),
+                 (std::vector<std::string>{"k=0.05", "k=0.1"}));
+        // The coding reads as its name, after k; the plan's name and threads never count.
+        dpu::Plan q4 = planAt(0.1);
+        q4.bundle.values = dpu::Coding::Q4;
+        q4.name = "other-name";
+        q4.threads = 1;
+        QCOMPARE(dpu::runDistinctions({planAt(0.05), q4}, {"1", "2"}),
+                 (std::vector<std::string>{"k=0.05 · fp32", "k=0.1 · q4"}));
+        // Other keys by their last word; strategies never (a series names its own).
+        dpu::Plan longer = planAt(0.05, 3);
+        longer.strategies = {"dpu"};
+        QCOMPARE(dpu::runDistinctions({planAt(0.05), longer}, {"1", "2"}),
+                 (std::vector<std::string>{"rounds=2", "rounds=3"}));
+        // The same plan twice: the labels tell them apart, also beside a third run.
+        QCOMPARE(dpu::runDistinctions({planAt(0.05), planAt(0.05)}, {"1", "2"}),
+                 (std::vector<std::string>{"1", "2"}));
+        QCOMPARE(dpu::runDistinctions({planAt(0.05), planAt(0.05), planAt(0.1)}, {"a", "b", "c"}),
+                 (std::vector<std::string>{"k=0.05 · a", "k=0.05 · b", "k=0.1"}));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, dpu::runDistinctions({planAt(0.05)}, {}));
     }
 };
 

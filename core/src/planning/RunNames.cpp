@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+// runDistinctions: the plan values where runs on screen disagree, as short words per run.
+#include "dpu/RunNames.h"
+#include "planning/PlanKeys.h"
+#include <algorithm>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+namespace dpu {
+namespace {
+
+// A flattened JSON value as a reader would write it: strings without their quotes.
+std::string bare(const std::string& dumped)
+{
+    if (dumped.size() >= 2 && dumped.front() == '"' && dumped.back() == '"')
+        return dumped.substr(1, dumped.size() - 2);
+    return dumped;
+}
+
+// The words for one differing key: k and the coding are what users sweep, so they read short.
+std::string describe(const std::string& key, const std::string& value)
+{
+    if (key == "k")
+        return "k=" + value;
+    if (key == "bundle.values")
+        return bare(value);
+    const size_t dot = key.rfind('.');
+    return (dot == std::string::npos ? key : key.substr(dot + 1)) + "=" + bare(value);
+}
+
+// Where the flattened plans disagree, k first, then the coding, then the rest in path order.
+std::vector<std::string> differingKeys(const std::vector<planning::FlatPlan>& flat)
+{
+    std::set<std::string> keys;
+    for (const planning::FlatPlan& f : flat)
+        for (const auto& [key, value] : f)
+            keys.insert(key);
+    std::vector<std::string> out;
+    for (const std::string& key : keys) {
+        std::set<std::string> values;
+        for (const planning::FlatPlan& f : flat) {
+            const auto it = f.find(key);
+            values.insert(it == f.end() ? std::string("(none)") : it->second);
+        }
+        if (values.size() > 1)
+            out.push_back(key);
+    }
+    std::stable_partition(out.begin(), out.end(), [](const std::string& k) { return k == "k" || k == "bundle.values"; });
+    if (out.size() > 1 && out[0] == "bundle.values" && out[1] == "k")
+        std::swap(out[0], out[1]);
+    return out;
+}
+
+} // namespace
+
+std::vector<std::string> runDistinctions(const std::vector<Plan>& plans, const std::vector<std::string>& labels)
+{
+    if (plans.size() != labels.size())
+        throw std::invalid_argument("runDistinctions: one label per plan expected");
+    std::vector<std::string> out(plans.size());
+    if (plans.size() < 2)
+        return out;
+    std::vector<planning::FlatPlan> flat;
+    for (const Plan& p : plans)
+        flat.push_back(planning::comparable(p, {"strategies"}));
+    const std::vector<std::string> keys = differingKeys(flat);
+    for (size_t i = 0; i < plans.size(); ++i)
+        for (const std::string& key : keys) {
+            const auto it = flat[i].find(key);
+            out[i] += (out[i].empty() ? "" : " · ") + describe(key, it == flat[i].end() ? "(none)" : it->second);
+        }
+    // The same plan run twice: its label tells the runs apart.
+    std::map<std::string, int> seen;
+    for (const std::string& text : out)
+        ++seen[text];
+    for (size_t i = 0; i < out.size(); ++i)
+        if (seen[out[i]] > 1)
+            out[i] += (out[i].empty() ? "" : " · ") + labels[i];
+    return out;
+}
+
+} // namespace dpu
