@@ -4,12 +4,15 @@
 #include "MainWindow.h"
 #include "UiTestSupport.h"
 #include "charts/AccuracyChart.h"
+#include "charts/ByteAxis.h"
 #include "charts/BytesChart.h"
+#include "charts/LayerChart.h"
 #include "models/RoundsTableModel.h"
 #include "panels/ResultsPanel.h"
 #include "workers/EngineMetatypes.h"
 #include "workers/RunQueue.h"
 #include <QAreaSeries>
+#include <QCategoryAxis>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -109,6 +112,58 @@ private Q_SLOTS:
         results.clear();
         QVERIFY(!acc->bandSeries(key));
         QCOMPARE(acc->pointCount(key), 0);
+    }
+
+    void bytesChartDrawsTheBundlesReallySent()
+    {
+        // A q4 run: each round's bundle is about a quarter of the analytic fp32 figure.
+        dpu::ui::ResultsPanel results;
+        dpu::RoundRecord q4 = record("dpu", 1, 1, 0.80, 37637);
+        q4.bundleBytes = 10312;
+        q4.cumulativeBundleBytes = 10312;
+        dpu::RoundRecord q4b = record("dpu", 1, 2, 0.82, 2 * 37637);
+        q4b.bundleBytes = 10500;
+        q4b.cumulativeBundleBytes = 20812;
+        q4b.analyticBits = 37637 * 8;
+        results.addRecord(QStringLiteral("1"), QStringLiteral("dpu · q4"), q4, false, QStringLiteral("q4"));
+        results.addRecord(QStringLiteral("1"), QStringLiteral("dpu · q4"), q4b, false, QStringLiteral("q4"));
+        QCOMPARE(points(results.bytesChart()->series(QStringLiteral("dpu · q4"))),
+                 (QList<QPointF>{QPointF(10312, 80), QPointF(20812, 82)}));
+        // A run without bundles (older records): the analytic bytes, as before.
+        results.addRecord(QStringLiteral("2"), QStringLiteral("fu"), record("fu", 1, 1, 0.85, 2680424));
+        QCOMPARE(points(results.bytesChart()->series(QStringLiteral("fu"))), (QList<QPointF>{QPointF(2680424, 85)}));
+        // The axis says what it counts.
+        const QString axisTitle = results.bytesChart()->byteAxis()->labelAxis()->titleText();
+        QVERIFY2(axisTitle.contains(QStringLiteral("bundle bytes"), Qt::CaseInsensitive), qPrintable(axisTitle));
+        // The table keeps both, the ratio labelled as the paper's analytic one, and the coding.
+        const auto* table = results.roundsModel();
+        using M = dpu::ui::RoundsTableModel;
+        QCOMPARE(table->headerData(M::CumulativeRatio, Qt::Horizontal).toString(), QStringLiteral("Cumulative ratio (analytic)"));
+        QCOMPARE(table->data(table->index(1, M::CumulativeBundleBytes), M::SortRole).toLongLong(), 20812);
+        QCOMPARE(table->data(table->index(1, M::Bytes), M::SortRole).toDouble(), 37637.0);
+        QCOMPARE(table->data(table->index(1, M::Coding)).toString(), QStringLiteral("q4"));
+        QVERIFY(table->toCsv().startsWith(QStringLiteral("run,round,strategy,coding,")));
+    }
+
+    void layerChartShowsAnySeriesLatestRound()
+    {
+        dpu::ui::ResultsPanel results;
+        dpu::RoundRecord a = record("dpu", 1, 1, 0.8, 1000);
+        a.layers = {{"fc1.weight", 100, 10}, {"fc2.weight", 50, 5}};
+        dpu::RoundRecord b = record("rpu", 1, 1, 0.7, 1000);
+        b.layers = {{"fc1.weight", 100, 1}};
+        results.addRecord(QStringLiteral("1"), QStringLiteral("dpu · k=0.1"), a);
+        results.addRecord(QStringLiteral("1"), QStringLiteral("rpu · k=0.1"), b);
+        dpu::ui::LayerChart* layers = results.layerChart();
+        // The latest round is shown, named by its series; every series is offered.
+        QVERIFY2(layers->title().contains(QStringLiteral("rpu · k=0.1 round 1")), qPrintable(layers->title()));
+        QCOMPARE(layers->offeredKeys(), (QStringList{QStringLiteral("dpu · k=0.1"), QStringLiteral("rpu · k=0.1")}));
+        QVERIFY(layers->showKey(QStringLiteral("dpu · k=0.1")));
+        QCOMPARE(layers->barCount(), 2);
+        QVERIFY2(layers->title().contains(QStringLiteral("dpu · k=0.1 round 1")), qPrintable(layers->title()));
+        QVERIFY(!layers->showKey(QStringLiteral("fu")));
+        results.clear();
+        QVERIFY(layers->offeredKeys().isEmpty());
     }
 
     void windowBandsAPlanWithSeveralSeeds()

@@ -126,9 +126,9 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 9);
-        QVERIFY(lines[0].startsWith(QStringLiteral("run,plan,k,strategy,seed,round,")));
-        QVERIFY2(lines[1].startsWith(QStringLiteral("a-k0.01,tiny-sweep-k0.01,0.01,dpu,3,1,")), qPrintable(lines[1]));
-        QVERIFY2(lines[8].startsWith(QStringLiteral("b-k0.1,tiny-sweep-k0.1,0.1,fu,3,2,")), qPrintable(lines[8]));
+        QVERIFY(lines[0].startsWith(QStringLiteral("run,plan,k,coding,strategy,seed,round,")));
+        QVERIFY2(lines[1].startsWith(QStringLiteral("a-k0.01,tiny-sweep-k0.01,0.01,fp32,dpu,3,1,")), qPrintable(lines[1]));
+        QVERIFY2(lines[8].startsWith(QStringLiteral("b-k0.1,tiny-sweep-k0.1,0.1,fp32,fu,3,2,")), qPrintable(lines[8]));
         const QString json = tmp_.filePath(QStringLiteral("results.json"));
         QVERIFY2(w.exportResultsJson(json, &error), qPrintable(error));
         QFile j(json);

@@ -345,6 +345,9 @@ private Q_SLOTS:
         QVERIFY(w.startRun());
         QVERIFY(finished.wait(kRunTimeoutMs));
         QCOMPARE(w.resultsPanel()->accuracyChart()->seriesKeys(), QStringList{QStringLiteral("fu")}); // alone: no suffix
+        // The title names what the legend does not: the run's plan and coding (so does a PNG).
+        QVERIFY2(w.resultsPanel()->accuracyChart()->title().endsWith(QStringLiteral(" — %1 · fp32").arg(QString::fromStdString(w.planPanel()->plan().name))),
+                 qPrintable(w.resultsPanel()->accuracyChart()->title()));
         // A second run with another k: the first stays on every view, and both are named by k.
         dpu::uitest::fillPlanForm(w, dataset_, 300, 300, 1, 1, {"fu"}, 0.02);
         QVERIFY(w.startRun());
@@ -356,6 +359,7 @@ private Q_SLOTS:
         QCOMPARE(w.openRunFolders().size(), 2);
         QCOMPARE(r->budgetPanel()->frontier().finishedRuns(), 2);
         QVERIFY(w.exportReportAction()->isEnabled());
+        QVERIFY2(r->accuracyChart()->title().endsWith(QStringLiteral(" — fp32")), qPrintable(r->accuracyChart()->title()));
         // One line style per run, the colour staying FU's shade.
         QCOMPARE(r->accuracyChart()->series(QStringLiteral("fu · k=0.01"))->pen().style(), Qt::SolidLine);
         QCOMPARE(r->accuracyChart()->series(QStringLiteral("fu · k=0.02"))->pen().style(), Qt::DashLine);

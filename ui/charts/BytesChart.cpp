@@ -13,7 +13,9 @@ namespace dpu::ui {
 
 BytesChart::BytesChart(QWidget* parent) : ChartView(tr("Accuracy against cumulative bytes"), parent)
 {
-    bytesAxis_ = new ByteAxis(tr("Cumulative server-to-device bytes per device"), tr("Cumulative bytes per device"), this);
+    // What was really sent: the update bundles' bytes (the analytic cost, the paper's ratio,
+    // stays in the rounds table, labelled as such).
+    bytesAxis_ = new ByteAxis(tr("Cumulative update bundle bytes sent per device"), tr("Bundle bytes sent per device"), this);
     x_ = bytesAxis_->logAxis();
     y_ = new QValueAxis(this);
     y_->setTitleText(tr("Test accuracy (%)"));
@@ -26,12 +28,20 @@ BytesChart::BytesChart(QWidget* parent) : ChartView(tr("Accuracy against cumulat
 void BytesChart::addRecord(const QString& key, const dpu::RoundRecord& record, bool seedBand)
 {
     // A log axis cannot show 0; a first round that sent nothing is drawn at 1 byte.
-    const double bytes = std::max(1.0, record.cumulativeBits / 8.0);
+    const double bytes = std::max(1.0, sentBytes(record));
     const QPointF p(bytes, 100.0 * record.testAccuracy);
     if (seedBand)
         addBandPoint(key, record.round, record.seed, p); // seeds deploy differently: x is their mean too
     else
         addPoint(key, p);
+}
+
+double BytesChart::sentBytes(const dpu::RoundRecord& record)
+{
+    // Records of runs that wrote no bundles (or predate the field) have only the analytic figure.
+    if (record.cumulativeBundleBytes > 0 || record.bundleBytes > 0)
+        return static_cast<double>(record.cumulativeBundleBytes);
+    return record.cumulativeBits / 8.0;
 }
 
 void BytesChart::fitAxes(const QRectF& b)

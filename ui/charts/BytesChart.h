@@ -18,6 +18,9 @@ public:
     /// seedBand: the key collects several seeds, drawn as their mean (bytes and accuracy) with a
     /// +-std band of accuracy.
     void addRecord(const QString& key, const dpu::RoundRecord& record, bool seedBand = false);
+    /// A record's x: the cumulative bytes of the update bundles really sent (a q4 run's 10 KB
+    /// rounds, not the analytic fp32 figure); the analytic bytes only where a run has no bundles.
+    static double sentBytes(const dpu::RoundRecord& record);
 
 protected:
     void fitAxes(const QRectF& bounds) override;

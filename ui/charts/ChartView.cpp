@@ -21,7 +21,7 @@
 
 namespace dpu::ui {
 
-ChartView::ChartView(const QString& title, QWidget* parent) : QChartView(parent)
+ChartView::ChartView(const QString& title, QWidget* parent) : QChartView(parent), baseTitle_(title)
 {
     auto* c = new QChart;
     c->setTitle(title);
@@ -110,6 +110,16 @@ void ChartView::setSeriesVisible(const QString& key, bool visible)
         m->setLabelBrush(label);
     }
     fitLegend(); // entries the column had to leave out stay out
+}
+
+void ChartView::setContext(const QString& context)
+{
+    chart()->setTitle(context.isEmpty() ? baseTitle_ : baseTitle_ + QStringLiteral(" — ") + context);
+}
+
+QString ChartView::title() const
+{
+    return chart()->title();
 }
 
 void ChartView::setSeriesDash(const QString& key, Qt::PenStyle style)

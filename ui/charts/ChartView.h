@@ -26,6 +26,10 @@ public:
 
     /// Removes every series (a new batch of runs starts).
     void clearSeries();
+    /// What every series on the chart shares, after the title ("fashion-mlp-k0.05 · q4"): an
+    /// exported picture then names its run and coding. Empty: the title alone.
+    void setContext(const QString& context);
+    QString title() const;
     QStringList seriesKeys() const { return order_; }
     /// Points in the series of key (0 when there is none).
     int pointCount(const QString& key) const;
@@ -85,6 +89,7 @@ private:
 
     QAbstractAxis* x_ = nullptr;
     QAbstractAxis* y_ = nullptr;
+    QString baseTitle_;
     QHash<QString, QLineSeries*> series_;
     std::map<QString, std::unique_ptr<SeedBand>> bands_;
     QStringList order_;

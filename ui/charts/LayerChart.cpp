@@ -6,6 +6,8 @@
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
+#include <QContextMenuEvent>
+#include <QMenu>
 #include <QLegend>
 #include "charts/NiceAxis.h"
 #include "charts/SeriesPalette.h"
@@ -40,14 +42,51 @@ LayerChart::LayerChart(QWidget* parent) : QChartView(parent)
 void LayerChart::clearRecord()
 {
     hasPending_ = false;
+    offered_.clear();
+    offeredOrder_.clear();
     series_->clear();
     x_->clear();
     chart()->setTitle(tr("Updated weights per layer"));
 }
 
-void LayerChart::showRecord(const dpu::RoundRecord& r)
+void LayerChart::offerRecord(const QString& key, const dpu::RoundRecord& record)
+{
+    if (!offered_.contains(key))
+        offeredOrder_ << key;
+    offered_.insert(key, record);
+}
+
+bool LayerChart::showKey(const QString& key)
+{
+    if (!offered_.contains(key))
+        return false;
+    showRecord(offered_.value(key), key);
+    return true;
+}
+
+QString LayerChart::title() const
+{
+    flush();
+    return chart()->title();
+}
+
+void LayerChart::contextMenuEvent(QContextMenuEvent* event)
+{
+    QMenu menu(this);
+    menu.addAction(tr("Export as PNG…"), this, [this] { flush(); ChartExporter::exportWithDialog(this, false); });
+    menu.addAction(tr("Export as SVG…"), this, [this] { flush(); ChartExporter::exportWithDialog(this, true); });
+    if (!offeredOrder_.isEmpty()) {
+        menu.addSeparator();
+        for (const QString& key : offeredOrder_) // any series' latest round, not only the last one's
+            menu.addAction(tr("Show %1, round %2").arg(key).arg(offered_.value(key).round), this, [this, key] { showKey(key); });
+    }
+    menu.exec(event->globalPos());
+}
+
+void LayerChart::showRecord(const dpu::RoundRecord& r, const QString& key)
 {
     pending_ = r;
+    pendingKey_ = key;
     hasPending_ = true;
     // Rebuilding bars and axes costs the GUI thread 5-20 ms per round; a tab nobody looks at
     // during a run need not pay it every round (measured with the responsiveness probe).
@@ -66,10 +105,10 @@ void LayerChart::flush() const
     if (!hasPending_)
         return;
     hasPending_ = false;
-    draw(pending_);
+    draw(pending_, pendingKey_);
 }
 
-void LayerChart::draw(const dpu::RoundRecord& r) const
+void LayerChart::draw(const dpu::RoundRecord& r, const QString& key) const
 {
     series_->clear();
     x_->clear();
@@ -92,7 +131,7 @@ void LayerChart::draw(const dpu::RoundRecord& r) const
     // A share never exceeds 100 %: the axis stops there (room above the bars only below it).
     NiceAxis::fit(y_, 0, top > 0 ? std::min(100.0, top * 1.05) : 1.0, 5, 0, 100);
     chart()->setTitle(tr("Updated weights per layer: %1 round %2 (%3 of %4 weights)")
-                          .arg(QString::fromStdString(r.strategy)).arg(r.round).arg(r.updatedWeights)
+                          .arg(key.isEmpty() ? QString::fromStdString(r.strategy) : key).arg(r.round).arg(r.updatedWeights)
                           .arg([&r] { qint64 t = 0; for (const auto& l : r.layers) t += l.total; return t; }()));
 }
 

@@ -17,11 +17,11 @@ QString csvField(const QString& s)
 
 RoundsTableModel::RoundsTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void RoundsTableModel::append(const QString& run, const dpu::RoundRecord& record)
+void RoundsTableModel::append(const QString& run, const dpu::RoundRecord& record, const QString& coding)
 {
     const int row = static_cast<int>(rows_.size());
     beginInsertRows({}, row, row);
-    rows_.push_back({run, record});
+    rows_.push_back({run, record, coding});
     endInsertRows();
 }
 
@@ -58,6 +58,7 @@ QVariant RoundsTableModel::value(const Row& row, int column) const
     case Run: return row.run;
     case Round: return r.round;
     case Strategy: return QString::fromStdString(r.strategy);
+    case Coding: return row.coding;
     case Seed: return static_cast<qulonglong>(r.seed);
     case Samples: return static_cast<qlonglong>(r.samples);
     case Reinitialised: return r.reinitialised;
@@ -67,6 +68,7 @@ QVariant RoundsTableModel::value(const Row& row, int column) const
     case UpdatedWeights: return static_cast<qlonglong>(r.updatedWeights);
     case Bytes: return r.analyticBits / 8.0;
     case BundleBytes: return static_cast<qlonglong>(r.bundleBytes);
+    case CumulativeBundleBytes: return static_cast<qlonglong>(r.cumulativeBundleBytes);
     case CumulativeRatio: return r.cumulativeRatio;
     default: return {};
     }
@@ -91,11 +93,12 @@ QVariant RoundsTableModel::data(const QModelIndex& index, int role) const
         case CumulativeRatio: return QString::number(v.toDouble(), 'g', 4);
         case UpdatedWeights:
         case BundleBytes:
+        case CumulativeBundleBytes:
         case Samples: return QLocale().toString(v.toLongLong());
         default: return v;
         }
     case Qt::TextAlignmentRole:
-        return index.column() == Run || index.column() == Strategy ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+        return index.column() == Run || index.column() == Strategy || index.column() == Coding ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                                                                    : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ToolTipRole:
         if (index.column() == Bytes)
@@ -103,6 +106,11 @@ QVariant RoundsTableModel::data(const QModelIndex& index, int role) const
                       "for positions, 32 bits per dense value); 0 when the round did not deploy");
         if (index.column() == BundleBytes)
             return tr("Real size of the update bundle the round exported; 0 when the round did not deploy");
+        if (index.column() == CumulativeBundleBytes)
+            return tr("Bundle bytes sent to a device so far: what the Accuracy vs bytes chart draws");
+        if (index.column() == CumulativeRatio)
+            return tr("The paper's cost ratio: cumulative analytic bits over rounds x a full FP32 model's bits "
+                      "(the analytic figure, not the bundles' bytes)");
         return {};
     default:
         return {};
@@ -113,9 +121,9 @@ QVariant RoundsTableModel::headerData(int section, Qt::Orientation orientation, 
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
-    static const char* const names[] = {"Run", "Round", "Strategy", "Seed", "Samples", "Re-initialised", "Deployed",
+    static const char* const names[] = {"Run", "Round", "Strategy", "Coding", "Seed", "Samples", "Re-initialised", "Deployed",
                                         "Val. accuracy", "Test accuracy", "Updated weights", "Bytes (analytic)",
-                                        "Bundle bytes", "Cumulative ratio"};
+                                        "Bundle bytes", "Bundle bytes so far", "Cumulative ratio (analytic)"};
     static_assert(sizeof names / sizeof names[0] == ColumnCount, "one header per column");
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
@@ -139,9 +147,9 @@ QString RoundsTableModel::toTsv(const QList<int>& rows) const
 QString RoundsTableModel::toCsv() const
 {
     // Machine-readable: raw numbers (accuracy as a fraction, bytes unrounded), not display text.
-    static const char* const keys[] = {"run", "round", "strategy", "seed", "samples", "reinitialised", "deployed",
+    static const char* const keys[] = {"run", "round", "strategy", "coding", "seed", "samples", "reinitialised", "deployed",
                                        "val_accuracy", "test_accuracy", "updated_weights", "analytic_bytes",
-                                       "bundle_bytes", "cumulative_ratio"};
+                                       "bundle_bytes", "cumulative_bundle_bytes", "cumulative_ratio"};
     static_assert(sizeof keys / sizeof keys[0] == ColumnCount, "one CSV key per column");
     QStringList lines;
     QStringList header;

@@ -12,15 +12,16 @@ class RoundsTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column {
-        Run, Round, Strategy, Seed, Samples, Reinitialised, Deployed, ValAccuracy, TestAccuracy,
-        UpdatedWeights, Bytes, BundleBytes, CumulativeRatio, ColumnCount
+        Run, Round, Strategy, Coding, Seed, Samples, Reinitialised, Deployed, ValAccuracy, TestAccuracy,
+        UpdatedWeights, Bytes, BundleBytes, CumulativeBundleBytes, CumulativeRatio, ColumnCount
     };
     /// Raw numbers for sorting (Qt::DisplayRole is formatted text).
     static constexpr int SortRole = Qt::UserRole + 1;
 
     explicit RoundsTableModel(QObject* parent = nullptr);
 
-    void append(const QString& run, const dpu::RoundRecord& record);
+    /// coding: the run's bundle.values ("fp32", "q4"); runs of one k differ by it.
+    void append(const QString& run, const dpu::RoundRecord& record, const QString& coding = QStringLiteral("fp32"));
     void clear();
     const dpu::RoundRecord& record(int row) const { return rows_[static_cast<size_t>(row)].record; }
     /// The Run column of a row: which run it belongs to.
@@ -42,6 +43,7 @@ private:
     struct Row {
         QString run;
         dpu::RoundRecord record;
+        QString coding;
     };
     QVariant value(const Row& row, int column) const;
     std::vector<Row> rows_;

@@ -2,6 +2,7 @@
 // RunBook: the runs on screen and what each view is told when they come, grow, end and go.
 #include "models/RunBook.h"
 #include "dpu/Error.h"
+#include "dpu/PlanEnums.h"
 #include "dpu/RunNames.h"
 #include "dpu/Sweep.h"
 #include <QDir>
@@ -215,7 +216,7 @@ std::vector<dpu::LabelledRun> RunBook::labelledRuns() const
             continue;
         // A finished queued run goes by its folder's name, as it will when opened again.
         const QString name = r.live && !r.dir.isEmpty() ? QFileInfo(r.dir).fileName() : r.label;
-        out.push_back({name.toStdString(), r.plan.name, r.plan.k, r.records});
+        out.push_back({name.toStdString(), r.plan.name, r.plan.k, r.records, dpu::nameOf(r.plan.bundle.values)});
     }
     return out;
 }

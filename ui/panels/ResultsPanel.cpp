@@ -9,6 +9,7 @@
 #include "charts/LossChart.h"
 #include "models/RoundsTableModel.h"
 #include "models/RunBook.h"
+#include "dpu/PlanEnums.h"
 #include "panels/BudgetPanel.h"
 #include <QAction>
 #include <QApplication>
@@ -112,12 +113,31 @@ void ResultsPanel::redraw()
     clear();
     // The round axis spans the longest plan on screen, so a run's first rounds do not fill it.
     accuracy_->expectRounds(book_->plannedRounds());
+    const QString context = sharedContext();
+    for (ChartView* chart : {static_cast<ChartView*>(accuracy_), static_cast<ChartView*>(bytes_), static_cast<ChartView*>(loss_)})
+        chart->setContext(context);
     for (const BookRun& run : book_->runs()) {
         for (const dpu::RoundRecord& r : run.records)
             drawRecord(run, r);
         for (const dpu::EpochEvent& e : run.epochs)
             drawEpoch(run, e);
     }
+}
+
+QString ResultsPanel::sharedContext() const
+{
+    // The legend names what differs between runs; the title names what they share: the plan of
+    // a run alone, and the coding when every run has the same one.
+    const QList<BookRun>& runs = book_->runs();
+    if (runs.isEmpty())
+        return {};
+    QStringList parts;
+    if (runs.size() == 1)
+        parts << QString::fromStdString(runs.front().plan.name);
+    const dpu::Coding coding = runs.front().plan.bundle.values;
+    if (std::all_of(runs.begin(), runs.end(), [coding](const BookRun& r) { return r.plan.bundle.values == coding; }))
+        parts << QString::fromStdString(dpu::nameOf(coding));
+    return parts.join(QStringLiteral(" · "));
 }
 
 namespace {
@@ -133,7 +153,7 @@ void ResultsPanel::drawRecord(const BookRun& run, const dpu::RoundRecord& record
 {
     const bool band = run.seedBand();
     const QString key = book_->seriesKey(run.id, record.strategy, record.seed, !band);
-    addRecord(run.label, key, record, band);
+    addRecord(run.label, key, record, band, QString::fromStdString(dpu::nameOf(run.plan.bundle.values)));
     const int index = static_cast<int>(std::distance(book_->runs().begin(), std::find_if(book_->runs().begin(), book_->runs().end(),
                                                      [&](const BookRun& r) { return r.id == run.id; })));
     accuracy_->setSeriesDash(key, dashOf(index));
@@ -145,20 +165,25 @@ void ResultsPanel::drawEpoch(const BookRun& run, const dpu::EpochEvent& epoch)
     addEpoch(book_->seriesKey(run.id, epoch.strategy, epoch.seed, true), epoch);
 }
 
-void ResultsPanel::addRecord(const QString& run, const QString& seriesKey, const dpu::RoundRecord& record, bool seedBand)
+void ResultsPanel::addRecord(const QString& run, const QString& seriesKey, const dpu::RoundRecord& record, bool seedBand,
+                             const QString& coding)
 {
     accuracy_->addRecord(seriesKey, record, seedBand);
     bytes_->addRecord(seriesKey, record, seedBand);
-    rounds_->append(run, record);
+    rounds_->append(run, record, coding);
+    layers_->offerRecord(seriesKey, record); // its context menu shows any series' latest round
     if (!table_->selectionModel()->currentIndex().isValid())
-        layers_->showRecord(record);
+        layers_->showRecord(record, seriesKey);
 }
 
 void ResultsPanel::showSelectedLayers()
 {
     const QModelIndex current = table_->selectionModel()->currentIndex();
-    if (current.isValid())
-        layers_->showRecord(rounds_->record(proxy_->mapToSource(current).row()));
+    if (current.isValid()) {
+        const int row = proxy_->mapToSource(current).row();
+        const dpu::RoundRecord& r = rounds_->record(row);
+        layers_->showRecord(r, tr("run %1 %2").arg(rounds_->run(row), QString::fromStdString(r.strategy)));
+    }
 }
 
 void ResultsPanel::addEpoch(const QString& seriesKey, const dpu::EpochEvent& epoch)

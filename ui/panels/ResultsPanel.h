@@ -32,7 +32,9 @@ public:
     void clear();
     /// seedBand: seriesKey names a strategy of a plan with several seeds; the accuracy charts draw
     /// their mean with a +-std band (the table keeps every seed's row).
-    void addRecord(const QString& run, const QString& seriesKey, const dpu::RoundRecord& record, bool seedBand = false);
+    /// coding: the run's bundle.values, for the table's Coding column.
+    void addRecord(const QString& run, const QString& seriesKey, const dpu::RoundRecord& record, bool seedBand = false,
+                   const QString& coding = QStringLiteral("fp32"));
     void addEpoch(const QString& seriesKey, const dpu::EpochEvent& epoch);
 
     AccuracyChart* accuracyChart() const { return accuracy_; }
@@ -56,6 +58,8 @@ public:
 private:
     /// Draws every run of the book again (runs came or went, or their names changed).
     void redraw();
+    /// What the runs on screen share, for the charts' titles.
+    QString sharedContext() const;
     void drawRecord(const BookRun& run, const dpu::RoundRecord& record);
     void drawEpoch(const BookRun& run, const dpu::EpochEvent& epoch);
     void showTableMenu(const QPoint& pos);

@@ -84,10 +84,13 @@ void RunPanel::roundDone(int runId, const dpu::RoundRecord& r)
     if (runId == currentRun_)
         ++doneUnits_;
     updateProgress(0);
-    log(tr("Run %1: %2 round %3 %4, test %5 %, %6 bytes")
+    // The bytes really sent (the bundle); the analytic figure beside them, as the paper counts.
+    const QString bytes = r.bundleBytes > 0 ? tr("%1 bytes sent (analytic %2)").arg(r.bundleBytes).arg(r.analyticBits / 8.0, 0, 'f', 0)
+                                            : tr("%1 bytes (analytic)").arg(r.analyticBits / 8.0, 0, 'f', 0);
+    log(tr("Run %1: %2 round %3 %4, test %5 %, %6")
             .arg(runId).arg(QString::fromStdString(r.strategy)).arg(r.round)
             .arg(r.deployed ? tr("deployed") : tr("not deployed"))
-            .arg(100.0 * r.testAccuracy, 0, 'f', 2).arg(r.analyticBits / 8.0, 0, 'f', 0));
+            .arg(100.0 * r.testAccuracy, 0, 'f', 2).arg(bytes));
 }
 
 void RunPanel::runFinished(int runId, const dpu::RunSummary& summary, int pending)

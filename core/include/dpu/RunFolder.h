@@ -68,11 +68,12 @@ struct LabelledRun {
     std::string planName;
     double k = 0;
     std::vector<RoundRecord> records;
+    std::string coding = "fp32"; ///< the plan's bundle.values: runs of one k differ by it
 };
 
-/// results.csv's columns preceded by run, plan and k, one row per record of every run.
+/// results.csv's columns preceded by run, plan, k and coding, one row per record of every run.
 std::string labelledRunsToCsv(const std::vector<LabelledRun>& runs);
-/// A JSON array of results.jsonl's objects, each with "run", "plan" and "k" added.
+/// A JSON array of results.jsonl's objects, each with "run", "plan", "k" and "coding" added.
 std::string labelledRunsToJson(const std::vector<LabelledRun>& runs);
 
 } // namespace dpu

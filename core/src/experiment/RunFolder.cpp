@@ -190,11 +190,11 @@ std::string labelledRunsToCsv(const std::vector<LabelledRun>& runs)
 {
     std::ostringstream out;
     const std::string header = recordsToCsv({});
-    out << "run,plan,k," << header;
+    out << "run,plan,k,coding," << header;
     for (const LabelledRun& run : runs) {
         std::ostringstream k;
         k << std::setprecision(10) << run.k;
-        const std::string prefix = csvField(run.run) + ',' + csvField(run.planName) + ',' + k.str() + ',';
+        const std::string prefix = csvField(run.run) + ',' + csvField(run.planName) + ',' + k.str() + ',' + csvField(run.coding) + ',';
         std::istringstream rows(recordsToCsv(run.records));
         std::string line;
         std::getline(rows, line); // the header, written once above
@@ -209,8 +209,8 @@ std::string labelledRunsToJson(const std::vector<LabelledRun>& runs)
     nlohmann::ordered_json all = nlohmann::ordered_json::array();
     for (const LabelledRun& run : runs)
         for (const RoundRecord& r : run.records) {
-            // run, plan and k first: ordered_json keeps the order a reader sees.
-            nlohmann::ordered_json j{{"run", run.run}, {"plan", run.planName}, {"k", run.k}};
+            // run, plan, k and coding first: ordered_json keeps the order a reader sees.
+            nlohmann::ordered_json j{{"run", run.run}, {"plan", run.planName}, {"k", run.k}, {"coding", run.coding}};
             const auto fields = nlohmann::ordered_json::parse(recordToJson(r));
             for (const auto& [key, value] : fields.items())
                 j[key] = value;

@@ -122,7 +122,7 @@ private Q_SLOTS:
     void labelledExportsTellRunsApart()
     {
         dpu::LabelledRun a{"run-a", "sweep-k0.01", 0.01, {record("dpu", 1, 1, 0.5)}};
-        dpu::LabelledRun b{"run-b", "sweep, k0.1", 0.1, {record("dpu", 1, 1, 0.75)}};
+        dpu::LabelledRun b{"run-b", "sweep, k0.1", 0.1, {record("dpu", 1, 1, 0.75)}, "q4"};
         const std::string csv = dpu::labelledRunsToCsv({a, b});
         std::istringstream lines(csv);
         std::string header, rowA, rowB, extra;
@@ -130,9 +130,9 @@ private Q_SLOTS:
         std::getline(lines, rowA);
         std::getline(lines, rowB);
         QVERIFY(!std::getline(lines, extra));
-        QVERIFY(header.rfind("run,plan,k,strategy,seed,round,", 0) == 0);
-        QVERIFY2(rowA.rfind("run-a,sweep-k0.01,0.01,dpu,1,1,", 0) == 0, rowA.c_str());
-        QVERIFY2(rowB.rfind("run-b,\"sweep, k0.1\",0.1,dpu,1,1,", 0) == 0, rowB.c_str()); // quoted: a comma
+        QVERIFY(header.rfind("run,plan,k,coding,strategy,seed,round,", 0) == 0);
+        QVERIFY2(rowA.rfind("run-a,sweep-k0.01,0.01,fp32,dpu,1,1,", 0) == 0, rowA.c_str());
+        QVERIFY2(rowB.rfind("run-b,\"sweep, k0.1\",0.1,q4,dpu,1,1,", 0) == 0, rowB.c_str()); // quoted: a comma
         // Same number of cells in the header and a row (the quoted comma is one cell).
         QCOMPARE(std::count(header.begin(), header.end(), ','), std::count(rowA.begin(), rowA.end(), ','));
 
@@ -142,6 +142,7 @@ private Q_SLOTS:
         QCOMPARE(second["run"].toString(), QStringLiteral("run-b"));
         QCOMPARE(second["plan"].toString(), QStringLiteral("sweep, k0.1"));
         QCOMPARE(second["k"].toDouble(), 0.1);
+        QCOMPARE(second["coding"].toString(), QStringLiteral("q4"));
         QCOMPARE(second["test_accuracy"].toDouble(), 0.75);
         // Each object still reads back as a record.
         const QByteArray first = QJsonDocument(json[0].toObject()).toJson(QJsonDocument::Compact);
