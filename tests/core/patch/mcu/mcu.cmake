@@ -62,7 +62,8 @@ function(dpu_mcu_image name opt script hz)
   set(DPU_MCU_ELF_${name} ${out}.elf PARENT_SCOPE)
 endfunction()
 
-# mps2-an386 and microbit clock SysTick at 25 MHz and 16 MHz (QEMU hw/arm/mps2.c, nrf51_soc.c).
+# QEMU 7.2 clocks SysTick at 25 MHz on mps2-an386 and 16 MHz on microbit (the processor clocks;
+# mcu_apply_check.cmake checks the counter against a loop of known length on each).
 dpu_mcu_image(m4-Os -Os mps2-an386.ld 25000000 ${_mcu_m4})
 dpu_mcu_image(m0-Os -Os microbit.ld 16000000 ${_mcu_m0})
 add_custom_target(dpu_mcu_images ALL DEPENDS ${DPU_MCU_ELF_m4-Os} ${DPU_MCU_ELF_m0-Os})

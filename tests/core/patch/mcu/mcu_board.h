@@ -9,7 +9,7 @@
 void mcu_counter_start(void);
 
 /** Virtual nanoseconds since mcu_counter_start(): under QEMU's -icount shift=0 the virtual clock
- *  advances 1 ns per executed instruction, so this is the instruction count (to MCU_NS_PER_TICK). */
+ *  advances 1 ns per executed instruction, so this is the instruction count (to one SysTick period). */
 uint64_t mcu_counter_ns(void);
 
 /** Deepest stack use since reset in bytes (the free RAM was painted with a pattern). */
