@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The fleet simulation (docs/fleet.md): what N devices behind real links run, when, and at what airtime and energy.
 #pragma once
+#include "dpu/DeviceCpu.h"
 #include "dpu/LinkModel.h"
 #include <array>
 #include <cstdint>
@@ -78,6 +79,9 @@ struct FleetGroup {
     std::shared_ptr<const AvailabilityTrace> trace;
     /// The uplink for the paper's sample upload (empty: no upload cost); the same SF mix.
     std::shared_ptr<const Link> uplink;
+    /// The devices' processor: a device runs a version only once it has applied its bundle, and
+    /// the apply's energy is counted (clockHz 0, the default: applying takes no time).
+    DeviceCpu cpu;
 };
 
 /// One deployed version of a strategy's run.
@@ -97,6 +101,10 @@ struct FleetStrategy {
     /// Bytes of one bundle from version `from` to version `to` (indices into versions);
     /// empty: chainOrFullBytes().
     std::function<int64_t(int from, int to)> catchUpBytes;
+    /// The value coding of its delta and catch-up bundles, and the device file's bytes: what an
+    /// apply costs (DeviceCpu); full-model bundles are charged as fp32.
+    Coding coding = Coding::Fp32;
+    int64_t deviceFileBytes = 0;
 };
 
 /// The cheaper of the chain's sum (deltas from+1..to) and the full model.
@@ -150,6 +158,8 @@ struct FleetRound {
     double wallTime = 0;       ///< from the round's start to its last session's end (s)
     double energyMean = 0;     ///< J per device, over the whole fleet (0 for a device not served)
     double energyMax = 0;
+    double applyEnergyMean = 0; ///< J per device of applying bundles, over the fleet (in energyMean)
+    double applySecondsMax = 0; ///< the longest apply of the round (s)
     int64_t bundleBytes = 0;   ///< bundle bytes sent: once per multicast, per device for unicast
     int64_t bytesOnAir = 0;    ///< frames x frame bytes, repairs included
     int64_t downloadBytes = 0; ///< bundle bytes the devices listened to, summed over devices

@@ -110,6 +110,13 @@ void validateFleet(const FleetConfig& config, const FleetStrategy& strategy)
         }
         if (group.trace)
             require(group.trace->devices() > 0, at + ".trace", "the trace names no device");
+        try {
+            validateDeviceCpu(group.cpu);
+        } catch (const LinkError& e) {
+            throw LinkError(at, e.what());
+        }
+        require(group.cpu.clockHz == 0 || strategy.deviceFileBytes > 0, "strategy '" + strategy.name + "'.deviceFileBytes",
+                "an apply's time grows with the device file (" + at + ".cpu): its bytes are needed");
     }
     const FleetPolicy& p = config.policy;
     require(p.maxStaleness >= 0, "policy.maxStaleness", "expected 0 (never) or more, found " + std::to_string(p.maxStaleness));

@@ -303,7 +303,7 @@ private:
             round.bytesOnAir += frames * frameBytes(link);
             round.receptions += frames;
             const double end = begin + link.sessionSeconds + channel;
-            completions_.push_back({end, d, toVersion});
+            complete(s, d, end, toVersion, round);
             return end;
         }
         const double airtime = fleet::sessionAirtime(link, s.bytes, p.fragments, p.frames);
@@ -324,7 +324,7 @@ private:
                     missing += std::max<int64_t>(0, need - received.sample(draw(d)));
             }
             if (missing == 0)
-                completions_.push_back({end, d, toVersion});
+                complete(s, d, end, toVersion, round);
             else
                 failed.emplace_back(d, missing);
         }
@@ -347,13 +347,26 @@ private:
                 energy_[static_cast<size_t>(d)] += repairEnergy;
                 missing -= received.sample(draw(d));
                 if (missing <= 0)
-                    completions_.push_back({end, d, toVersion});
+                    complete(s, d, end, toVersion, round);
                 else
                     still.emplace_back(d, missing);
             }
             failed.swap(still);
         }
         return end;
+    }
+
+    /// Device d received the session's bundle at `end`: it runs the new version once it has
+    /// applied it (its processor's time), and the apply's energy is the device's.
+    void complete(const Session& s, int d, double end, int toVersion, FleetRound& round)
+    {
+        const DeviceCpu& cpu = config_.groups[static_cast<size_t>(slots_[static_cast<size_t>(s.slot)].group)].cpu;
+        const double seconds = applySeconds(cpu, s.full ? Coding::Fp32 : strategy_.coding, strategy_.deviceFileBytes, s.bytes);
+        const double joules = applyJoules(cpu, seconds);
+        energy_[static_cast<size_t>(d)] += joules;
+        round.applyEnergyMean += joules; // a sum until summarise()
+        round.applySecondsMax = std::max(round.applySecondsMax, seconds);
+        completions_.push_back({end + seconds, d, toVersion});
     }
 
     /// Moves the devices that completed, in time order, and records when each version's
@@ -419,6 +432,7 @@ private:
         for (double& s : round.versionShare)
             s /= static_cast<double>(n);
         round.energyMean /= static_cast<double>(n);
+        round.applyEnergyMean /= static_cast<double>(n);
         round.fleetAccuracy = accuracy / static_cast<double>(n);
         round.serverAccuracy = strategy_.versions[static_cast<size_t>(round.latestVersion)].testAccuracy;
     }

@@ -361,6 +361,49 @@ private Q_SLOTS:
         QVERIFY2(cpu < 1.0, qPrintable(QString::number(cpu)));
     }
 
+    void applyingTakesTheProcessorsTimeAndEnergy()
+    {
+        // The table is the fit of QEMU's counts: the q8c chain of tests/data/mcu, round 2 (mcu_apply
+        // prints it), took 463,723,840 instructions on the M4 and 799,907,000 on the M0.
+        const int64_t file = 2679416;
+        COMPARE_NEAR(dpu::applyInstructions(dpu::measuredCortexM(false), dpu::Coding::Q8c, file, 20159), 463723840.0, 463723840.0 * 0.01);
+        COMPARE_NEAR(dpu::applyInstructions(dpu::measuredCortexM(true), dpu::Coding::Q8c, file, 20159), 799907000.0, 799907000.0 * 0.01);
+        for (int c = 0; c < 6; ++c) // the M0 (no FPU, no 32x32->64 multiply) needs more for every coding
+            QVERIFY(dpu::applyInstructions(dpu::measuredCortexM(true), dpu::Coding(c), file, 10240)
+                    > dpu::applyInstructions(dpu::measuredCortexM(false), dpu::Coding(c), file, 10240));
+
+        // A perfect fleet: every device completes each multicast, then applies the bundle.
+        const dpu::Link link = dpu::lorawanEu868(7, 0.01);
+        const dpu::FleetConfig plain = fleet(100, link);
+        dpu::FleetConfig config = plain;
+        dpu::DeviceCpu& cpu = config.groups[0].cpu;
+        cpu = dpu::measuredCortexM(false);
+        cpu.clockHz = 64e6;
+        cpu.activeAmps = 0.003;
+        cpu.volts = 3;
+        dpu::FleetStrategy s = strategy(5);
+        s.coding = dpu::Coding::Q8c;
+        s.deviceFileBytes = file;
+        const dpu::FleetResult without = dpu::simulateFleet(plain, s);
+        const dpu::FleetResult with = dpu::simulateFleet(config, s);
+        const double seconds = dpu::applyInstructions(cpu, dpu::Coding::Q8c, file, 10240) / 64e6;
+        QVERIFY(seconds > 5 && seconds < 10); // about 7 s for 2.7 MB at 64 MHz, one instruction a cycle
+        COMPARE_NEAR(dpu::applySeconds(cpu, dpu::Coding::Q8c, file, 10240), seconds, 1e-12);
+        for (size_t i = 0; i < with.rounds.size(); ++i) {
+            const dpu::FleetRound &a = with.rounds[i], &b = without.rounds[i];
+            COMPARE_NEAR(a.applySecondsMax, seconds, 1e-9);
+            COMPARE_NEAR(a.applyEnergyMean, seconds * 0.003 * 3, 1e-12);
+            COMPARE_NEAR(a.energyMean, b.energyMean + a.applyEnergyMean, 1e-9);
+            QCOMPARE(a.wallTime, b.wallTime); // the transmitter does not wait for the devices
+            QCOMPARE(b.applySecondsMax, 0.0);
+        }
+        for (size_t v = 1; v < with.timeToShare.size(); ++v) // a device runs a version once applied
+            for (int k = 0; k < 3; ++k)
+                COMPARE_NEAR(with.timeToShare[v][k], without.timeToShare[v][k] + seconds, 1e-6);
+        cpu.cyclesPerInstruction = 2; // twice the cycles: twice the time
+        COMPARE_NEAR(dpu::simulateFleet(config, s).rounds[0].applySecondsMax, 2 * seconds, 1e-9);
+    }
+
     void badInput()
     {
         dpu::FleetConfig config = fleet(10, dpu::lorawanEu868(7));
@@ -383,6 +426,10 @@ private Q_SLOTS:
         config.roundPeriodSeconds = 0;
         QVERIFY(errorOf([&] { dpu::simulateFleet(config, strategy(3)); }).startsWith(QStringLiteral("roundPeriodSeconds: ")));
         config.roundPeriodSeconds = 86400;
+        config.groups[0].cpu.clockHz = -1;
+        QVERIFY(errorOf([&] { dpu::simulateFleet(config, strategy(3)); }).startsWith(QStringLiteral("groups[0]: cpu.clockHz: ")));
+        config.groups[0].cpu.clockHz = 64e6; // a processor, but no device file to apply to
+        QVERIFY(errorOf([&] { dpu::simulateFleet(config, strategy(3)); }).contains(QStringLiteral("deviceFileBytes")));
         config.groups.clear();
         QVERIFY(errorOf([&] { dpu::simulateFleet(config, strategy(3)); }).startsWith(QStringLiteral("groups: ")));
     }
