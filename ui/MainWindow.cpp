@@ -389,6 +389,11 @@ void MainWindow::restoreSettings()
     resize(std::min(1440, avail.width()), std::min(900, avail.height()));
     const int formWidth = std::max(formScroll_->minimumWidth(), std::min(540, width() * 36 / 100));
     splitter_->setSizes({formWidth, std::max(width() - formWidth, 400)});
+    // A screen smaller than that (1366x768) starts maximised: resize() sets the inside of the
+    // window, and a window manager's title bar and panels then pushed the status bar and the
+    // form's last row below the screen's edge.
+    if (!s.contains(QStringLiteral("window/geometry")) && (avail.width() < 1440 || avail.height() < 900))
+        setWindowState(windowState() | Qt::WindowMaximized);
     restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(s.value(QStringLiteral("window/state")).toByteArray());
     splitter_->restoreState(s.value(QStringLiteral("window/splitter")).toByteArray());

@@ -46,7 +46,7 @@ SweepPanel::SweepPanel(SweepController* controller, QWidget* parent)
                            "rounds and resume when the sweep runs again"));
     cancel_->setEnabled(false);
     connect(cancel_, &QPushButton::clicked, controller_, &SweepController::cancel);
-    resume_ = new QPushButton(tr("&Resume sweep"), this);
+    resume_ = new QPushButton(tr("Resume sweep"), this);
     resume_->setObjectName(QStringLiteral("sweepResume"));
     resume_->setToolTip(tr("Run the cells a cancelled or interrupted sweep left, where it ran (this computer or "
                            "Slurm); finished cells are kept and stopped ones go on from their last round"));
