@@ -219,6 +219,8 @@ private Q_SLOTS:
             QVERIFY2(m.isNull() || !seen.contains(m), qPrintable(b->text()));
             seen.insert(m);
         }
+        // Wide enough that a title bar shows the whole title (it was cut to the form's width).
+        QVERIFY(d.minimumWidth() >= d.fontMetrics().horizontalAdvance(d.windowTitle()) * 2);
     }
 
     void helpHasTheUserGuideAndFieldsExplainThemselves()

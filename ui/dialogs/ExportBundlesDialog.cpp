@@ -86,6 +86,9 @@ ExportBundlesDialog::ExportBundlesDialog(QString runDir, std::vector<dpu::RoundR
     layout->addWidget(busyBar_);
     layout->addWidget(status_);
     layout->addWidget(buttons);
+    // Wide enough for the title bar to show the whole title (window managers cut it to the
+    // dialog's width, and the form alone asked for less) and a run folder's path.
+    setMinimumWidth(std::max(520, fontMetrics().horizontalAdvance(windowTitle()) * 2 + 160));
 
     connect(strategy_, &QComboBox::currentIndexChanged, this, &ExportBundlesDialog::refreshRounds);
     connect(seed_, &QComboBox::currentIndexChanged, this, &ExportBundlesDialog::refreshRounds);
