@@ -77,9 +77,9 @@ DataKind detectDatasetKind(const std::string& path)
                          "batches, x.npy and y.npy, or one subfolder of PNG/JPEG images per class");
 }
 
-DataProbe probeDataset(const DatasetSpec& spec, const std::function<void()>& poll)
+DataProbe probeDataset(const DatasetSpec& spec, const RunControl* control, DataReadObserver* observer)
 {
-    RawDataset r = readRawData(spec, poll);
+    RawDataset r = readRawData(spec, control, observer);
     DataProbe out;
     out.kind = spec.kind;
     out.name = r.name;

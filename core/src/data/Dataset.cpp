@@ -58,7 +58,7 @@ void checkLimit(int64_t limit, const char* path)
 
 } // namespace
 
-RawDataset readRawData(const DatasetSpec& spec, const std::function<void()>& poll)
+RawDataset readRawData(const DatasetSpec& spec, const RunControl* control, DataReadObserver* observer)
 {
     checkLimit(spec.trainLimit, "dataset.train_limit");
     checkLimit(spec.testLimit, "dataset.test_limit");
@@ -88,7 +88,7 @@ RawDataset readRawData(const DatasetSpec& spec, const std::function<void()>& pol
         if (name.empty())
             name = std::filesystem::path(spec.path).lexically_normal().parent_path().filename().string();
     } else { // DataKind::Images
-        data::ImageFolderData images = data::readImageFolder(spec, poll);
+        data::ImageFolderData images = data::readImageFolder(spec, control, observer);
         raw = std::move(images.raw);
         out.classes = static_cast<int>(images.classes.size());
         out.classNames = std::move(images.classes);
@@ -102,9 +102,9 @@ RawDataset readRawData(const DatasetSpec& spec, const std::function<void()>& pol
     return out;
 }
 
-LoadedData loadData(const DatasetSpec& spec, const std::function<void()>& poll)
+LoadedData loadData(const DatasetSpec& spec, const RunControl* control, DataReadObserver* observer)
 {
-    RawDataset r = readRawData(spec, poll);
+    RawDataset r = readRawData(spec, control, observer);
     data::RawData& raw = r.raw;
     LoadedData out;
     out.classes = r.classes;
