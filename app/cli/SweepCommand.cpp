@@ -17,18 +17,14 @@
 
 namespace dpu::cli {
 
-namespace {
-
-namespace fs = std::filesystem;
-
-} // namespace
-
 std::string axesLabel(const SweepCell& cell)
 {
     return sweepAxesLabel(cell);
 }
 
 namespace {
+
+namespace fs = std::filesystem;
 
 /// Prints the sweep's progress, one line per ended cell (Ctrl-C and SIGTERM stop it through the token).
 class PrintingObserver : public LocalSweepObserver {

@@ -5,7 +5,9 @@
 #include "data/Dataset.h"
 #include "data/FileReader.h"
 #include "dpu/Error.h"
+#include <algorithm>
 #include <filesystem>
+#include <string>
 #include <fstream>
 
 namespace dpu {

@@ -4,6 +4,7 @@
 #include "data/DataReaders.h"
 #include "data/ImageFolder.h"
 #include <filesystem>
+#include <utility>
 
 namespace dpu::data {
 namespace {

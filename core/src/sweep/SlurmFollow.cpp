@@ -4,6 +4,7 @@
 #include "dpu/Error.h"
 #include <chrono>
 #include <map>
+#include <string>
 #include <thread>
 
 namespace dpu {

@@ -399,6 +399,39 @@ private Q_SLOTS:
         QVERIFY(!dpu::sweepCancelRequested(options.outDir)); // the request is spent
         QCOMPARE(dpu::readSweepBackend(options.outDir)->pid, 0L); // nothing running any more
     }
+
+    /// The cancel request of another process is read into the sweep's one token: the caller's
+    /// RunControl says cancelled afterwards, as after Ctrl-C or the window's Stop.
+    void cancelRequestIsReadIntoTheToken()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const std::string runner = tmp.path().toStdString() + "/runner.sh";
+        makeExecutable(runner, kSlowRunner);
+        const dpu::Sweep s = dpu::parseSweep(R"({"base": {}, "axes": {"k": [0.01, 0.02]}})", "s.json");
+        dpu::RunControl control;
+        dpu::LocalSweepOptions options;
+        options.outDir = tmp.filePath("out").toStdString();
+        options.program = runner;
+        options.control = &control;
+        struct Requester : dpu::LocalSweepObserver {
+            std::string dir;
+            const dpu::RunControl* control = nullptr;
+            bool cancelledBeforeRequest = true;
+            void cellStarted(const dpu::SweepCell&) override
+            {
+                cancelledBeforeRequest = control->cancelRequested();
+                dpu::requestSweepCancel(dir); // what `sweep cancel` writes from another shell
+            }
+        } observer;
+        observer.dir = options.outDir;
+        observer.control = &control;
+        const dpu::LocalSweepSummary summary = dpu::runLocalSweep(s, options, observer);
+        QVERIFY(!observer.cancelledBeforeRequest);
+        QVERIFY(summary.stopped);
+        QVERIFY(control.cancelRequested());
+        QVERIFY(!dpu::sweepCancelRequested(options.outDir)); // the file is spent; the token keeps the stop
+    }
 };
 
 QTEST_GUILESS_MAIN(TestSlurmSweep)
