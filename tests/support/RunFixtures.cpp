@@ -9,6 +9,12 @@
 
 namespace dpu::test {
 
+std::string withoutTiming(RoundRecord record)
+{
+    record.seconds = 0;
+    return recordToJson(record);
+}
+
 RoundRecord roundRecord(const std::string& strategy, uint64_t seed, int round, double accuracy, double analyticBytes,
                         int64_t bundleBytes)
 {

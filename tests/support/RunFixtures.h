@@ -4,11 +4,29 @@
 #include "dpu/Events.h"
 #include "dpu/Frontier.h"
 #include "dpu/Plan.h"
+#include "dpu/RunControl.h"
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace dpu::test {
+
+/// A record as results.jsonl holds it, without its wall time: what two runs of one plan share.
+std::string withoutTiming(RoundRecord record);
+
+/// An observer that cancels the run through its token after `n` rounds (pass `control` as
+/// RunOptions::control).
+struct CancelAfterRounds : RunObserver {
+    explicit CancelAfterRounds(size_t n) : limit(n) {}
+    size_t limit;
+    size_t rounds = 0;
+    RunControl control;
+    void roundDone(const RoundRecord&) override
+    {
+        if (++rounds >= limit)
+            control.requestCancel();
+    }
+};
 
 /// A record of a round that deployed when analyticBytes > 0 (real bundle size bundleBytes),
 /// at test accuracy `accuracy`; cumulative fields are left 0 (see strategyRounds()).

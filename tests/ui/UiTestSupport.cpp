@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // UiTestSupport: drives the plan form through findChild<> on the widgets' object names.
 #include "UiTestSupport.h"
+#include <QTemporaryDir>
+#include "workers/EngineMetatypes.h"
 #include "MainWindow.h"
 #include "TestSupport.h"
 #include "panels/PlanPanel.h"
@@ -23,6 +25,15 @@
 #include <QtTest/QtTest>
 
 namespace dpu::uitest {
+
+bool prepareUiTest(const QTemporaryDir& scratch)
+{
+    if (!scratch.isValid())
+        return false;
+    isolateSettings(scratch.filePath(QStringLiteral("settings")));
+    dpu::ui::registerEngineMetatypes();
+    return true;
+}
 
 void isolateSettings(const QString& folder)
 {

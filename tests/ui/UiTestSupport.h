@@ -12,10 +12,16 @@ namespace dpu::ui {
 class MainWindow;
 }
 
+class QTemporaryDir;
+
 namespace dpu::uitest {
 
 /// Points QSettings at a fresh temporary folder so tests never see the user's settings.
 void isolateSettings(const QString& folder);
+
+/// What every UI test's initTestCase does first: settings isolated under `scratch`/settings
+/// and the engine's structs registered for queued signals. False when `scratch` is not valid.
+bool prepareUiTest(const QTemporaryDir& scratch);
 
 /// Fashion-MNIST when installed, otherwise a small synthetic MNIST-format folder under `scratch`.
 QString datasetFolder(const QString& scratch);

@@ -47,9 +47,7 @@ class TestUiCharts : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        QVERIFY(tmp_.isValid());
-        dpu::uitest::isolateSettings(tmp_.filePath(QStringLiteral("settings")));
-        dpu::ui::registerEngineMetatypes();
+        QVERIFY(dpu::uitest::prepareUiTest(tmp_));
     }
 
     void twoSeedsDrawMeanAndStdBand()

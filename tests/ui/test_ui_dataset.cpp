@@ -75,9 +75,7 @@ class TestUiDataset : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        QVERIFY(tmp_.isValid());
-        dpu::uitest::isolateSettings(tmp_.filePath(QStringLiteral("settings")));
-        dpu::ui::registerEngineMetatypes();
+        QVERIFY(dpu::uitest::prepareUiTest(tmp_));
     }
 
     void detectsSummarisesAndFiltersModels_data() { formats(); }

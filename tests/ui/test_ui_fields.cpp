@@ -67,10 +67,8 @@ class TestUiFields : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        QVERIFY(tmp_.isValid());
-        dpu::uitest::isolateSettings(tmp_.filePath(QStringLiteral("settings")));
+        QVERIFY(dpu::uitest::prepareUiTest(tmp_));
         dataset_ = dpu::uitest::datasetFolder(tmp_.path());
-        dpu::ui::registerEngineMetatypes();
     }
 
     /// The form marks every plan field the engine describes (dpu::planFields()) at one widget, or

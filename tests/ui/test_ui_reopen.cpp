@@ -82,9 +82,7 @@ class TestUiReopen : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        QVERIFY(tmp_.isValid());
-        dpu::uitest::isolateSettings(tmp_.filePath(QStringLiteral("settings")));
-        dpu::ui::registerEngineMetatypes();
+        QVERIFY(dpu::uitest::prepareUiTest(tmp_));
         if (dpu::test::fashionMnistDir().empty())
             QFAIL("Fashion-MNIST is missing: install the Debian package dataset-fashion-mnist (scripts/deps does)");
         sweep_ = tmp_.filePath(QStringLiteral("sweep"));

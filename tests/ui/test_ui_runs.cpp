@@ -97,10 +97,8 @@ class TestUiRuns : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        QVERIFY(tmp_.isValid());
-        dpu::uitest::isolateSettings(tmp_.filePath(QStringLiteral("settings")));
+        QVERIFY(dpu::uitest::prepareUiTest(tmp_));
         dataset_ = dpu::uitest::datasetFolder(tmp_.path());
-        dpu::ui::registerEngineMetatypes();
     }
 
     void tinyRunFillsChartsAndTable()

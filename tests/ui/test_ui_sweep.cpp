@@ -125,10 +125,8 @@ class TestUiSweep : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        QVERIFY(tmp_.isValid());
-        dpu::uitest::isolateSettings(tmp_.filePath(QStringLiteral("settings")));
+        QVERIFY(dpu::uitest::prepareUiTest(tmp_));
         dataset_ = dpu::uitest::datasetFolder(tmp_.path());
-        dpu::ui::registerEngineMetatypes();
     }
 
     /// The budget planner's button with "This computer": two cells run as dpu-cli processes,

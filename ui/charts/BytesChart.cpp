@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // BytesChart: the trade-off the application exists for: accuracy bought per byte sent.
 #include "charts/BytesChart.h"
-#include "panels/CostReadout.h"
+#include "charts/Units.h"
 #include "charts/ByteAxis.h"
 #include <QCategoryAxis>
 #include "charts/NiceAxis.h"
@@ -53,7 +53,7 @@ void BytesChart::fitAxes(const QRectF& b)
 
 QString BytesChart::describePoint(const QString& key, const QPointF& p) const
 {
-    return tr("%1\n%2 sent: %3 % test accuracy").arg(key, CostReadout::formatBytes(p.x())).arg(p.y(), 0, 'f', 2);
+    return tr("%1\n%2 sent: %3 % test accuracy").arg(key, Units::bytes(p.x())).arg(p.y(), 0, 'f', 2);
 }
 
 } // namespace dpu::ui

@@ -5,7 +5,7 @@
 #include "charts/NiceAxis.h"
 #include "charts/SeriesPalette.h"
 #include "dpu/PlanEnums.h"
-#include "panels/CostReadout.h"
+#include "charts/Units.h"
 #include <QCategoryAxis>
 #include <QImage>
 #include <QLegend>
@@ -201,7 +201,7 @@ void FrontierChart::fitAxes(const QRectF& b)
 QString FrontierChart::describePoint(const QString& key, const QPointF& p) const
 {
     if (key == budgetKey())
-        return tr("budget: %1 per round").arg(CostReadout::formatBytes(p.x()));
+        return tr("budget: %1 per round").arg(Units::bytes(p.x()));
     const FrontierPoint* best = nullptr;
     for (const FrontierPoint& f : points_)
         if (QString::fromStdString(f.family.empty() ? f.strategy : f.family) == key
@@ -214,9 +214,9 @@ QString FrontierChart::describePoint(const QString& key, const QPointF& p) const
                        .arg(best->k)
                        .arg(best->runs)
                        .arg(best->rounds)
-                       .arg(CostReadout::formatBytes(best->realBytesPerRound))
+                       .arg(Units::bytes(best->realBytesPerRound))
                        .arg(best->measuredBytes ? QString() : tr(" (analytic: no bundle measured)"))
-                       .arg(CostReadout::formatBytes(best->realBytesPerRun))
+                       .arg(Units::bytes(best->realBytesPerRun))
                        .arg(100.0 * best->meanAccuracy, 0, 'f', 2);
     if (!std::isnan(best->accuracyToFu))
         text += tr(" (%1 points to FU)").arg(100.0 * best->accuracyToFu, 0, 'f', 2);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // CostReadout: one round's cost as the user edits k (DESIGN.md "Communication cost"), calibrated by finished runs where the plan's family ran.
 #include "panels/CostReadout.h"
+#include "charts/Units.h"
 #include "dpu/Links.h"
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -132,27 +133,12 @@ QString CostReadout::bytesText() const
 
 QString CostReadout::formatBytes(double bytes)
 {
-    // The exact integer first (what tests and budgets compare), then a human unit.
-    const auto whole = static_cast<qlonglong>(std::llround(bytes));
-    QString human;
-    if (bytes >= 1e6)
-        human = QStringLiteral("%1 MB").arg(bytes / 1e6, 0, 'f', 2);
-    else if (bytes >= 1e3)
-        human = QStringLiteral("%1 KB").arg(bytes / 1e3, 0, 'f', 1);
-    else
-        return QStringLiteral("%1 B").arg(whole);
-    return QStringLiteral("%1 B (%2)").arg(whole).arg(human);
+    return Units::bytes(bytes);
 }
 
 QString CostReadout::formatSeconds(double seconds)
 {
-    if (seconds < 1)
-        return QStringLiteral("%1 ms").arg(seconds * 1e3, 0, 'f', 0);
-    if (seconds < 120)
-        return QStringLiteral("%1 s").arg(seconds, 0, 'f', 1);
-    if (seconds < 7200)
-        return QStringLiteral("%1 min").arg(seconds / 60, 0, 'f', 1);
-    return QStringLiteral("%1 h").arg(seconds / 3600, 0, 'f', 1);
+    return Units::seconds(seconds);
 }
 
 void CostReadout::refresh()

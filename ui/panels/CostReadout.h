@@ -59,6 +59,7 @@ public:
     void restoreSettings(const QSettings& settings);
     QString bytesText() const;
 
+    /// Units::bytes and Units::seconds (charts/Units.h), for the panels' callers.
     static QString formatBytes(double bytes);
     static QString formatSeconds(double seconds);
 

@@ -2,7 +2,7 @@
 // ReportText: HTML for QTextDocument; figures come from the records, the cost model and the frontier in core.
 #include "report/ReportText.h"
 #include "dpu/Cost.h"
-#include "panels/CostReadout.h"
+#include "charts/Units.h"
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QStringList>
@@ -193,7 +193,7 @@ QString ReportText::firstPage(const std::vector<dpu::RunFolder>& runs, const Rep
                                                                   .arg(f.meanAccuracy >= fu.meanAccuracy ? QStringLiteral("+") : QString())
                                                                   .arg(100.0 * (f.meanAccuracy - fu.meanAccuracy), 0, 'f', 2);
             const QString time = options.linkBitsPerSecond > 0
-                                     ? CostReadout::formatSeconds(f.bytesPerRound * 8.0 / options.linkBitsPerSecond)
+                                     ? Units::seconds(f.bytesPerRound * 8.0 / options.linkBitsPerSecond)
                                      : QStringLiteral("–");
             h += QStringLiteral("<tr><td>%1</td><td>%2</td><td align=\"right\">%3</td><td align=\"right\">%4</td>"
                                 "<td align=\"right\">%5</td><td align=\"right\">%6</td><td align=\"right\">%7</td></tr>")
@@ -258,7 +258,7 @@ QString ReportText::frontierNotes(const std::vector<dpu::RunFolder>& runs, const
         const dpu::Recommendation r = recommendation(runs, groups, shown, options);
         h += QStringLiteral("<p>%1</p>")
                  .arg(tr("Budget: %1 per round per device (dashed line). Recommended: %2")
-                          .arg(CostReadout::formatBytes(options.budgetBytes), esc(r.why)));
+                          .arg(Units::bytes(options.budgetBytes), esc(r.why)));
     }
     for (size_t i = 0; i < groups.size(); ++i) {
         if (static_cast<int>(i) == shown)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Byte-budgeted runs on real Fashion-MNIST subsets: real bundle sizes fit, budgets buy weights, resume is exact.
+#include "RunFixtures.h"
 #include "TestSupport.h"
 #include "dpu/Bundles.h"
 #include "dpu/Error.h"
@@ -27,23 +28,8 @@ dpu::Plan budgetPlan(int64_t perRound, int64_t total = 0)
     return p;
 }
 
-std::string withoutTiming(dpu::RoundRecord r)
-{
-    r.seconds = 0;
-    return dpu::recordToJson(r);
-}
-
-struct CancelAfterRounds : dpu::RunObserver {
-    explicit CancelAfterRounds(size_t n) : limit(n) {}
-    size_t limit;
-    size_t rounds = 0;
-    dpu::RunControl control; // pass as RunOptions::control
-    void roundDone(const dpu::RoundRecord&) override
-    {
-        if (++rounds >= limit)
-            control.requestCancel();
-    }
-};
+using dpu::test::CancelAfterRounds;
+using dpu::test::withoutTiming;
 
 } // namespace
 

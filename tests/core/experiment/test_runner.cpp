@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The runner on real Fashion-MNIST subsets: records obey the paper's rules, DPU tracks FU, resume is exact.
 #include "CliProcess.h"
+#include "RunFixtures.h"
 #include "TestSupport.h"
 #include "dpu/Cost.h"
 #include "dpu/Error.h"
@@ -37,23 +38,8 @@ dpu::Plan smallPlan()
     return p;
 }
 
-std::string withoutTiming(dpu::RoundRecord r)
-{
-    r.seconds = 0;
-    return dpu::recordToJson(r);
-}
-
-struct CancelAfterRounds : dpu::RunObserver {
-    explicit CancelAfterRounds(size_t n) : limit(n) {}
-    size_t limit;
-    size_t rounds = 0;
-    dpu::RunControl control; // pass as RunOptions::control
-    void roundDone(const dpu::RoundRecord&) override
-    {
-        if (++rounds >= limit)
-            control.requestCancel();
-    }
-};
+using dpu::test::CancelAfterRounds;
+using dpu::test::withoutTiming;
 
 } // namespace
 
