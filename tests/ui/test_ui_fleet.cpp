@@ -270,7 +270,12 @@ private Q_SLOTS:
         QVERIFY(w.runBook()->openFolder(runA_) != 0);
         QVERIFY(settle(*panel));
         QCOMPARE(panel->table()->rowCount(), 2);
-        tabs->setCurrentWidget(panel);
+        // Its key: Ctrl+Shift+F (Tools › Fleet Simulation) brings the tab up.
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        tabs->setCurrentIndex(0);
+        QTest::keyClick(&w, Qt::Key_F, Qt::ControlModifier | Qt::ShiftModifier);
+        QCOMPARE(tabs->currentWidget(), static_cast<QWidget*>(panel));
         QCOMPARE(w.resultsPanel()->currentChart(), static_cast<QChartView*>(panel->accuracyChart()));
     }
 };

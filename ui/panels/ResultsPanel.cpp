@@ -69,13 +69,18 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent)
     budget_ = new BudgetPanel(tabs_);
     tabs_->addTab(budget_, tr("Bud&get"));
     fleet_ = new FleetPanel(tabs_);
-    tabs_->addTab(fleet_, tr("Fleet"));
+    tabs_->addTab(fleet_, tr("Fleet")); // no Alt letter free: Tools › Fleet Simulation, Ctrl+Shift+F
     layout->addWidget(tabs_);
 }
 
 void ResultsPanel::showBudgetPanel()
 {
     tabs_->setCurrentWidget(budget_);
+}
+
+void ResultsPanel::showFleetPanel()
+{
+    tabs_->setCurrentWidget(fleet_);
 }
 
 void ResultsPanel::clear()

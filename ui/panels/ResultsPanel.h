@@ -47,6 +47,7 @@ public:
     void showBudgetPanel();
     /// The fleet simulation's tab; it follows the run book setRunBook() gives.
     FleetPanel* fleetPanel() const { return fleet_; }
+    void showFleetPanel();
     RoundsTableModel* roundsModel() const { return rounds_; }
     QSortFilterProxyModel* roundsProxy() const { return proxy_; }
     QTableView* roundsView() const { return table_; }
