@@ -79,6 +79,19 @@ std::string duration(double s)
     return buf;
 }
 
+/// 12.3 mJ, 4.56 J, 1.23 kJ.
+std::string joules(double j)
+{
+    char buf[32];
+    if (j < 1)
+        std::snprintf(buf, sizeof buf, "%.1f mJ", j * 1e3);
+    else if (j < 1000)
+        std::snprintf(buf, sizeof buf, "%.2f J", j);
+    else
+        std::snprintf(buf, sizeof buf, "%.2f kJ", j / 1e3);
+    return buf;
+}
+
 /// A link of dpu/LinkModel.h with what one round goes to: devices and the completion target.
 struct ModelLink {
     Link link;
@@ -122,7 +135,7 @@ void printLinkRound(const ModelLink& m, const LinkRound& lr)
                 duration(lr.airtime).c_str(), static_cast<long long>(lr.frames), static_cast<long long>(lr.fragments),
                 static_cast<long long>(lr.redundancy), 100.0 * lr.deviceProbability);
     std::printf("wall time       %s per round\n", duration(lr.wallTime).c_str());
-    std::printf("energy          %s J per device per round (%s of a %g mAh battery at %g V)\n", num(lr.energyPerDevice).c_str(),
+    std::printf("energy          %s per device per round (%s of a %g mAh battery at %g V)\n", joules(lr.energyPerDevice).c_str(),
                 percent(lr.batteryShare).c_str(), m.link.batteryMilliampHours, m.link.batteryVolts);
 }
 

@@ -270,13 +270,17 @@ private Q_SLOTS:
         QVERIFY(w.runBook()->openFolder(runA_) != 0);
         QVERIFY(settle(*panel));
         QCOMPARE(panel->table()->rowCount(), 2);
-        // Its key: Ctrl+Shift+F (Tools › Fleet Simulation) brings the tab up.
+        // Its key: Ctrl+Shift+F (Tools › Fleet Simulation) brings the tab up; the window still
+        // fits a 1366x768 screen (the tab does not widen the results).
+        w.resize(1366, 768);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         tabs->setCurrentIndex(0);
         QTest::keyClick(&w, Qt::Key_F, Qt::ControlModifier | Qt::ShiftModifier);
         QCOMPARE(tabs->currentWidget(), static_cast<QWidget*>(panel));
         QCOMPARE(w.resultsPanel()->currentChart(), static_cast<QChartView*>(panel->accuracyChart()));
+        QVERIFY2(w.width() <= 1366, qPrintable(QString::number(w.width())));
+        QVERIFY(panel->accuracyChart()->width() >= 220);
     }
 };
 

@@ -7,7 +7,7 @@
 
 namespace dpu::ui {
 
-FleetAccuracyChart::FleetAccuracyChart(QWidget* parent) : ChartView(tr("Fleet accuracy over time"), parent)
+FleetAccuracyChart::FleetAccuracyChart(QWidget* parent) : ChartView(tr("Fleet accuracy over time (dashed: the server's)"), parent)
 {
     x_ = new QValueAxis(this);
     x_->setTitleText(tr("Days"));
@@ -40,7 +40,7 @@ void FleetAccuracyChart::addResult(const QString& key, const dpu::FleetResult& r
 
 void FleetAccuracyChart::fitAxes(const QRectF& b)
 {
-    NiceAxis::fit(x_, 0, std::max(b.right(), 1e-3), 8, 0, 1e9);
+    NiceAxis::fit(x_, 0, std::max(b.right(), 1e-3), 5, 0, 1e9);
     NiceAxis::fit(y_, b.top() - 2, b.bottom() + 2, 6, 0, 100);
 }
 

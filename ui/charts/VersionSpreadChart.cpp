@@ -82,7 +82,7 @@ void VersionSpreadChart::showResult(const QString& key, const dpu::FleetResult& 
         area->attachAxis(y_);
         areas_ << area;
     }
-    NiceAxis::fit(x_, 0, lastDay, 8, 0, 1e9);
+    NiceAxis::fit(x_, 0, lastDay, 5, 0, 1e9);
     NiceAxis::fit(y_, 0, 100, 5, 0, 100);
     // Many versions: the legend would cover the chart; the hover names them instead.
     chart()->legend()->setVisible(count <= 12);

@@ -34,6 +34,27 @@ FleetInputs::FleetInputs(QWidget* parent) : QGroupBox(tr("Fleet"), parent)
     // No mnemonics here: the window's Alt letters are all taken (test_ui_use checks); Tab
     // walks the fields in order.
     auto* form = new QFormLayout(this);
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    addLinkRows(form);
+    addFleetRows(form);
+    // Long entries (preset names, sub-bands) must not widen the column: the results beside
+    // the plan form fit a 1366-pixel screen.
+    for (QComboBox* c : findChildren<QComboBox*>()) {
+        c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        c->setMinimumContentsLength(8);
+    }
+    setSettings(flagship());
+    connect(link_, &QComboBox::currentIndexChanged, this, &FleetInputs::updateEnabled);
+    for (QComboBox* c : {link_, sf_, duty_, delivery_})
+        connect(c, &QComboBox::currentIndexChanged, this, &FleetInputs::changed);
+    for (QDoubleSpinBox* b : {loss_, availability_, periodHours_})
+        connect(b, &QDoubleSpinBox::valueChanged, this, &FleetInputs::changed);
+    for (QSpinBox* b : {devices_, drain_})
+        connect(b, &QSpinBox::valueChanged, this, &FleetInputs::changed);
+}
+
+void FleetInputs::addLinkRows(QFormLayout* form)
+{
     link_ = new QComboBox(this);
     link_->setObjectName(QStringLiteral("fleetLink"));
     link_->addItem(tr("LoRaWAN EU868"), QStringLiteral("lorawan-eu868"));
@@ -66,6 +87,10 @@ FleetInputs::FleetInputs(QWidget* parent) : QGroupBox(tr("Fleet"), parent)
     delivery_->addItem(tr("Unicast"), static_cast<int>(dpu::DeliveryChoice::Unicast));
     delivery_->setToolTip(tr("How a round's delta goes out (LoRaWAN: multicast; cellular and BLE: unicast)"));
     form->addRow(tr("Delivery"), delivery_);
+}
+
+void FleetInputs::addFleetRows(QFormLayout* form)
+{
     devices_ = new QSpinBox(this);
     devices_->setObjectName(QStringLiteral("fleetDevices"));
     devices_->setRange(1, 1000000);
@@ -86,15 +111,6 @@ FleetInputs::FleetInputs(QWidget* parent) : QGroupBox(tr("Fleet"), parent)
     drain_->setRange(0, 1000);
     drain_->setToolTip(tr("Rounds after the run's last in which the server only catches devices up"));
     form->addRow(tr("Rounds to drain"), drain_);
-
-    setSettings(flagship());
-    connect(link_, &QComboBox::currentIndexChanged, this, &FleetInputs::updateEnabled);
-    for (QComboBox* c : {link_, sf_, duty_, delivery_})
-        connect(c, &QComboBox::currentIndexChanged, this, &FleetInputs::changed);
-    for (QDoubleSpinBox* b : {loss_, availability_, periodHours_})
-        connect(b, &QDoubleSpinBox::valueChanged, this, &FleetInputs::changed);
-    for (QSpinBox* b : {devices_, drain_})
-        connect(b, &QSpinBox::valueChanged, this, &FleetInputs::changed);
 }
 
 dpu::FleetSettings FleetInputs::flagship()

@@ -5,6 +5,7 @@
 #include <QGroupBox>
 
 class QComboBox;
+class QFormLayout;
 class QDoubleSpinBox;
 class QSettings;
 class QSpinBox;
@@ -33,6 +34,8 @@ Q_SIGNALS:
     void changed();
 
 private:
+    void addLinkRows(QFormLayout* form);
+    void addFleetRows(QFormLayout* form);
     void updateEnabled();
 
     QComboBox* link_;

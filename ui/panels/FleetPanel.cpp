@@ -71,18 +71,30 @@ FleetPanel::FleetPanel(QWidget* parent) : QWidget(parent)
     scroll->setWidget(left);
     scroll->setWidgetResizable(true);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setMinimumWidth(left->sizeHint().width() + 20);
-    scroll->setMaximumWidth(left->sizeHint().width() + 60);
+    // Narrow enough that the results fit a 1366-pixel screen beside the plan form.
+    scroll->setFixedWidth(250);
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(scroll);
+    layout->addWidget(buildOutputs(), 1);
+    startWorker();
+    connect(inputs_, &FleetInputs::changed, this, &FleetPanel::schedule);
+    connect(spreadChoice_, &QComboBox::currentIndexChanged, this, &FleetPanel::showSpread);
+    show(FleetAnswer{});
+}
 
+QWidget* FleetPanel::buildOutputs()
+{
     accuracy_ = new FleetAccuracyChart(this);
     accuracy_->setObjectName(QStringLiteral("fleetAccuracyChart"));
-    accuracy_->setMinimumSize(260, 200);
+    accuracy_->setMinimumSize(220, 180);
     spread_ = new VersionSpreadChart(this);
     spread_->setObjectName(QStringLiteral("fleetSpreadChart"));
-    spread_->setMinimumSize(260, 200);
+    spread_->setMinimumSize(220, 180);
     spreadChoice_ = new QComboBox(this);
     spreadChoice_->setObjectName(QStringLiteral("fleetSpreadChoice"));
     spreadChoice_->setToolTip(tr("The strategy whose versions the chart spreads"));
+    spreadChoice_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     auto* spreadBox = new QWidget(this);
     auto* spreadLayout = new QVBoxLayout(spreadBox);
     spreadLayout->setContentsMargins(0, 0, 0, 0);
@@ -98,20 +110,23 @@ FleetPanel::FleetPanel(QWidget* parent) : QWidget(parent)
     table_->setAlternatingRowColors(true);
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-
+    table_->setMinimumHeight(90);
     auto* charts = new QSplitter(Qt::Horizontal, this);
     charts->addWidget(accuracy_);
     charts->addWidget(spreadBox);
+    charts->setStretchFactor(0, 3); // the accuracy chart carries a legend of every series
+    charts->setStretchFactor(1, 2);
+    charts->setSizes({600, 400});
     auto* right = new QSplitter(Qt::Vertical, this);
     right->addWidget(charts);
     right->addWidget(table_);
     right->setStretchFactor(0, 3);
     right->setStretchFactor(1, 1);
-    auto* layout = new QHBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(scroll);
-    layout->addWidget(right, 1);
+    return right;
+}
 
+void FleetPanel::startWorker()
+{
     thread_ = new QThread(this);
     thread_->setObjectName(QStringLiteral("dpu-fleet"));
     worker_ = new FleetWorker; // no parent: it lives on the thread
@@ -123,9 +138,6 @@ FleetPanel::FleetPanel(QWidget* parent) : QWidget(parent)
     timer_->setSingleShot(true);
     timer_->setInterval(kDelayMs);
     connect(timer_, &QTimer::timeout, this, &FleetPanel::send);
-    connect(inputs_, &FleetInputs::changed, this, &FleetPanel::schedule);
-    connect(spreadChoice_, &QComboBox::currentIndexChanged, this, &FleetPanel::showSpread);
-    show(FleetAnswer{});
 }
 
 FleetPanel::~FleetPanel()

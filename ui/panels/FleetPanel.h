@@ -54,6 +54,9 @@ Q_SIGNALS:
     void updated();
 
 private:
+    /// The charts, the spread's choice and the table, in splitters.
+    QWidget* buildOutputs();
+    void startWorker();
     /// Asks for a simulation after a short pause (inputs typed digit by digit, runs opened together).
     void schedule();
     void send();
