@@ -3,6 +3,7 @@
 #include "LinkArgs.h"
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 namespace dpu::cli {
 namespace {

@@ -7,6 +7,7 @@
 #include <QFormLayout>
 #include <QSettings>
 #include <QSpinBox>
+#include <algorithm>
 #include <cmath>
 
 namespace dpu::ui {
