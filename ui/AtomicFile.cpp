@@ -1,25 +1,31 @@
 // SPDX-License-Identifier: MIT
-// AtomicFile: QSaveFile keeps the old file until commit(), so a crash never leaves half a file.
+// AtomicFile: one atomic writer for the whole application, core's; this only converts types.
 #include "AtomicFile.h"
-#include <QSaveFile>
+#include "dpu/AtomicWrite.h"
+#include "dpu/Error.h"
+#include <QDir>
+#include <QFileInfo>
 
 namespace dpu::ui {
 
 bool AtomicFile::write(const QString& path, const QByteArray& data, QString* error)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
+    // Core's writer makes missing folders (a run's own tree); a file the user named goes only
+    // where the user's folder is, or nowhere.
+    const QFileInfo info(path);
+    if (!info.absoluteDir().exists()) {
         if (error)
-            *error = QStringLiteral("%1: cannot write (%2)").arg(path, file.errorString());
+            *error = QStringLiteral("%1: cannot write (the folder %2 does not exist)").arg(path, info.absolutePath());
         return false;
     }
-    if (file.write(data) != data.size() || !file.commit()) {
+    try {
+        dpu::writeFileAtomic(path.toStdString(), data.toStdString());
+        return true;
+    } catch (const dpu::Error& e) {
         if (error)
-            *error = QStringLiteral("%1: write failed (%2)").arg(path, file.errorString());
-        file.cancelWriting();
+            *error = QString::fromStdString(e.what());
         return false;
     }
-    return true;
 }
 
 } // namespace dpu::ui

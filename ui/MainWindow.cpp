@@ -27,6 +27,8 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QJsonObject>
+#include <QJsonDocument>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
@@ -151,8 +153,13 @@ void MainWindow::connectBudget()
     connect(budget, &BudgetPanel::frontierChanged, this,
             [this, budget] { plan_->costReadout()->setFrontierGroups(budget->frontier().groups()); });
     connect(budget, &BudgetPanel::sweepRequested, this, &MainWindow::queueKSweep);
-    connect(budget, &BudgetPanel::useKRequested, plan_, &PlanPanel::setK);
-    connect(budget, &BudgetPanel::configurationRequested, plan_, &PlanPanel::setPlan);
+    connect(budget, &BudgetPanel::useKRequested, plan_, &PlanPanel::setKWithin);
+    connect(budget, &BudgetPanel::configurationRequested, this, [this](const dpu::Plan& p) {
+        dpu::Plan adjusted = p;
+        if (plan_->nameFollows()) // an automatic name keeps following k, the coding and the model
+            adjusted.name = PlanPanel::automaticName(adjusted).toStdString();
+        plan_->setPlan(adjusted);
+    });
 }
 
 bool MainWindow::startRun()
@@ -230,9 +237,10 @@ bool MainWindow::openPlan(const QString& path, QString* error)
         return false;
     }
     dpu::RecoveredPlan recovered;
+    const QByteArray bytes = f.readAll();
     try {
         // Field by field: a bad value is marked at its field instead of losing the whole file.
-        recovered = dpu::recoverPlan(f.readAll().toStdString(), QFileInfo(path).fileName().toStdString());
+        recovered = dpu::recoverPlan(bytes.toStdString(), QFileInfo(path).fileName().toStdString());
     } catch (const dpu::Error& e) {
         if (error)
             *error = QString::fromStdString(e.what());
@@ -240,6 +248,8 @@ bool MainWindow::openPlan(const QString& path, QString* error)
     }
     plan_->setPlan(recovered.plan);
     plan_->setFileProblems(recovered.problems, QFileInfo(path).fileName());
+    if (!recovered.problems.empty()) // the marked fields show the file's numbers, as the messages do
+        plan_->showFileValues(QJsonDocument::fromJson(bytes).object());
     results_->budgetPanel()->setReferencePlan(recovered.plan); // the frontier of the plan's runs
     if (!recovered.problems.empty())
         statusBar()->showMessage(tr("%n field(s) of %1 could not be used: marked in the form, Run waits until they are fixed",
@@ -380,6 +390,11 @@ void MainWindow::restoreSettings()
     resize(std::min(1440, avail.width()), std::min(900, avail.height()));
     const int formWidth = std::max(formScroll_->minimumWidth(), std::min(540, width() * 36 / 100));
     splitter_->setSizes({formWidth, std::max(width() - formWidth, 400)});
+    // A screen smaller than that (1366x768) starts maximised: resize() sets the inside of the
+    // window, and a window manager's title bar and panels then pushed the status bar and the
+    // form's last row below the screen's edge.
+    if (!s.contains(QStringLiteral("window/geometry")) && (avail.width() < 1440 || avail.height() < 900))
+        setWindowState(windowState() | Qt::WindowMaximized);
     restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(s.value(QStringLiteral("window/state")).toByteArray());
     splitter_->restoreState(s.value(QStringLiteral("window/splitter")).toByteArray());

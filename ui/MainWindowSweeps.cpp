@@ -5,6 +5,8 @@
 #include "dpu/Error.h"
 #include "dpu/Sweep.h"
 #include "panels/PlanPanel.h"
+#include "panels/SweepTargetBox.h"
+#include "panels/BudgetPanel.h"
 #include "panels/ResultsPanel.h"
 #include "panels/RunPanel.h"
 #include "panels/SweepPanel.h"
@@ -48,6 +50,11 @@ void MainWindow::connectSweeps()
         updateActions();
     });
     connect(sweeps_, &SweepController::message, run_, &RunPanel::log);
+    connect(sweepPanel_, &SweepPanel::resumeRequested, this, [this] {
+        QString error; // a local sweep resumes with the jobs the sweep target asks for
+        if (!sweeps_->resume(results_->budgetPanel()->sweepTarget()->target().jobs, &error))
+            statusBar()->showMessage(tr("Sweep not resumed: %1").arg(error), 8000);
+    });
     connect(sweeps_, &SweepController::failed, this, [this](const QString& text) {
         run_->log(text);
         statusBar()->showMessage(text, 8000);
@@ -116,7 +123,9 @@ bool MainWindow::openSweep(const QString& dir, QString* error)
 
 void MainWindow::openSweepWithDialog()
 {
-    const QString start = QSettings().value(QStringLiteral("lastSweepDir"), QDir::homePath()).toString();
+    // Where sweeps are sent (the Budget tab's sweep folder) until the user opened one elsewhere.
+    const QString sent = results_->budgetPanel()->sweepTarget()->target().folder;
+    const QString start = QSettings().value(QStringLiteral("lastSweepDir"), QDir(sent).exists() ? sent : QDir::homePath()).toString();
     const QString dir = QFileDialog::getExistingDirectory(this, tr("Open sweep folder"), start);
     if (dir.isEmpty())
         return;

@@ -2,6 +2,7 @@
 // dpu-cli subcommands: run, models, cost, plan.
 #include "CliCommands.h"
 #include "ArgList.h"
+#include "StopOnSignals.h"
 #include "TerminalProgress.h"
 #include "dpu/Cost.h"
 #include "dpu/Error.h"
@@ -9,21 +10,11 @@
 #include "dpu/PlanFields.h"
 #include "dpu/RoundEstimate.h"
 #include "dpu/Runner.h"
-#include <csignal>
 #include <cstdio>
 #include <sstream>
 
 namespace dpu::cli {
 namespace {
-
-// The run's token: SIGINT/SIGTERM set it (lock-free, so safe in a handler) and the engine stops
-// at its next batch boundary, keeping the finished rounds.
-RunControl g_runControl;
-
-void onInterrupt(int)
-{
-    g_runControl.requestCancel();
-}
 
 InputShape parseShape(const std::string& text)
 {
@@ -175,13 +166,15 @@ int runCommand(const std::vector<std::string>& argv)
         throw UsageError("run takes at most one plan file");
     const Plan plan = pos.empty() ? defaultPlan() : loadPlanFile(pos[0]);
 
-    Runner runner(plan, {out, resume, &g_runControl});
+    // SIGINT/SIGTERM cancel the run's token; the engine stops at its next batch boundary,
+    // keeping the finished rounds.
     TerminalProgress progress(quiet);
-    std::signal(SIGINT, onInterrupt);
-    std::signal(SIGTERM, onInterrupt);
-    const RunSummary summary = runner.run(progress);
-    std::signal(SIGINT, SIG_DFL);
-    std::signal(SIGTERM, SIG_DFL);
+    RunSummary summary;
+    {
+        StopOnSignals stop;
+        Runner runner(plan, {out, resume, &stop.control()});
+        summary = runner.run(progress);
+    }
     progress.printSummary(summary);
     if (summary.cancelled) {
         std::fprintf(stderr, "Stopped: %zu finished rounds kept in %s (continue with --resume)\n",

@@ -2,11 +2,12 @@
 // dpu-cli sweep on Slurm: submit the unfinished cells as a job array and follow it, status, cancel, and the array task.
 #include "ArgList.h"
 #include "CliCommands.h"
+#include "StopOnSignals.h"
 #include "SweepCli.h"
 #include "dpu/Error.h"
+#include "dpu/SlurmFollow.h"
 #include "dpu/SlurmSweep.h"
 #include "dpu/SweepControl.h"
-#include <unistd.h>
 #include <cstdio>
 #include <cstdlib>
 #include <algorithm>
@@ -48,6 +49,26 @@ std::string countsLine(size_t cells, std::map<CellState, int> counts)
            std::to_string(counts[CellState::Running]) + " running, " + std::to_string(counts[CellState::Pending]) +
            " pending, " + std::to_string(counts[CellState::Failed]) + " failed";
 }
+
+/// Prints what followSlurmSweep() reports: a line per cell that leaves the queue, the queue's errors.
+class FollowPrinter : public SlurmFollowObserver {
+public:
+    explicit FollowPrinter(std::string out) : out_(std::move(out)) {}
+    void queueUnreadable(const std::string& error) override
+    {
+        std::fprintf(stderr, "%s (trying again)\n", error.c_str());
+    }
+    void cellEnded(const SweepCell& cell, const SlurmCellStatus& c) override
+    {
+        std::printf("%s %s (%s)%s\n", cell.id.c_str(), c.state == CellState::Pending ? "stopped" : cellStateName(c.state),
+                    axesLabel(cell).c_str(),
+                    c.state == CellState::Failed ? (", see " + sweepCellDir(out_, cell.id) + "/cell.log").c_str() : "");
+    }
+    void statusRead(const SlurmSweepStatus&) override { std::fflush(stdout); }
+
+private:
+    std::string out_;
+};
 
 } // namespace
 
@@ -105,40 +126,18 @@ int sweepRunSlurm(const std::string& out, ArgList& args)
         return 0;
 
     // Follow the queue until no cell is queued or running, a line per cell that ends.
-    std::map<std::string, CellState> last;
-    SlurmSweepStatus status;
-    std::string lastError;
-    stopOnSignals(true);
-    while (true) {
-        status = slurmSweepStatus(sweep, out, *slurm);
-        if (status.queueError != lastError && !status.queueError.empty())
-            std::fprintf(stderr, "%s (trying again)\n", status.queueError.c_str());
-        lastError = status.queueError;
-        bool live = !status.queueRead;
-        for (size_t i = 0; i < sweep.cells.size(); ++i) {
-            const SweepCell& cell = sweep.cells[i];
-            const SlurmCellStatus& c = status.cells[i];
-            live = live || c.live;
-            const auto was = last.find(cell.id);
-            if (was != last.end() && was->second != c.state && (c.state == CellState::Done || c.state == CellState::Failed
-                                                                || (c.state == CellState::Pending && !c.live)))
-                std::printf("%s %s (%s)%s\n", cell.id.c_str(),
-                            c.state == CellState::Pending ? "stopped" : cellStateName(c.state), axesLabel(cell).c_str(),
-                            c.state == CellState::Failed ? (", see " + sweepCellDir(out, cell.id) + "/cell.log").c_str() : "");
-            last[cell.id] = c.state;
-        }
-        std::fflush(stdout);
-        if (!live || g_sweepStop)
-            break;
-        for (int i = 0; i < poll * 10 && !g_sweepStop; ++i)
-            usleep(100 * 1000);
+    FollowPrinter printer(out);
+    SlurmFollowSummary followed;
+    {
+        StopOnSignals stop; // Ctrl-C stops following only: the cells go on in Slurm
+        followed = followSlurmSweep(sweep, {out, poll}, *slurm, printer, stop.control());
     }
-    stopOnSignals(false);
-    if (g_sweepStop) {
+    if (followed.stopped) {
         std::fprintf(stderr, "Stopped following; the cells go on in Slurm (sweep status %s, sweep cancel %s)\n",
                      out.c_str(), out.c_str());
         return 130;
     }
+    const SlurmSweepStatus& status = followed.status;
     const auto counts = countStates(status);
     const bool allDone = counts.count(CellState::Done) && counts.at(CellState::Done) == static_cast<int>(sweep.cells.size());
     std::printf("sweep %s: %s%s\n", out.c_str(), countsLine(sweep.cells.size(), counts).c_str(),
@@ -185,17 +184,8 @@ int sweepTask(ArgList& args)
         throw UsageError("sweep task takes a sweep folder and a cell id (it is what a Slurm array task runs)");
     const char* cpus = std::getenv("SLURM_CPUS_PER_TASK");
     const int threads = cpus ? std::max(1, std::atoi(cpus)) : 1;
-    stopOnSignals(true); // Slurm's SIGTERM (scancel, time limit, pre-emption) is passed on to the cell
-    int code = 0;
-    try {
-        code = runSweepCellTask(pos[0], pos[1], fs::read_symlink("/proc/self/exe").string(), threads,
-                                [] { return g_sweepStop != 0; });
-    } catch (...) {
-        stopOnSignals(false);
-        throw;
-    }
-    stopOnSignals(false);
-    return code;
+    StopOnSignals stop; // Slurm's SIGTERM (scancel, time limit, pre-emption) is passed on to the cell
+    return runSweepCellTask(pos[0], pos[1], fs::read_symlink("/proc/self/exe").string(), threads, stop.control());
 }
 
 } // namespace dpu::cli

@@ -1,18 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Pieces the sweep subcommands share: the stop flag their signal handlers set and the cell labels.
+// Pieces the sweep subcommands share: the cell labels and the Slurm subcommands.
 #pragma once
 #include "ArgList.h"
 #include "dpu/Sweep.h"
-#include <csignal>
 #include <string>
 
 namespace dpu::cli {
-
-/// Set by SIGINT/SIGTERM while a sweep subcommand has installed stopOnSignals().
-extern volatile std::sig_atomic_t g_sweepStop;
-
-/// Installs (true) or removes (false) the handlers that set g_sweepStop.
-void stopOnSignals(bool on);
 
 /// "k = 0.01, bundle.values = "q8"": a cell's axis values.
 std::string axesLabel(const SweepCell& cell);

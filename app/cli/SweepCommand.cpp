@@ -2,6 +2,7 @@
 // dpu-cli sweep: run a sweep's cells (local backend here, Slurm in SlurmSweepCommand.cpp), their states, cancel, merge.
 #include "ArgList.h"
 #include "CliCommands.h"
+#include "StopOnSignals.h"
 #include "SweepCli.h"
 #include "dpu/Error.h"
 #include "dpu/LocalSweep.h"
@@ -16,33 +17,6 @@
 
 namespace dpu::cli {
 
-volatile std::sig_atomic_t g_sweepStop = 0;
-
-namespace {
-
-namespace fs = std::filesystem;
-
-/// The local sweep's token: the same stop, through the engine's run control.
-RunControl g_sweepControl;
-
-void onStop(int)
-{
-    g_sweepStop = 1;
-    g_sweepControl.requestCancel(); // lock-free: safe in a handler
-}
-
-} // namespace
-
-void stopOnSignals(bool on)
-{
-    if (on) {
-        g_sweepStop = 0;
-        g_sweepControl.reset();
-    }
-    std::signal(SIGINT, on ? onStop : SIG_DFL);
-    std::signal(SIGTERM, on ? onStop : SIG_DFL);
-}
-
 std::string axesLabel(const SweepCell& cell)
 {
     return sweepAxesLabel(cell);
@@ -50,7 +24,9 @@ std::string axesLabel(const SweepCell& cell)
 
 namespace {
 
-/// Prints the sweep's progress, one line per ended cell (Ctrl-C and SIGTERM stop it through g_sweepControl).
+namespace fs = std::filesystem;
+
+/// Prints the sweep's progress, one line per ended cell (Ctrl-C and SIGTERM stop it through the token).
 class PrintingObserver : public LocalSweepObserver {
 public:
     PrintingObserver(std::string file, std::string out) : file_(std::move(file)), out_(std::move(out)) {}
@@ -99,17 +75,13 @@ int sweepRun(ArgList& args)
     options.outDir = out;
     options.jobs = static_cast<int>(jobsArg);
     options.program = fs::read_symlink("/proc/self/exe").string();
-    options.control = &g_sweepControl;
     PrintingObserver observer(pos[0], out);
-    stopOnSignals(true);
     LocalSweepSummary summary;
-    try {
+    {
+        StopOnSignals stop; // Ctrl-C, SIGTERM: the running cells get SIGTERM and keep their finished rounds
+        options.control = &stop.control();
         summary = runLocalSweep(sweep, options, observer);
-    } catch (...) {
-        stopOnSignals(false);
-        throw;
     }
-    stopOnSignals(false);
     if (summary.stopped) {
         std::fprintf(stderr, "Stopped: run the same command again to resume the unfinished cells\n");
         return 130;

@@ -109,7 +109,7 @@ private Q_SLOTS:
         QVERIFY2(panel.findChild<QLabel*>(QStringLiteral("budgetBytesPerDevice"))->text().startsWith(QStringLiteral("998 B")),
                  qPrintable(panel.findChild<QLabel*>(QStringLiteral("budgetBytesPerDevice"))->text()));
         QVERIFY2(panel.findChild<QLabel*>(QStringLiteral("budgetTotal"))->text().startsWith(
-                     QStringLiteral("%1 B").arg(std::llround(250 * bytesA))),
+                     QStringLiteral("%1 B").arg(std::floor(250 * bytesA), 0, 'f', 0)), // toward what fits
                  qPrintable(panel.findChild<QLabel*>(QStringLiteral("budgetTotal"))->text()));
 
         // BLE (1 Mbit/s) for 5 ms = 5000 bits: 128 weights (k < 0.1285) cost 4096 + 553.31 + 320
@@ -261,7 +261,38 @@ private Q_SLOTS:
         const double k = budget->largestK();
         QVERIFY(k > 0.01);
         budget->findChild<QPushButton*>(QStringLiteral("budgetUseK"))->click();
-        QVERIFY(std::abs(plan->plan().k - k) < 1e-5); // the spin box keeps 5 decimals
+        // Four significant digits, rounded down: never more than the budget's k.
+        QVERIFY2(plan->plan().k <= k && k - plan->plan().k < 1e-3 * k, qPrintable(QString::number(plan->plan().k, 'g', 10)));
+        // Use this k rounds toward what fits: 37,500 B allows k = 0.009958..., which once became
+        // 0.00996 in the plan (37,507 B).
+        budget->setBudgetBytes(37500);
+        QVERIFY(budget->largestK() > 0.00995 && budget->largestK() < 0.00996);
+        budget->findChild<QPushButton*>(QStringLiteral("budgetUseK"))->click();
+        QVERIFY2(plan->plan().k <= budget->largestK() && plan->plan().k >= 0.009957,
+                 qPrintable(QString::number(plan->plan().k, 'g', 10)));
+        QVERIFY(dpu::partialRoundBits(plan->costReadout()->costModel(), plan->plan().k) / 8 <= 37500);
+        // The answer's bytes read toward what fits too.
+        budget->setBudgetBytes(687.5);
+        const QString perDevice = budget->findChild<QLabel*>(QStringLiteral("budgetBytesPerDevice"))->text();
+        QVERIFY2(!perDevice.contains(QStringLiteral("688")), qPrintable(perDevice));
+    }
+
+    void adjustingThePlanKeepsAnAutomaticName()
+    {
+        MainWindow w;
+        dpu::ui::PlanPanel* plan = w.planPanel();
+        plan->setK(0.05);
+        QVERIFY(plan->nameFollows());
+        // What "Adjust the plan to this configuration" sends: the plan at another k and coding.
+        dpu::Plan adjusted = plan->plan();
+        adjusted.k = 0.03;
+        adjusted.bundle.values = dpu::Coding::Q4;
+        Q_EMIT w.resultsPanel()->budgetPanel()->configurationRequested(adjusted);
+        QCOMPARE(plan->plan().k, 0.03);
+        QCOMPARE(QString::fromStdString(plan->plan().name), dpu::ui::PlanPanel::automaticName(plan->plan()));
+        // And it keeps following: k typed afterwards renames the plan.
+        plan->setK(0.02);
+        QVERIFY2(QString::fromStdString(plan->plan().name).contains(QStringLiteral("k0.02")), plan->plan().name.c_str());
     }
 
     void bytesReadoutFollowsCodingAndFinishedRuns()

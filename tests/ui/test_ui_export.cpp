@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The export dialog on a real run: a folder of bundles that dpu-apply-compatible code accepts, one round, errors.
 #include "TestSupport.h"
+#include "UiTestSupport.h"
 #include "dialogs/ExportBundlesDialog.h"
 #include "dpu/Bundles.h"
 #include "dpu/Runner.h"
@@ -13,6 +14,7 @@
 #include <QRadioButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QMessageBox>
 #include <QtTest/QtTest>
 
 using dpu::ui::ExportBundlesDialog;
@@ -37,6 +39,7 @@ class TestUiExport : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
+        dpu::uitest::isolateSettings(dir_.filePath(QStringLiteral("settings")));
         if (dpu::test::fashionMnistDir().empty())
             QFAIL("Fashion-MNIST is missing: install the Debian package dataset-fashion-mnist (scripts/deps does)");
         dpu::Plan p;
@@ -114,6 +117,44 @@ private Q_SLOTS:
         for (const auto& r : records_)
             if (r.strategy == "fu" && r.round == chosen)
                 QCOMPARE(QString::fromStdString(v.targetSha256), QString::fromStdString(r.deviceSha256));
+    }
+
+    void strategyDefaultAndReplacingAsk()
+    {
+        // FU first in the records: the dialog still proposes the partial strategy.
+        std::vector<dpu::RoundRecord> fuFirst(records_.rbegin(), records_.rend());
+        QCOMPARE(fuFirst.front().strategy, std::string("fu"));
+        const QString out = dir_.filePath(QStringLiteral("one.dpub")); // exportsOneRound wrote it
+        QVERIFY(QFile::exists(out));
+        const QByteArray before = [&] { QFile f(out); return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray(); }();
+        {
+            ExportBundlesDialog d(run_, fuFirst);
+            auto* strategy = d.findChild<QComboBox*>(QStringLiteral("strategy"));
+            QCOMPARE(strategy->currentText(), QStringLiteral("dpu"));
+            strategy->setCurrentText(QStringLiteral("fu"));
+            d.findChild<QRadioButton*>(QStringLiteral("oneRound"))->setChecked(true);
+            d.findChild<QLineEdit*>(QStringLiteral("destination"))->setText(out);
+            // The file exists: asked first; No keeps it as it was and exports nothing.
+            QSignalSpy finished(&d, &ExportBundlesDialog::finished);
+            auto asked = dpu::uitest::answerNextMessageBox(QMessageBox::No);
+            d.findChild<QPushButton*>(QStringLiteral("export"))->click();
+            QVERIFY2(asked->contains(QStringLiteral("already exists")), qPrintable(*asked));
+            QVERIFY(!d.isBusy());
+            QVERIFY(!finished.wait(300));
+            QFile f(out);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QCOMPARE(f.readAll(), before);
+            // Yes replaces it.
+            asked = dpu::uitest::answerNextMessageBox(QMessageBox::Yes);
+            bool ok = false;
+            QString message;
+            QVERIFY(exportAndWait(d, &ok, &message));
+            QVERIFY2(ok, qPrintable(message));
+            QVERIFY(!asked->isEmpty());
+        }
+        // The strategy exported last is proposed next time (dpu comes first in these records).
+        ExportBundlesDialog again(run_, records_);
+        QCOMPARE(again.findChild<QComboBox*>(QStringLiteral("strategy"))->currentText(), QStringLiteral("fu"));
     }
 
     void errorsAreShownNotThrown()

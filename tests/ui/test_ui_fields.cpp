@@ -130,6 +130,22 @@ private Q_SLOTS:
         expectRefused(w, QStringLiteral("k"), QStringLiteral("expected a ratio in (0, 1], found 0"));
         k->setValue(0.01);
         expectFine(w, QStringLiteral("k"));
+        // Typed as a user types: scientific notation is read (it once became 17), a negative
+        // ratio stays negative (it once became "-0") and is refused at the field.
+        auto type = [&](const char* text) {
+            k->selectAll();
+            QTest::keyClicks(k, QString::fromLatin1(text));
+            k->interpretText();
+        };
+        type("1e-7");
+        QCOMPARE(p->plan().k, 1e-7);
+        QCOMPARE(k->text(), QStringLiteral("1e-07"));
+        expectFine(w, QStringLiteral("k"));
+        type("-0.5");
+        QCOMPARE(p->plan().k, -0.5);
+        expectRefused(w, QStringLiteral("k"), QStringLiteral("expected a ratio in (0, 1], found -0.5"));
+        type("0.01");
+        expectFine(w, QStringLiteral("k"));
 
         for (QCheckBox* c : p->findChildren<QCheckBox*>())
             if (c->objectName().startsWith(QStringLiteral("strategy_")))
@@ -284,6 +300,13 @@ private Q_SLOTS:
                  qPrintable(error));
         expectRefused(w, QStringLiteral("k"), QStringLiteral("expected a number, found string in types.json"));
         QCOMPARE(p->plan().split.perRound, int64_t(300)); // the file's other fields are used
+        p->setK(0.02);
+        expectFine(w, QStringLiteral("k"));
+
+        // A number out of range: the field shows the file's value, as its message does.
+        QVERIFY(w.openPlan(withValue(QStringLiteral("negative.json"), QStringLiteral("k"), {}, -0.5), &error));
+        QCOMPARE(p->findChild<QDoubleSpinBox*>(QStringLiteral("k"))->value(), -0.5);
+        expectRefused(w, QStringLiteral("k"), QStringLiteral("expected a ratio in (0, 1], found -0.5"));
         p->setK(0.02);
         expectFine(w, QStringLiteral("k"));
 

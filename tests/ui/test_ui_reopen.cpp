@@ -294,6 +294,8 @@ private Q_SLOTS:
         QVERIFY2(!text.isEmpty(), "pdftotext (poppler-utils, in scripts/deps) could not read the report");
         for (const char* expected : {"tiny-sweep-k0.01", "tiny-three", "Per strategy", "vs FU", "Left out", "The plan"})
             QVERIFY2(text.contains(QString::fromLatin1(expected)), expected);
+        // Page 2's trade-off chart counts the bundles really sent, as page 1's table does.
+        QVERIFY2(text.contains(QStringLiteral("bytes sent per device")), qPrintable(text.left(2000)));
 
         // A folder that cannot take it: an error naming the file, nothing written.
         const QString nowhere = tmp_.filePath(QStringLiteral("no-such-dir/report.pdf"));

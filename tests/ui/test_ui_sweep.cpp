@@ -210,7 +210,12 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(allStopped(), 10000);
         QVERIFY(ended.isEmpty());
         qInfo("cells stopped by the pause: %zu", childStates().size());
-        QCOMPARE(pause->text(), QStringLiteral("Resume sweep"));
+        QCOMPARE(pause->text(), QStringLiteral("Continue sweep"));
+        // The stopped cells read "paused", not "running".
+        QStringList states;
+        for (int row = 0; row < w.sweepPanel()->model()->rowCount(); ++row)
+            states << w.sweepPanel()->model()->stateText(row);
+        QVERIFY2(states.contains(QStringLiteral("paused")) && !states.contains(QStringLiteral("running")), qPrintable(states.join(',')));
         pause->click();
         QVERIFY(paused.wait(10000));
         QCOMPARE(paused.last().at(0).toBool(), false);
@@ -230,6 +235,13 @@ private Q_SLOTS:
         QCOMPARE(st.count(dpu::CellView::Failed), size_t(0));
         QVERIFY(!st.active);
         QVERIFY(!w.sweepPanel()->cancelButton()->isEnabled());
+        // Resume sweep runs the cells left, here, to the end; the done ones are kept.
+        QPushButton* resume = w.sweepPanel()->resumeButton();
+        QVERIFY(resume->isEnabled());
+        resume->click();
+        QVERIFY(ended.wait(kSweepTimeoutMs));
+        QCOMPARE(w.sweepController()->status().count(dpu::CellView::Done), size_t(3));
+        QVERIFY(!resume->isEnabled());
     }
 
     /// A new window restores the sweep of the first test (settings), and File > Open Sweep on a

@@ -24,6 +24,7 @@
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QPushButton>
 #include <QtTest/QtTest>
 
 using dpu::ui::MainWindow;
@@ -218,6 +219,8 @@ private Q_SLOTS:
             QVERIFY2(m.isNull() || !seen.contains(m), qPrintable(b->text()));
             seen.insert(m);
         }
+        // Wide enough that a title bar shows the whole title (it was cut to the form's width).
+        QVERIFY(d.minimumWidth() >= d.fontMetrics().horizontalAdvance(d.windowTitle()) * 2);
     }
 
     void helpHasTheUserGuideAndFieldsExplainThemselves()
@@ -231,6 +234,19 @@ private Q_SLOTS:
         QVERIFY(dialog);
         QVERIFY(dialog->text().contains(QStringLiteral("Updating ratio k")));
         QVERIFY(dialog->text().contains(QStringLiteral("cifar-10-binary.tar.gz")));
+        // A link to another page of the guide opens it in the viewer, and Back returns.
+        QVERIFY(!dialog->backButton()->isEnabled());
+        dialog->follow(QUrl(QStringLiteral("sweep-format.md")));
+        QCOMPARE(dialog->page(), QUrl(QStringLiteral("qrc:/docs/sweep-format.md")));
+        QVERIFY2(dialog->text().contains(QStringLiteral("axes")), qPrintable(dialog->text().left(200)));
+        QVERIFY(dialog->backButton()->isEnabled());
+        dialog->backButton()->click();
+        QCOMPARE(dialog->page(), QUrl(QStringLiteral("qrc:/docs/user-guide.md")));
+        QVERIFY(dialog->text().contains(QStringLiteral("Updating ratio k")));
+        // A page not compiled in leaves the guide on screen and says where to read it.
+        dialog->follow(QUrl(QStringLiteral("benchmarks.md")));
+        QCOMPARE(dialog->page(), QUrl(QStringLiteral("qrc:/docs/user-guide.md")));
+        QVERIFY(dialog->text().contains(QStringLiteral("Updating ratio k")));
         dialog->close();
         dpu::ui::PlanPanel* p = w.planPanel();
         for (const auto& s : dpu::strategyNames())

@@ -144,6 +144,12 @@ private Q_SLOTS:
             QVERIFY2(w.savePlanTo(path, &error), qPrintable(error));
             saved = w.planPanel()->plan();
             QCOMPARE(w.currentFile(), path);
+            // Where no file can be made: refused, naming the path (core's atomic writer), and
+            // the window keeps the file it had.
+            const QString nowhere = tmp_.filePath(QStringLiteral("no-such-folder/plan.json"));
+            QVERIFY(!w.savePlanTo(nowhere, &error));
+            QVERIFY2(error.contains(nowhere), qPrintable(error));
+            QCOMPARE(w.currentFile(), path);
         }
         // The file is what dpu-cli reads.
         const dpu::Plan fromFile = dpu::loadPlanFile(path.toStdString());

@@ -5,14 +5,18 @@
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QSettings>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <set>
 
 namespace dpu::ui {
@@ -33,6 +37,14 @@ ExportBundlesDialog::ExportBundlesDialog(QString runDir, std::vector<dpu::RoundR
         if (seenSeed.insert(r.seed).second)
             seed_->addItem(QString::number(r.seed), QVariant::fromValue<qulonglong>(r.seed));
     }
+    // The strategy exported last time, else the first that updates partially: FU's full models
+    // are rarely what a device fleet is sent.
+    const QString last = QSettings().value(QStringLiteral("export/strategy")).toString();
+    int preferred = strategy_->findText(last);
+    for (int i = 0; i < strategy_->count() && preferred < 0; ++i)
+        if (strategy_->itemText(i) != QLatin1String("fu"))
+            preferred = i;
+    strategy_->setCurrentIndex(std::max(0, preferred));
     allRounds_ = new QRadioButton(tr("&All deployed rounds into a folder, with the round-0 device file"));
     allRounds_->setObjectName(QStringLiteral("allRounds"));
     allRounds_->setChecked(true);
@@ -74,6 +86,9 @@ ExportBundlesDialog::ExportBundlesDialog(QString runDir, std::vector<dpu::RoundR
     layout->addWidget(busyBar_);
     layout->addWidget(status_);
     layout->addWidget(buttons);
+    // Wide enough for the title bar to show the whole title (window managers cut it to the
+    // dialog's width, and the form alone asked for less) and a run folder's path.
+    setMinimumWidth(std::max(520, fontMetrics().horizontalAdvance(windowTitle()) * 2 + 160));
 
     connect(strategy_, &QComboBox::currentIndexChanged, this, &ExportBundlesDialog::refreshRounds);
     connect(seed_, &QComboBox::currentIndexChanged, this, &ExportBundlesDialog::refreshRounds);
@@ -140,6 +155,15 @@ void ExportBundlesDialog::startExport()
 {
     if (busy_)
         return;
+    // An earlier export there would be replaced: ask first.
+    const QFileInfo target(destination_->text().trimmed());
+    const bool taken = target.isDir() ? !QDir(target.filePath()).isEmpty() : target.exists();
+    if (taken && QMessageBox::question(this, tr("Replace the export?"),
+                                       tr("%1 already exists. Replace it with this export?")
+                                           .arg(QDir::toNativeSeparators(target.filePath())),
+                                       QMessageBox::Yes | QMessageBox::No, QMessageBox::No) != QMessageBox::Yes)
+        return;
+    QSettings().setValue(QStringLiteral("export/strategy"), strategy_->currentText());
     busy_ = true;
     exportButton_->setEnabled(false);
     busyBar_->setVisible(true);

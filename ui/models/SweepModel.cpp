@@ -31,7 +31,19 @@ QString SweepModel::stateText(int row) const
 {
     if (row < 0 || row >= rowCount())
         return {};
-    return QString::fromLatin1(dpu::cellViewName(status_.cells[static_cast<size_t>(row)].view));
+    const dpu::CellView view = status_.cells[static_cast<size_t>(row)].view;
+    if (paused_ && view == dpu::CellView::Running)
+        return tr("paused");
+    return QString::fromLatin1(dpu::cellViewName(view));
+}
+
+void SweepModel::setPaused(bool paused)
+{
+    if (paused_ == paused)
+        return;
+    paused_ = paused;
+    if (rowCount() > 0)
+        Q_EMIT dataChanged(index(0, State), index(rowCount() - 1, State));
 }
 
 int SweepModel::rowCount(const QModelIndex& parent) const

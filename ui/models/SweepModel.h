@@ -15,8 +15,10 @@ public:
     /// Replaces the rows (same cells: only the changed rows are signalled, so a selection stays).
     void setStatus(const dpu::SweepFolderStatus& status);
     const dpu::SweepFolderStatus& status() const { return status_; }
-    /// The state shown in `row` ("pending", "running", "done", "failed", "cancelled").
+    /// The state shown in `row` ("pending", "running", "paused", "done", "failed", "cancelled").
     QString stateText(int row) const;
+    /// The sweep's running cells are stopped by Pause: they read "paused", not "running".
+    void setPaused(bool paused);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -25,6 +27,7 @@ public:
 
 private:
     dpu::SweepFolderStatus status_;
+    bool paused_ = false;
 };
 
 } // namespace dpu::ui

@@ -7,6 +7,7 @@
 #include "panels/CostReadout.h"
 #include "panels/SweepTargetBox.h"
 #include <QComboBox>
+#include <cmath>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -488,8 +489,9 @@ void BudgetPanel::refresh()
                                  .arg(CostReadout::formatBytes(model_.denseWeights * 4.0)));
         }
     }
-    perDevice_->setText(k_ > 0 ? tr("%1 per round").arg(CostReadout::formatBytes(bytesPerDevice_)) : QStringLiteral("–"));
-    total_->setText(k_ > 0 ? tr("%1 per round for %L2 devices").arg(CostReadout::formatBytes(totalBytes())).arg(devices())
+    // Toward what fits: 687.5 B of a 687.5 B window reads 687 B, not 688 B.
+    perDevice_->setText(k_ > 0 ? tr("%1 per round").arg(CostReadout::formatBytes(std::floor(bytesPerDevice_))) : QStringLiteral("–"));
+    total_->setText(k_ > 0 ? tr("%1 per round for %L2 devices").arg(CostReadout::formatBytes(std::floor(totalBytes()))).arg(devices())
                            : QStringLiteral("–"));
     useK_->setEnabled(k_ > 0);
     accuracy_->setText(k_ > 0 ? expectationText(points) : QStringLiteral("–"));

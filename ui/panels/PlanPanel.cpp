@@ -358,6 +358,19 @@ void PlanPanel::setK(double k)
     k_->setValue(k);
 }
 
+void PlanPanel::setKWithin(double k)
+{
+    // Four significant digits, rounded down: 0.0099583 becomes 0.009958 (rounding up to
+    // 0.00996 cost more than the budget that gave it). The epsilon keeps 0.29 at 0.29.
+    if (!(k > 0)) {
+        k_->setValue(k);
+        return;
+    }
+    const double scale = std::pow(10.0, 3 - std::floor(std::log10(k)));
+    const double down = std::floor(k * scale + 1e-7) / scale;
+    k_->setValue(down > 0 ? down : k);
+}
+
 void PlanPanel::onKSpinChanged(double k)
 {
     const QSignalBlocker block(kSlider_);

@@ -13,6 +13,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QJsonObject;
 class QFormLayout;
 class QPushButton;
 class QGroupBox;
@@ -56,6 +57,10 @@ public:
     QString whyNotValid() const;
     /// The reason shown at the field owning a plan path (e.g. "train.epochs"); empty when fine.
     QString fieldError(const QString& path) const;
+    /// After setFileProblems(): a marked number field shows the file's value where it can hold
+    /// it (k = -0.5, rounds = 0), so the field and its message agree; `file` is the plan file's
+    /// JSON. Other fields keep their defaults.
+    void showFileValues(const QJsonObject& file);
     /// The red line under the field of a plan path that shows its reason (hidden when fine).
     QLabel* errorLabelFor(const QString& path) const;
     /// The widget that edits a plan path (nullptr when the form does not show it).
@@ -73,6 +78,9 @@ public:
     CostReadout* costReadout() const { return cost_; }
     /// Sets k as the user would (spin box, slider and readout follow).
     void setK(double k);
+    /// Sets `k` rounded down to four significant digits (a budget's answer: rounding up would
+    /// cost more than the budget allows).
+    void setKWithin(double k);
     /// Maps k in [0.0005, 1] to the slider's 0..1000 and back (logarithmic).
     static int sliderPosForK(double k);
     static double kForSliderPos(int pos);

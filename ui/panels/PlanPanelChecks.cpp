@@ -9,12 +9,16 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFileInfo>
 #include <QGroupBox>
+#include <QJsonObject>
+#include <QJsonValue>
 #include <QLabel>
 #include <QLineEdit>
-#include <QFileInfo>
 #include <QRegularExpression>
+#include <QSignalBlocker>
 #include <QSpinBox>
+#include <cmath>
 
 namespace dpu::ui {
 
@@ -27,6 +31,26 @@ void PlanPanel::setFileProblems(const std::vector<dpu::PlanProblem>& problems, c
         if (!fieldFor(path))
             reason += tr(" (not in the form: fix it in the file and open it again)");
         fileProblems_.insert(path, reason);
+    }
+    validate();
+}
+
+void PlanPanel::showFileValues(const QJsonObject& file)
+{
+    const QStringList paths = fileProblems_.keys();
+    for (const QString& path : paths) {
+        QJsonValue v = file;
+        for (const QString& key : path.split(QLatin1Char('.')))
+            v = v.toObject().value(key);
+        if (!v.isDouble())
+            continue; // a string or a list: the default stays, the message quotes the file
+        const double x = v.toDouble();
+        QWidget* field = fieldFor(path);
+        const QSignalBlocker block(field); // not an edit: the file's problem stays marked
+        if (auto* d = qobject_cast<QDoubleSpinBox*>(field); d && x >= d->minimum() && x <= d->maximum())
+            d->setValue(x);
+        else if (auto* i = qobject_cast<QSpinBox*>(field); i && x == std::floor(x) && x >= i->minimum() && x <= i->maximum())
+            i->setValue(static_cast<int>(x));
     }
     validate();
 }

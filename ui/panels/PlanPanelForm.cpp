@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // PlanPanel's form: its rows, section by section (split from PlanPanel.cpp to keep both short).
 #include "panels/PlanPanel.h"
+#include "panels/RatioSpinBox.h"
 #include "panels/CostReadout.h"
 #include "panels/EnumCombo.h"
 #include "panels/FieldErrorMarks.h"
@@ -118,13 +119,8 @@ void PlanPanel::addStrategyBox(QFormLayout* form, QWidget* box)
 
 void PlanPanel::addRatioRows(QFormLayout* form, QWidget* box)
 {
-    k_ = new QDoubleSpinBox(box);
+    k_ = new RatioSpinBox(box); // reads 1e-7, keeps -0.5 for validation to mark
     k_->setObjectName(QStringLiteral("k"));
-    // Wider than the valid (0, 1], so a typed 2 reaches validation and gets a message instead
-    // of being swallowed by the spin box.
-    k_->setRange(0, 100);
-    k_->setDecimals(5);
-    k_->setSingleStep(0.001);
     k_->setToolTip(tr("Updating ratio k: the share of the partial weights a round may change (0 < k ≤ 1)"));
     kSlider_ = new QSlider(Qt::Horizontal, box);
     kSlider_->setObjectName(QStringLiteral("kSlider"));

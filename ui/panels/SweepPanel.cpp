@@ -36,7 +36,8 @@ SweepPanel::SweepPanel(SweepController* controller, QWidget* parent)
     connect(controller_, &SweepController::pausedChanged, this, [this](bool paused) {
         const QSignalBlocker block(pause_);
         pause_->setChecked(paused);
-        pause_->setText(paused ? tr("Resume sweep") : tr("Pause sweep"));
+        pause_->setText(paused ? tr("Continue sweep") : tr("Pause sweep"));
+        model_->setPaused(paused);
         updateButtons();
     });
     cancel_ = new QPushButton(tr("Cancel sweep"), this);
@@ -45,10 +46,17 @@ SweepPanel::SweepPanel(SweepController* controller, QWidget* parent)
                            "rounds and resume when the sweep runs again"));
     cancel_->setEnabled(false);
     connect(cancel_, &QPushButton::clicked, controller_, &SweepController::cancel);
+    resume_ = new QPushButton(tr("Resume sweep"), this);
+    resume_->setObjectName(QStringLiteral("sweepResume"));
+    resume_->setToolTip(tr("Run the cells a cancelled or interrupted sweep left, where it ran (this computer or "
+                           "Slurm); finished cells are kept and stopped ones go on from their last round"));
+    resume_->setEnabled(false);
+    connect(resume_, &QPushButton::clicked, this, &SweepPanel::resumeRequested);
     auto* top = new QHBoxLayout;
     top->addWidget(summary_, 1);
     top->addWidget(pause_);
     top->addWidget(cancel_);
+    top->addWidget(resume_);
     table_ = new QTableView(this);
     table_->setObjectName(QStringLiteral("sweepTable"));
     table_->setModel(model_);
@@ -90,6 +98,7 @@ void SweepPanel::updateButtons()
 {
     cancel_->setEnabled(controller_->runsHere() || controller_->status().active);
     pause_->setEnabled(controller_->canPause());
+    resume_->setEnabled(controller_->canResume());
 }
 
 } // namespace dpu::ui

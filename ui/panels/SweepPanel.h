@@ -22,10 +22,17 @@ class SweepPanel : public QWidget {
 public:
     explicit SweepPanel(SweepController* controller, QWidget* parent = nullptr);
 
+Q_SIGNALS:
+    /// Resume sweep was pressed: the window resumes it with its own jobs setting.
+    void resumeRequested();
+
+public:
     SweepModel* model() const { return model_; }
     QPushButton* cancelButton() const { return cancel_; }
     /// Checkable: pauses a local sweep this window runs (its cells are stopped, not ended).
     QPushButton* pauseButton() const { return pause_; }
+    /// Runs a stopped sweep's cells that are left (enabled when there are some).
+    QPushButton* resumeButton() const { return resume_; }
     /// The line above the table: folder, backend and the counts by state.
     QString summaryText() const;
 
@@ -40,6 +47,7 @@ private:
     QTableView* table_;
     QPushButton* pause_;
     QPushButton* cancel_;
+    QPushButton* resume_;
 };
 
 } // namespace dpu::ui

@@ -22,24 +22,54 @@ ProbeWorker::ProbeWorker(QObject* parent) : QObject(parent)
     qRegisterMetaType<dpu::ui::ProbeResult>("dpu::ui::ProbeResult");
 }
 
+void ProbeWorker::cancelBefore(quint64 id)
+{
+    std::lock_guard<std::mutex> lock(mutex_);
+    cancelBefore_ = id;
+    if (running_ && runningId_ < id)
+        running_->requestCancel();
+}
+
+bool ProbeWorker::begin(quint64 id, dpu::RunControl* control)
+{
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (id < cancelBefore_)
+        return false;
+    runningId_ = id;
+    running_ = control;
+    return true;
+}
+
+void ProbeWorker::end()
+{
+    std::lock_guard<std::mutex> lock(mutex_);
+    running_ = nullptr;
+}
+
 ProbeResult ProbeWorker::probeNow(const ProbeRequest& request)
 {
     ProbeResult out;
     out.id = request.id;
     out.spec = request.spec;
-    const auto poll = [this, id = request.id] {
-        if (id < cancelBefore_.load())
+    dpu::RunControl control; // this probe's token: cancelBefore() cancels it
+    const auto check = [&control] {
+        if (control.cancelRequested())
             throw dpu::Cancelled();
     };
+    struct Registered { // the token leaves cancelBefore()'s reach however the probe ends
+        ProbeWorker* worker;
+        ~Registered() { worker->end(); }
+    } registered{this};
     try {
-        poll();
+        if (!begin(request.id, &control))
+            throw dpu::Cancelled();
         if (request.detect) {
             out.spec.kind = dpu::detectDatasetKind(request.spec.path);
             out.detected = true;
         }
-        out.probe = dpu::probeDataset(out.spec, poll);
+        out.probe = dpu::probeDataset(out.spec, &control);
         for (const std::string& model : request.models) {
-            poll();
+            check();
             out.fits.push_back({model, fitProblem(model, out.probe, request.widthMultiplier)});
         }
     } catch (const dpu::Cancelled&) {

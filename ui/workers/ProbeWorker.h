@@ -3,11 +3,12 @@
 #pragma once
 #include "dpu/DataProbe.h"
 #include "dpu/Plan.h"
+#include "dpu/RunControl.h"
 #include <QHash>
 #include <QMetaType>
 #include <QObject>
 #include <QString>
-#include <atomic>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -51,8 +52,9 @@ public:
     /// Does the whole probe synchronously on the calling thread (the worker's, or a test's).
     ProbeResult probeNow(const ProbeRequest& request);
     /// Requests with an id below `id` (the one under way, queued ones) stop at the next image or
-    /// model check and answer `cancelled`: newer fields, or the window closing.
-    void cancelBefore(quint64 id) { cancelBefore_.store(id); }
+    /// model check and answer `cancelled`: newer fields, or the window closing. Cancels the
+    /// RunControl token of the probe under way when it is one of them.
+    void cancelBefore(quint64 id);
 
 public Q_SLOTS:
     void probe(const dpu::ui::ProbeRequest& request);
@@ -65,7 +67,14 @@ private:
     std::string fitProblem(const std::string& model, const dpu::DataProbe& probe, double widthMultiplier);
 
     QHash<QString, QString> fitCache_; // "model|CxHxW|classes|width" -> problem
-    std::atomic<quint64> cancelBefore_{0};
+    /// Whether request `id` may start; when it may, `control` becomes the token cancelBefore() cancels.
+    bool begin(quint64 id, dpu::RunControl* control);
+    void end();
+
+    std::mutex mutex_;                   // guards the three below: cancelBefore() comes from any thread
+    quint64 cancelBefore_ = 0;
+    quint64 runningId_ = 0;
+    dpu::RunControl* running_ = nullptr; // the token of the probe under way (on its stack), or null
 };
 
 /// A key of the fields of `spec` that change what probeDataset() reads (not its preprocessing).

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // SweepController: one sweep folder on screen, its run (local thread or Slurm), its watch and its cancel.
 #include "workers/SweepController.h"
+#include "dpu/Error.h"
 #include "dpu/LocalSweep.h"
 #include "dpu/SlurmSweep.h"
 #include "workers/LocalSweepWorker.h"
@@ -139,7 +140,7 @@ bool SweepController::startLocal(const dpu::Sweep& sweep, const QString& dir, in
         refresh();
     };
     connect(local_, &LocalSweepWorker::finished, this, [this, shown, ended](int ran, int failedCells, bool stopped) {
-        Q_EMIT message(stopped ? tr("Sweep %1 stopped: open it again and run it to resume").arg(QDir::toNativeSeparators(shown))
+        Q_EMIT message(stopped ? tr("Sweep %1 stopped: Resume sweep (Sweeps tab) runs the cells left").arg(QDir::toNativeSeparators(shown))
                                : tr("Sweep %1 ended: %2 cell(s) ran, %3 failed").arg(QDir::toNativeSeparators(shown)).arg(ran).arg(failedCells));
         ended();
     });
@@ -168,6 +169,33 @@ bool SweepController::startSlurm(const dpu::Sweep& sweep, const QString& dir, co
     QMetaObject::invokeMethod(folder_, [worker, sweep, options] { worker->submit(sweep, options); }, Qt::QueuedConnection);
     show(QString::fromStdString(options.outDir));
     return true;
+}
+
+bool SweepController::canResume() const
+{
+    if (dir_.isEmpty() || runsHere() || status_.active || status_.cells.empty())
+        return false;
+    return status_.count(dpu::CellView::Done) < status_.cells.size();
+}
+
+bool SweepController::resume(int jobs, QString* error)
+{
+    if (!canResume()) {
+        if (error)
+            *error = tr("nothing to resume: the sweep runs, or every cell is done");
+        return false;
+    }
+    dpu::Sweep sweep;
+    try {
+        sweep = dpu::loadSweepFile(QDir(dir_).filePath(QStringLiteral("sweep.json")).toStdString());
+    } catch (const dpu::Error& e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return false;
+    }
+    if (status_.backend == "slurm")
+        return startSlurm(sweep, dir_, sweep.slurm, error);
+    return startLocal(sweep, dir_, jobs, error);
 }
 
 bool SweepController::open(const QString& dir, QString* error)

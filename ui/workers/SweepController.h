@@ -55,6 +55,12 @@ public:
     /// Shows a sweep folder (finished or running, from any backend). False with *error when it
     /// holds no readable sweep.json.
     bool open(const QString& dir, QString* error = nullptr);
+    /// Runs the shown sweep again where it stopped (its done cells are kept), on the backend it
+    /// ran on: Slurm with its sweep.json's settings, else this computer with `jobs` at a time.
+    /// False with *error when nothing is left to run, it still runs, or its sweep.json is bad.
+    bool resume(int jobs, QString* error = nullptr);
+    /// The shown sweep is stopped with cells left to run: resume() would run them.
+    bool canResume() const;
     /// Stops the shown sweep as `dpu-cli sweep cancel` does (a local sweep of this window through
     /// its run-control token).
     void cancel();

@@ -23,7 +23,7 @@ double partialRoundBits(const CostModel& model, double k);
 double fullRoundBits(const CostModel& model);
 
 /// The largest k in [0, 1] whose partialRoundBits() fits budgetBits (0 if even the dense part
-/// does not fit). Monotone bisection to within 1e-7.
+/// does not fit). Monotone bisection to within 1e-9.
 double largestKForBudget(const CostModel& model, double budgetBits);
 
 } // namespace dpu

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 // What a dataset folder or file holds, for the plan form before a run: kind, samples, shape, classes, balance.
 #pragma once
+#include "dpu/DataReadObserver.h"
 #include "dpu/Plan.h"
+#include "dpu/RunControl.h"
 #include "dpu/Shape.h"
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -40,10 +41,10 @@ DataKind detectDatasetKind(const std::string& path);
 
 /// Reads the dataset `spec` names (all of it, every byte checked as a run would) and describes
 /// it. Slow for big data sets: call it off the GUI thread. Throws DataError naming the file and
-/// the problem, PlanError for a bad dataset key. `poll` (when set) is called before each image
-/// of an image folder, the one kind that can take minutes: throw from it (e.g. Cancelled) to
-/// stop; what it throws propagates.
-DataProbe probeDataset(const DatasetSpec& spec, const std::function<void()>& poll = {});
+/// the problem, PlanError for a bad dataset key; Cancelled when `control` (not owned, may be
+/// null) is cancelled. An image folder, the one kind that can take minutes, checks `control`
+/// before each image (holding while it is paused) and tells `observer` (may be null) of each.
+DataProbe probeDataset(const DatasetSpec& spec, const RunControl* control = nullptr, DataReadObserver* observer = nullptr);
 
 /// Why `model` cannot train on samples of `shape` with `classes` outputs, or "" when it can:
 /// the model is built and run forward once on a batch of two zero samples (so a TorchScript

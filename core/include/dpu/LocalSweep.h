@@ -16,13 +16,16 @@ struct LocalSweepOptions {
     /// --quiet` with its output in CELL/cell.log: dpu-cli.
     std::string program;
     int cores = 0;       ///< cores to divide between the jobs (0: this machine's)
-    /// Not owned, may be null. Cancel stops the sweep as shouldStop() does; pause starts no new
+    /// Not owned, may be null. Cancel stops the sweep (the running cells get SIGTERM, keep their
+    /// finished rounds and end with kCellStoppedExit; no new cell starts); pause starts no new
     /// cell and suspends the running ones (SIGSTOP) until resumed (SIGCONT). Read about ten
-    /// times a second.
+    /// times a second. A `sweep cancel` from another process (outDir/cancel.json) is read into
+    /// it: the token is then cancelled.
     RunControl* control = nullptr;
 };
 
-/// What runLocalSweep() reports; called on the caller's thread, between its waits.
+/// What runLocalSweep() reports; called on the caller's thread, between its waits. Observers
+/// only observe: the sweep is stopped through LocalSweepOptions::control.
 class LocalSweepObserver {
 public:
     virtual ~LocalSweepObserver() = default;
@@ -31,9 +34,6 @@ public:
     virtual void cellStarted(const SweepCell& cell) {}
     /// A cell's process ended: its state now, its exit code and wall time.
     virtual void cellEnded(const SweepCell& cell, CellState state, int exitCode, double seconds) {}
-    /// Polled about ten times a second: true stops the sweep (the running cells get SIGTERM,
-    /// keep their finished rounds and end with kCellStoppedExit; no new cell starts).
-    virtual bool shouldStop() { return false; }
     /// The sweep's cells were suspended (true) or resumed (false) after a change of
     /// LocalSweepOptions::control's pause.
     virtual void sweepPaused(bool paused) {}

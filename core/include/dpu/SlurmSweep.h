@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The Slurm sweep backend: one sbatch job array per submission, one array task per cell (docs/sweep-format.md).
 #pragma once
+#include "dpu/RunControl.h"
 #include "dpu/Sweep.h"
-#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -103,10 +103,11 @@ SlurmSubmitSummary submitSlurmSweep(const Sweep& sweep, const SlurmSweepOptions&
 std::vector<std::string> cancelSlurmSweep(const Sweep& sweep, const std::string& sweepDir, SlurmCommands& slurm);
 
 /// The body of one array task (`dpu-cli sweep task DIR ID`): records the start, runs the cell as
-/// the local backend does with `threads` threads, passes one SIGTERM on when `stopRequested`
-/// turns true, records the exit and returns the cell's exit code (0 at once for a done cell).
-/// Throws Error naming the folder when the cell is unknown or its files cannot be written.
+/// the local backend does with `threads` threads, passes one SIGTERM on when `control` is
+/// cancelled (read about ten times a second; the caller's signal handler sets it), records the
+/// exit and returns the cell's exit code (0 at once for a done cell). Throws Error naming the
+/// folder when the cell is unknown or its files cannot be written.
 int runSweepCellTask(const std::string& sweepDir, const std::string& id, const std::string& program, int threads,
-                     const std::function<bool()>& stopRequested);
+                     const RunControl& control);
 
 } // namespace dpu

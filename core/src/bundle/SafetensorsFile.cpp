@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Safetensors writing (byte-exact, so a bundle can carry the header) and reading (for bases).
 #include "bundle/SafetensorsFile.h"
+#include "util/JsonErrorText.h"
 #include "dpu/Error.h"
 
 #include <nlohmann/json.hpp>
@@ -98,7 +99,7 @@ std::vector<TensorData> SafetensorsFile::read(const std::vector<uint8_t>& file, 
     try {
         j = nlohmann::json::parse(file.begin() + 8, file.begin() + 8 + std::ptrdiff_t(n));
     } catch (const nlohmann::json::exception& e) {
-        throw Error(std::string("safetensors: header is not JSON: ") + e.what());
+        throw Error(std::string("safetensors: header is not JSON: ") + util::jsonErrorText(e.what()));
     }
     if (!j.is_object())
         throw Error("safetensors: header is not a JSON object");

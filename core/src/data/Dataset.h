@@ -3,10 +3,11 @@
 #pragma once
 #include "data/Normalise.h"
 #include "data/RawData.h"
+#include "dpu/DataReadObserver.h"
 #include "dpu/Plan.h"
+#include "dpu/RunControl.h"
 #include "dpu/Shape.h"
 #include <torch/torch.h>
-#include <functional>
 #include <string>
 
 namespace dpu {
@@ -46,13 +47,15 @@ struct RawDataset {
 };
 
 /// Reads the dataset the spec names (no normalisation). Throws DataError naming the file and
-/// the problem, PlanError for a bad limit or kind. `poll`: see readImageFolder (the other kinds
-/// are a few files read in seconds and do not call it).
-RawDataset readRawData(const DatasetSpec& spec, const std::function<void()>& poll = {});
+/// the problem, PlanError for a bad limit or kind, Cancelled when `control` is. `control` and
+/// `observer` (not owned, may be null): see readImageFolder (the other kinds are a few files
+/// read in seconds and neither check nor report).
+RawDataset readRawData(const DatasetSpec& spec, const RunControl* control = nullptr, DataReadObserver* observer = nullptr);
 
 /// Loads the dataset the spec names, normalised per channel with the training split's mean and
-/// standard deviation. Throws DataError naming the file and the problem; `poll` as readRawData.
-LoadedData loadData(const DatasetSpec& spec, const std::function<void()>& poll = {});
+/// standard deviation. Throws DataError naming the file and the problem; `control` and
+/// `observer` as readRawData.
+LoadedData loadData(const DatasetSpec& spec, const RunControl* control = nullptr, DataReadObserver* observer = nullptr);
 
 /// Validation and test from the test split, and the order in which training samples arrive.
 struct DataSplit {

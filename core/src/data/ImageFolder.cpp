@@ -6,6 +6,7 @@
 #include "data/FileReader.h"
 #include "data/ImageDecode.h"
 #include "data/NpyFormat.h"
+#include "util/RunControlWait.h"
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -42,17 +43,21 @@ std::pair<std::string, std::string> roots(const std::string& path)
 }
 
 struct Reader {
-    Reader(const DatasetSpec& s, const std::function<void()>& p) : spec(s), poll(p) {}
+    Reader(const DatasetSpec& s, const RunControl* c, DataReadObserver* o) : spec(s), control(c), observer(o) {}
     const DatasetSpec& spec;
-    const std::function<void()>& poll;
+    const RunControl* control;
+    DataReadObserver* observer;
     int channels = 0, height = 0, width = 0; // fixed by the first image unless the spec sets them
     std::string firstImage;
 
     void readClass(const std::string& folder, int64_t label, std::vector<uint8_t>& pixels, std::vector<int64_t>& labels)
     {
         for (const auto& file : imageFiles(folder)) {
-            if (poll)
-                poll(); // a folder of 100,000 photos decodes for minutes: a stop need not wait
+            // A folder of 100,000 photos decodes for minutes: a stop need not wait.
+            checkRunControl(control, [this](bool paused) {
+                if (observer)
+                    observer->readPaused(paused);
+            });
             const auto bytes = readArrayFileBytes(file);
             if (channels == 0)
                 channels = spec.channels > 0 ? spec.channels : imageChannels(bytes.data(), bytes.size(), file);
@@ -76,6 +81,8 @@ struct Reader {
                 for (int c = 0; c < channels; ++c)
                     pixels[at + static_cast<size_t>(c) * plane + i] = img.pixels[i * static_cast<size_t>(channels) + static_cast<size_t>(c)];
             labels.push_back(label);
+            if (observer)
+                observer->imageRead();
         }
     }
 
@@ -124,7 +131,7 @@ bool looksLikeImageFolder(const std::string& folder)
     return false;
 }
 
-ImageFolderData readImageFolder(const DatasetSpec& spec, const std::function<void()>& poll)
+ImageFolderData readImageFolder(const DatasetSpec& spec, const RunControl* control, DataReadObserver* observer)
 {
     requireFolder(spec.path);
     const auto [root, testRoot] = roots(spec.path);
@@ -134,7 +141,7 @@ ImageFolderData readImageFolder(const DatasetSpec& spec, const std::function<voi
         failFile(root, "no class folders: expected one subfolder of PNG or JPEG images per class");
     if (spec.classes != 0 && spec.classes != static_cast<int>(out.classes.size()))
         failFile(root, std::to_string(out.classes.size()) + " class folders, but dataset.classes is " + std::to_string(spec.classes));
-    Reader reader(spec, poll);
+    Reader reader(spec, control, observer);
     std::vector<uint8_t> pixels;
     std::vector<int64_t> labels;
     for (size_t c = 0; c < out.classes.size(); ++c) {

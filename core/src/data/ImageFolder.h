@@ -2,8 +2,9 @@
 // Image folders as torchvision's ImageFolder lays them out: one subfolder of PNG/JPEG images per class.
 #pragma once
 #include "data/RawData.h"
+#include "dpu/DataReadObserver.h"
 #include "dpu/Plan.h"
-#include <functional>
+#include "dpu/RunControl.h"
 #include <string>
 #include <vector>
 
@@ -23,10 +24,11 @@ struct ImageFolderData {
 /// spec.channels (0: as the first image) and must all have the first image's size unless
 /// spec.image_size resizes them. Throws DataError naming the folder or file: no class folders, a
 /// class without images, an image that does not decode or has another size, a test class that
-/// the training split lacks. `poll` (when set) is called before each image, so that a caller can
-/// stop a long read by throwing from it (the runner's cancel, a superseded probe); what it
-/// throws propagates.
-ImageFolderData readImageFolder(const DatasetSpec& spec, const std::function<void()>& poll = {});
+/// the training split lacks. Before each image `control` (not owned, may be null) is checked: the
+/// read holds while it is paused (telling `observer`) and throws Cancelled when it is cancelled
+/// (the runner's Stop, a superseded probe); `observer` (may be null) hears each image read.
+ImageFolderData readImageFolder(const DatasetSpec& spec, const RunControl* control = nullptr,
+                                DataReadObserver* observer = nullptr);
 
 /// True when `folder` has a subfolder holding at least one .png/.jpg/.jpeg file (a cheap check for
 /// kind detection; reading may still fail).

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // safetensors data tensors: the bundle code's SafetensorsFile takes only F32 weights, datasets need every numeric dtype.
 #include "data/SafetensorsArrays.h"
+#include "util/JsonErrorText.h"
 #include "data/FileReader.h"
 #include <nlohmann/json.hpp>
 #include <algorithm>
@@ -42,7 +43,7 @@ SafetensorsIndex parseSafetensorsHeader(const uint8_t* data, size_t size, const 
     try {
         j = nlohmann::json::parse(data + 8, data + 8 + n);
     } catch (const nlohmann::json::exception& e) {
-        failFile(where, std::string("bad safetensors header: not JSON (") + e.what() + ")");
+        failFile(where, std::string("bad safetensors header: not JSON (") + util::jsonErrorText(e.what()) + ")");
     }
     if (!j.is_object())
         failFile(where, "bad safetensors header: expected a JSON object");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Checkpoint files: per-strategy tensors named by unit, committed by an atomic state.json.
 #include "experiment/Checkpoint.h"
+#include "util/JsonErrorText.h"
 #include "dpu/Error.h"
 #include "dpu/Runner.h"
 #include "util/AtomicFile.h"
@@ -103,7 +104,7 @@ std::optional<CheckpointData> loadCheckpoint(const std::string& outDir)
             data.states.push_back(std::move(st));
         }
     } catch (const nlohmann::json::exception& e) {
-        throw Error(statePath.string() + ": corrupt checkpoint (" + e.what() + ")");
+        throw Error(statePath.string() + ": corrupt checkpoint (" + util::jsonErrorText(e.what()) + ")");
     }
     return data;
 }

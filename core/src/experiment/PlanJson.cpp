@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Plan <-> JSON over the field table: strict parsing (unknown keys and bad values name their path) and serialisation.
 #include "dpu/Error.h"
+#include "util/JsonErrorText.h"
 #include "dpu/Plan.h"
 #include "experiment/PlanSchema.h"
 #include <algorithm>
@@ -87,7 +88,7 @@ Plan parsePlan(const std::string& text, const std::string& source)
         root = json::parse(text);
     } catch (const json::exception& e) {
         // parse_error, and out_of_range for a number no double holds (1e800): both bad input.
-        throw PlanError("", source + ": not valid JSON (" + std::string(e.what()) + ")");
+        throw PlanError("", source + ": not valid JSON (" + util::jsonErrorText(e.what()) + ")");
     }
     Plan p = defaultPlan();
     readObject(root, "", p);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Reading a damaged plan file field by field: each bad field falls back to its default and is reported.
 #include "dpu/Error.h"
+#include "util/JsonErrorText.h"
 #include "dpu/Plan.h"
 #include <nlohmann/json.hpp>
 
@@ -34,7 +35,7 @@ RecoveredPlan recoverPlan(const std::string& text, const std::string& source)
     try {
         root = json::parse(text);
     } catch (const json::exception& e) {
-        throw PlanError("", source + ": not valid JSON (" + std::string(e.what()) + ")");
+        throw PlanError("", source + ": not valid JSON (" + util::jsonErrorText(e.what()) + ")");
     }
     if (!root.is_object())
         throw PlanError("", source + ": expected a JSON object (a plan), found " + std::string(root.type_name()));

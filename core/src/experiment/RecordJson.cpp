@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Round records as results.jsonl lines and results.csv rows.
 #include "dpu/Error.h"
+#include "util/JsonErrorText.h"
 #include "dpu/Runner.h"
 #include <nlohmann/json.hpp>
 #include <iomanip>
@@ -65,7 +66,7 @@ RoundRecord recordFromJson(const std::string& line)
         r.seconds = j.at("seconds").get<double>();
         return r;
     } catch (const nlohmann::json::exception& e) {
-        throw Error(std::string("malformed result record: ") + e.what());
+        throw Error(std::string("malformed result record: ") + util::jsonErrorText(e.what()));
     }
 }
 

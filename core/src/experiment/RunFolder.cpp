@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Run folders read back (plan, records, run.json) and the labelled CSV/JSON exports of several runs.
 #include "dpu/RunFolder.h"
+#include "util/JsonErrorText.h"
 #include "dpu/Error.h"
 #include "dpu/Runner.h"
 #include "util/AtomicFile.h"
@@ -155,7 +156,7 @@ RunStatus runStatusFromJson(const std::string& text, const std::string& source)
         s.ended = j.value("ended", std::string());
         return s;
     } catch (const nlohmann::json::exception& e) {
-        throw Error(source + ": malformed run status: " + e.what());
+        throw Error(source + ": malformed run status: " + util::jsonErrorText(e.what()));
     }
 }
 

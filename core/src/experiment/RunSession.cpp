@@ -52,7 +52,13 @@ void RunSession::prepare()
         at::set_num_threads(plan_.threads);
     device_ = selectDevice(plan_.device);
     compat::makeDeterministic(device_); // the same plan and seed give the same run on one GPU
-    data_ = loadData(plan_.dataset, [this] { checkCancel(); }); // Stop and Pause work while an image folder loads
+    // Stop and Pause work while an image folder loads; the run's observer hears the pause.
+    struct PauseToRun : DataReadObserver {
+        explicit PauseToRun(RunObserver& o) : run(o) {}
+        void readPaused(bool paused) override { run.runPaused(paused); }
+        RunObserver& run;
+    } pauses(observer_);
+    data_ = loadData(plan_.dataset, options_.control, &pauses);
     // The training split moves to the device once; each round's D^r is then gathered there
     // (on the CPU this is the same tensor, no copy).
     data_.train = toDevice(data_.train, device_);

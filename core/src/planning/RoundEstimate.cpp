@@ -44,6 +44,22 @@ std::string ratioText(double r)
     return buf;
 }
 
+/// Bytes of the values alone where the coding ships them raw (fp32, fp16): what no coding of
+/// the positions can save. 0 for the entropy-coded codings, whose values shrink too.
+double rawValuesBytes(const CostModel& cost, const Plan& plan)
+{
+    if (plan.bundle.values != Coding::Fp32 && plan.bundle.values != Coding::Fp16)
+        return 0;
+    const double v = plan.bundle.values == Coding::Fp32 ? 32 : 16;
+    double pool = static_cast<double>(cost.partialWeights);
+    double dense = static_cast<double>(cost.denseWeights);
+    if (plan.bundle.denseTensors == DenseTensors::Partial) {
+        pool += dense;
+        dense = 0;
+    }
+    return (v * std::round(std::clamp(plan.k, 0.0, 1.0) * pool) + 32 * dense) / 8;
+}
+
 } // namespace
 
 double nominalValueBits(Coding coding)
@@ -128,6 +144,14 @@ RoundEstimate estimateRound(const Plan& plan, const CostModel& cost, const std::
                     " (real bytes " + ratioText(ratio) + " x the fp32 model)";
             if (!elsewhere.empty())
                 e.why += " from runs of the same model and data in another setting (" + elsewhere + ")";
+            // The ratio was measured where positions dominate (small k); fp32 and fp16 values
+            // travel as they are, so near k = 1 a bundle cannot be smaller than its values (the
+            // ratio alone put k = 1 at 2.27 MB for a 2.68 MB model).
+            const double floor = rawValuesBytes(cost, plan);
+            if (e.bytes < floor) {
+                e.bytes = floor;
+                e.why += "; at least the changed values themselves (" + humanBytes(floor) + ")";
+            }
         } else {
             const bool exact = !isLossy(plan.bundle.values) && plan.bundle.denseTensors != DenseTensors::Partial;
             e.basis = exact ? RoundEstimate::Basis::Analytic : RoundEstimate::Basis::Nominal;

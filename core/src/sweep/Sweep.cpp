@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Sweep files: parsing, expansion of the axes to cells, and content-derived cell ids.
 #include "dpu/Sweep.h"
+#include "util/JsonErrorText.h"
 #include "dpu/Error.h"
 #include "util/AtomicFile.h"
 #include "util/Sha256Hex.h"
@@ -99,7 +100,7 @@ Sweep parseSweep(const std::string& jsonText, const std::string& source, const s
     try {
         doc = json::parse(jsonText);
     } catch (const json::parse_error& e) {
-        throw Error(source + ": not valid JSON: " + e.what());
+        throw Error(source + ": not valid JSON: " + util::jsonErrorText(e.what()));
     }
     if (!doc.is_object())
         throw Error(source + ": expected an object {\"base\": ..., \"axes\": {...}}, found " + doc.type_name());
@@ -122,7 +123,7 @@ Sweep parseSweep(const std::string& jsonText, const std::string& source, const s
         try {
             basePlan = json::parse(text);
         } catch (const json::parse_error& e) {
-            throw Error(source + ": base: " + path + " is not valid JSON: " + e.what());
+            throw Error(source + ": base: " + path + " is not valid JSON: " + util::jsonErrorText(e.what()));
         }
         try {
             parsePlan(text, path);

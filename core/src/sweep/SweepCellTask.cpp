@@ -12,7 +12,7 @@
 namespace dpu {
 
 int runSweepCellTask(const std::string& sweepDir, const std::string& id, const std::string& program, int threads,
-                     const std::function<bool()>& stopRequested)
+                     const RunControl& control)
 {
     const std::string cellDir = sweepCellDir(sweepDir, id);
     std::error_code ec;
@@ -32,7 +32,7 @@ int runSweepCellTask(const std::string& sweepDir, const std::string& id, const s
             status = 127 << 8;
             break;
         }
-        if (!passedOn && stopRequested && stopRequested()) {
+        if (!passedOn && control.cancelRequested()) {
             kill(pid, SIGTERM); // the run keeps its finished rounds and ends with kCellStoppedExit
             passedOn = true;
         }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // A sweep folder on disk: each cell's state from its files, and the merge of the cells' results.
 #include "dpu/Error.h"
+#include "util/JsonErrorText.h"
 #include "dpu/RunFolder.h"
 #include "dpu/Sweep.h"
 #include "util/AtomicFile.h"
@@ -100,7 +101,7 @@ size_t mergeSweepResults(const std::string& sweepDir, std::vector<std::string>* 
             try {
                 record = json::parse(line);
             } catch (const json::parse_error& e) {
-                throw Error(results.string() + ": line " + std::to_string(n) + ": not valid JSON: " + e.what());
+                throw Error(results.string() + ": line " + std::to_string(n) + ": not valid JSON: " + util::jsonErrorText(e.what()));
             }
             if (!record.is_object())
                 throw Error(results.string() + ": line " + std::to_string(n) + ": expected a record object");

@@ -4,30 +4,18 @@
 #include "dpu/Error.h"
 #include "dpu/Events.h"
 #include "dpu/RunControl.h"
-#include <chrono>
+#include "util/RunControlWait.h"
 #include <string>
-#include <thread>
 
 namespace dpu {
 
-/// Holds the calling thread while `control` is paused (polling it; the observer hears
-/// runPaused(true) once, then runPaused(false)), then throws Cancelled when it is cancelled.
-/// The engine starts no thread: the run's own thread is the one held.
+/// checkRunControl() telling a run's observer (may be null) of the pause (runPaused).
 inline void honourRunControl(RunControl* control, RunObserver* observer)
 {
-    if (!control)
-        return;
-    if (control->paused() && !control->cancelRequested()) {
+    checkRunControl(control, [observer](bool paused) {
         if (observer)
-            observer->runPaused(true);
-        // 50 ms: a resume feels immediate and the idle loop costs nothing measurable.
-        while (control->paused() && !control->cancelRequested())
-            std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        if (observer && !control->cancelRequested())
-            observer->runPaused(false); // a cancel ends the pause with the run: it did not go on
-    }
-    if (control->cancelRequested())
-        throw Cancelled();
+            observer->runPaused(paused);
+    });
 }
 
 /// Identifies the (seed, round, strategy) unit being trained and carries the observer.

@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Writes files atomically: a temporary name in the same folder, flushed to disk, then renamed.
 #pragma once
+#include "dpu/AtomicWrite.h" // writeFileAtomic
 #include <string>
 
 namespace dpu {
 
-/// Replaces `path` with `content` atomically (readers see the old or the new file, never a
-/// mix). Throws Error naming the path on failure; the old file is then untouched.
-void writeFileAtomic(const std::string& path, const std::string& content);
 
 /// Creates `path` with `content`, readable and writable by its owner only: the file is opened
 /// O_CREAT|O_EXCL with mode 0600, so no other user can open it at any moment. Atomic like

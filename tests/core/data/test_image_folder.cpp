@@ -3,8 +3,10 @@
 #include "TestSupport.h"
 #include "data/Dataset.h"
 #include "dpu/DataProbe.h"
+#include "dpu/DataReadObserver.h"
 #include "dpu/DatasetSize.h"
 #include "dpu/Error.h"
+#include "dpu/RunControl.h"
 #include <QTemporaryDir>
 #include <filesystem>
 
@@ -139,23 +141,34 @@ private Q_SLOTS:
         QVERIFY(h.description.find("(held out)") != std::string::npos);
     }
 
-    /// A read of a big folder can be stopped between two images: the hook runs before each, and
-    /// what it throws ends the read there (the runner's cancel, a probe the form no longer needs).
+    /// A read of a big folder can be stopped between two images: the token is checked before
+    /// each, and a cancel ends the read there with Cancelled (the runner's Stop, a probe the form
+    /// no longer needs); the observer hears each image read.
     void aLongReadStopsAtTheNextImage()
     {
+        struct Counting : dpu::DataReadObserver {
+            dpu::RunControl control;
+            int calls = 0, stopAt = 0;
+            void imageRead() override
+            {
+                if (++calls == stopAt)
+                    control.requestCancel();
+            }
+        };
         const DatasetSpec spec = datasetSpec("images", ownData("images"));
-        int calls = 0;
-        const auto p = dpu::probeDataset(spec, [&] { ++calls; });
-        QCOMPARE(calls, static_cast<int>(p.train + p.test));
-        calls = 0;
-        dpu::loadData(spec, [&] { ++calls; }); // what a run reads, with the run's cancel check
-        QCOMPARE(calls, static_cast<int>(p.train + p.test));
-        calls = 0;
-        QVERIFY_THROWS_EXCEPTION(dpu::Cancelled, dpu::probeDataset(spec, [&] {
-                                     if (++calls == 5)
-                                         throw dpu::Cancelled();
-                                 }));
-        QCOMPARE(calls, 5); // nothing read after the stop
+        Counting all;
+        const auto p = dpu::probeDataset(spec, &all.control, &all);
+        QCOMPARE(all.calls, static_cast<int>(p.train + p.test));
+        Counting run;
+        dpu::loadData(spec, &run.control, &run); // what a run reads, with the run's token
+        QCOMPARE(run.calls, static_cast<int>(p.train + p.test));
+        Counting stopped;
+        stopped.stopAt = 5;
+        QVERIFY_THROWS_EXCEPTION(dpu::Cancelled, dpu::probeDataset(spec, &stopped.control, &stopped));
+        QCOMPARE(stopped.calls, 5); // nothing read after the stop
+        dpu::RunControl before;
+        before.requestCancel();
+        QVERIFY_THROWS_EXCEPTION(dpu::Cancelled, dpu::probeDataset(spec, &before)); // not one image
     }
 
     void modelsThatFit()

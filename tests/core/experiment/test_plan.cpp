@@ -161,6 +161,14 @@ private Q_SLOTS:
         } catch (const dpu::PlanError& e) {
             QVERIFY2(QString(e.what()).contains("my-plan.json: not valid JSON"), e.what());
         }
+        // Garbage reads as words, not as the JSON library's internal tag; the window shows
+        // recoverPlan's message as it is.
+        for (const auto& parse : {std::function<void()>([] { dpu::parsePlan("garbage", "g.json"); }),
+                                  std::function<void()>([] { dpu::recoverPlan("garbage", "g.json"); })}) {
+            const std::string message = dpu::test::thrownMessage<dpu::PlanError>(parse);
+            QVERIFY2(message.rfind("g.json: not valid JSON (line 1, column 1: syntax error", 0) == 0, message.c_str());
+            QVERIFY2(message.find("[json.exception") == std::string::npos, message.c_str());
+        }
     }
 
     void numberBeyondDoubleIsAPlanError()

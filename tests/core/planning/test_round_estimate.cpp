@@ -94,6 +94,13 @@ private Q_SLOTS:
         DPU_COMPARE_NEAR(q8.realToAnalytic, ratio, 1e-12);
         DPU_COMPARE_NEAR(q8.bytes, ratio * analytic(0.005), 1e-9);
 
+        // Calibrated at small k, an fp32 round near k = 1 still carries every changed value:
+        // never less than the values themselves (the ratio alone once gave less than the model).
+        const dpu::RoundEstimate whole = dpu::estimateRound(dpu::test::sweepPlan(1.0, 2, {"dpu"}, "fp32"), kCost, groups);
+        QCOMPARE(whole.basis, dpu::RoundEstimate::Basis::Calibrated);
+        QVERIFY2(whole.bytes >= (32.0 * kCost.partialWeights + 32.0 * kCost.denseWeights) / 8, whole.why.c_str());
+        QVERIFY2(whole.why.find("changed values themselves") != std::string::npos, whole.why.c_str());
+
         // A family that has not run stays nominal, even in a group that has runs.
         const dpu::RoundEstimate q4 = dpu::estimateRound(dpu::test::sweepPlan(0.005, 2, {"dpu"}, "q4"), kCost, groups);
         QCOMPARE(q4.basis, dpu::RoundEstimate::Basis::Nominal);

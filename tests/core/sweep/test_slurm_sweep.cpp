@@ -4,6 +4,7 @@
 #include "TestSupport.h"
 #include "dpu/Error.h"
 #include "dpu/LocalSweep.h"
+#include "dpu/RunControl.h"
 #include "dpu/SlurmSweep.h"
 #include "dpu/Sweep.h"
 #include "dpu/SweepControl.h"
@@ -13,7 +14,9 @@
 #include <QFileDevice>
 #include <QProcess>
 #include <QTemporaryDir>
+#include <chrono>
 #include <fstream>
+#include <thread>
 
 namespace {
 
@@ -342,16 +345,22 @@ private Q_SLOTS:
         FakeSlurm& slurm = f.slurm;
         dpu::submitSlurmSweep(s, options, slurm);
         const std::string id = s.cells[1].id, cellDir = dpu::sweepCellDir(options.outDir, id);
-        int polls = 0;
-        const int code = dpu::runSweepCellTask(options.outDir, id, runner, 3, [&] { return ++polls > 10; });
+        dpu::RunControl control; // what the task's SIGTERM handler cancels: here, after about a second
+        std::thread stopper([&control] {
+            std::this_thread::sleep_for(std::chrono::seconds(1));
+            control.requestCancel();
+        });
+        const int code = dpu::runSweepCellTask(options.outDir, id, runner, 3, control);
+        stopper.join();
         QCOMPARE(code, dpu::kCellStoppedExit);
         QCOMPARE(readAll(cellDir + "/threads"), std::string("3\n"));
         QVERIFY(QFile::exists(QString::fromStdString(cellDir + "/started.json")));
         QCOMPARE(dpu::sweepCellState(options.outDir, id), CellState::Pending); // stopped: resumable
         // A done cell's task does nothing.
         markFinished(options.outDir, id);
-        QCOMPARE(dpu::runSweepCellTask(options.outDir, id, "/nonexistent", 1, {}), 0);
-        QVERIFY_THROWS_EXCEPTION(dpu::Error, dpu::runSweepCellTask(options.outDir, "nosuchcell00", runner, 1, {}));
+        const dpu::RunControl none;
+        QCOMPARE(dpu::runSweepCellTask(options.outDir, id, "/nonexistent", 1, none), 0);
+        QVERIFY_THROWS_EXCEPTION(dpu::Error, dpu::runSweepCellTask(options.outDir, "nosuchcell00", runner, 1, none));
     }
 
     void cancelRequestStopsALocalSweep()
@@ -389,6 +398,39 @@ private Q_SLOTS:
             QCOMPARE(dpu::sweepCellState(options.outDir, c.id), CellState::Pending);
         QVERIFY(!dpu::sweepCancelRequested(options.outDir)); // the request is spent
         QCOMPARE(dpu::readSweepBackend(options.outDir)->pid, 0L); // nothing running any more
+    }
+
+    /// The cancel request of another process is read into the sweep's one token: the caller's
+    /// RunControl says cancelled afterwards, as after Ctrl-C or the window's Stop.
+    void cancelRequestIsReadIntoTheToken()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const std::string runner = tmp.path().toStdString() + "/runner.sh";
+        makeExecutable(runner, kSlowRunner);
+        const dpu::Sweep s = dpu::parseSweep(R"({"base": {}, "axes": {"k": [0.01, 0.02]}})", "s.json");
+        dpu::RunControl control;
+        dpu::LocalSweepOptions options;
+        options.outDir = tmp.filePath("out").toStdString();
+        options.program = runner;
+        options.control = &control;
+        struct Requester : dpu::LocalSweepObserver {
+            std::string dir;
+            const dpu::RunControl* control = nullptr;
+            bool cancelledBeforeRequest = true;
+            void cellStarted(const dpu::SweepCell&) override
+            {
+                cancelledBeforeRequest = control->cancelRequested();
+                dpu::requestSweepCancel(dir); // what `sweep cancel` writes from another shell
+            }
+        } observer;
+        observer.dir = options.outDir;
+        observer.control = &control;
+        const dpu::LocalSweepSummary summary = dpu::runLocalSweep(s, options, observer);
+        QVERIFY(!observer.cancelledBeforeRequest);
+        QVERIFY(summary.stopped);
+        QVERIFY(control.cancelRequested());
+        QVERIFY(!dpu::sweepCancelRequested(options.outDir)); // the file is spent; the token keeps the stop
     }
 };
 

@@ -12,8 +12,11 @@
 #include <QFile>
 #include <QTemporaryDir>
 #include <nlohmann/json.hpp>
+#include <atomic>
+#include <chrono>
 #include <fstream>
 #include <set>
+#include <thread>
 
 namespace {
 
@@ -58,7 +61,6 @@ echo '{"state": "finished", "rounds": 1, "partial_weights": 1, "dense_weights": 
 
 struct CountingObserver : dpu::LocalSweepObserver {
     int started = 0, ended = 0, threads = 0;
-    bool stop = false;
     std::vector<dpu::CellState> states;
     void sweepStarted(size_t, size_t, int, int threadsPerCell, int) override { threads = threadsPerCell; }
     void cellStarted(const dpu::SweepCell&) override { ++started; }
@@ -67,8 +69,20 @@ struct CountingObserver : dpu::LocalSweepObserver {
         ++ended;
         states.push_back(state);
     }
-    bool shouldStop() override { return stop; }
 };
+
+/// Waits on another thread until `held` turns true, then for `seconds`, then does `then`: a
+/// button pressed while a sweep is paused.
+template <class Then>
+std::thread afterPause(const std::atomic<bool>& held, double seconds, Then then)
+{
+    return std::thread([&held, seconds, then] {
+        while (!held.load())
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+        then();
+    });
+}
 
 } // namespace
 
@@ -275,7 +289,9 @@ private Q_SLOTS:
         // A stop before anything started starts nothing.
         options.outDir = dir.filePath("stopped").toStdString();
         CountingObserver stopping;
-        stopping.stop = true;
+        dpu::RunControl stopped;
+        stopped.requestCancel();
+        options.control = &stopped;
         const dpu::LocalSweepSummary c = dpu::runLocalSweep(s, options, stopping);
         QVERIFY(c.stopped);
         QCOMPARE(c.ran, size_t(0));
@@ -303,7 +319,8 @@ private Q_SLOTS:
         options.control = &control;
         struct Pausing : CountingObserver {
             dpu::RunControl* control = nullptr;
-            int polls = 0, startedWhilePaused = -1, endedWhilePaused = -1;
+            int startedWhilePaused = -1, endedWhilePaused = -1;
+            std::atomic<bool> held{false};
             std::vector<bool> pauses;
             void cellStarted(const dpu::SweepCell& c) override
             {
@@ -311,19 +328,21 @@ private Q_SLOTS:
                 if (started == 1)
                     control->setPaused(true);
             }
-            void sweepPaused(bool paused) override { pauses.push_back(paused); }
-            bool shouldStop() override
+            void sweepPaused(bool paused) override
             {
-                if (control->paused() && ++polls == 20) { // 2 s paused: a running cell would have ended
+                pauses.push_back(paused);
+                if (!paused) { // what happened while paused, told as the cells go on
                     startedWhilePaused = started;
                     endedWhilePaused = ended;
-                    control->setPaused(false);
                 }
-                return false;
+                held.store(paused);
             }
         } observer;
         observer.control = &control;
+        // 2 s paused: a running cell would have ended.
+        std::thread resumer = afterPause(observer.held, 2.0, [&control] { control.setPaused(false); });
         const dpu::LocalSweepSummary a = dpu::runLocalSweep(s, options, observer);
+        resumer.join();
         QCOMPARE(observer.startedWhilePaused, 1);
         QCOMPARE(observer.endedWhilePaused, 0);
         QCOMPARE(observer.pauses, (std::vector<bool>{true, false}));
@@ -336,22 +355,19 @@ private Q_SLOTS:
         options.outDir = dir.filePath("cancelled").toStdString();
         struct Cancelling : CountingObserver {
             dpu::RunControl* control = nullptr;
-            int polls = 0;
+            std::atomic<bool> held{false};
             void cellStarted(const dpu::SweepCell& c) override
             {
                 CountingObserver::cellStarted(c);
                 control->setPaused(true);
             }
-            bool shouldStop() override
-            {
-                if (control->paused() && ++polls == 5)
-                    control->requestCancel();
-                return false;
-            }
+            void sweepPaused(bool paused) override { held.store(held.load() || paused); }
         } cancelling;
         control.reset();
         cancelling.control = &control;
+        std::thread canceller = afterPause(cancelling.held, 0.5, [&control] { control.requestCancel(); });
         const dpu::LocalSweepSummary b = dpu::runLocalSweep(s, options, cancelling);
+        canceller.join();
         QVERIFY(b.stopped);
         QCOMPARE(cancelling.started, 1);
         QCOMPARE(b.failed, size_t(0));
