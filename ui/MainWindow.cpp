@@ -11,6 +11,7 @@
 #include "models/RoundsTableModel.h"
 #include "models/RunBook.h"
 #include "panels/BudgetPanel.h"
+#include "panels/FleetPanel.h"
 #include "panels/CostReadout.h"
 #include "panels/PlanPanel.h"
 #include "panels/ResultsPanel.h"
@@ -398,6 +399,7 @@ void MainWindow::restoreSettings()
     restoreState(s.value(QStringLiteral("window/state")).toByteArray());
     splitter_->restoreState(s.value(QStringLiteral("window/splitter")).toByteArray());
     results_->budgetPanel()->restoreSettings(s);
+    results_->fleetPanel()->restoreSettings(s);
     plan_->costReadout()->restoreSettings(s);
     const QString last = s.value(QStringLiteral("lastPlan")).toString();
     if (!last.isEmpty()) {
@@ -424,6 +426,7 @@ void MainWindow::saveSettings() const
     s.setValue(QStringLiteral("window/state"), saveState());
     s.setValue(QStringLiteral("window/splitter"), splitter_->saveState());
     results_->budgetPanel()->saveSettings(s);
+    results_->fleetPanel()->saveSettings(s);
     plan_->costReadout()->saveSettings(s);
     saveOpenRuns(s);
     saveOpenSweep(s);

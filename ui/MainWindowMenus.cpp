@@ -92,6 +92,10 @@ void MainWindow::buildMenus()
     budgetAct_ = tools->addAction(tr("&Budget Planner"), results_, &ResultsPanel::showBudgetPanel);
     budgetAct_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
     budgetAct_->setStatusTip(tr("The largest k a byte budget allows, and the accuracy finished runs suggest"));
+    // The Fleet tab has no Alt letter left (every letter of "Fleet" is taken): this is its key.
+    QAction* fleet = tools->addAction(tr("&Fleet Simulation"), results_, &ResultsPanel::showFleetPanel);
+    fleet->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
+    fleet->setStatusTip(tr("What a fleet of devices behind a real link runs of the finished runs, when, and at what airtime and energy"));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* guide = help->addAction(tr("&User Guide"), this, [this] {

@@ -2,11 +2,17 @@
 // dpu-cli budget: the budget planner's recommendation from run folders, headless (core's dpu/Recommend.h).
 #include "ArgList.h"
 #include "CliCommands.h"
+#include "LinkArgs.h"
+#include "dpu/LinkModel.h"
 #include "dpu/Links.h"
 #include "dpu/Recommend.h"
 #include "dpu/RunFolder.h"
+#include <nlohmann/json.hpp>
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 namespace dpu::cli {
@@ -58,8 +64,93 @@ std::string valuesText(const FamilyValues& values)
     return out;
 }
 
+/// 42 s, 3.5 min, 2.1 h, 1.5 d.
+std::string duration(double s)
+{
+    char buf[32];
+    if (s < 120)
+        std::snprintf(buf, sizeof buf, s < 1 ? "%.3f s" : "%.1f s", s);
+    else if (s < 7200)
+        std::snprintf(buf, sizeof buf, "%.1f min", s / 60);
+    else if (s < 172800)
+        std::snprintf(buf, sizeof buf, "%.1f h", s / 3600);
+    else
+        std::snprintf(buf, sizeof buf, "%.1f d", s / 86400);
+    return buf;
+}
+
+/// 12.3 mJ, 4.56 J, 1.23 kJ.
+std::string joules(double j)
+{
+    char buf[32];
+    if (j < 1)
+        std::snprintf(buf, sizeof buf, "%.1f mJ", j * 1e3);
+    else if (j < 1000)
+        std::snprintf(buf, sizeof buf, "%.2f J", j);
+    else
+        std::snprintf(buf, sizeof buf, "%.2f kJ", j / 1e3);
+    return buf;
+}
+
+/// A link of dpu/LinkModel.h with what one round goes to: devices and the completion target.
+struct ModelLink {
+    Link link;
+    int devices = 1;
+    RoundTarget target;
+};
+
+/// Whether `key` names a link model (a region or a preset of dpu/LinkModel.h), not a bare rate.
+bool isModelKey(std::string key)
+{
+    std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    const auto keys = linkPresetKeysList();
+    return key == "lorawan-eu868" || key == "lorawan-us915" || std::find(keys.begin(), keys.end(), key) != keys.end();
+}
+
+std::string modelKeys()
+{
+    std::string out = "lorawan-eu868, lorawan-us915";
+    for (const std::string& key : linkPresetKeysList())
+        out += ", " + key;
+    return out;
+}
+
+/// The link, SF, duty cycle, loss, delivery and devices in words.
+std::string describeLink(const ModelLink& m)
+{
+    const Link& l = m.link;
+    std::string text = l.name;
+    if (l.dutyCycle < 1)
+        text += ", duty cycle " + num(l.dutyCycle * 100) + " %";
+    text += ", frame loss " + num(l.frameLoss * 100) + " %";
+    text += l.delivery == LinkDelivery::Multicast ? ", multicast to " : ", unicast to ";
+    text += std::to_string(m.devices) + (m.devices == 1 ? " device" : " devices");
+    return text;
+}
+
+void printLinkRound(const ModelLink& m, const LinkRound& lr)
+{
+    std::printf("link            %s\n", describeLink(m).c_str());
+    std::printf("airtime         %s per round (%lld frames: %lld fragments + %lld redundancy, %.2f %% per device)\n",
+                duration(lr.airtime).c_str(), static_cast<long long>(lr.frames), static_cast<long long>(lr.fragments),
+                static_cast<long long>(lr.redundancy), 100.0 * lr.deviceProbability);
+    std::printf("wall time       %s per round\n", duration(lr.wallTime).c_str());
+    std::printf("energy          %s per device per round (%s of a %g mAh battery at %g V)\n", joules(lr.energyPerDevice).c_str(),
+                percent(lr.batteryShare).c_str(), m.link.batteryMilliampHours, m.link.batteryVolts);
+}
+
+nlohmann::json linkRoundJson(const ModelLink& m, const LinkRound& lr)
+{
+    return {{"link", m.link.key}, {"link_name", m.link.name}, {"devices", m.devices},
+            {"multicast", m.link.delivery == LinkDelivery::Multicast}, {"duty_cycle", m.link.dutyCycle},
+            {"frame_loss", m.link.frameLoss}, {"completion_probability", m.target.probability}, {"bytes", lr.bytes},
+            {"fragments", lr.fragments}, {"redundancy", lr.redundancy}, {"frames", lr.frames}, {"bytes_on_air", lr.bytesOnAir},
+            {"device_probability", lr.deviceProbability}, {"airtime_s", lr.airtime}, {"wall_time_s", lr.wallTime},
+            {"energy_per_device_j", lr.energyPerDevice}, {"battery_share", lr.batteryShare}};
+}
+
 void printText(const Recommendation& r, const Budget& budget, const std::string& budgetText, const LinkPreset* link,
-               int rounds)
+               const std::optional<ModelLink>& model, int rounds)
 {
     std::printf("budget          %s\n", budgetText.c_str());
     if (r.found) {
@@ -77,6 +168,8 @@ void printText(const Recommendation& r, const Budget& budget, const std::string&
         if (link)
             std::printf("link            %s per round per device on %s\n",
                         seconds(8.0 * r.bytesPerRound / link->bitsPerSecond).c_str(), link->name.c_str());
+        if (model)
+            printLinkRound(*model, linkRound(model->link, std::llround(r.bytesPerRound), model->devices, model->target));
         std::printf("plan            strategies %s%s%s%s\n", r.strategy.c_str(),
                     r.strategy == "fu" ? "" : " (and fu to compare)", valuesText(r.values).c_str(),
                     r.strategy == "fu" ? "" : (", k " + num(r.k)).c_str());
@@ -104,6 +197,45 @@ void printText(const Recommendation& r, const Budget& budget, const std::string&
     }
 }
 
+/// --link NAME with the link model's options: a bare rate (lora, nb-iot, lte-m, ble: the rate
+/// alone, as before) or a link model (a region or preset with SF, duty cycle, loss, delivery,
+/// devices and target). Throws UsageError naming the option that does not fit.
+std::optional<ModelLink> readModelLink(ArgList& args, const LinkPreset*& rate)
+{
+    const LinkArgs given = readLinkArgs(args);
+    const double devices = args.number("--devices", NAN);
+    const double target = args.number("--target", NAN);
+    const std::string& key = given.settings.link;
+    rate = nullptr;
+    if (key.empty()) {
+        if (given.anyModelOption || !std::isnan(devices) || !std::isnan(target))
+            throw UsageError(std::string(given.anyModelOption ? given.firstModelOption : !std::isnan(devices) ? "--devices" : "--target")
+                             + " needs --link with a link model (" + modelKeys() + ")");
+        return std::nullopt;
+    }
+    if ((rate = findLinkPreset(key))) {
+        if (given.anyModelOption || !std::isnan(devices) || !std::isnan(target))
+            throw UsageError(std::string(given.anyModelOption ? given.firstModelOption : !std::isnan(devices) ? "--devices" : "--target")
+                             + " needs a link model (" + modelKeys() + "); '" + key + "' is a bare rate");
+        return std::nullopt;
+    }
+    if (!isModelKey(key))
+        throw UsageError("--link: expected " + linkPresetKeys() + ", found '" + key + "'; or a link model: " + modelKeys());
+    if (!given.settings.sfMix.empty())
+        throw UsageError("--sf-mix: budget answers for one spreading factor; give --sf N (for a multicast, the mix's slowest)");
+    if (!std::isnan(devices) && !(devices >= 1 && devices <= 1e8 && devices == std::floor(devices)))
+        throw UsageError("--devices: expected a number of devices (1 or more), found " + num(devices));
+    if (!std::isnan(target) && !(target > 0 && target < 1))
+        throw UsageError("--target: expected a completion probability in (0, 1), found " + num(target));
+    ModelLink m;
+    m.link = linkOf(given.settings); // an SF or sub-band the region lacks: LinkError naming the field
+    validateLink(m.link);
+    m.devices = std::isnan(devices) ? 1 : static_cast<int>(devices);
+    if (!std::isnan(target))
+        m.target.probability = target;
+    return m;
+}
+
 } // namespace
 
 int budgetCommand(const std::vector<std::string>& argv)
@@ -112,20 +244,22 @@ int budgetCommand(const std::vector<std::string>& argv)
     const double perRound = positiveNumber(args, "--bytes-per-round", "bytes");
     const double total = positiveNumber(args, "--bytes-total", "bytes");
     const double window = positiveNumber(args, "--window", "seconds");
-    const std::string linkKey = args.value("--link");
+    const double energy = positiveNumber(args, "--energy", "joules");
+    const LinkPreset* link = nullptr;
+    const std::optional<ModelLink> model = readModelLink(args, link);
     const bool json = args.flag("--json");
     const auto folders = args.positional();
     if (folders.empty())
         throw UsageError("budget needs at least one run folder (or a folder of runs)");
-    const LinkPreset* link = nullptr;
-    if (!linkKey.empty() && !(link = findLinkPreset(linkKey)))
-        throw UsageError("--link: expected " + linkPresetKeys() + ", found '" + linkKey + "'");
-    if (!std::isnan(window) && !link)
+    if (!std::isnan(window) && !link && !model)
         throw UsageError("--window needs --link NAME (the rate that moves the bytes)");
-    const int given = !std::isnan(perRound) + !std::isnan(total) + !std::isnan(window);
+    if (!std::isnan(energy) && !model)
+        throw UsageError("--energy needs --link with a link model (" + modelKeys() + ")");
+    const int given = !std::isnan(perRound) + !std::isnan(total) + !std::isnan(window) + !std::isnan(energy);
     if (given != 1)
         throw UsageError(given == 0 ? "budget needs --bytes-per-round N, --bytes-total N or --link NAME --window SECONDS"
-                                    : "give one budget: --bytes-per-round, --bytes-total or --window, not several");
+                                      " (or --link MODEL --energy JOULES)"
+                                    : "give one budget: --bytes-per-round, --bytes-total, --window or --energy, not several");
 
     Budget budget;
     std::string budgetText;
@@ -134,12 +268,24 @@ int budgetCommand(const std::vector<std::string>& argv)
         budget = {Budget::Scope::PerRun, total};
         std::snprintf(buf, sizeof buf, "%.0f B (%s) per run per device, all rounds", total, humanBytes(total).c_str());
     } else {
-        budget = {Budget::Scope::PerRound, std::isnan(window) ? perRound : link->bitsPerSecond * window / 8.0};
+        // A link model inverts its round: the largest bundle whose wall time or energy fits.
+        const double bytes = !std::isnan(perRound) ? perRound
+                             : model && !std::isnan(window)
+                                 ? static_cast<double>(largestBytesForWallTime(model->link, window, model->devices, model->target))
+                             : model ? static_cast<double>(largestBytesForEnergy(model->link, energy, model->devices, model->target))
+                                     : link->bitsPerSecond * window / 8.0;
+        if (!(bytes > 0))
+            throw Error(std::string(!std::isnan(window) ? "--window: " : "--energy: ") + "not even one byte reaches "
+                        + describeLink(*model) + (!std::isnan(window) ? " in " + seconds(window) : " for " + num(energy) + " J")
+                        + " (the session's fixed time or energy exceeds it)");
+        budget = {Budget::Scope::PerRound, bytes};
         std::snprintf(buf, sizeof buf, "%.0f B (%s) per round per device", budget.bytes, humanBytes(budget.bytes).c_str());
     }
     budgetText = buf;
     if (!std::isnan(window))
-        budgetText += " (" + link->name + " for " + seconds(window) + ")";
+        budgetText += " (" + (model ? describeLink(*model) : link->name) + " for " + seconds(window) + ")";
+    if (!std::isnan(energy))
+        budgetText += " (" + describeLink(*model) + " for " + num(energy) + " J per device)";
 
     // Read every folder first: a bad one is reported before anything is answered.
     std::vector<RunFolder> folderRuns;
@@ -179,10 +325,16 @@ int budgetCommand(const std::vector<std::string>& argv)
     }
 
     const Recommendation r = recommend(group, reference, cost, budget);
-    if (json)
+    if (json && model && r.found) {
+        // The link model's round of the recommended bytes, beside the recommendation.
+        nlohmann::json j = nlohmann::json::parse(recommendationToJson(r, budget));
+        j["link_round"] = linkRoundJson(*model, linkRound(model->link, std::llround(r.bytesPerRound), model->devices, model->target));
+        std::fputs((j.dump(2) + "\n").c_str(), stdout);
+    } else if (json) {
         std::fputs(recommendationToJson(r, budget).c_str(), stdout);
-    else
-        printText(r, budget, budgetText, link, reference.split.rounds);
+    } else {
+        printText(r, budget, budgetText, link, model, reference.split.rounds);
+    }
     return r.found ? 0 : 3;
 }
 

@@ -3,7 +3,10 @@
 #include "ArgList.h"
 #include "CliCommands.h"
 #include "FleetOutput.h"
+#include "LinkArgs.h"
 #include "dpu/Fleet.h"
+#include "dpu/FleetRuns.h"
+#include "dpu/FleetSettings.h"
 #include "dpu/RunFolder.h"
 #include <algorithm>
 #include <cmath>
@@ -25,66 +28,35 @@ bool isNumber(const std::string& s, double& out)
     }
 }
 
-/// --link KEY [--sf N] [--duty-cycle D]: a preset, or a LoRaWAN region (lorawan-eu868,
-/// lorawan-us915) at --sf or the mix's first SF (SF7 without either).
-Link linkFromArgs(const std::string& key, int sf, double dutyCycle, const std::vector<SpreadingFactorShare>& mix)
-{
-    const int first = sf > 0 ? sf : mix.empty() ? 7 : mix.front().spreadingFactor;
-    Link link = key == "lorawan-eu868"   ? lorawanEu868(first)
-                : key == "lorawan-us915" ? withSpreadingFactor(lorawanUs915Downlink(8), first)
-                                         : linkPreset(key);
-    if (sf > 0)
-        link = withSpreadingFactor(link, sf);
-    if (!std::isnan(dutyCycle)) {
-        if (link.region == LinkRegion::Eu868) // one of the region's sub-bands, checked
-            link = lorawanEu868(link.modulation.spreadingFactor, dutyCycle);
-        else
-            link.dutyCycle = dutyCycle;
-    }
-    return link;
-}
-
-/// Every strategy and the chosen seed of one run as the fleet's input: devices start on the
-/// strategy's first deployed version (what they were installed with), each later deployed
-/// round is a version with its bundle's real bytes and its test accuracy.
+/// Every strategy and the chosen seed of one run as the fleet's input (core's
+/// fleetStrategiesOf), the strategies that never deployed named on stderr.
 std::vector<FleetStrategy> strategiesOf(const RunFolder& run, int64_t seedWanted, bool labelled, int& lastRound,
                                         int64_t& perRound)
 {
     const uint64_t seed = seedWanted >= 0 ? static_cast<uint64_t>(seedWanted) : run.plan.seeds.front();
     if (std::find(run.plan.seeds.begin(), run.plan.seeds.end(), seed) == run.plan.seeds.end())
         throw UsageError("--seed: " + run.label() + " has no seed " + std::to_string(seed));
-    int64_t fullModel = 0;
-    for (const RoundRecord& r : run.records)
-        if (r.deployed && r.bundleKind == "full")
-            fullModel = std::max(fullModel, r.bundleBytes);
-    if (fullModel == 0 && run.status.partialWeights > 0)
-        fullModel = 4 * (run.status.partialWeights + run.status.denseWeights);
-    perRound = run.plan.split.perRound;
-    std::vector<FleetStrategy> out;
-    std::vector<std::string> order;
-    for (const RoundRecord& r : run.records)
-        if (r.seed == seed && std::find(order.begin(), order.end(), r.strategy) == order.end())
-            order.push_back(r.strategy);
-    for (const std::string& name : order) {
-        std::vector<RoundRecord> records;
-        for (const RoundRecord& r : run.records)
-            if (r.seed == seed && r.strategy == name)
-                records.push_back(r);
-        std::sort(records.begin(), records.end(), [](const RoundRecord& a, const RoundRecord& b) { return a.round < b.round; });
-        FleetStrategy s;
-        s.name = labelled ? run.label() + "/" + name : name;
-        s.fullModelBytes = fullModel;
-        for (const RoundRecord& r : records) {
-            lastRound = std::max(lastRound, r.round);
-            if (r.deployed)
-                s.versions.push_back({r.round, r.testAccuracy, s.versions.empty() ? 0 : r.bundleBytes});
-        }
-        if (s.versions.empty())
-            std::fprintf(stderr, "note: %s never deployed: left out\n", s.name.c_str());
-        else
-            out.push_back(std::move(s));
-    }
-    return out;
+    FleetRunInput input = fleetStrategiesOf(run, seed, labelled ? run.label() + "/" : std::string());
+    for (const std::string& name : input.neverDeployed)
+        std::fprintf(stderr, "note: %s never deployed: left out\n", name.c_str());
+    lastRound = std::max(lastRound, input.lastRound);
+    perRound = input.newSamplesPerRound;
+    return std::move(input.strategies);
+}
+
+/// The uplink of the appendix's sample upload: the region's uplink at the group's SF for LoRa,
+/// the downlink turned around otherwise.
+std::shared_ptr<const Link> uplinkOf(const Link& down)
+{
+    if (down.lora && down.region == LinkRegion::Eu868)
+        return std::make_shared<Link>(lorawanEu868Uplink(down.modulation.spreadingFactor));
+    if (down.lora)
+        return std::make_shared<Link>(lorawanUs915Uplink(3));
+    Link up = down;
+    up.direction = LinkDirection::Uplink;
+    up.delivery = LinkDelivery::Unicast;
+    up.listening = LinkListening::Frames;
+    return std::make_shared<Link>(up);
 }
 
 std::string fleetUsage()
@@ -126,6 +98,7 @@ std::string fleetUsage()
            "  --max-staleness V     the full model for devices more than V versions behind (0: never)\n"
            "  --repairs N           repair sessions for devices that missed fragments (default 1)\n"
            "  --target Q            completion probability per device the redundancy aims at (0.99)\n"
+           + cpuArgsUsage() +
            "Runs and output:\n"
            "  --seed N              the runs' seed to read (default: each run's first)\n"
            "  --sample-bytes B      the paper's appendix: each node also uploads B x |dD| / N bytes per round\n"
@@ -143,14 +116,9 @@ int fleetCommand(const std::vector<std::string>& argv)
     }
     ArgList args(argv);
     const double devicesArg = args.number("--devices", NAN);
-    const std::string linkKey = args.value("--link");
-    const std::string sfMixText = args.value("--sf-mix");
-    const double sfArg = args.number("--sf", 0);
-    const double dutyCycle = args.number("--duty-cycle", NAN);
+    const LinkArgs link = readLinkArgs(args);
+    const CpuSettings cpu = readCpuArgs(args);
     const std::string availabilityText = args.value("--availability", "1");
-    const double loss = args.number("--loss", 0);
-    const bool multicast = args.flag("--multicast");
-    const bool unicast = args.flag("--unicast");
     const std::string catchUp = args.value("--catch-up", "unicast");
     const std::string order = args.value("--order", "most-stale");
     const double maxStaleness = args.number("--max-staleness", 0);
@@ -169,47 +137,30 @@ int fleetCommand(const std::vector<std::string>& argv)
         throw UsageError("fleet needs at least one run folder (or a folder of runs)");
     if (std::isnan(devicesArg) || devicesArg < 1 || devicesArg > 1e8 || devicesArg != std::floor(devicesArg))
         throw UsageError("--devices: expected a number of devices (1 or more)");
-    if (linkKey.empty())
+    if (link.settings.link.empty())
         throw UsageError("--link: expected lorawan-eu868, lorawan-us915 or a preset (dpu-cli fleet --help lists them)");
-    if (multicast && unicast)
-        throw UsageError("--multicast and --unicast exclude each other");
     if (catchUp != "unicast" && catchUp != "multicast")
         throw UsageError("--catch-up: expected unicast or multicast, found '" + catchUp + "'");
     if (order != "most-stale" && order != "smallest")
         throw UsageError("--order: expected most-stale or smallest, found '" + order + "'");
     for (const auto& [value, name] : {std::pair{maxStaleness, "--max-staleness"}, {repairs, "--repairs"}, {drain, "--drain"},
-                                      {sampleBytes, "--sample-bytes"}, {sfArg, "--sf"}})
+                                      {sampleBytes, "--sample-bytes"}})
         if (!(value >= 0) || value != std::floor(value))
             throw UsageError(std::string(name) + ": expected a whole number, 0 or more");
 
     FleetGroup group;
     group.name = "devices";
     group.devices = static_cast<int>(devicesArg);
-    if (!sfMixText.empty())
-        group.sfMix = sfMixText == "fuotasim" ? fuotaSimSpreadingFactorMix() : parseSpreadingFactorMix(sfMixText);
-    std::sort(group.sfMix.begin(), group.sfMix.end(), [](const auto& a, const auto& b) { return a.spreadingFactor < b.spreadingFactor; });
-    group.link = linkFromArgs(linkKey, static_cast<int>(sfArg), dutyCycle, group.sfMix);
-    group.link.frameLoss = loss;
-    if (multicast)
-        group.link.delivery = LinkDelivery::Multicast;
-    if (unicast)
-        group.link.delivery = LinkDelivery::Unicast;
+    group.sfMix = sfMixOf(link.settings);
+    group.link = linkOf(link.settings);
+    group.cpu = deviceCpuOf(cpu);
     double availability = 1;
     if (isNumber(availabilityText, availability))
         group.availability = availability;
     else
         group.trace = std::make_shared<AvailabilityTrace>(AvailabilityTrace::read(availabilityText));
-    if (sampleBytes > 0 && group.link.lora && group.link.region == LinkRegion::Eu868)
-        group.uplink = std::make_shared<Link>(lorawanEu868Uplink(group.link.modulation.spreadingFactor));
-    else if (sampleBytes > 0 && group.link.lora)
-        group.uplink = std::make_shared<Link>(lorawanUs915Uplink(3));
-    else if (sampleBytes > 0) {
-        Link up = group.link;
-        up.direction = LinkDirection::Uplink;
-        up.delivery = LinkDelivery::Unicast;
-        up.listening = LinkListening::Frames;
-        group.uplink = std::make_shared<Link>(up);
-    }
+    if (sampleBytes > 0)
+        group.uplink = uplinkOf(group.link);
 
     FleetConfig config;
     config.groups.push_back(group);

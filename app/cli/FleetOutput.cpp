@@ -49,6 +49,9 @@ std::string describeGroup(const FleetGroup& g, bool multicastPerSf)
     text += g.link.delivery == LinkDelivery::Multicast ? ", multicast" : ", unicast";
     text += g.trace ? ", availability from a trace of " + std::to_string(g.trace->devices()) + " devices"
                     : ", availability " + format("%g", g.availability) + " per round";
+    if (g.cpu.clockHz > 0)
+        text += ", " + g.cpu.name + " at " + format("%g MHz", g.cpu.clockHz / 1e6) + format(", %g cycles per instruction", g.cpu.cyclesPerInstruction)
+                + format(", %g mA", g.cpu.activeAmps * 1e3) + format(" at %g V", g.cpu.volts);
     return text;
 }
 
@@ -98,10 +101,14 @@ std::string fleetResultsToJson(const FleetConfig& config, const std::vector<Flee
         nlohmann::json mix = nlohmann::json::object();
         for (const auto& [sf, n] : spreadingFactorCounts(g.devices, g.sfMix))
             mix["sf" + std::to_string(sf)] = n;
-        groups.push_back({{"devices", g.devices}, {"link", g.link.key}, {"link_name", g.link.name}, {"sf_counts", mix},
-                          {"duty_cycle", g.link.dutyCycle}, {"frame_loss", g.link.frameLoss},
-                          {"multicast", g.link.delivery == LinkDelivery::Multicast},
-                          {"availability", g.trace ? nlohmann::json("trace") : nlohmann::json(g.availability)}});
+        nlohmann::json group{{"devices", g.devices}, {"link", g.link.key}, {"link_name", g.link.name}, {"sf_counts", mix},
+                             {"duty_cycle", g.link.dutyCycle}, {"frame_loss", g.link.frameLoss},
+                             {"multicast", g.link.delivery == LinkDelivery::Multicast},
+                             {"availability", g.trace ? nlohmann::json("trace") : nlohmann::json(g.availability)}};
+        if (g.cpu.clockHz > 0) // only with --cpu: the output without it stays as it was
+            group["cpu"] = {{"name", g.cpu.name}, {"clock_hz", g.cpu.clockHz}, {"cycles_per_instruction", g.cpu.cyclesPerInstruction},
+                            {"active_amps", g.cpu.activeAmps}, {"volts", g.cpu.volts}};
+        groups.push_back(group);
     }
     nlohmann::json out{{"groups", groups},
                        {"round_period_s", config.roundPeriodSeconds},
@@ -119,7 +126,9 @@ std::string fleetResultsToJson(const FleetConfig& config, const std::vector<Flee
             rounds.push_back({{"round", x.round}, {"start_s", x.startSeconds}, {"latest_version", x.latestVersion},
                               {"version_share", x.versionShare}, {"fleet_accuracy", x.fleetAccuracy},
                               {"server_accuracy", x.serverAccuracy}, {"airtime_s", x.airtime}, {"wall_time_s", x.wallTime},
-                              {"energy_mean_j", x.energyMean}, {"energy_max_j", x.energyMax}, {"bundle_bytes", x.bundleBytes},
+                              {"energy_mean_j", x.energyMean}, {"energy_max_j", x.energyMax},
+                              {"apply_energy_mean_j", x.applyEnergyMean}, {"apply_seconds_max", x.applySecondsMax},
+                              {"bundle_bytes", x.bundleBytes},
                               {"bytes_on_air", x.bytesOnAir}, {"download_bytes", x.downloadBytes}, {"sessions", x.sessions},
                               {"available", x.available}, {"served", x.served}, {"completed", x.completed},
                               {"deferred", x.deferred}, {"full_models", x.fullModels},

@@ -165,6 +165,57 @@ private Q_SLOTS:
         const Result missing = fleet({tmp_.filePath("nothing"), "--devices", "3", "--link", "lte-m"});
         QCOMPARE(missing.code, 1);
     }
+
+    void deviceProcessor()
+    {
+        // Every device hears every round: each applies DPU's 2000 B fp32 deltas to its 4040 B
+        // file, 131.8 x 4040 + 257.1 x 2000 Cortex-M4F instructions, at 64 MHz and 3 mA at 3 V.
+        const QStringList fleetArgs{run_, "--devices", "20", "--link", "lorawan-eu868-sf9", "--json"};
+        const Result r = fleet(fleetArgs + QStringList{"--cpu", "cortex-m4", "--clock-mhz", "64", "--run-ma", "3"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QJsonObject j = json(r);
+        const QJsonObject cpu = j["groups"].toArray()[0].toObject()["cpu"].toObject();
+        QCOMPARE(cpu["clock_hz"].toDouble(), 64e6);
+        QCOMPARE(cpu["cycles_per_instruction"].toDouble(), 1.0);
+        QCOMPARE(cpu["volts"].toDouble(), 3.0);
+        const QJsonObject round = j["strategies"].toArray()[0].toObject()["rounds"].toArray()[0].toObject();
+        const double seconds = (131.8 * 4040 + 257.1 * 2000) / 64e6;
+        QVERIFY2(std::abs(round["apply_seconds_max"].toDouble() - seconds) < 1e-12, qPrintable(QString::number(round["apply_seconds_max"].toDouble())));
+        QVERIFY(std::abs(round["apply_energy_mean_j"].toDouble() - seconds * 3e-3 * 3) < 1e-12);
+        // Twice the cycles per instruction: twice the time.
+        const Result slow = fleet(fleetArgs + QStringList{"--cpu", "cortex-m4", "--clock-mhz", "64", "--run-ma", "3", "--cpi", "2"});
+        const QJsonObject slowRound = json(slow)["strategies"].toArray()[0].toObject()["rounds"].toArray()[0].toObject();
+        QVERIFY(std::abs(slowRound["apply_seconds_max"].toDouble() - 2 * seconds) < 1e-12);
+        // No processor: nothing applied, no cpu in the fleet.
+        const QJsonObject none = json(fleet(fleetArgs));
+        QVERIFY(!none["groups"].toArray()[0].toObject().contains(QStringLiteral("cpu")));
+        QCOMPARE(none["strategies"].toArray()[0].toObject()["rounds"].toArray()[0].toObject()["apply_seconds_max"].toDouble(), 0.0);
+        // The text names the processor.
+        const Result text = fleet({run_, "--devices", "20", "--link", "lorawan-eu868-sf9", "--cpu", "cortex-m0", "--clock-mhz", "48",
+                                   "--run-ma", "2.6", "--volts", "3.3"});
+        QVERIFY2(text.out.contains(QStringLiteral("Cortex-M0+ (ARMv6-M, soft float), -Os at 48 MHz, 1 cycles per instruction, 2.6 mA at 3.3 V")),
+                 qPrintable(text.out));
+        QVERIFY(fleet({"--help"}).out.contains(QStringLiteral("--cpu cortex-m4|cortex-m0")));
+        QVERIFY(dpu::test::runCli({"--help"}).out.contains(QStringLiteral("--clock-mhz F")));
+    }
+
+    void badProcessor()
+    {
+        const auto error = [&](const QStringList& extra, const QString& text) {
+            const Result r = fleet(QStringList{run_, "--devices", "10", "--link", "lorawan-eu868"} + extra);
+            QVERIFY2(r.code == 2 && r.err.contains(text), qPrintable(r.err));
+            QVERIFY(r.out.isEmpty());
+        };
+        error({"--cpu", "cortex-m7", "--clock-mhz", "64", "--run-ma", "3"}, QStringLiteral("--cpu: expected cortex-m4 or cortex-m0, found 'cortex-m7'"));
+        error({"--cpu", "cortex-m4"}, QStringLiteral("--cpu needs --clock-mhz F"));
+        error({"--cpu", "cortex-m4", "--clock-mhz", "0", "--run-ma", "3"}, QStringLiteral("--clock-mhz: expected a clock above 0 MHz, found 0"));
+        error({"--cpu", "cortex-m4", "--clock-mhz", "64", "--run-ma", "-1"}, QStringLiteral("--run-ma: expected a current of 0 mA or more, found -1"));
+        error({"--cpu", "cortex-m4", "--clock-mhz", "64", "--run-ma", "3", "--cpi", "0"},
+              QStringLiteral("--cpi: expected cycles per instruction above 0, found 0"));
+        error({"--cpu", "cortex-m4", "--clock-mhz", "64", "--run-ma", "3", "--volts", "-3"}, QStringLiteral("--volts: expected a supply above 0 V, found -3"));
+        error({"--cpu", "cortex-m4", "--clock-mhz", "fast", "--run-ma", "3"}, QStringLiteral("--clock-mhz: expected a number, found 'fast'"));
+        error({"--clock-mhz", "64"}, QStringLiteral("--clock-mhz needs --cpu"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliFleet)

@@ -183,6 +183,81 @@ private Q_SLOTS:
             QVERIFY(r.out.isEmpty());
         }
     }
+
+    void linkModelAnswersInAirtimeWallTimeAndEnergy()
+    {
+        // dpu q8 at k = 0.01 sends 2000 B a round: over EU868 at SF12 on a 1 % sub-band with 10 %
+        // loss, one multicast to 200 devices.
+        const QStringList args{sweep_, "--bytes-per-round", "2000", "--link", "lorawan-eu868", "--sf", "12", "--loss", "0.1",
+                               "--devices", "200"};
+        const Result t = cli(args);
+        QVERIFY2(t.code == 0, qPrintable(t.err));
+        QCOMPARE(field(t.out, "link"), QStringLiteral("LoRaWAN EU868 SF12/125 kHz (DR0), duty cycle 1 %, frame loss 10 %, multicast to 200 devices"));
+        QVERIFY2(field(t.out, "airtime").contains(QRegularExpression(QStringLiteral("^[0-9.]+ min per round \\([0-9]+ frames: 42 fragments \\+ [0-9]+ redundancy"))),
+                 qPrintable(t.out));
+        QVERIFY2(field(t.out, "wall time").endsWith(QStringLiteral(" h per round")), qPrintable(t.out));
+        QVERIFY2(field(t.out, "energy").contains(QStringLiteral("of a 2400 mAh battery at 3.3 V")), qPrintable(t.out));
+        const Result j = cli(args + QStringList{"--json"});
+        QVERIFY2(j.code == 0, qPrintable(j.err));
+        const QJsonObject lr = QJsonDocument::fromJson(j.out.toUtf8()).object()["link_round"].toObject();
+        QCOMPARE(lr["bytes"].toInteger(), 2000);
+        QCOMPARE(lr["fragments"].toInteger(), 42); // 2000 B in fragments of 51 - 3 B
+        QCOMPARE(lr["devices"].toInt(), 200);
+        QVERIFY(lr["multicast"].toBool());
+        // The multicast's wall time is its airtime under the 1 % duty cycle; a Class C device
+        // listens through all of it at 4.6 mA and 3.3 V.
+        const double airtime = lr["airtime_s"].toDouble();
+        QVERIFY(std::abs(lr["wall_time_s"].toDouble() - airtime / 0.01) < 1e-6);
+        QVERIFY(std::abs(lr["energy_per_device_j"].toDouble() - airtime / 0.01 * 4.6e-3 * 3.3) < 1e-6);
+        QVERIFY(lr["device_probability"].toDouble() >= 0.99);
+    }
+
+    void linkModelBudgets()
+    {
+        // What the 10 % sub-band moves at SF7 in a minute, and what 3 J buy over NB-IoT.
+        const Result w = cli({sweep_, "--link", "lorawan-eu868", "--sf", "7", "--duty-cycle", "0.1", "--window", "60", "--json"});
+        QVERIFY2(w.code == 0, qPrintable(w.err));
+        const QJsonObject wj = QJsonDocument::fromJson(w.out.toUtf8()).object();
+        QVERIFY(wj["budget"].toObject()["bytes"].toDouble() > 2000);
+        QVERIFY(wj["link_round"].toObject()["wall_time_s"].toDouble() <= 60);
+        const Result e = cli({sweep_, "--link", "nb-iot-nb1", "--energy", "3", "--json"});
+        QVERIFY2(e.code == 0, qPrintable(e.err));
+        const QJsonObject ej = QJsonDocument::fromJson(e.out.toUtf8()).object();
+        QVERIFY(ej["budget"].toObject()["bytes"].toDouble() > 0);
+        QVERIFY(ej["link_round"].toObject()["energy_per_device_j"].toDouble() <= 3);
+        QVERIFY(ej["link_round"].toObject()["energy_per_device_j"].toDouble() > 2); // the attach's 2 J
+        const Result help = run({"budget", "--help"});
+        QVERIFY(help.out.contains(QStringLiteral("--duty-cycle D")));
+        QVERIFY(help.out.contains(QStringLiteral("--energy J")));
+    }
+
+    void linkModelErrorsNameTheOption()
+    {
+        const struct {
+            QStringList args;
+            int code;
+            const char* message;
+        } cases[] = {
+            {{"--bytes-per-round", "10", "--link", "lora", "--sf", "9"}, 2, "--sf needs a link model (lorawan-eu868, lorawan-us915, "},
+            {{"--bytes-per-round", "10", "--link", "lora", "--devices", "9"}, 2, "'lora' is a bare rate"},
+            {{"--bytes-per-round", "10", "--loss", "0.1"}, 2, "--loss needs --link with a link model"},
+            {{"--bytes-per-round", "10", "--link", "lorawan-eu868", "--sf-mix", "fuotasim"}, 2, "--sf-mix: budget answers for one spreading factor"},
+            {{"--bytes-per-round", "10", "--link", "lorawan-eu868", "--duty-cycle", "0.05"}, 1, "dutyCycle: EU868's sub-bands"},
+            {{"--bytes-per-round", "10", "--link", "lorawan-eu868", "--sf", "13"}, 1, "SF13 is not a spreading factor of LoRaWAN EU868"},
+            {{"--bytes-per-round", "10", "--link", "lorawan-eu868", "--loss", "1.5"}, 1, "frameLoss: expected a probability in [0, 1), found 1.5"},
+            {{"--bytes-per-round", "10", "--link", "lorawan-eu868", "--devices", "0"}, 2, "--devices: expected a number of devices (1 or more), found 0"},
+            {{"--bytes-per-round", "10", "--link", "lorawan-eu868", "--target", "1"}, 2, "--target: expected a completion probability in (0, 1), found 1"},
+            {{"--link", "nb-iot", "--energy", "3"}, 2, "--energy needs --link with a link model"},
+            {{"--link", "lorawan-eu868", "--sf", "12", "--window", "1"}, 1, "--window: not even one byte reaches LoRaWAN EU868 SF12"},
+            {{"--link", "wifi", "--bytes-per-round", "10"}, 2, "or a link model: lorawan-eu868, lorawan-us915, lorawan-eu868-sf7"},
+        };
+        for (const auto& c : cases) {
+            const Result r = cli(QStringList{sweep_} + c.args);
+            QVERIFY2(r.code == c.code, qPrintable(c.args.join(' ') + ": exit " + QString::number(r.code) + "\n" + r.err));
+            QVERIFY2(r.err.contains(QString::fromUtf8(c.message)), qPrintable(c.args.join(' ') + ": " + r.err));
+            QVERIFY(r.out.isEmpty());
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliPlanner)

@@ -3,6 +3,7 @@
 #include "panels/ResultsPanel.h"
 #include "AtomicFile.h"
 #include "charts/AccuracyChart.h"
+#include "charts/FleetAccuracyChart.h"
 #include "charts/BytesChart.h"
 #include "charts/FrontierChart.h"
 #include "charts/LayerChart.h"
@@ -11,6 +12,7 @@
 #include "models/RunBook.h"
 #include "dpu/PlanEnums.h"
 #include "panels/BudgetPanel.h"
+#include "panels/FleetPanel.h"
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
@@ -66,12 +68,19 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent)
     tabs_->addTab(table_, tr("R&ounds"));
     budget_ = new BudgetPanel(tabs_);
     tabs_->addTab(budget_, tr("Bud&get"));
+    fleet_ = new FleetPanel(tabs_);
+    tabs_->addTab(fleet_, tr("Fleet")); // no Alt letter free: Tools › Fleet Simulation, Ctrl+Shift+F
     layout->addWidget(tabs_);
 }
 
 void ResultsPanel::showBudgetPanel()
 {
     tabs_->setCurrentWidget(budget_);
+}
+
+void ResultsPanel::showFleetPanel()
+{
+    tabs_->setCurrentWidget(fleet_);
 }
 
 void ResultsPanel::clear()
@@ -89,6 +98,7 @@ void ResultsPanel::setRunBook(const RunBook* book)
     if (book_)
         disconnect(book_, nullptr, this, nullptr);
     book_ = book;
+    fleet_->setRunBook(book);
     if (!book_)
         return;
     // Runs that come or go can change every run's name ("dpu" becomes "dpu · k=0.05"): redraw
@@ -195,6 +205,8 @@ QChartView* ResultsPanel::currentChart() const
 {
     if (tabs_->currentWidget() == budget_)
         return budget_->chart();
+    if (tabs_->currentWidget() == fleet_)
+        return fleet_->accuracyChart();
     return qobject_cast<QChartView*>(tabs_->currentWidget());
 }
 

@@ -15,6 +15,7 @@ class AccuracyChart;
 class BudgetPanel;
 class BytesChart;
 class ChartView;
+class FleetPanel;
 class LayerChart;
 class LossChart;
 class RoundsTableModel;
@@ -44,11 +45,15 @@ public:
     /// The budget planner's tab; clear() leaves it alone (its frontier spans batches).
     BudgetPanel* budgetPanel() const { return budget_; }
     void showBudgetPanel();
+    /// The fleet simulation's tab; it follows the run book setRunBook() gives.
+    FleetPanel* fleetPanel() const { return fleet_; }
+    void showFleetPanel();
     RoundsTableModel* roundsModel() const { return rounds_; }
     QSortFilterProxyModel* roundsProxy() const { return proxy_; }
     QTableView* roundsView() const { return table_; }
     QTabWidget* tabs() const { return tabs_; }
-    /// The chart on the current tab (the frontier on the budget tab; nullptr on the table tab).
+    /// The chart on the current tab (the frontier on the budget tab, the fleet's accuracy on the
+    /// fleet tab; nullptr on the table tab).
     QChartView* currentChart() const;
 
     /// Copies the selected rows (all rows when none is selected) in view order as TSV.
@@ -71,6 +76,7 @@ private:
     LossChart* loss_;
     LayerChart* layers_;
     BudgetPanel* budget_;
+    FleetPanel* fleet_;
     RoundsTableModel* rounds_;
     QSortFilterProxyModel* proxy_;
     QTableView* table_;

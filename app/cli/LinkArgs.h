@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+// The link and processor options dpu-cli fleet and budget share (--link, --sf, --sf-mix, --duty-cycle, --loss, --multicast, --cpu ...).
+#pragma once
+#include "ArgList.h"
+#include "dpu/FleetSettings.h"
+#include <string>
+
+namespace dpu::cli {
+
+/// The link options as given: which of them appeared, so a command can refuse those that do
+/// not apply (budget with a bare-rate --link).
+struct LinkArgs {
+    LinkSettings settings;
+    bool anyModelOption = false; ///< --sf, --sf-mix, --duty-cycle, --loss, --multicast or --unicast
+    std::string firstModelOption; ///< the first of those given, for messages
+};
+
+/// Reads --link KEY, --sf N, --sf-mix SF:W,...|fuotasim, --duty-cycle D, --loss P and
+/// --multicast/--unicast. Throws UsageError naming the option for a malformed number, a
+/// fractional SF or both deliveries; ranges are checked by the link model (LinkError).
+LinkArgs readLinkArgs(ArgList& args);
+
+/// Reads --cpu cortex-m4|cortex-m0 with --clock-mhz F and --run-ma I (both needed), --cpi C
+/// (default 1) and --volts V (default 3). Throws UsageError naming the option and what it found
+/// (an unknown processor, a value out of range, a processor option without --cpu).
+CpuSettings readCpuArgs(ArgList& args);
+
+/// The help lines of readCpuArgs()'s options (shared by fleet --help and the docs).
+std::string cpuArgsUsage();
+
+} // namespace dpu::cli

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+// A fleet as a user states it (link, SF or mix, duty cycle, loss, delivery, devices, availability, period, processor): one typed struct for the window and the CLI.
+#pragma once
+#include "dpu/Fleet.h"
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dpu {
+
+/// How the round's delta goes out: as the preset says (LoRaWAN: multicast), or forced.
+enum class DeliveryChoice { Preset, Multicast, Unicast };
+
+/// A link as `dpu-cli fleet --link ... --sf ... --sf-mix ... --duty-cycle ... --loss ...
+/// --multicast|--unicast` and the window's Fleet tab state it.
+struct LinkSettings {
+    /// lorawan-eu868 or lorawan-us915 (the SF from spreadingFactor or the mix), or any key of
+    /// linkPresetKeysList().
+    std::string link = "lorawan-eu868";
+    int spreadingFactor = 0;  ///< 0: the mix's first SF (SF7 without a mix), or the preset's own
+    std::string sfMix;        ///< "", "fuotasim" or "SF:weight,..." (parseSpreadingFactorMix)
+    double dutyCycle = NAN;   ///< NaN: the preset's; EU868 takes its sub-bands' 0.001, 0.01, 0.1
+    double frameLoss = 0;
+    DeliveryChoice delivery = DeliveryChoice::Preset;
+};
+
+/// The processor applying bundles (dpu/DeviceCpu.h): none, or one of the measured Cortex-M
+/// figures with the part's clock, cycles per instruction, run current and supply.
+enum class CpuChoice { None, CortexM4, CortexM0 };
+struct CpuSettings {
+    CpuChoice cpu = CpuChoice::None;
+    double clockMhz = 64;
+    double cyclesPerInstruction = 1;
+    double runMilliamps = 3;
+    double volts = 3;
+};
+
+/// The Fleet tab's whole input: one group of devices behind one link, the default policy.
+struct FleetSettings {
+    LinkSettings link;
+    int devices = 200;
+    double availability = 1;            ///< probability a device is on in a round
+    double roundPeriodSeconds = 86400;
+    int drainRounds = 0;
+    uint64_t seed = 1;
+    CpuSettings cpu;
+};
+
+/// The link the settings name: the preset (or the region at the SF), moved to the SF, the duty
+/// cycle (EU868: its sub-band preset), the loss and the delivery set. Throws LinkError naming the
+/// field for an unknown key, an SF or a sub-band the region lacks; other ranges are checked by
+/// validateLink()/validateFleet() (the CLI reports them in that order).
+Link linkOf(const LinkSettings& settings);
+/// The SF mix the settings name, SF ascending (empty: none). Throws LinkError("sfMix").
+std::vector<SpreadingFactorShare> sfMixOf(const LinkSettings& settings);
+/// The processor (clockHz 0 for CpuChoice::None). Throws nothing; validateDeviceCpu() checks it.
+DeviceCpu deviceCpuOf(const CpuSettings& settings);
+/// "cortex-m4", "cortex-m0" or "" (none): what the CLI's --cpu and the settings file say.
+std::string cpuChoiceKey(CpuChoice cpu);
+
+/// One group of `settings.devices` devices with the link, mix, availability and processor,
+/// the default policy, the period, drain and seed; `lastRound` and `newSamplesPerRound` from
+/// the runs (FleetRunInput). Throws LinkError as linkOf(); the rest is checked by simulateFleet().
+FleetConfig fleetConfigOf(const FleetSettings& settings, int lastRound, int64_t newSamplesPerRound);
+
+} // namespace dpu

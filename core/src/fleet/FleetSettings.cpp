@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+// FleetSettings: the link, SF mix, processor and fleet a user states, turned into the simulation's Link, DeviceCpu and FleetConfig.
+#include "dpu/FleetSettings.h"
+#include <algorithm>
+
+namespace dpu {
+
+std::vector<SpreadingFactorShare> sfMixOf(const LinkSettings& s)
+{
+    if (s.sfMix.empty())
+        return {};
+    std::vector<SpreadingFactorShare> mix = s.sfMix == "fuotasim" ? fuotaSimSpreadingFactorMix() : parseSpreadingFactorMix(s.sfMix);
+    std::sort(mix.begin(), mix.end(), [](const auto& a, const auto& b) { return a.spreadingFactor < b.spreadingFactor; });
+    return mix;
+}
+
+Link linkOf(const LinkSettings& s)
+{
+    const std::vector<SpreadingFactorShare> mix = sfMixOf(s);
+    // A region key starts at the SF asked for, or the mix's fastest (SF7 without either); a
+    // preset key is moved to the SF only when one is asked for.
+    const int sf = s.spreadingFactor;
+    const int first = sf > 0 ? sf : mix.empty() ? 7 : mix.front().spreadingFactor;
+    Link link = s.link == "lorawan-eu868"   ? lorawanEu868(first)
+                : s.link == "lorawan-us915" ? withSpreadingFactor(lorawanUs915Downlink(8), first)
+                                            : linkPreset(s.link);
+    if (sf > 0)
+        link = withSpreadingFactor(link, sf);
+    if (!std::isnan(s.dutyCycle)) {
+        if (link.region == LinkRegion::Eu868) // one of the region's sub-bands, checked by the preset
+            link = lorawanEu868(link.modulation.spreadingFactor, s.dutyCycle);
+        else
+            link.dutyCycle = s.dutyCycle;
+    }
+    link.frameLoss = s.frameLoss;
+    if (s.delivery == DeliveryChoice::Multicast)
+        link.delivery = LinkDelivery::Multicast;
+    else if (s.delivery == DeliveryChoice::Unicast)
+        link.delivery = LinkDelivery::Unicast;
+    return link;
+}
+
+DeviceCpu deviceCpuOf(const CpuSettings& s)
+{
+    if (s.cpu == CpuChoice::None)
+        return {};
+    DeviceCpu cpu = measuredCortexM(s.cpu == CpuChoice::CortexM0);
+    cpu.clockHz = s.clockMhz * 1e6;
+    cpu.cyclesPerInstruction = s.cyclesPerInstruction;
+    cpu.activeAmps = s.runMilliamps / 1e3;
+    cpu.volts = s.volts;
+    return cpu;
+}
+
+std::string cpuChoiceKey(CpuChoice cpu)
+{
+    switch (cpu) {
+    case CpuChoice::CortexM4:
+        return "cortex-m4";
+    case CpuChoice::CortexM0:
+        return "cortex-m0";
+    case CpuChoice::None:
+        break;
+    }
+    return {};
+}
+
+FleetConfig fleetConfigOf(const FleetSettings& s, int lastRound, int64_t newSamplesPerRound)
+{
+    FleetGroup group;
+    group.name = "devices";
+    group.devices = s.devices;
+    group.sfMix = sfMixOf(s.link);
+    group.link = linkOf(s.link);
+    group.availability = s.availability;
+    group.cpu = deviceCpuOf(s.cpu);
+    FleetConfig config;
+    config.groups.push_back(group);
+    config.roundPeriodSeconds = s.roundPeriodSeconds;
+    config.drainRounds = s.drainRounds;
+    config.seed = s.seed;
+    config.lastRound = lastRound;
+    config.newSamplesPerRound = newSamplesPerRound;
+    return config;
+}
+
+} // namespace dpu

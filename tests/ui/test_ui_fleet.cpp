@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: MIT
+// The Fleet tab on the offscreen platform: it follows the run book, names series as the book does, draws the fleet beside the server, spreads versions, fills its table, reports bad links, keeps its settings.
+#include "MainWindow.h"
+#include "RunFixtures.h"
+#include "UiTestSupport.h"
+#include "charts/FleetAccuracyChart.h"
+#include "charts/VersionSpreadChart.h"
+#include "models/RunBook.h"
+#include "panels/FleetInputs.h"
+#include "panels/FleetPanel.h"
+#include "panels/ResultsPanel.h"
+#include "workers/EngineMetatypes.h"
+#include <QAreaSeries>
+#include <QComboBox>
+#include <QLineSeries>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+#include <cmath>
+
+using dpu::ui::FleetAccuracyChart;
+using dpu::ui::FleetPanel;
+using dpu::ui::RunBook;
+
+namespace {
+
+/// Five rounds of DPU (2000 B deltas in rounds 1, 2, 3 and 5; round 4 fails the gate) and FU
+/// (4040 B full models every round), as the CLI's fleet tests have them.
+std::vector<dpu::RoundRecord> fiveRounds()
+{
+    return dpu::test::joined(
+        {dpu::test::strategyRounds("dpu", 1, {0.60, 0.70, 0.75, 0.74, 0.80}, {300, 300, 300, 0, 300}, {2000, 2000, 2000, 0, 2000}, 4040),
+         dpu::test::strategyRounds("fu", 1, {0.62, 0.72, 0.78, 0.80, 0.82}, {4040, 4040, 4040, 4040, 4040}, {4040, 4040, 4040, 4040, 4040}, 4040)});
+}
+
+/// A fleet every device of which hears every round: the fleet runs what the server runs.
+dpu::FleetSettings perfectFleet()
+{
+    dpu::FleetSettings s;
+    s.link.link = "lorawan-eu868";
+    s.link.spreadingFactor = 9;
+    s.link.dutyCycle = 0.01;
+    s.devices = 50;
+    s.availability = 1;
+    s.drainRounds = 2;
+    return s;
+}
+
+/// Waits until the panel shows what its inputs and book say now.
+bool settle(FleetPanel& panel)
+{
+    QSignalSpy spy(&panel, &FleetPanel::updated);
+    for (int i = 0; i < 100 && (panel.busy() || spy.isEmpty()); ++i)
+        spy.wait(100);
+    return !panel.busy();
+}
+
+} // namespace
+
+class TestUiFleet : public QObject {
+    Q_OBJECT
+    QTemporaryDir tmp_;
+    QString runA_, runB_;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(tmp_.isValid());
+        dpu::uitest::isolateSettings(tmp_.filePath(QStringLiteral("settings")));
+        dpu::ui::registerEngineMetatypes();
+        // Two runs that differ in k: the book names their series "dpu · k=0.01" and "dpu · k=0.05".
+        runA_ = tmp_.filePath(QStringLiteral("run-a"));
+        runB_ = tmp_.filePath(QStringLiteral("run-b"));
+        dpu::test::writeRunFolder(runA_.toStdString(), dpu::test::sweepPlan(0.01, 5), fiveRounds(), "finished", {1000, 10});
+        dpu::test::writeRunFolder(runB_.toStdString(), dpu::test::sweepPlan(0.05, 5), fiveRounds(), "finished", {1000, 10});
+    }
+
+    void emptyBookSaysWhy()
+    {
+        RunBook book;
+        FleetPanel panel;
+        panel.setRunBook(&book);
+        QVERIFY(settle(panel));
+        QCOMPARE(panel.table()->rowCount(), 0);
+        QVERIFY(panel.accuracyChart()->seriesKeys().isEmpty());
+        QVERIFY2(panel.statusText().contains(QStringLiteral("No finished run")), qPrintable(panel.statusText()));
+    }
+
+    void finishedRunsBesideTheServer()
+    {
+        RunBook book;
+        FleetPanel panel;
+        panel.inputs()->setSettings(perfectFleet());
+        panel.setRunBook(&book);
+        QVERIFY(book.openFolder(runA_) != 0);
+        QVERIFY(book.openFolder(runB_) != 0);
+        QVERIFY(settle(panel));
+        const QStringList keys = panel.accuracyChart()->seriesKeys();
+        for (const QString key : {"dpu · k=0.01", "fu · k=0.01", "dpu · k=0.05", "fu · k=0.05"}) {
+            QVERIFY2(keys.contains(key), qPrintable(keys.join(", ")));
+            QVERIFY2(keys.contains(FleetAccuracyChart::serverKey(key)), qPrintable(keys.join(", ")));
+        }
+        QCOMPARE(keys.size(), 8);
+        // Rounds 2..5 and two to drain; the fleet after each round (its end, day r - 1), the
+        // server from each release (day 0 on) to the last round's end.
+        QLineSeries* fleet = panel.accuracyChart()->series(QStringLiteral("dpu · k=0.01"));
+        QLineSeries* server = panel.accuracyChart()->series(QStringLiteral("dpu · k=0.01 · server"));
+        QCOMPARE(fleet->count(), 6);
+        QCOMPARE(server->count(), 7);
+        QCOMPARE(fleet->at(0), QPointF(1, 70));
+        QCOMPARE(server->at(0), QPointF(0, 70));
+        QCOMPARE(server->pen().style(), Qt::DashLine);
+        // Round 4 deployed nothing: the server keeps round 3's 75 %; every device follows it.
+        const double expected[] = {70, 75, 75, 80, 80, 80};
+        for (int i = 0; i < 6; ++i) {
+            QCOMPARE(fleet->at(i).y(), expected[i]);
+            QCOMPARE(server->at(i).y(), expected[i]);
+        }
+        // The table: one row per series, in the book's names.
+        QTableWidget* t = panel.table();
+        QCOMPARE(t->rowCount(), 4);
+        QCOMPARE(t->item(0, FleetPanel::Series)->text(), QStringLiteral("dpu · k=0.01"));
+        QCOMPARE(t->item(0, FleetPanel::Versions)->text(), QStringLiteral("4"));
+        QCOMPARE(t->item(1, FleetPanel::Series)->text(), QStringLiteral("fu · k=0.01"));
+        QCOMPARE(t->item(1, FleetPanel::Versions)->text(), QStringLiteral("5"));
+        for (int row = 0; row < 4; ++row) {
+            QVERIFY(t->item(row, FleetPanel::LatestTo90)->text().endsWith(QStringLiteral(" min")));
+            QVERIFY(t->item(row, FleetPanel::EnergyPerRound)->text().contains(QStringLiteral("J")));
+            QVERIFY(t->item(row, FleetPanel::AirtimePerRound)->text().endsWith(QStringLiteral(" s")));
+            QCOMPARE(t->item(row, FleetPanel::FleetAccuracy)->text(), t->item(row, FleetPanel::ServerAccuracy)->text());
+        }
+        // FU's full models take longer on air than DPU's deltas.
+        QVERIFY(t->item(1, FleetPanel::AirtimePerRound)->text().remove(QStringLiteral(" s")).toDouble()
+                > t->item(0, FleetPanel::AirtimePerRound)->text().remove(QStringLiteral(" s")).toDouble());
+    }
+
+    void versionsSpreadAsStackedAreas()
+    {
+        RunBook book;
+        FleetPanel panel;
+        dpu::FleetSettings s = perfectFleet();
+        s.availability = 0.5;
+        panel.inputs()->setSettings(s);
+        panel.setRunBook(&book);
+        book.openFolder(runA_);
+        QVERIFY(settle(panel));
+        QCOMPARE(panel.spreadChoice()->count(), 2);
+        panel.spreadChoice()->setCurrentIndex(panel.spreadChoice()->findText(QStringLiteral("fu")));
+        const dpu::ui::VersionSpreadChart* spread = panel.spreadChart();
+        QCOMPARE(spread->versionNames(),
+                 (QStringList{"v0 · round 1", "v1 · round 2", "v2 · round 3", "v3 · round 4", "v4 · round 5"}));
+        // Stacked: each area starts where the one below ends, and the top reaches 100 %.
+        for (int round = 0; round < 6; ++round) {
+            double below = 0;
+            for (int v = 0; v < 5; ++v) {
+                QCOMPARE(spread->area(v)->lowerSeries()->at(round).y(), below);
+                below = spread->area(v)->upperSeries()->at(round).y();
+            }
+            QVERIFY(std::abs(below - 100) < 1e-9);
+        }
+        // Half the fleet sleeps each round: after round 2, about half still run v0.
+        const double v0 = spread->area(0)->upperSeries()->at(0).y();
+        QVERIFY2(v0 > 30 && v0 < 70, qPrintable(QString::number(v0)));
+        // ... and the fleet lags the server.
+        QLineSeries* fleet = panel.accuracyChart()->series(QStringLiteral("fu"));
+        QVERIFY(fleet->at(0).y() < 72);
+    }
+
+    void liveRunsCountOnceTheyEnd()
+    {
+        RunBook book;
+        FleetPanel panel;
+        panel.inputs()->setSettings(perfectFleet());
+        panel.setRunBook(&book);
+        book.addQueued(1, dpu::test::sweepPlan(0.01, 5));
+        book.markStarted(1);
+        for (const dpu::RoundRecord& r : fiveRounds())
+            book.addRecord(1, r);
+        QVERIFY(settle(panel));
+        QCOMPARE(panel.table()->rowCount(), 0); // still running: its versions may change
+        book.markEnded(1, QString(), dpu::ui::BookRun::State::Finished);
+        QVERIFY(settle(panel));
+        QCOMPARE(panel.table()->rowCount(), 2);
+        QCOMPARE(panel.table()->item(0, FleetPanel::Series)->text(), QStringLiteral("dpu"));
+        book.remove(1);
+        QVERIFY(settle(panel));
+        QCOMPARE(panel.table()->rowCount(), 0);
+    }
+
+    void badLinkNamesTheField()
+    {
+        RunBook book;
+        FleetPanel panel;
+        panel.setRunBook(&book);
+        book.openFolder(runA_);
+        dpu::FleetSettings s = perfectFleet();
+        s.link.link = "ble-smp";
+        s.link.delivery = dpu::DeliveryChoice::Multicast;
+        panel.inputs()->setSettings(s);
+        QVERIFY(settle(panel));
+        QVERIFY2(panel.statusText().contains(QStringLiteral("has no multicast")), qPrintable(panel.statusText()));
+        QCOMPARE(panel.table()->rowCount(), 0);
+        s.link.delivery = dpu::DeliveryChoice::Preset;
+        panel.inputs()->setSettings(s);
+        QVERIFY(settle(panel));
+        QCOMPARE(panel.table()->rowCount(), 2);
+    }
+
+    void editsCoalesceAndTheLastOneWins()
+    {
+        RunBook book;
+        FleetPanel panel;
+        panel.inputs()->setSettings(perfectFleet());
+        panel.setRunBook(&book);
+        book.openFolder(runA_);
+        QVERIFY(settle(panel));
+        QSignalSpy spy(&panel, &FleetPanel::updated);
+        dpu::FleetSettings s = perfectFleet();
+        for (int devices : {10, 20, 30, 40, 1234}) {
+            s.devices = devices;
+            panel.inputs()->setSettings(s);
+        }
+        QVERIFY(settle(panel));
+        QVERIFY2(spy.count() <= 2, qPrintable(QString::number(spy.count())));
+        QVERIFY2(panel.statusText().contains(QStringLiteral("1234 devices")), qPrintable(panel.statusText()));
+    }
+
+    void settingsAreKept()
+    {
+        dpu::FleetSettings s;
+        s.link.link = "nb-iot-nb2";
+        s.link.frameLoss = 0.05;
+        s.link.delivery = dpu::DeliveryChoice::Unicast;
+        s.devices = 321;
+        s.availability = 0.9;
+        s.roundPeriodSeconds = 7200;
+        s.drainRounds = 3;
+        {
+            FleetPanel panel;
+            panel.inputs()->setSettings(s);
+            QSettings q;
+            panel.saveSettings(q);
+        }
+        FleetPanel again;
+        again.restoreSettings(QSettings());
+        const dpu::FleetSettings r = again.inputs()->settings();
+        QCOMPARE(QString::fromStdString(r.link.link), QStringLiteral("nb-iot-nb2"));
+        QCOMPARE(r.link.frameLoss, 0.05);
+        QVERIFY(r.link.delivery == dpu::DeliveryChoice::Unicast);
+        QVERIFY(std::isnan(r.link.dutyCycle)); // not EU868: the preset's
+        QCOMPARE(r.devices, 321);
+        QCOMPARE(r.availability, 0.9);
+        QCOMPARE(r.roundPeriodSeconds, 7200.0);
+        QCOMPARE(r.drainRounds, 3);
+        // The flagship by default: EU868 with FUOTASim's mix.
+        QCOMPARE(QString::fromStdString(FleetPanel().inputs()->settings().link.sfMix), QStringLiteral("fuotasim"));
+    }
+
+    void theWindowHasTheTab()
+    {
+        dpu::ui::MainWindow w;
+        QTabWidget* tabs = w.resultsPanel()->tabs();
+        FleetPanel* panel = w.resultsPanel()->fleetPanel();
+        QVERIFY(tabs->indexOf(panel) >= 0);
+        QVERIFY(tabs->tabText(tabs->indexOf(panel)).remove(QLatin1Char('&')) == QStringLiteral("Fleet"));
+        w.runBook()->clear();
+        QVERIFY(w.runBook()->openFolder(runA_) != 0);
+        QVERIFY(settle(*panel));
+        QCOMPARE(panel->table()->rowCount(), 2);
+        // Its key: Ctrl+Shift+F (Tools › Fleet Simulation) brings the tab up; the window still
+        // fits a 1366x768 screen (the tab does not widen the results).
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        tabs->setCurrentIndex(0);
+        QTest::keyClick(&w, Qt::Key_F, Qt::ControlModifier | Qt::ShiftModifier);
+        QCOMPARE(tabs->currentWidget(), static_cast<QWidget*>(panel));
+        QCOMPARE(w.resultsPanel()->currentChart(), static_cast<QChartView*>(panel->accuracyChart()));
+        QVERIFY2(w.width() <= 1366, qPrintable(QString::number(w.width())));
+        QVERIFY(panel->accuracyChart()->width() >= 220);
+    }
+};
+
+QTEST_MAIN(TestUiFleet)
+#include "test_ui_fleet.moc"

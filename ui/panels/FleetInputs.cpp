@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: MIT
+// FleetInputs: the widgets of a dpu::FleetSettings, saved under "fleet/" in the settings.
+#include "panels/FleetInputs.h"
+#include "dpu/LinkModel.h"
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QSettings>
+#include <QSpinBox>
+#include <algorithm>
+#include <cmath>
+
+namespace dpu::ui {
+namespace {
+
+bool isRegion(const QString& key)
+{
+    return key == QLatin1String("lorawan-eu868") || key == QLatin1String("lorawan-us915");
+}
+
+QDoubleSpinBox* percentBox(QWidget* parent, const char* name, double max)
+{
+    auto* box = new QDoubleSpinBox(parent);
+    box->setObjectName(QLatin1String(name));
+    box->setRange(0, max);
+    box->setDecimals(1);
+    box->setSuffix(QStringLiteral(" %"));
+    return box;
+}
+
+} // namespace
+
+FleetInputs::FleetInputs(QWidget* parent) : QGroupBox(tr("Fleet"), parent)
+{
+    // No mnemonics here: the window's Alt letters are all taken (test_ui_use checks); Tab
+    // walks the fields in order.
+    auto* form = new QFormLayout(this);
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    addLinkRows(form);
+    addFleetRows(form);
+    // Long entries (preset names, sub-bands) must not widen the column: the results beside
+    // the plan form fit a 1366-pixel screen.
+    for (QComboBox* c : findChildren<QComboBox*>()) {
+        c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        c->setMinimumContentsLength(8);
+    }
+    setSettings(flagship());
+    connect(link_, &QComboBox::currentIndexChanged, this, &FleetInputs::updateEnabled);
+    for (QComboBox* c : {link_, sf_, duty_, delivery_})
+        connect(c, &QComboBox::currentIndexChanged, this, &FleetInputs::changed);
+    for (QDoubleSpinBox* b : {loss_, availability_, periodHours_})
+        connect(b, &QDoubleSpinBox::valueChanged, this, &FleetInputs::changed);
+    for (QSpinBox* b : {devices_, drain_})
+        connect(b, &QSpinBox::valueChanged, this, &FleetInputs::changed);
+}
+
+void FleetInputs::addLinkRows(QFormLayout* form)
+{
+    link_ = new QComboBox(this);
+    link_->setObjectName(QStringLiteral("fleetLink"));
+    link_->addItem(tr("LoRaWAN EU868"), QStringLiteral("lorawan-eu868"));
+    link_->addItem(tr("LoRaWAN US915"), QStringLiteral("lorawan-us915"));
+    for (const std::string& key : dpu::linkPresetKeysList())
+        if (key.rfind("lorawan-", 0) != 0) // the regions above take the SF
+            link_->addItem(QString::fromStdString(dpu::linkPreset(key).name), QString::fromStdString(key));
+    form->addRow(tr("Link"), link_);
+    sf_ = new QComboBox(this);
+    sf_->setObjectName(QStringLiteral("fleetSf"));
+    sf_->addItem(tr("FUOTASim mix (45 % SF7 … 6 % SF12)"), 0);
+    for (int sf = 7; sf <= 12; ++sf)
+        sf_->addItem(tr("SF%1 for every device").arg(sf), sf);
+    sf_->setToolTip(tr("Spreading factor: one for every device, or FUOTASim's mix (a multicast runs at the slowest SF among its devices)"));
+    form->addRow(tr("Spreading factor"), sf_);
+    duty_ = new QComboBox(this);
+    duty_->setObjectName(QStringLiteral("fleetDutyCycle"));
+    duty_->addItem(tr("1 % (865-868.6 MHz)"), 0.01);
+    duty_->addItem(tr("0.1 % (863-865 MHz)"), 0.001);
+    duty_->addItem(tr("10 % (869.4-869.65 MHz)"), 0.1);
+    duty_->setToolTip(tr("The EU868 sub-band's duty cycle: the share of time the gateway may transmit"));
+    form->addRow(tr("Duty cycle"), duty_);
+    loss_ = percentBox(this, "fleetLoss", 95);
+    loss_->setToolTip(tr("Probability that a frame is lost; redundant fragments make up for it"));
+    form->addRow(tr("Frame loss"), loss_);
+    delivery_ = new QComboBox(this);
+    delivery_->setObjectName(QStringLiteral("fleetDelivery"));
+    delivery_->addItem(tr("As the link does"), static_cast<int>(dpu::DeliveryChoice::Preset));
+    delivery_->addItem(tr("Multicast"), static_cast<int>(dpu::DeliveryChoice::Multicast));
+    delivery_->addItem(tr("Unicast"), static_cast<int>(dpu::DeliveryChoice::Unicast));
+    delivery_->setToolTip(tr("How a round's delta goes out (LoRaWAN: multicast; cellular and BLE: unicast)"));
+    form->addRow(tr("Delivery"), delivery_);
+}
+
+void FleetInputs::addFleetRows(QFormLayout* form)
+{
+    devices_ = new QSpinBox(this);
+    devices_->setObjectName(QStringLiteral("fleetDevices"));
+    devices_->setRange(1, 1000000);
+    devices_->setGroupSeparatorShown(true);
+    form->addRow(tr("Devices"), devices_);
+    availability_ = percentBox(this, "fleetAvailability", 100);
+    availability_->setToolTip(tr("Probability that a device is on in a round; one that slept needs a catch-up"));
+    form->addRow(tr("Available per round"), availability_);
+    periodHours_ = new QDoubleSpinBox(this);
+    periodHours_->setObjectName(QStringLiteral("fleetPeriod"));
+    periodHours_->setRange(0.01, 8760);
+    periodHours_->setDecimals(2);
+    periodHours_->setSuffix(QStringLiteral(" h"));
+    periodHours_->setToolTip(tr("Time between rounds: a round's sessions must start within it"));
+    form->addRow(tr("A round every"), periodHours_);
+    drain_ = new QSpinBox(this);
+    drain_->setObjectName(QStringLiteral("fleetDrain"));
+    drain_->setRange(0, 1000);
+    drain_->setToolTip(tr("Rounds after the run's last in which the server only catches devices up"));
+    form->addRow(tr("Rounds to drain"), drain_);
+}
+
+dpu::FleetSettings FleetInputs::flagship()
+{
+    dpu::FleetSettings s;
+    s.link.link = "lorawan-eu868";
+    s.link.sfMix = "fuotasim";
+    s.link.dutyCycle = 0.01;
+    s.link.frameLoss = 0.1;
+    s.devices = 200;
+    s.availability = 0.8;
+    s.drainRounds = 10;
+    return s;
+}
+
+void FleetInputs::updateEnabled()
+{
+    // The SF belongs to the LoRaWAN regions, the sub-bands to EU868; other links are presets.
+    const QString key = link_->currentData().toString();
+    sf_->setEnabled(isRegion(key));
+    duty_->setEnabled(key == QLatin1String("lorawan-eu868"));
+}
+
+dpu::FleetSettings FleetInputs::settings() const
+{
+    dpu::FleetSettings s;
+    s.link.link = link_->currentData().toString().toStdString();
+    const bool region = isRegion(link_->currentData().toString());
+    const int sf = sf_->currentData().toInt();
+    s.link.spreadingFactor = region ? sf : 0;
+    s.link.sfMix = region && sf == 0 ? "fuotasim" : "";
+    s.link.dutyCycle = s.link.link == "lorawan-eu868" ? duty_->currentData().toDouble() : NAN;
+    s.link.frameLoss = loss_->value() / 100.0;
+    s.link.delivery = static_cast<dpu::DeliveryChoice>(delivery_->currentData().toInt());
+    s.devices = devices_->value();
+    s.availability = availability_->value() / 100.0;
+    s.roundPeriodSeconds = periodHours_->value() * 3600.0;
+    s.drainRounds = drain_->value();
+    return s;
+}
+
+void FleetInputs::setSettings(const dpu::FleetSettings& s)
+{
+    const int link = link_->findData(QString::fromStdString(s.link.link));
+    link_->setCurrentIndex(link < 0 ? 0 : link);
+    const int sf = sf_->findData(s.link.sfMix.empty() ? s.link.spreadingFactor : 0);
+    sf_->setCurrentIndex(sf < 0 ? 0 : sf);
+    // The nearest sub-band's entry: the settings hold the exact value.
+    int duty = 0;
+    for (int i = 0; i < duty_->count(); ++i)
+        if (!std::isnan(s.link.dutyCycle) && std::abs(duty_->itemData(i).toDouble() - s.link.dutyCycle) < 1e-12)
+            duty = i;
+    duty_->setCurrentIndex(duty);
+    loss_->setValue(100.0 * s.link.frameLoss);
+    delivery_->setCurrentIndex(std::max(0, delivery_->findData(static_cast<int>(s.link.delivery))));
+    devices_->setValue(s.devices);
+    availability_->setValue(100.0 * s.availability);
+    periodHours_->setValue(s.roundPeriodSeconds / 3600.0);
+    drain_->setValue(s.drainRounds);
+    updateEnabled();
+}
+
+void FleetInputs::saveSettings(QSettings& q) const
+{
+    const dpu::FleetSettings s = settings();
+    q.setValue(QStringLiteral("fleet/link"), QString::fromStdString(s.link.link));
+    q.setValue(QStringLiteral("fleet/spreadingFactor"), s.link.sfMix.empty() ? s.link.spreadingFactor : 0);
+    q.setValue(QStringLiteral("fleet/dutyCycle"), duty_->currentData().toDouble());
+    q.setValue(QStringLiteral("fleet/frameLoss"), s.link.frameLoss);
+    q.setValue(QStringLiteral("fleet/delivery"), static_cast<int>(s.link.delivery));
+    q.setValue(QStringLiteral("fleet/devices"), s.devices);
+    q.setValue(QStringLiteral("fleet/availability"), s.availability);
+    q.setValue(QStringLiteral("fleet/roundPeriodSeconds"), s.roundPeriodSeconds);
+    q.setValue(QStringLiteral("fleet/drainRounds"), s.drainRounds);
+}
+
+void FleetInputs::restoreSettings(const QSettings& q)
+{
+    dpu::FleetSettings s = settings();
+    s.link.dutyCycle = duty_->currentData().toDouble();
+    const auto get = [&q](const char* key, const QVariant& fallback) {
+        return q.value(QStringLiteral("fleet/") + QLatin1String(key), fallback);
+    };
+    s.link.link = get("link", QString::fromStdString(s.link.link)).toString().toStdString();
+    const int sf = get("spreadingFactor", s.link.sfMix.empty() ? s.link.spreadingFactor : 0).toInt();
+    s.link.spreadingFactor = sf;
+    s.link.sfMix = sf == 0 ? "fuotasim" : "";
+    s.link.dutyCycle = get("dutyCycle", s.link.dutyCycle).toDouble();
+    s.link.frameLoss = get("frameLoss", s.link.frameLoss).toDouble();
+    const int delivery = get("delivery", static_cast<int>(s.link.delivery)).toInt();
+    s.link.delivery = delivery >= 0 && delivery <= 2 ? static_cast<dpu::DeliveryChoice>(delivery) : dpu::DeliveryChoice::Preset;
+    s.devices = get("devices", s.devices).toInt();
+    s.availability = get("availability", s.availability).toDouble();
+    s.roundPeriodSeconds = get("roundPeriodSeconds", s.roundPeriodSeconds).toDouble();
+    s.drainRounds = get("drainRounds", s.drainRounds).toInt();
+    setSettings(s); // the widgets' ranges clamp a hand-edited value
+}
+
+} // namespace dpu::ui

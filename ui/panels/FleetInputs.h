@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+// The Fleet tab's inputs: link and spreading factor or mix, duty cycle, loss, delivery, devices, availability, period, drain.
+#pragma once
+#include "dpu/FleetSettings.h"
+#include <QGroupBox>
+
+class QComboBox;
+class QFormLayout;
+class QDoubleSpinBox;
+class QSettings;
+class QSpinBox;
+
+namespace dpu::ui {
+
+class FleetInputs : public QGroupBox {
+    Q_OBJECT
+public:
+    explicit FleetInputs(QWidget* parent = nullptr);
+
+    /// The fleet the widgets state (no processor: the window leaves applying out).
+    dpu::FleetSettings settings() const;
+    /// Shows `settings` (a link key the list lacks falls back to LoRaWAN EU868).
+    void setSettings(const dpu::FleetSettings& settings);
+
+    /// Under "fleet/" in the settings; missing keys keep the current values.
+    void saveSettings(QSettings& settings) const;
+    void restoreSettings(const QSettings& settings);
+
+    /// The flagship scenario of docs/fleet.md: 200 nodes, LoRaWAN EU868 with FUOTASim's SF mix,
+    /// a 1 % sub-band, 10 % frame loss, 80 % availability, a round a day, 10 rounds to drain.
+    static dpu::FleetSettings flagship();
+
+Q_SIGNALS:
+    void changed();
+
+private:
+    void addLinkRows(QFormLayout* form);
+    void addFleetRows(QFormLayout* form);
+    void updateEnabled();
+
+    QComboBox* link_;
+    QComboBox* sf_;
+    QComboBox* duty_;
+    QDoubleSpinBox* loss_;
+    QComboBox* delivery_;
+    QSpinBox* devices_;
+    QDoubleSpinBox* availability_;
+    QDoubleSpinBox* periodHours_;
+    QSpinBox* drain_;
+};
+
+} // namespace dpu::ui

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+// FleetWorker: core's fleetStrategiesOf and simulateFleet over the book's runs, off the GUI thread.
+#include "workers/FleetWorker.h"
+#include "dpu/Error.h"
+#include "dpu/FleetRuns.h"
+#include <QDir>
+#include <QFile>
+#include <exception>
+
+namespace dpu::ui {
+namespace {
+
+/// The run's run.json (the model's size, for the full model's bytes without an FU run); a
+/// missing or unreadable one leaves the status unknown, as for a run folder of an older version.
+void readStatus(dpu::RunFolder& run)
+{
+    if (run.status.known || run.dir.empty())
+        return;
+    QFile f(QDir(QString::fromStdString(run.dir)).filePath(QStringLiteral("run.json")));
+    if (!f.open(QIODevice::ReadOnly))
+        return;
+    try {
+        run.status = dpu::runStatusFromJson(f.readAll().toStdString(), f.fileName().toStdString());
+    } catch (const dpu::Error&) {
+        // The run folder's own reader reports it when the run is opened; here it is only a size.
+    }
+}
+
+} // namespace
+
+FleetWorker::FleetWorker(QObject* parent) : QObject(parent)
+{
+    qRegisterMetaType<dpu::ui::FleetAnswer>("dpu::ui::FleetAnswer");
+}
+
+FleetAnswer FleetWorker::simulateNow(const FleetRequest& request) const
+{
+    FleetAnswer out;
+    out.id = request.id;
+    out.roundPeriodSeconds = request.settings.roundPeriodSeconds;
+    try {
+        for (FleetRunSource source : request.runs) {
+            readStatus(source.run);
+            const dpu::FleetRunInput input = dpu::fleetStrategiesOf(source.run, source.seed);
+            for (const std::string& name : input.neverDeployed)
+                out.notes.push_back(source.run.plan.name + "/" + name + " never deployed: left out");
+            const dpu::FleetConfig config = dpu::fleetConfigOf(request.settings, input.lastRound, input.newSamplesPerRound);
+            for (const dpu::FleetStrategy& s : input.strategies) {
+                if (request.id < cancelBefore_.load()) {
+                    FleetAnswer none;
+                    none.id = request.id;
+                    none.cancelled = true;
+                    return none;
+                }
+                if (s.fullModelBytes <= 0) {
+                    out.notes.push_back(source.run.plan.name + "/" + s.name + ": the model's size is unknown (no FU run, no run.json): left out");
+                    continue;
+                }
+                out.series.push_back({source.runId, s.name, s.versions, dpu::simulateFleet(config, s)});
+            }
+        }
+    } catch (const std::exception& e) {
+        // LinkError names the field (frameLoss, dutyCycle, groups[0].link...): the tab shows it.
+        out.series.clear();
+        out.error = e.what();
+    }
+    return out;
+}
+
+void FleetWorker::simulate(const dpu::ui::FleetRequest& request)
+{
+    Q_EMIT simulated(simulateNow(request));
+}
+
+} // namespace dpu::ui
