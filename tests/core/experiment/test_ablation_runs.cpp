@@ -3,6 +3,7 @@
 #include "TestSupport.h"
 #include "dpu/Cost.h"
 #include "dpu/Runner.h"
+#include <QTemporaryDir>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -132,6 +133,33 @@ private Q_SLOTS:
         }
         // The fresh starts differ from each other too: round 3's loss is not round 2's.
         QVERIFY(logs["fresh"].firstLoss.at({"fu", 2}) != logs["fresh"].firstLoss.at({"fu", 3}));
+    }
+
+    /// A fresh start is drawn from the run's seed and the round, not from what ran before: a
+    /// run stopped after round 2 and resumed equals the uninterrupted run.
+    void freshStartsResumeIdentically()
+    {
+        dpu::Plan p = smallPlan({"fu"}, 3);
+        p.fuStart = dpu::FuStart::Fresh;
+        dpu::RunObserver quiet;
+        const auto whole = run(p, quiet);
+        struct StopAfterTwo : dpu::RunObserver {
+            dpu::RunControl control;
+            int rounds = 0;
+            void roundDone(const dpu::RoundRecord&) override
+            {
+                if (++rounds == 2)
+                    control.requestCancel();
+            }
+        } stop;
+        QTemporaryDir dir;
+        QVERIFY(dpu::Runner(p, {dir.path().toStdString(), false, &stop.control}).run(stop).cancelled);
+        const auto resumed = dpu::Runner(p, {dir.path().toStdString(), true}).run(quiet).records;
+        QCOMPARE(resumed.size(), whole.size());
+        for (size_t i = 0; i < whole.size(); ++i) {
+            QCOMPARE(resumed[i].deviceSha256, whole[i].deviceSha256);
+            QCOMPARE(resumed[i].candidateValAccuracy, whole[i].candidateValAccuracy);
+        }
     }
 
     /// rewind in multi mode: each round's fine-tune runs in steps (20 % of the remaining weights
