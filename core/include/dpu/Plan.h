@@ -103,6 +103,13 @@ struct Plan {
     double k = 0.01;      ///< updating ratio: share of partial weights changed per round
     double lambda = 0.5;  ///< DPU: weight of the global contribution
     bool reinit = true;   ///< DPU: re-initialisation rule of the paper (Sec. 4.2)
+    /// DPU/LCPU/GCPU-reinit: re-initialise every n rounds (rounds 1, 1 + n, ...) instead of the
+    /// rule (the paper's appendix compares n = 1, 5, 10, 20); 0: the rule (or never, reinit false)
+    int reinitEvery = 0;
+    FuStart fuStart = FuStart::Seeded; ///< FU: where each round starts (seeded, fresh, last)
+    /// Multi mode: the partial-updating strategies rewind iteratively (20 % of the remaining
+    /// weights per step) as single mode does, instead of one top-k mask
+    bool rewind = false;
     RunMode mode = RunMode::Multi; ///< Single: one update of a trained model, iterative rewinding
     TrainSpec train;
     BundleSpec bundle;

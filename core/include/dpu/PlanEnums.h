@@ -25,6 +25,10 @@ enum class DenseTensors { Exact, Partial, Coded };
 enum class RunMode { Multi, Single };
 /// device: where training runs (Auto: CUDA when available).
 enum class ComputeDevice { Auto, Cpu, Cuda };
+/// fu_start: where full updating starts each round (the paper's appendix compares the three).
+/// Seeded: the same seeded random model every round (the paper's baseline); Fresh: a different
+/// random model every round; Last: the previous round's weights.
+enum class FuStart { Seeded, Fresh, Last };
 
 /// One value of an enum and its name in plan files.
 template <typename E> struct EnumName {
@@ -44,6 +48,7 @@ template <> const std::vector<EnumName<Coding>>& enumNames<Coding>();
 template <> const std::vector<EnumName<DenseTensors>>& enumNames<DenseTensors>();
 template <> const std::vector<EnumName<RunMode>>& enumNames<RunMode>();
 template <> const std::vector<EnumName<ComputeDevice>>& enumNames<ComputeDevice>();
+template <> const std::vector<EnumName<FuStart>>& enumNames<FuStart>();
 
 /// The plan-file name of `value` ("q8c" for Coding::Q8c).
 template <typename E> std::string nameOf(E value)

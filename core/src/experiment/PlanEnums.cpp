@@ -76,6 +76,13 @@ template <> const std::vector<EnumName<ComputeDevice>>& enumNames<ComputeDevice>
     return names;
 }
 
+template <> const std::vector<EnumName<FuStart>>& enumNames<FuStart>()
+{
+    static const std::vector<EnumName<FuStart>> names{
+        {FuStart::Seeded, "seeded"}, {FuStart::Fresh, "fresh"}, {FuStart::Last, "last"}};
+    return names;
+}
+
 std::string quotedChoices(const std::vector<std::string>& names)
 {
     std::string out;

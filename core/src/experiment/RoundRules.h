@@ -13,6 +13,13 @@ inline bool shouldReinitialise(int64_t samples, int64_t lastReinitSamples)
     return samples > 2 * lastReinitSamples;
 }
 
+/// Re-initialise every `every` rounds (plan reinit_every): rounds 1, 1 + every, 1 + 2 every, ...
+/// A fixed count, as the paper's appendix compares it, whether or not those rounds deploy.
+inline bool reinitialisesEvery(int round, int every)
+{
+    return every > 0 && (round - 1) % every == 0;
+}
+
 /// A round deploys only if its validation accuracy beats the deployed model's; otherwise the
 /// devices keep their model and the round costs nothing.
 inline bool passesDeployGate(double candidateValAccuracy, double deployedValAccuracy)

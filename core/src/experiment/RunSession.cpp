@@ -268,10 +268,21 @@ RunSession::UnitStart RunSession::chooseStart(const StrategyPolicy& policy, cons
 {
     UnitStart start;
     start.singleBase = plan_.mode == RunMode::Single && round == 1;
-    start.reinit = start.singleBase || policy.start == StartFrom::Seeded
-                   || (policy.start == StartFrom::DeployedOrSeeded && shouldReinitialise(samples, st.lastReinitSamples));
+    // reinit_every replaces the paper's rule with a fixed count of rounds (its appendix's ablation).
+    const bool ruleFires = plan_.reinitEvery > 0 ? reinitialisesEvery(round, plan_.reinitEvery)
+                                                 : shouldReinitialise(samples, st.lastReinitSamples);
+    start.fresh = !start.singleBase && policy.start == StartFrom::Fresh && round > 1;
+    start.reinit = start.singleBase || policy.start == StartFrom::Seeded || policy.start == StartFrom::Fresh
+                   || (policy.start == StartFrom::DeployedOrSeeded && ruleFires);
     start.full = start.singleBase || policy.shipsFullModel;
     return start;
+}
+
+Weights RunSession::freshModel(uint64_t seed, int round)
+{
+    constexpr uint64_t kFreshStream = 0x66726573; // apart from the unit seeds' streams
+    initialiseNetwork(*network_, deriveSeed(seed, static_cast<uint64_t>(round), kFreshStream));
+    return snapshot(*network_);
 }
 
 RoundOutput RunSession::trainUnit(size_t seedIndex, int round, size_t s, const TensorDataset& train,
@@ -287,8 +298,9 @@ RoundOutput RunSession::trainUnit(size_t seedIndex, int round, size_t s, const T
     const StrategyPolicy policy = strategy.policy();
     StrategyState& st = states_[s];
     const uint64_t unitSeed = deriveSeed(plan_.seeds[seedIndex], static_cast<uint64_t>(round), s + 1);
-    RoundInput in{*network_, train, split_.validation, start.reinit ? randomModel_ : st.deployed, plan_.train, plan_.k,
-                  unitSeed, ctx};
+    const Weights fresh = start.fresh ? freshModel(ctx.seed, round) : Weights{};
+    const Weights& from = start.fresh ? fresh : start.reinit ? randomModel_ : st.deployed;
+    RoundInput in{*network_, train, split_.validation, from, plan_.train, plan_.k, unitSeed, ctx};
     // A re-initialisation restarts the server's model too: its memory is of the old one.
     if (policy.keepsServerModel && !start.reinit && !st.server.params.empty())
         in.server = &st.server;

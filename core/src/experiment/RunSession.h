@@ -26,13 +26,17 @@ private:
     /// Where a unit starts and what it ships, from the strategy's policy and the plan's mode.
     struct UnitStart {
         bool singleBase = false; ///< single-round mode's round 1: the fully trained base model
-        bool reinit = false;     ///< starts from the seeded random model
+        bool reinit = false;     ///< starts from a random model (the seeded one unless `fresh`)
+        bool fresh = false;      ///< starts from a new random model of this round (FU, fu_start "fresh")
         bool full = false;       ///< ships a full bundle
     };
     /// One unit in named steps: choose the start, train, gate, deploy, record.
     RoundRecord runUnit(size_t seedIndex, int round, size_t strategyIndex, const TensorDataset& train,
                         const TrainContext& ctx);
     UnitStart chooseStart(const StrategyPolicy& policy, const StrategyState& st, int round, int64_t samples) const;
+    /// Round `round`'s own random model for seed `seed` (StartFrom::Fresh), derived from both so
+    /// that a resumed run draws the same one; uses the network, which training then overwrites.
+    Weights freshModel(uint64_t seed, int round);
     /// The strategy's candidate (the base model's full training in single mode's round 1);
     /// sets `budget` to the round's byte budget (-1: none).
     RoundOutput trainUnit(size_t seedIndex, int round, size_t strategyIndex, const TensorDataset& train,

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// FU: train everything from the seeded random model, keep the best validation epoch.
+// FU: train everything from the start the runner chose, keep the best validation epoch.
 #include "strategies/FullUpdating.h"
 #include "train/Trainer.h"
 #include "util/Rng.h"

@@ -57,6 +57,8 @@ enum class StartFrom {
     DeployedOrSeeded, ///< from the devices' weights, or the seeded random model when the
                       ///< re-initialisation rule fires (DPU, GCPU-reinit, LCPU)
     Seeded,           ///< from the seeded random model every round (FU, Pruning)
+    Fresh,            ///< from a new random model every round (FU with fu_start "fresh");
+                      ///< round 1 from the seeded one, so every start agrees there
 };
 
 /// What a strategy is, declared once: the runner decides from this alone, never from the

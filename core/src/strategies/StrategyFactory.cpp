@@ -12,9 +12,10 @@ namespace dpu {
 
 std::unique_ptr<Strategy> createStrategy(const std::string& name, const Plan& plan)
 {
-    const bool iterative = plan.mode == RunMode::Single;
+    // Single mode always rewinds iteratively (the paper); multi mode when the plan asks (`rewind`).
+    const bool iterative = plan.mode == RunMode::Single || plan.rewind;
     if (name == "fu")
-        return std::make_unique<FullUpdating>();
+        return std::make_unique<FullUpdating>(plan.fuStart);
     if (name == "dpu")
         return std::make_unique<DeepPartialUpdating>(plan.lambda, plan.reinit, iterative);
     if (name == "dpu-memory")

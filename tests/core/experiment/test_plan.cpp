@@ -89,6 +89,42 @@ private Q_SLOTS:
         QVERIFY(!dpu::defaultPlan().budget.enabled());
     }
 
+    /// Plans written before the ablation keys read as they did (reinit true: the rule, false:
+    /// never) and serialise to the very bytes they had, which checkpoints and sweep ids hash.
+    void earlierPlansSerialiseUnchanged()
+    {
+        for (const char* name : {"default-3fda6fc.json", "reinit-false-3fda6fc.json"}) {
+            const std::vector<uint8_t> bytes = dpu::test::readFile(dpu::test::dataDir() + "/plans/" + name);
+            const std::string text(bytes.begin(), bytes.end());
+            const dpu::Plan p = dpu::parsePlan(text, name);
+            QCOMPARE(p.reinitEvery, 0);
+            QVERIFY(p.fuStart == dpu::FuStart::Seeded);
+            QVERIFY(!p.rewind);
+            QCOMPARE(dpu::planToJson(p), text);
+        }
+        QVERIFY(!dpu::parsePlan(R"({"reinit": false})").reinit);
+        const std::vector<uint8_t> bytes = dpu::test::readFile(dpu::test::dataDir() + "/plans/default-3fda6fc.json");
+        QCOMPARE(dpu::planToJson(dpu::defaultPlan()), std::string(bytes.begin(), bytes.end()));
+    }
+
+    /// The ablation keys read back as written, and only a plan that sets one writes it.
+    void ablationKeysRoundTrip()
+    {
+        const dpu::Plan p = dpu::parsePlan(R"({"reinit_every": 5, "fu_start": "last", "rewind": true})");
+        QCOMPARE(p.reinitEvery, 5);
+        QVERIFY(p.reinit);
+        QVERIFY(p.fuStart == dpu::FuStart::Last);
+        QVERIFY(p.rewind);
+        const std::string text = dpu::planToJson(p);
+        QVERIFY(text.find("\"reinit_every\": 5") != std::string::npos);
+        QVERIFY(text.find("\"fu_start\": \"last\"") != std::string::npos);
+        QVERIFY(text.find("\"rewind\": true") != std::string::npos);
+        QCOMPARE(dpu::planToJson(dpu::parsePlan(text)), text);
+        for (const auto& n : dpu::enumNames<dpu::FuStart>())
+            QVERIFY(dpu::parsePlan(R"({"fu_start": ")" + std::string(n.name) + R"("})").fuStart == n.value);
+        QCOMPARE(dpu::findPlanField("fu_start")->choices, (std::vector<std::string>{"seeded", "fresh", "last"}));
+    }
+
     void partialPlansKeepDefaults()
     {
         const dpu::Plan p = dpu::parsePlan(R"({"k": 0.1, "train": {"epochs": 2}, "seeds": 7})");
@@ -137,6 +173,15 @@ private Q_SLOTS:
         QTest::newRow("budget both") << R"({"budget": {"bytes_per_round": 5000, "bytes_total": 50000}})"
                                      << "budget.bytes_total" << "not both";
         QTest::newRow("budget key") << R"({"budget": {"bytes": 5000}})" << "budget.bytes" << "unknown key";
+        QTest::newRow("reinit_every negative") << R"({"reinit_every": -1})" << "reinit_every" << "found -1";
+        QTest::newRow("reinit_every float") << R"({"reinit_every": 2.5})" << "reinit_every" << "expected an integer";
+        QTest::newRow("reinit_every never") << R"({"reinit": false, "reinit_every": 3})" << "reinit_every"
+                                            << "with reinit false";
+        QTest::newRow("reinit_every single") << R"({"mode": "single", "reinit_every": 2})" << "reinit_every"
+                                             << "single mode";
+        QTest::newRow("fu_start") << R"({"fu_start": "random"})" << "fu_start"
+                                  << "expected \"seeded\", \"fresh\" or \"last\", found \"random\"";
+        QTest::newRow("rewind") << R"({"rewind": "yes"})" << "rewind" << "true or false";
     }
     void errorsNameTheField()
     {
@@ -290,7 +335,7 @@ private Q_SLOTS:
             "test_fraction": 0.3, "classes": 4, "image_size": [8, 9], "channels": 3, "train_limit": 5, "test_limit": 6,
             "normalise": {"mean": [0.1], "std": [0.2]}, "augment": {"crop_padding": 2, "flip": true}},
             "bundle": {"values": "q4", "secret_key": "k", "quant_aware": true, "dense_tensors": "coded"},
-            "budget": {"bytes_total": 100}})");
+            "budget": {"bytes_total": 100}, "reinit_every": 2, "fu_start": "fresh", "rewind": true})");
         const QJsonObject all = QJsonDocument::fromJson(QByteArray::fromStdString(dpu::planToJson(p))).object();
         const auto objects = dpu::planObjectPaths();
         std::function<void(const QJsonObject&, const QString&)> walk = [&](const QJsonObject& o, const QString& at) {
@@ -340,6 +385,20 @@ private Q_SLOTS:
         QVERIFY(dpu::shouldReinitialise(3000, 1000));
         QVERIFY(!dpu::shouldReinitialise(6000, 3000));
         QVERIFY(dpu::shouldReinitialise(7000, 3000));
+    }
+
+    /// reinit_every n: rounds 1, 1 + n, 1 + 2n, ... (n = 1: every round); 0 never fires.
+    void reinitialiseEveryNRounds()
+    {
+        std::vector<int> fired;
+        for (int round = 1; round <= 9; ++round)
+            if (dpu::reinitialisesEvery(round, 3))
+                fired.push_back(round);
+        QCOMPARE(fired, (std::vector<int>{1, 4, 7}));
+        for (int round = 1; round <= 4; ++round) {
+            QVERIFY(dpu::reinitialisesEvery(round, 1));
+            QVERIFY(!dpu::reinitialisesEvery(round, 0));
+        }
     }
 
     void deployGate()

@@ -293,6 +293,54 @@ private Q_SLOTS:
         }
     }
 
+    /// fu_start reaches FU's policy (Pruning, also from the seeded model, keeps its start).
+    void fuStartIsFullUpdatingsStart()
+    {
+        using dpu::FuStart;
+        using dpu::StartFrom;
+        const std::pair<FuStart, StartFrom> starts[] = {
+            {FuStart::Seeded, StartFrom::Seeded}, {FuStart::Fresh, StartFrom::Fresh}, {FuStart::Last, StartFrom::Deployed}};
+        for (const auto& [option, start] : starts) {
+            dpu::Plan plan;
+            plan.fuStart = option;
+            const dpu::StrategyPolicy p = dpu::createStrategy("fu", plan)->policy();
+            QVERIFY2(p.start == start && p.shipsFullModel, dpu::nameOf(option).c_str());
+            QVERIFY(dpu::createStrategy("pruning", plan)->policy().start == StartFrom::Seeded);
+        }
+    }
+
+    /// rewind in multi mode: DPU rewinds 20 % of the remaining weights per step and fine-tunes
+    /// after each (0.8^n <= 0.1 from n = 11 on: eleven fine-tunes), ending at exactly round(k I)
+    /// changed weights, the rest exactly the start's; another candidate than one-shot rewinding.
+    void rewindInMultiModeRewindsInSteps()
+    {
+        struct FineTunes : dpu::RunObserver {
+            int epochs = 0;
+            void epochDone(const dpu::EpochEvent& e) override { epochs += e.phase == dpu::Phase::FineTune; }
+        };
+        const double k = 0.1;
+        dpu::RoundOutput outs[2];
+        int fineTuneEpochs[2] = {0, 0};
+        for (const bool rewind : {false, true}) {
+            dpu::Plan plan;
+            plan.rewind = rewind;
+            FineTunes log;
+            dpu::TrainContext ctx{&log};
+            outs[rewind] = dpu::createStrategy("dpu", plan)->runRound({*net_, train_, val_, trained_, spec_, k, 21, ctx});
+            fineTuneEpochs[rewind] = log.epochs;
+            bool frozenExact = false;
+            changedPartial(*net_, trained_, outs[rewind].weights, frozenExact, outs[rewind].masks);
+            QVERIFY2(frozenExact, "a weight outside the mask differs from the start");
+            QCOMPARE(dpu::maskCount(outs[rewind].masks), dpu::updatedCount(I_, k));
+        }
+        QCOMPARE(fineTuneEpochs[0], spec_.epochs);
+        QCOMPARE(fineTuneEpochs[1], 11 * spec_.epochs);
+        bool differs = false;
+        for (size_t i = 0; i < outs[0].weights.params.size(); ++i)
+            differs |= !torch::equal(outs[0].weights.params[i], outs[1].weights.params[i]);
+        QVERIFY(differs);
+    }
+
     void unknownNameIsAPlanError()
     {
         dpu::Plan plan;

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: MIT
+// The paper's ablations as plan options, run on a Fashion-MNIST subset: reinit_every, fu_start, rewind.
+#include "TestSupport.h"
+#include "dpu/Cost.h"
+#include "dpu/Runner.h"
+#include <QTemporaryDir>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+namespace {
+
+/// A small real plan: Fashion-MNIST's first 3,000/2,000 images, MLP, one epoch per step.
+dpu::Plan smallPlan(std::vector<std::string> strategies, int rounds)
+{
+    dpu::Plan p;
+    p.name = "ablation-check";
+    p.dataset.path = dpu::test::fashionMnistSubset(3000, 2000);
+    p.dataset.testLimit = 1000;
+    p.split = {300, 300, rounds, 300};
+    p.strategies = std::move(strategies);
+    p.k = 0.05;
+    p.train.epochs = 1;
+    p.seeds = {3};
+    return p;
+}
+
+/// Records every epoch: the first epoch's training loss of each (strategy, round)'s full step,
+/// and how many fine-tune epochs each round ran.
+struct EpochLog : dpu::RunObserver {
+    std::map<std::pair<std::string, int>, double> firstLoss;
+    std::map<std::pair<std::string, int>, int> fineTuneEpochs;
+    void epochDone(const dpu::EpochEvent& e) override
+    {
+        if (e.phase == dpu::Phase::Full && e.epoch == 1)
+            firstLoss[{e.strategy, e.round}] = e.trainLoss;
+        if (e.phase == dpu::Phase::FineTune)
+            ++fineTuneEpochs[{e.strategy, e.round}];
+    }
+};
+
+std::vector<dpu::RoundRecord> run(const dpu::Plan& p, dpu::RunObserver& observer)
+{
+    dpu::validatePlan(p);
+    return dpu::Runner(p, {}).run(observer).records;
+}
+
+/// The rounds of `strategy` that started from a random model.
+std::set<int> reinitialisedRounds(const std::vector<dpu::RoundRecord>& records, const std::string& strategy)
+{
+    std::set<int> rounds;
+    for (const auto& r : records)
+        if (r.strategy == strategy && r.reinitialised)
+            rounds.insert(r.round);
+    return rounds;
+}
+
+const dpu::RoundRecord& recordOf(const std::vector<dpu::RoundRecord>& records, const std::string& strategy, int round)
+{
+    for (const auto& r : records)
+        if (r.strategy == strategy && r.round == round)
+            return r;
+    throw std::runtime_error("no record of " + strategy + " round " + std::to_string(round));
+}
+
+} // namespace
+
+class TestAblationRuns : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (dpu::test::fashionMnistDir().empty())
+            QFAIL("Fashion-MNIST is missing: install the Debian package dataset-fashion-mnist (scripts/deps does)");
+    }
+
+    /// reinit_every 2: the strategies of the rule start from the seeded model at rounds 1, 3
+    /// and 5 (whether or not a round deployed), their deployed bundles there regenerate it; the
+    /// rule alone would re-initialise at rounds 1 and 3 only ({300, 300}: 900 > 2 x 300, then
+    /// 1500 is not > 2 x 900). Strategies without the rule never re-initialise.
+    void reinitEveryNRoundsFollowsTheCount()
+    {
+        dpu::Plan p = smallPlan({"dpu", "lcpu", "rpu"}, 5);
+        p.reinitEvery = 2;
+        dpu::RunObserver quiet;
+        const auto records = run(p, quiet);
+        QCOMPARE(records.size(), size_t(15));
+        for (const char* s : {"dpu", "lcpu"})
+            QCOMPARE(reinitialisedRounds(records, s), (std::set<int>{1, 3, 5}));
+        QVERIFY(reinitialisedRounds(records, "rpu").empty());
+        for (const auto& r : records)
+            if (r.deployed && r.strategy != "rpu")
+                QCOMPARE(QString::fromStdString(r.bundleKind),
+                         QString(r.reinitialised || r.deviceVersion == 1 ? "reinit+delta" : "delta"));
+        // Every round (n = 1): the paper's "no knowledge reused" end of the comparison.
+        p = smallPlan({"dpu"}, 3);
+        p.reinitEvery = 1;
+        QCOMPARE(reinitialisedRounds(run(p, quiet), "dpu"), (std::set<int>{1, 2, 3}));
+    }
+
+    /// fu_start: all three start round 1 from the seeded model (the same first deployment);
+    /// "fresh" then starts each round from its own random model (other weights than "seeded"
+    /// from round 2 on), "last" from the round before's deployed weights, so its full step
+    /// begins with a far lower loss than training from a random model.
+    void fuStartChoosesEachRoundsStart()
+    {
+        std::map<std::string, std::vector<dpu::RoundRecord>> records;
+        std::map<std::string, EpochLog> logs;
+        for (const char* start : {"seeded", "fresh", "last"}) {
+            dpu::Plan p = smallPlan({"fu"}, 3);
+            p.train.epochs = 3; // a trained start, far from a random one
+            p.fuStart = *dpu::enumFromString<dpu::FuStart>(start);
+            records[start] = run(p, logs[start]);
+            QCOMPARE(records[start].size(), size_t(3));
+        }
+        const auto& seeded = records["seeded"];
+        const auto& fresh = records["fresh"];
+        const auto& last = records["last"];
+        QCOMPARE(fresh[0].deviceSha256, seeded[0].deviceSha256);
+        QCOMPARE(last[0].deviceSha256, seeded[0].deviceSha256);
+        QCOMPARE(reinitialisedRounds(seeded, "fu"), (std::set<int>{1, 2, 3}));
+        QCOMPARE(reinitialisedRounds(fresh, "fu"), (std::set<int>{1, 2, 3}));
+        QVERIFY(reinitialisedRounds(last, "fu").empty());
+        for (int round = 2; round <= 3; ++round) {
+            const double seededLoss = logs["seeded"].firstLoss.at({"fu", round});
+            const double freshLoss = logs["fresh"].firstLoss.at({"fu", round});
+            const double lastLoss = logs["last"].firstLoss.at({"fu", round});
+            QVERIFY2(freshLoss != seededLoss, qPrintable(QString("round %1: the same start").arg(round)));
+            QVERIFY(recordOf(fresh, "fu", round).candidateValAccuracy != recordOf(seeded, "fu", round).candidateValAccuracy
+                    || recordOf(fresh, "fu", round).deviceSha256 != recordOf(seeded, "fu", round).deviceSha256);
+            QVERIFY2(lastLoss < 0.8 * seededLoss,
+                     qPrintable(QString("round %1: last %2, seeded %3").arg(round).arg(lastLoss).arg(seededLoss)));
+        }
+        // The fresh starts differ from each other too: round 3's loss is not round 2's.
+        QVERIFY(logs["fresh"].firstLoss.at({"fu", 2}) != logs["fresh"].firstLoss.at({"fu", 3}));
+    }
+
+    /// A fresh start is drawn from the run's seed and the round, not from what ran before: a
+    /// run stopped after round 2 and resumed equals the uninterrupted run.
+    void freshStartsResumeIdentically()
+    {
+        dpu::Plan p = smallPlan({"fu"}, 3);
+        p.fuStart = dpu::FuStart::Fresh;
+        dpu::RunObserver quiet;
+        const auto whole = run(p, quiet);
+        struct StopAfterTwo : dpu::RunObserver {
+            dpu::RunControl control;
+            int rounds = 0;
+            void roundDone(const dpu::RoundRecord&) override
+            {
+                if (++rounds == 2)
+                    control.requestCancel();
+            }
+        } stop;
+        QTemporaryDir dir;
+        QVERIFY(dpu::Runner(p, {dir.path().toStdString(), false, &stop.control}).run(stop).cancelled);
+        const auto resumed = dpu::Runner(p, {dir.path().toStdString(), true}).run(quiet).records;
+        QCOMPARE(resumed.size(), whole.size());
+        for (size_t i = 0; i < whole.size(); ++i) {
+            QCOMPARE(resumed[i].deviceSha256, whole[i].deviceSha256);
+            QCOMPARE(resumed[i].candidateValAccuracy, whole[i].candidateValAccuracy);
+        }
+    }
+
+    /// rewind in multi mode: each round's fine-tune runs in steps (20 % of the remaining weights
+    /// rewound per step) down to the same round(k I) changed weights, and ships another model
+    /// than the one-shot rewinding; off, one fine-tune per round.
+    void rewindInMultiRoundStaysWithinK()
+    {
+        dpu::Plan p = smallPlan({"dpu"}, 3);
+        EpochLog oneShotLog, iterativeLog;
+        const auto oneShot = run(p, oneShotLog);
+        p.rewind = true;
+        const auto iterative = run(p, iterativeLog);
+        QCOMPARE(iterative.size(), oneShot.size());
+        bool differs = false;
+        for (size_t i = 0; i < iterative.size(); ++i) {
+            const dpu::RoundRecord& r = iterative[i];
+            int64_t partial = 0;
+            for (const auto& l : r.layers)
+                partial += l.total;
+            if (r.deployed)
+                QCOMPARE(r.updatedWeights, dpu::updatedCount(partial, p.k));
+            // 0.8^n <= 0.05 from n = 14 on: fourteen rewinding steps, one epoch each.
+            QCOMPARE(iterativeLog.fineTuneEpochs.at({"dpu", r.round}), 14);
+            QCOMPARE(oneShotLog.fineTuneEpochs.at({"dpu", r.round}), 1);
+            differs |= r.candidateValAccuracy != oneShot[i].candidateValAccuracy
+                       || r.deviceSha256 != oneShot[i].deviceSha256;
+        }
+        QVERIFY(differs);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAblationRuns)
+#include "test_ablation_runs.moc"
