@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // FleetSettings: the link, SF mix, processor and fleet a user states, turned into the simulation's Link, DeviceCpu and FleetConfig.
 #include "dpu/FleetSettings.h"
+#include "fleet/Text.h"
 #include <algorithm>
 
 namespace dpu {
@@ -21,9 +22,10 @@ Link linkOf(const LinkSettings& s)
     // preset key is moved to the SF only when one is asked for.
     const int sf = s.spreadingFactor;
     const int first = sf > 0 ? sf : mix.empty() ? 7 : mix.front().spreadingFactor;
-    Link link = s.link == "lorawan-eu868"   ? lorawanEu868(first)
-                : s.link == "lorawan-us915" ? withSpreadingFactor(lorawanUs915Downlink(8), first)
-                                            : linkPreset(s.link);
+    const std::string key = fleet::lower(s.link); // as linkPreset() takes its keys
+    Link link = key == "lorawan-eu868"   ? lorawanEu868(first)
+                : key == "lorawan-us915" ? withSpreadingFactor(lorawanUs915Downlink(8), first)
+                                         : linkPreset(key);
     if (sf > 0)
         link = withSpreadingFactor(link, sf);
     if (!std::isnan(s.dutyCycle)) {

@@ -134,7 +134,7 @@ private Q_SLOTS:
         s.link = "nb-iot-nb1";
         s.dutyCycle = 0.5;
         QCOMPARE(dpu::linkOf(s).dutyCycle, 0.5); // outside EU868 any share
-        s.link = "lorawan-us915";
+        s.link = "LoRaWAN-US915"; // keys in any case, as linkPreset() takes them
         s.dutyCycle = NAN;
         s.spreadingFactor = 10;
         QCOMPARE(dpu::linkOf(s).modulation.spreadingFactor, 10);
