@@ -393,8 +393,7 @@ void MainWindow::restoreSettings()
     // A screen smaller than that (1366x768) starts maximised: resize() sets the inside of the
     // window, and a window manager's title bar and panels then pushed the status bar and the
     // form's last row below the screen's edge.
-    if (!s.contains(QStringLiteral("window/geometry")) && (avail.width() < 1440 || avail.height() < 900))
-        setWindowState(windowState() | Qt::WindowMaximized);
+    startMaximized_ = !s.contains(QStringLiteral("window/geometry")) && (avail.width() < 1440 || avail.height() < 900);
     restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(s.value(QStringLiteral("window/state")).toByteArray());
     splitter_->restoreState(s.value(QStringLiteral("window/splitter")).toByteArray());

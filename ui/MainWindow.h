@@ -77,6 +77,9 @@ public:
     bool exportReport(const QString& path, QString* error = nullptr) const;
     QAction* reopenRunsAction() const { return reopenRunsAct_; }
     QAction* exportReportAction() const { return exportReportAct_; }
+    /// A first start on a screen smaller than 1440x900: the application shows the window
+    /// maximised (a window manager's title bar and panels pushed a resized one off the screen).
+    bool startMaximized() const { return startMaximized_; }
     /// Whether closing during a run asks first (tests turn the question off).
     void setAskBeforeClosingRun(bool ask) { askOnClose_ = ask; }
 
@@ -144,6 +147,7 @@ private:
     QString file_;
     bool dirty_ = false;
     bool askOnClose_ = true;
+    bool startMaximized_ = false;
     bool closeWhenIdle_ = false;
 };
 

@@ -113,7 +113,10 @@ int main(int argc, char** argv)
         if (!window.openPlan(parser.positionalArguments().constFirst(), &error))
             QMessageBox::warning(&window, QStringLiteral("Open plan"), error);
     }
-    window.show();
+    if (window.startMaximized())
+        window.showMaximized(); // a first start on a small screen (1366x768)
+    else
+        window.show();
     if (parser.isSet(screenshot)) {
         // For the README: the window during a run, taken under Xvfb or the offscreen platform.
         const QString file = parser.value(screenshot);

@@ -30,6 +30,9 @@
 #include <QLineSeries>
 #include <QSlider>
 #include <QSortFilterProxyModel>
+#include <QGuiApplication>
+#include <QScreen>
+#include <QSettings>
 #include <QtTest/QtTest>
 
 using dpu::ui::MainWindow;
@@ -175,6 +178,21 @@ private Q_SLOTS:
         QVERIFY2(reason.contains(QStringLiteral("bad.json")), qPrintable(reason));
         QCOMPARE(other.planPanel()->plan().split.rounds, 4);
         QVERIFY(!other.runAction()->isEnabled());
+    }
+
+    void firstStartOnASmallScreenIsMaximised()
+    {
+        QSettings().remove(QStringLiteral("window/geometry"));
+        const QSize screen = QGuiApplication::primaryScreen()->availableGeometry().size();
+        QVERIFY2(screen.width() < 1440 || screen.height() < 900, "the offscreen screen is expected below 1440x900");
+        {
+            MainWindow w; // never saved: the application shows it maximised
+            QVERIFY(w.startMaximized());
+            w.show();
+            QVERIFY(w.close()); // saves its geometry
+        }
+        MainWindow again; // its saved geometry wins
+        QVERIFY(!again.startMaximized());
     }
 
     void settingsRestoreLastPlan()
