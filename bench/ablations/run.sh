@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The paper's ablations on a small setting (docs/benchmarks.md, section 18): reinit_every, fu_start, rewind.
+# The paper's ablations on a small setting (docs/benchmarks.md, section 19): reinit_every, fu_start, rewind.
 # Usage: bench/ablations/run.sh [OUT_DIR [SWEEP...]]   (default out/ablations and the sweeps reinit,
 # fu-start, rewind; dpu-cli from DPU_CLI or build/)
 set -euo pipefail
