@@ -12,6 +12,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QMessageBox>
@@ -121,7 +122,9 @@ private Q_SLOTS:
 
     void strategyDefaultAndReplacingAsk()
     {
-        // FU first in the records: the dialog still proposes the partial strategy.
+        // Nothing exported before (exportsOneRound's choice forgotten) and FU first in the
+        // records: the dialog still proposes the partial strategy.
+        QSettings().remove(QStringLiteral("export/strategy"));
         std::vector<dpu::RoundRecord> fuFirst(records_.rbegin(), records_.rend());
         QCOMPARE(fuFirst.front().strategy, std::string("fu"));
         const QString out = dir_.filePath(QStringLiteral("one.dpub")); // exportsOneRound wrote it
