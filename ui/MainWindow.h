@@ -92,6 +92,9 @@ protected:
 
 private:
     void buildMenus();
+    void buildFileMenu();
+    void buildRunMenu();
+    void buildToolsAndHelpMenus();
     void connectQueue();
     void connectBudget();
     void restoreSettings();

@@ -25,6 +25,18 @@ namespace dpu::ui {
 
 void MainWindow::buildMenus()
 {
+    buildFileMenu();
+    buildRunMenu();
+    buildToolsAndHelpMenus();
+    QToolBar* bar = addToolBar(tr("Run"));
+    bar->setObjectName(QStringLiteral("runToolBar"));
+    bar->addAction(runAct_);
+    bar->addAction(pauseAct_);
+    bar->addAction(stopAct_);
+}
+
+void MainWindow::buildFileMenu()
+{
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = file->addAction(tr("&Open Plan…"), this, &MainWindow::openWithDialog);
     open->setShortcut(QKeySequence::Open);
@@ -63,7 +75,10 @@ void MainWindow::buildMenus()
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+}
 
+void MainWindow::buildRunMenu()
+{
     QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
     runAct_ = runMenu->addAction(tr("&Run"), this, &MainWindow::startRun);
     runAct_->setShortcut(QKeySequence(Qt::Key_F5));
@@ -87,7 +102,10 @@ void MainWindow::buildMenus()
     });
     sweepAct_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_K));
     sweepAct_->setStatusTip(tr("Queue one run per ratio of the budget planner's list, the plan otherwise unchanged"));
+}
 
+void MainWindow::buildToolsAndHelpMenus()
+{
     QMenu* tools = menuBar()->addMenu(tr("&Tools"));
     budgetAct_ = tools->addAction(tr("&Budget Planner"), results_, &ResultsPanel::showBudgetPanel);
     budgetAct_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
@@ -106,12 +124,6 @@ void MainWindow::buildMenus()
     guide->setShortcut(QKeySequence::HelpContents);
     guide->setObjectName(QStringLiteral("userGuideAction"));
     help->addAction(tr("&About DPU Planner"), this, [this] { AboutDialog::show(this); });
-
-    QToolBar* bar = addToolBar(tr("Run"));
-    bar->setObjectName(QStringLiteral("runToolBar"));
-    bar->addAction(runAct_);
-    bar->addAction(pauseAct_);
-    bar->addAction(stopAct_);
 }
 
 void MainWindow::updateActions()

@@ -238,31 +238,14 @@ std::optional<ModelLink> readModelLink(ArgList& args, const LinkPreset*& rate)
 
 } // namespace
 
-int budgetCommand(const std::vector<std::string>& argv)
-{
-    ArgList args(argv);
-    const double perRound = positiveNumber(args, "--bytes-per-round", "bytes");
-    const double total = positiveNumber(args, "--bytes-total", "bytes");
-    const double window = positiveNumber(args, "--window", "seconds");
-    const double energy = positiveNumber(args, "--energy", "joules");
-    const LinkPreset* link = nullptr;
-    const std::optional<ModelLink> model = readModelLink(args, link);
-    const bool json = args.flag("--json");
-    const auto folders = args.positional();
-    if (folders.empty())
-        throw UsageError("budget needs at least one run folder (or a folder of runs)");
-    if (!std::isnan(window) && !link && !model)
-        throw UsageError("--window needs --link NAME (the rate that moves the bytes)");
-    if (!std::isnan(energy) && !model)
-        throw UsageError("--energy needs --link with a link model (" + modelKeys() + ")");
-    const int given = !std::isnan(perRound) + !std::isnan(total) + !std::isnan(window) + !std::isnan(energy);
-    if (given != 1)
-        throw UsageError(given == 0 ? "budget needs --bytes-per-round N, --bytes-total N or --link NAME --window SECONDS"
-                                      " (or --link MODEL --energy JOULES)"
-                                    : "give one budget: --bytes-per-round, --bytes-total, --window or --energy, not several");
+namespace {
 
+/// The budget the options ask for, and its words for the answer: bytes per round or per run, or
+/// what a link moves in a time window or for an energy (a link model inverts its round).
+Budget budgetFromArgs(double perRound, double total, double window, double energy, const LinkPreset* link,
+                      const std::optional<ModelLink>& model, std::string& budgetText)
+{
     Budget budget;
-    std::string budgetText;
     char buf[160];
     if (!std::isnan(total)) {
         budget = {Budget::Scope::PerRun, total};
@@ -286,6 +269,56 @@ int budgetCommand(const std::vector<std::string>& argv)
         budgetText += " (" + (model ? describeLink(*model) : link->name) + " for " + seconds(window) + ")";
     if (!std::isnan(energy))
         budgetText += " (" + describeLink(*model) + " for " + num(energy) + " J per device)";
+    return budget;
+}
+
+/// Says on stderr which runs the answer leaves out and why.
+void printLeftOut(const std::vector<RunFolder>& folderRuns, const std::vector<FrontierGroup>& groups, int shown)
+{
+    const FrontierGroup* group = shown < 0 ? nullptr : &groups[static_cast<size_t>(shown)];
+    for (const RunFolder& run : folderRuns)
+        if (!run.complete())
+            std::fprintf(stderr, "note: %s stopped early: not used (its means would favour the early rounds)\n",
+                         run.label().c_str());
+    for (size_t g = 0; g < groups.size(); ++g) {
+        if (static_cast<int>(g) == shown)
+            continue;
+        const auto why = planDifferences(groups[g].plan, group->plan, frontierFreeKeys());
+        std::string names;
+        for (const std::string& id : groups[g].runIds)
+            names += (names.empty() ? "" : ", ") + id;
+        std::fprintf(stderr, "note: left out %s: plan differs in %s\n", names.c_str(),
+                     why.empty() ? "(nothing)" : why.front().c_str());
+    }
+}
+
+} // namespace
+
+int budgetCommand(const std::vector<std::string>& argv)
+{
+    ArgList args(argv);
+    const double perRound = positiveNumber(args, "--bytes-per-round", "bytes");
+    const double total = positiveNumber(args, "--bytes-total", "bytes");
+    const double window = positiveNumber(args, "--window", "seconds");
+    const double energy = positiveNumber(args, "--energy", "joules");
+    const LinkPreset* link = nullptr;
+    const std::optional<ModelLink> model = readModelLink(args, link);
+    const bool json = args.flag("--json");
+    const auto folders = args.positional();
+    if (folders.empty())
+        throw UsageError("budget needs at least one run folder (or a folder of runs)");
+    if (!std::isnan(window) && !link && !model)
+        throw UsageError("--window needs --link NAME (the rate that moves the bytes)");
+    if (!std::isnan(energy) && !model)
+        throw UsageError("--energy needs --link with a link model (" + modelKeys() + ")");
+    const int given = !std::isnan(perRound) + !std::isnan(total) + !std::isnan(window) + !std::isnan(energy);
+    if (given != 1)
+        throw UsageError(given == 0 ? "budget needs --bytes-per-round N, --bytes-total N or --link NAME --window SECONDS"
+                                      " (or --link MODEL --energy JOULES)"
+                                    : "give one budget: --bytes-per-round, --bytes-total, --window or --energy, not several");
+
+    std::string budgetText;
+    const Budget budget = budgetFromArgs(perRound, total, window, energy, link, model, budgetText);
 
     // Read every folder first: a bad one is reported before anything is answered.
     std::vector<RunFolder> folderRuns;
@@ -309,20 +342,7 @@ int budgetCommand(const std::vector<std::string>& argv)
             && (!group || frontierGroupOf(groups, run.plan) == shown))
             cost = run.cost;
 
-    for (const RunFolder& run : folderRuns)
-        if (!run.complete())
-            std::fprintf(stderr, "note: %s stopped early: not used (its means would favour the early rounds)\n",
-                         run.label().c_str());
-    for (size_t g = 0; g < groups.size(); ++g) {
-        if (static_cast<int>(g) == shown)
-            continue;
-        const auto why = planDifferences(groups[g].plan, group->plan, frontierFreeKeys());
-        std::string names;
-        for (const std::string& id : groups[g].runIds)
-            names += (names.empty() ? "" : ", ") + id;
-        std::fprintf(stderr, "note: left out %s: plan differs in %s\n", names.c_str(),
-                     why.empty() ? "(nothing)" : why.front().c_str());
-    }
+    printLeftOut(folderRuns, groups, shown);
 
     const Recommendation r = recommend(group, reference, cost, budget);
     if (json && model && r.found) {

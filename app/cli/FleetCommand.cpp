@@ -108,33 +108,47 @@ std::string fleetUsage()
 
 } // namespace
 
-int fleetCommand(const std::vector<std::string>& argv)
+namespace {
+
+/// The fleet's and the server's options as given (checked by fleetConfigOf, after the folders).
+struct FleetOptions {
+    double devicesArg = NAN;
+    LinkArgs link;
+    CpuSettings cpu;
+    std::string availabilityText, catchUp, order;
+    double maxStaleness = 0, repairs = 1, target = 0.99, period = 86400, drain = 0, fleetSeed = 1, sampleBytes = 0;
+    bool perSf = false;
+};
+
+FleetOptions readFleetOptions(ArgList& args)
 {
-    if (std::find(argv.begin(), argv.end(), "--help") != argv.end() || std::find(argv.begin(), argv.end(), "-h") != argv.end()) {
-        std::fputs(fleetUsage().c_str(), stdout);
-        return 0;
-    }
-    ArgList args(argv);
-    const double devicesArg = args.number("--devices", NAN);
-    const LinkArgs link = readLinkArgs(args);
-    const CpuSettings cpu = readCpuArgs(args);
-    const std::string availabilityText = args.value("--availability", "1");
-    const std::string catchUp = args.value("--catch-up", "unicast");
-    const std::string order = args.value("--order", "most-stale");
-    const double maxStaleness = args.number("--max-staleness", 0);
-    const double repairs = args.number("--repairs", 1);
-    const double target = args.number("--target", 0.99);
-    const double period = args.number("--period", 86400);
-    const double drain = args.number("--drain", 0);
-    const double seedArg = args.number("--seed", -1);
-    const double fleetSeed = args.number("--fleet-seed", 1);
-    const double sampleBytes = args.number("--sample-bytes", 0);
-    const bool perSf = args.flag("--multicast-per-sf");
-    const bool rounds = args.flag("--rounds");
-    const bool json = args.flag("--json");
-    const auto folders = args.positional();
-    if (folders.empty())
-        throw UsageError("fleet needs at least one run folder (or a folder of runs)");
+    FleetOptions o;
+    o.devicesArg = args.number("--devices", NAN);
+    o.link = readLinkArgs(args);
+    o.cpu = readCpuArgs(args);
+    o.availabilityText = args.value("--availability", "1");
+    o.catchUp = args.value("--catch-up", "unicast");
+    o.order = args.value("--order", "most-stale");
+    o.maxStaleness = args.number("--max-staleness", 0);
+    o.repairs = args.number("--repairs", 1);
+    o.target = args.number("--target", 0.99);
+    o.period = args.number("--period", 86400);
+    o.drain = args.number("--drain", 0);
+    o.fleetSeed = args.number("--fleet-seed", 1);
+    o.sampleBytes = args.number("--sample-bytes", 0);
+    o.perSf = args.flag("--multicast-per-sf");
+    return o;
+}
+
+/// The simulation's fleet and policy; throws UsageError naming the option that is wrong.
+FleetConfig fleetConfigOf(const FleetOptions& o)
+{
+    const double devicesArg = o.devicesArg, maxStaleness = o.maxStaleness, repairs = o.repairs, target = o.target,
+                 period = o.period, drain = o.drain, fleetSeed = o.fleetSeed, sampleBytes = o.sampleBytes;
+    const LinkArgs& link = o.link;
+    const CpuSettings& cpu = o.cpu;
+    const std::string &availabilityText = o.availabilityText, &catchUp = o.catchUp, &order = o.order;
+    const bool perSf = o.perSf;
     if (std::isnan(devicesArg) || devicesArg < 1 || devicesArg > 1e8 || devicesArg != std::floor(devicesArg))
         throw UsageError("--devices: expected a number of devices (1 or more)");
     if (link.settings.link.empty())
@@ -174,6 +188,27 @@ int fleetCommand(const std::vector<std::string>& argv)
     config.drainRounds = static_cast<int>(drain);
     config.seed = static_cast<uint64_t>(fleetSeed);
     config.sampleBytes = static_cast<int64_t>(sampleBytes);
+
+    return config;
+}
+
+} // namespace
+
+int fleetCommand(const std::vector<std::string>& argv)
+{
+    if (std::find(argv.begin(), argv.end(), "--help") != argv.end() || std::find(argv.begin(), argv.end(), "-h") != argv.end()) {
+        std::fputs(fleetUsage().c_str(), stdout);
+        return 0;
+    }
+    ArgList args(argv);
+    const FleetOptions options = readFleetOptions(args);
+    const double seedArg = args.number("--seed", -1);
+    const bool rounds = args.flag("--rounds");
+    const bool json = args.flag("--json");
+    const auto folders = args.positional();
+    if (folders.empty())
+        throw UsageError("fleet needs at least one run folder (or a folder of runs)");
+    FleetConfig config = fleetConfigOf(options);
 
     // Read every folder first: a bad one is reported before anything is simulated.
     std::vector<RunFolder> runs;

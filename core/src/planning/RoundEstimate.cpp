@@ -44,6 +44,31 @@ std::string ratioText(double r)
     return buf;
 }
 
+/// Bundle bytes depend on the model and the coding far more than on the training, so runs of
+/// the same model and data in another setting beat the nominal figure: the family among them
+/// with the most calibrated rounds (nullptr: none), its ratio and the first plan difference.
+const FrontierFamily* familyElsewhere(const std::vector<FrontierGroup>& groups, const Plan& plan, const std::string& strategy,
+                                      const FamilyValues& values, double& ratio, std::string& elsewhere)
+{
+    const FrontierFamily* family = nullptr;
+    int best = 0;
+    for (const FrontierGroup& other : groups) {
+        if (other.plan.model != plan.model || other.plan.widthMultiplier != plan.widthMultiplier ||
+            other.plan.dataset.kind != plan.dataset.kind || other.plan.dataset.path != plan.dataset.path)
+            continue;
+        const FrontierFamily* f = familyOf(other, strategy, values);
+        const int rounds = f ? calibrationRounds(*f) : 0;
+        if (rounds > best) {
+            best = rounds;
+            family = f;
+            ratio = planning::calibration(*f);
+            const std::vector<std::string> diff = planDifferences(other.plan, plan, frontierFreeKeys());
+            elsewhere = diff.empty() ? std::string("another setting") : diff.front();
+        }
+    }
+    return family;
+}
+
 /// Bytes of the values alone where the coding ships them raw (fp32, fp16): what no coding of
 /// the positions can save. 0 for the entropy-coded codings, whose values shrink too.
 double rawValuesBytes(const CostModel& cost, const Plan& plan)
@@ -116,25 +141,8 @@ RoundEstimate estimateRound(const Plan& plan, const CostModel& cost, const std::
         const FrontierFamily* family = g >= 0 ? familyOf(groups[static_cast<size_t>(g)], strategy, values) : nullptr;
         double ratio = family ? planning::calibration(*family) : 0;
         std::string elsewhere;
-        if (!(ratio > 0)) {
-            // Bundle bytes depend on the model and the coding far more than on the training, so
-            // runs of the same model and data in another setting beat the nominal figure.
-            int best = 0;
-            for (const FrontierGroup& other : groups) {
-                if (other.plan.model != plan.model || other.plan.widthMultiplier != plan.widthMultiplier ||
-                    other.plan.dataset.kind != plan.dataset.kind || other.plan.dataset.path != plan.dataset.path)
-                    continue;
-                const FrontierFamily* f = familyOf(other, strategy, values);
-                const int rounds = f ? calibrationRounds(*f) : 0;
-                if (rounds > best) {
-                    best = rounds;
-                    family = f;
-                    ratio = planning::calibration(*f);
-                    const std::vector<std::string> diff = planDifferences(other.plan, plan, frontierFreeKeys());
-                    elsewhere = diff.empty() ? std::string("another setting") : diff.front();
-                }
-            }
-        }
+        if (!(ratio > 0))
+            family = familyElsewhere(groups, plan, strategy, values, ratio, elsewhere);
         if (ratio > 0) {
             e.basis = RoundEstimate::Basis::Calibrated;
             e.realToAnalytic = ratio;
