@@ -18,13 +18,6 @@
 namespace dpu::cli {
 namespace {
 
-std::string num(double v)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return buf;
-}
-
 /// The option's value, NaN when absent; absent or > 0 (and finite), else a usage error.
 double positiveNumber(ArgList& args, const std::string& name, const char* what)
 {

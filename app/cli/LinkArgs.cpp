@@ -6,7 +6,6 @@
 #include <utility>
 
 namespace dpu::cli {
-namespace {
 
 std::string num(double v)
 {
@@ -14,6 +13,8 @@ std::string num(double v)
     std::snprintf(buf, sizeof buf, "%g", v);
     return buf;
 }
+
+namespace {
 
 } // namespace
 

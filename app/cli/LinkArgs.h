@@ -7,6 +7,9 @@
 
 namespace dpu::cli {
 
+/// A number as "%g" writes it, for messages: 0.01, 1e+06.
+std::string num(double v);
+
 /// The link options as given: which of them appeared, so a command can refuse those that do
 /// not apply (budget with a bare-rate --link).
 struct LinkArgs {
