@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <unistd.h> // getpid: GCC 13's standard library no longer pulls it in by the way
 #include <filesystem>
 #include <fstream>
 #include <iostream>

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Builds the headless engine and dpu-cli against a CUDA LibTorch (default: the one in Python's torch).
+# Builds the engine and dpu-cli (headless unless -DDPU_BUILD_GUI=ON follows) against a CUDA LibTorch
+# (default: the one in Python's torch).
 # Usage: bench/gpu/build-cuda.sh [BUILD_DIR] [extra cmake args...]
 # DPU_GPU_DEPS: a folder with nlohmann_json (and optionally zlib) unpacked from Debian packages
 # (see docs/gpu.md); DPU_TORCH_PREFIX overrides the LibTorch location.
@@ -28,4 +29,8 @@ fi
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 cmake -S "$root" -B "$build" "${generator[@]}" "${args[@]}" "$@"
-cmake --build "$build" -j "${DPU_JOBS:-$(nproc)}"
+# DPU_KEEP_GOING=1 (check.sh): every target that can build is built and every compile error is
+# shown in one pass, rather than the first one alone (a new compiler's errors come in groups).
+keep=()
+[[ -n "${DPU_KEEP_GOING:-}" && ${#generator[@]} -gt 0 ]] && keep=(-- -k 0)
+cmake --build "$build" -j "${DPU_JOBS:-$(nproc)}" "${keep[@]}"

@@ -96,6 +96,12 @@ def vgg(channels=3, side=32, classes=10):
 
 # ---------------------------------------------------------------------------- training
 
+def synchronize(device):
+    """Waits for the GPU's queued work, so that a time read after it includes that work."""
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+
+
 def cpu_seconds():
     """User + system CPU seconds of the whole process so far (all threads)."""
     u = resource.getrusage(resource.RUSAGE_SELF)
@@ -148,7 +154,7 @@ def train(model, x, y, epochs, args, timer, local=None, masks=None, validation=N
     model.train()
     for _ in range(epochs):
         timer.reset()
-        order = torch.randperm(n)
+        order = torch.randperm(n, device=x.device)
         loss_sum, batches = 0.0, 0
         for start in range(0, n, args.batch):
             idx = order[start:start + args.batch]
@@ -205,7 +211,7 @@ def dpu_round(model, data, args, timer):
         c_local = torch.cat([c.flatten() for c in local])
         score = args.lam * c_global / c_global.sum() + (1 - args.lam) * c_local / c_local.sum().abs()
         count = round(args.k * score.numel())
-        flat = torch.zeros(score.numel(), dtype=torch.bool)
+        flat = torch.zeros(score.numel(), dtype=torch.bool, device=score.device)
         flat[torch.topk(score, count, sorted=False).indices] = True
         masks = [m.view_as(p) for m, p in zip(flat.split([p.numel() for p in partial]), partial)]
         for p, w, m in zip(partial, start, masks):
@@ -214,6 +220,7 @@ def dpu_round(model, data, args, timer):
     phases["contributions, top-k, rewind"] = t2 - t1
 
     best = train(model, train_x, train_y, args.epochs, args, timer, masks=masks, validation=(val_x, val_y))
+    synchronize(train_x.device)
     t3 = time.perf_counter()
     phases["sparse fine-tune"] = t3 - t2
     return t3 - t0, phases, best, (start, masks, count)
@@ -234,12 +241,15 @@ def main():
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", action="store_true", help="per-phase times (forward, backward, ...)")
+    parser.add_argument("--device", default="cpu",
+                        help="cpu or cuda: the model, the data and the masks on that device (eager mode, untuned)")
     args = parser.parse_args()
+    device = torch.device(args.device)
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     timer = Timer(args.profile)
-    result = {"impl": "python", "torch": torch.__version__, "threads": torch.get_num_threads(),
+    result = {"impl": "python", "torch": torch.__version__, "device": str(device), "threads": torch.get_num_threads(),
               "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY", ""), "task": args.task,
               "epochs": args.epochs}
 
@@ -251,14 +261,16 @@ def main():
             x = torch.randn(args.samples, 3, 32, 32)
             y = torch.randint(0, 10, (args.samples,))
             model = vgg()
+        x, y, model = x.to(device), y.to(device), model.to(device)
         c0, t0 = cpu_seconds(), time.perf_counter()
         train(model, x, y, args.epochs, args, timer)
+        synchronize(device)
         seconds = time.perf_counter() - t0
         result.update(model=args.model, samples=len(y), seconds=seconds, cpu_seconds=cpu_seconds() - c0,
                       samples_per_second=len(y) * args.epochs / seconds)
     else:
-        data = load_fashion(args.data, args.samples, args.validation)
-        model = Mlp()
+        data = tuple(t.to(device) for t in load_fashion(args.data, args.samples, args.validation))
+        model = Mlp().to(device)
         c0 = cpu_seconds()
         seconds, phases, best, (start, masks, count) = dpu_round(model, data, args, timer)
         cpu = cpu_seconds() - c0

@@ -81,10 +81,18 @@ void fillPlanForm(dpu::ui::MainWindow& window, const QString& dataset, int initi
     }
     panel->findChild<QDoubleSpinBox*>(QStringLiteral("k"))->setValue(k);
     panel->findChild<QLineEdit*>(QStringLiteral("seeds"))->setText(QStringLiteral("1"));
-    panel->findChild<QComboBox*>(QStringLiteral("device"))->setCurrentText(QStringLiteral("cpu"));
+    auto* device = panel->findChild<QComboBox*>(QStringLiteral("device"));
+    device->setCurrentText(uiTestDevice());
+    QCOMPARE(device->currentText(), uiTestDevice());
     // The path's kind is detected as it is read; the plan can run once it is known.
     QVERIFY(QTest::qWaitFor([panel] { return !panel->detectingKind(); }, 60000));
     QVERIFY2(panel->validate(), qPrintable(panel->whyNotValid()));
+}
+
+QString uiTestDevice()
+{
+    return qEnvironmentVariable("DPU_TEST_DEVICE").startsWith(QStringLiteral("cuda")) ? QStringLiteral("cuda")
+                                                                                       : QStringLiteral("cpu");
 }
 
 std::shared_ptr<QString> answerNextMessageBox(QMessageBox::StandardButton button, std::function<void()> before)

@@ -26,8 +26,12 @@ bool prepareUiTest(const QTemporaryDir& scratch);
 /// Fashion-MNIST when installed, otherwise a small synthetic MNIST-format folder under `scratch`.
 QString datasetFolder(const QString& scratch);
 
+/// The device the window's runs use in the UI tests: "cuda" when DPU_TEST_DEVICE asks for it
+/// (bench/gpu/check.sh on a GPU machine), else "cpu".
+QString uiTestDevice();
+
 /// Fills the plan panel through its widgets (as a user would): MLP, the given dataset folder,
-/// split {initial, perRound, rounds, 300}, 1 epoch (or `epochs`), strategies, k.
+/// split {initial, perRound, rounds, 300}, 1 epoch (or `epochs`), strategies, k, on uiTestDevice().
 void fillPlanForm(dpu::ui::MainWindow& window, const QString& dataset, int initial, int perRound, int rounds,
                   int epochs, const QStringList& strategies, double k = 0.01);
 

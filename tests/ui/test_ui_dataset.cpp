@@ -338,7 +338,7 @@ private Q_SLOTS:
         for (const auto& s : dpu::strategyNames())
             panel->findChild<QCheckBox*>(QStringLiteral("strategy_") + QString::fromStdString(s))->setChecked(s == "dpu");
         panel->findChild<QLineEdit*>(QStringLiteral("seeds"))->setText(QStringLiteral("3"));
-        panel->findChild<QComboBox*>(QStringLiteral("device"))->setCurrentText(QStringLiteral("cpu"));
+        panel->findChild<QComboBox*>(QStringLiteral("device"))->setCurrentText(dpu::uitest::uiTestDevice());
         panel->findChild<QCheckBox*>(QStringLiteral("flip"))->setChecked(true); // preprocessing from the form
         QVERIFY2(panel->validate(), qPrintable(panel->errorText()));
 

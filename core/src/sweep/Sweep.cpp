@@ -86,32 +86,10 @@ SweepSlurmSettings parseSlurmSettings(const json& s, const std::string& where)
     return out;
 }
 
-} // namespace
-
-std::string sweepCellId(const Plan& plan)
+/// The sweep's base plan: an object in the file or the path of a plan file (relative to the
+/// sweep file's folder), checked as a plan. Throws Error naming the sweep file and "base".
+json readBasePlan(const json& doc, const std::string& source, const std::string& baseDir)
 {
-    const std::string text = planToJson(plan);
-    return sha256Hex(std::vector<uint8_t>(text.begin(), text.end())).substr(0, 12);
-}
-
-Sweep parseSweep(const std::string& jsonText, const std::string& source, const std::string& baseDir)
-{
-    json doc;
-    try {
-        doc = json::parse(jsonText);
-    } catch (const json::parse_error& e) {
-        throw Error(source + ": not valid JSON: " + util::jsonErrorText(e.what()));
-    }
-    if (!doc.is_object())
-        throw Error(source + ": expected an object {\"base\": ..., \"axes\": {...}}, found " + doc.type_name());
-    for (auto it = doc.begin(); it != doc.end(); ++it)
-        if (it.key() != "base" && it.key() != "axes" && it.key() != "slurm")
-            throw Error(source + ": unknown key '" + it.key() + "' (expected base, axes and slurm)");
-
-    Sweep sweep;
-    sweep.source = source;
-    if (auto slurm = doc.find("slurm"); slurm != doc.end())
-        sweep.slurm = parseSlurmSettings(*slurm, source + ": slurm");
     auto base = doc.find("base");
     if (base == doc.end())
         throw Error(source + ": base: missing (a plan object or the path of a plan file)");
@@ -142,12 +120,17 @@ Sweep parseSweep(const std::string& jsonText, const std::string& source, const s
     }
     if (!basePlan.is_object())
         throw Error(source + ": base: expected a plan object");
-    sweep.baseJson = compact(basePlan);
+    return basePlan;
+}
 
+/// The axes in the file's order, each a plan key with a non-empty list of distinct values.
+std::vector<SweepAxis> readAxes(const json& doc, const std::string& source)
+{
     auto axes = doc.find("axes");
     if (axes == doc.end() || !axes->is_object() || axes->empty())
         throw Error(source + ": axes: expected an object of at least one plan key with a list of values, found " +
                     (axes == doc.end() ? std::string("nothing") : std::string(axes->type_name())));
+    std::vector<SweepAxis> out;
     for (auto it = axes->begin(); it != axes->end(); ++it) {
         const std::string where = source + ": axes." + it.key();
         if (!it->is_array() || it->empty())
@@ -160,22 +143,27 @@ Sweep parseSweep(const std::string& jsonText, const std::string& source, const s
                 throw Error(where + ": the value " + compact(v) + " is listed twice");
             axis.values.push_back(compact(v));
         }
-        sweep.axes.push_back(std::move(axis));
+        out.push_back(std::move(axis));
     }
+    return out;
+}
 
-    // Cartesian product, the last axis varying fastest (like nested loops in the file's order).
-    std::vector<size_t> index(sweep.axes.size(), 0);
+/// One cell for each combination of the axes' values (the Cartesian product, the last axis
+/// varying fastest, like nested loops in the file's order), each a valid plan, no two alike.
+std::vector<SweepCell> expandCells(const json& basePlan, const std::vector<SweepAxis>& axes, const std::string& source)
+{
+    std::vector<SweepCell> cells;
+    std::vector<size_t> index(axes.size(), 0);
     std::map<std::string, std::string> ids; // id -> first cell's axis values, to report duplicates
     while (true) {
         json cellPlan = basePlan;
         SweepCell cell;
         std::string label;
-        for (size_t a = 0; a < sweep.axes.size(); ++a) {
-            const SweepAxis& axis = sweep.axes[a];
-            const std::string& value = axis.values[index[a]];
-            applyAxis(cellPlan, axis.key, json::parse(value), source + ": axes." + axis.key);
-            cell.axisValues.emplace_back(axis.key, value);
-            label += (label.empty() ? "" : ", ") + axis.key + " = " + value;
+        for (size_t a = 0; a < axes.size(); ++a) {
+            const std::string& value = axes[a].values[index[a]];
+            applyAxis(cellPlan, axes[a].key, json::parse(value), source + ": axes." + axes[a].key);
+            cell.axisValues.emplace_back(axes[a].key, value);
+            label += (label.empty() ? "" : ", ") + axes[a].key + " = " + value;
         }
         try {
             cell.plan = parsePlan(compact(cellPlan), "cell");
@@ -187,14 +175,46 @@ Sweep parseSweep(const std::string& jsonText, const std::string& source, const s
         if (!fresh)
             throw Error(source + ": the cells " + it->second + " and " + label +
                         " are the same plan (an axis value that changes nothing?)");
-        sweep.cells.push_back(std::move(cell));
+        cells.push_back(std::move(cell));
 
-        size_t a = sweep.axes.size();
-        while (a > 0 && ++index[a - 1] == sweep.axes[a - 1].values.size())
+        size_t a = axes.size();
+        while (a > 0 && ++index[a - 1] == axes[a - 1].values.size())
             index[--a] = 0;
         if (a == 0)
-            break;
+            return cells;
     }
+}
+
+} // namespace
+
+std::string sweepCellId(const Plan& plan)
+{
+    const std::string text = planToJson(plan);
+    return sha256Hex(std::vector<uint8_t>(text.begin(), text.end())).substr(0, 12);
+}
+
+Sweep parseSweep(const std::string& jsonText, const std::string& source, const std::string& baseDir)
+{
+    json doc;
+    try {
+        doc = json::parse(jsonText);
+    } catch (const json::parse_error& e) {
+        throw Error(source + ": not valid JSON: " + util::jsonErrorText(e.what()));
+    }
+    if (!doc.is_object())
+        throw Error(source + ": expected an object {\"base\": ..., \"axes\": {...}}, found " + doc.type_name());
+    for (auto it = doc.begin(); it != doc.end(); ++it)
+        if (it.key() != "base" && it.key() != "axes" && it.key() != "slurm")
+            throw Error(source + ": unknown key '" + it.key() + "' (expected base, axes and slurm)");
+
+    Sweep sweep;
+    sweep.source = source;
+    if (auto slurm = doc.find("slurm"); slurm != doc.end())
+        sweep.slurm = parseSlurmSettings(*slurm, source + ": slurm");
+    const json basePlan = readBasePlan(doc, source, baseDir);
+    sweep.baseJson = compact(basePlan);
+    sweep.axes = readAxes(doc, source);
+    sweep.cells = expandCells(basePlan, sweep.axes, source);
     return sweep;
 }
 
