@@ -12,6 +12,8 @@
 #include "workers/EngineMetatypes.h"
 #include <QAreaSeries>
 #include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFile>
 #include <QLineSeries>
 #include <QSettings>
 #include <QSignalSpy>
@@ -209,6 +211,57 @@ private Q_SLOTS:
         QCOMPARE(panel.table()->rowCount(), 2);
     }
 
+    void traceProcessorAndPolicyReachTheSimulation()
+    {
+        RunBook book;
+        FleetPanel panel;
+        panel.setRunBook(&book);
+        book.openFolder(runA_);
+        dpu::FleetSettings s = perfectFleet();
+        panel.inputs()->setSettings(s);
+        QVERIFY(settle(panel));
+        QCOMPARE(panel.shownAnswer().series.size(), size_t(2));
+        QCOMPARE(panel.shownAnswer().series[0].result.rounds[0].applyEnergyMean, 0.0); // no processor
+        auto* availability = panel.inputs()->findChild<QDoubleSpinBox*>(QStringLiteral("fleetAvailability"));
+        QVERIFY(availability->isEnabled());
+        // A trace in which the (one) trace device, hence every device, sleeps through round 3.
+        const QString trace = tmp_.filePath(QStringLiteral("trace.csv"));
+        {
+            QFile f(trace);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("device,round\n0,1\n0,2\n0,4\n0,5\n0,6\n0,7\n");
+        }
+        s.availabilityTrace = trace.toStdString();
+        s.cpu.cpu = dpu::CpuChoice::CortexM0;
+        s.cpu.clockMhz = 16;
+        s.policy.maxStaleness = 1;
+        panel.inputs()->setSettings(s);
+        QVERIFY(!availability->isEnabled()); // the trace replaces the share
+        QVERIFY(settle(panel));
+        QVERIFY2(panel.statusText().contains(QStringLiteral("series")), qPrintable(panel.statusText()));
+        const dpu::FleetResult& r = panel.shownAnswer().series[0].result;
+        QVERIFY(r.rounds[0].applyEnergyMean > 0); // the processor's apply is charged
+        // The fleet misses a round the server deployed: it lags the server there.
+        QLineSeries* fleet = panel.accuracyChart()->series(QStringLiteral("dpu"));
+        QLineSeries* server = panel.accuracyChart()->series(QStringLiteral("dpu · server"));
+        QVERIFY(fleet && server);
+        bool lags = false;
+        for (int i = 0; i < fleet->count(); ++i)
+            lags = lags || fleet->at(i).y() < server->at(i).y();
+        QVERIFY(lags);
+        // A malformed trace: the status names the file and the line; no table.
+        {
+            QFile f(trace);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write("device,round\n0,1\n0,two\n");
+        }
+        s.policy.maxStaleness = 2; // a change, so the panel simulates again and reads the file
+        panel.inputs()->setSettings(s);
+        QVERIFY(settle(panel));
+        QVERIFY2(panel.statusText().contains(trace + QStringLiteral(":3")), qPrintable(panel.statusText()));
+        QCOMPARE(panel.table()->rowCount(), 0);
+    }
+
     void editsCoalesceAndTheLastOneWins()
     {
         RunBook book;
@@ -238,6 +291,12 @@ private Q_SLOTS:
         s.availability = 0.9;
         s.roundPeriodSeconds = 7200;
         s.drainRounds = 3;
+        s.availabilityTrace = "/data/fleet/trace.csv";
+        s.policy.catchUp = dpu::CatchUpDelivery::MulticastPerVersion;
+        s.policy.order = dpu::CatchUpOrder::SmallestFirst;
+        s.policy.maxStaleness = 4;
+        s.cpu.cpu = dpu::CpuChoice::CortexM4;
+        s.cpu.clockMhz = 80;
         {
             FleetPanel panel;
             panel.inputs()->setSettings(s);
@@ -255,6 +314,13 @@ private Q_SLOTS:
         QCOMPARE(r.availability, 0.9);
         QCOMPARE(r.roundPeriodSeconds, 7200.0);
         QCOMPARE(r.drainRounds, 3);
+        QCOMPARE(QString::fromStdString(r.availabilityTrace), QStringLiteral("/data/fleet/trace.csv"));
+        QVERIFY(r.policy.catchUp == dpu::CatchUpDelivery::MulticastPerVersion);
+        QVERIFY(r.policy.order == dpu::CatchUpOrder::SmallestFirst);
+        QCOMPARE(r.policy.maxStaleness, 4);
+        QVERIFY(r.cpu.cpu == dpu::CpuChoice::CortexM4);
+        QCOMPARE(r.cpu.clockMhz, 80.0);
+        QSettings().remove(QStringLiteral("fleet")); // the next tests' windows start from the flagship
         // The flagship by default: EU868 with FUOTASim's mix.
         QCOMPARE(QString::fromStdString(FleetPanel().inputs()->settings().link.sfMix), QStringLiteral("fuotasim"));
     }

@@ -4,7 +4,11 @@
 #include "dpu/LinkModel.h"
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
 #include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLineEdit>
+#include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
 #include <algorithm>
@@ -38,6 +42,8 @@ FleetInputs::FleetInputs(QWidget* parent) : QGroupBox(tr("Fleet"), parent)
     form->setRowWrapPolicy(QFormLayout::WrapLongRows);
     addLinkRows(form);
     addFleetRows(form);
+    addServerRows(form);
+    addProcessorRows(form);
     // Long entries (preset names, sub-bands) must not widen the column: the results beside
     // the plan form fit a 1366-pixel screen.
     for (QComboBox* c : findChildren<QComboBox*>()) {
@@ -45,13 +51,19 @@ FleetInputs::FleetInputs(QWidget* parent) : QGroupBox(tr("Fleet"), parent)
         c->setMinimumContentsLength(8);
     }
     setSettings(flagship());
-    connect(link_, &QComboBox::currentIndexChanged, this, &FleetInputs::updateEnabled);
-    for (QComboBox* c : {link_, sf_, duty_, delivery_})
+    for (QComboBox* c : {link_, cpu_})
+        connect(c, &QComboBox::currentIndexChanged, this, &FleetInputs::updateEnabled);
+    for (QComboBox* c : {link_, sf_, duty_, delivery_, catchUp_, order_, cpu_})
         connect(c, &QComboBox::currentIndexChanged, this, &FleetInputs::changed);
-    for (QDoubleSpinBox* b : {loss_, availability_, periodHours_})
+    for (QDoubleSpinBox* b : {loss_, availability_, periodHours_, clockMhz_})
         connect(b, &QDoubleSpinBox::valueChanged, this, &FleetInputs::changed);
-    for (QSpinBox* b : {devices_, drain_})
+    for (QSpinBox* b : {devices_, drain_, maxStaleness_})
         connect(b, &QSpinBox::valueChanged, this, &FleetInputs::changed);
+    // A path is read when the user is done with it, not at every keystroke.
+    connect(trace_, &QLineEdit::editingFinished, this, [this] {
+        updateEnabled();
+        Q_EMIT changed();
+    });
 }
 
 void FleetInputs::addLinkRows(QFormLayout* form)
@@ -114,6 +126,73 @@ void FleetInputs::addFleetRows(QFormLayout* form)
     form->addRow(tr("Rounds to drain"), drain_);
 }
 
+void FleetInputs::addServerRows(QFormLayout* form)
+{
+    trace_ = new QLineEdit(this);
+    trace_->setObjectName(QStringLiteral("fleetTrace"));
+    trace_->setPlaceholderText(tr("none"));
+    trace_->setToolTip(tr("A file of which device is on in which round: CSV lines device,round, or FedScale's "
+                          "availability trace as JSON. It replaces the share available per round."));
+    auto* browse = new QPushButton(tr("Browse…"), this);
+    browse->setObjectName(QStringLiteral("fleetTraceBrowse"));
+    connect(browse, &QPushButton::clicked, this, &FleetInputs::chooseTrace);
+    auto* traceRow = new QHBoxLayout;
+    traceRow->setContentsMargins(0, 0, 0, 0);
+    traceRow->addWidget(trace_, 1);
+    traceRow->addWidget(browse);
+    form->addRow(tr("Availability trace"), traceRow);
+    catchUp_ = new QComboBox(this);
+    catchUp_->setObjectName(QStringLiteral("fleetCatchUp"));
+    catchUp_->addItem(tr("A bundle each (unicast)"), static_cast<int>(dpu::CatchUpDelivery::Unicast));
+    catchUp_->addItem(tr("One multicast per version"), static_cast<int>(dpu::CatchUpDelivery::MulticastPerVersion));
+    catchUp_->setToolTip(tr("Devices more than one version behind: a catch-up bundle each, or one multicast "
+                            "for all devices on the same version (needs a multicast link)"));
+    form->addRow(tr("Catch-up"), catchUp_);
+    order_ = new QComboBox(this);
+    order_->setObjectName(QStringLiteral("fleetOrder"));
+    order_->addItem(tr("Most stale first"), static_cast<int>(dpu::CatchUpOrder::MostStaleFirst));
+    order_->addItem(tr("Smallest first"), static_cast<int>(dpu::CatchUpOrder::SmallestFirst));
+    order_->setToolTip(tr("Which stale devices the round's time serves first"));
+    form->addRow(tr("Catch-up order"), order_);
+    maxStaleness_ = new QSpinBox(this);
+    maxStaleness_->setObjectName(QStringLiteral("fleetMaxStaleness"));
+    maxStaleness_->setRange(0, 1000);
+    maxStaleness_->setSpecialValueText(tr("never"));
+    maxStaleness_->setSuffix(tr(" versions behind"));
+    maxStaleness_->setToolTip(tr("A device further behind gets the whole model instead of a catch-up bundle"));
+    form->addRow(tr("Whole model after"), maxStaleness_);
+}
+
+void FleetInputs::addProcessorRows(QFormLayout* form)
+{
+    cpu_ = new QComboBox(this);
+    cpu_->setObjectName(QStringLiteral("fleetCpu"));
+    cpu_->addItem(tr("Not counted"), static_cast<int>(dpu::CpuChoice::None));
+    cpu_->addItem(tr("Cortex-M4 (measured)"), static_cast<int>(dpu::CpuChoice::CortexM4));
+    cpu_->addItem(tr("Cortex-M0 (measured)"), static_cast<int>(dpu::CpuChoice::CortexM0));
+    cpu_->setToolTip(tr("The devices' processor: the time and energy of applying each bundle, from the "
+                        "instruction counts measured in QEMU (docs/benchmarks.md, section 17)"));
+    form->addRow(tr("Processor"), cpu_);
+    clockMhz_ = new QDoubleSpinBox(this);
+    clockMhz_->setObjectName(QStringLiteral("fleetClock"));
+    clockMhz_->setRange(1, 1000);
+    clockMhz_->setDecimals(0);
+    clockMhz_->setSuffix(QStringLiteral(" MHz"));
+    clockMhz_->setToolTip(tr("The processor's clock"));
+    form->addRow(tr("Clock"), clockMhz_);
+}
+
+void FleetInputs::chooseTrace()
+{
+    const QString file = QFileDialog::getOpenFileName(this, tr("Availability trace"), trace_->text(),
+                                                      tr("Traces (*.csv *.json);;All files (*)"));
+    if (file.isEmpty())
+        return;
+    trace_->setText(file);
+    updateEnabled();
+    Q_EMIT changed();
+}
+
 dpu::FleetSettings FleetInputs::flagship()
 {
     dpu::FleetSettings s;
@@ -133,6 +212,8 @@ void FleetInputs::updateEnabled()
     const QString key = link_->currentData().toString();
     sf_->setEnabled(isRegion(key));
     duty_->setEnabled(key == QLatin1String("lorawan-eu868"));
+    availability_->setEnabled(trace_->text().trimmed().isEmpty()); // a trace replaces the share
+    clockMhz_->setEnabled(cpu_->currentData().toInt() != static_cast<int>(dpu::CpuChoice::None));
 }
 
 dpu::FleetSettings FleetInputs::settings() const
@@ -150,6 +231,12 @@ dpu::FleetSettings FleetInputs::settings() const
     s.availability = availability_->value() / 100.0;
     s.roundPeriodSeconds = periodHours_->value() * 3600.0;
     s.drainRounds = drain_->value();
+    s.availabilityTrace = trace_->text().trimmed().toStdString();
+    s.policy.catchUp = static_cast<dpu::CatchUpDelivery>(catchUp_->currentData().toInt());
+    s.policy.order = static_cast<dpu::CatchUpOrder>(order_->currentData().toInt());
+    s.policy.maxStaleness = maxStaleness_->value();
+    s.cpu.cpu = static_cast<dpu::CpuChoice>(cpu_->currentData().toInt());
+    s.cpu.clockMhz = clockMhz_->value();
     return s;
 }
 
@@ -171,6 +258,12 @@ void FleetInputs::setSettings(const dpu::FleetSettings& s)
     availability_->setValue(100.0 * s.availability);
     periodHours_->setValue(s.roundPeriodSeconds / 3600.0);
     drain_->setValue(s.drainRounds);
+    trace_->setText(QString::fromStdString(s.availabilityTrace));
+    catchUp_->setCurrentIndex(std::max(0, catchUp_->findData(static_cast<int>(s.policy.catchUp))));
+    order_->setCurrentIndex(std::max(0, order_->findData(static_cast<int>(s.policy.order))));
+    maxStaleness_->setValue(s.policy.maxStaleness);
+    cpu_->setCurrentIndex(std::max(0, cpu_->findData(static_cast<int>(s.cpu.cpu))));
+    clockMhz_->setValue(s.cpu.clockMhz);
     updateEnabled();
 }
 
@@ -186,6 +279,12 @@ void FleetInputs::saveSettings(QSettings& q) const
     q.setValue(QStringLiteral("fleet/availability"), s.availability);
     q.setValue(QStringLiteral("fleet/roundPeriodSeconds"), s.roundPeriodSeconds);
     q.setValue(QStringLiteral("fleet/drainRounds"), s.drainRounds);
+    q.setValue(QStringLiteral("fleet/availabilityTrace"), QString::fromStdString(s.availabilityTrace));
+    q.setValue(QStringLiteral("fleet/catchUp"), static_cast<int>(s.policy.catchUp));
+    q.setValue(QStringLiteral("fleet/order"), static_cast<int>(s.policy.order));
+    q.setValue(QStringLiteral("fleet/maxStaleness"), s.policy.maxStaleness);
+    q.setValue(QStringLiteral("fleet/cpu"), QString::fromStdString(dpu::cpuChoiceKey(s.cpu.cpu)));
+    q.setValue(QStringLiteral("fleet/clockMhz"), s.cpu.clockMhz);
 }
 
 void FleetInputs::restoreSettings(const QSettings& q)
@@ -207,6 +306,18 @@ void FleetInputs::restoreSettings(const QSettings& q)
     s.availability = get("availability", s.availability).toDouble();
     s.roundPeriodSeconds = get("roundPeriodSeconds", s.roundPeriodSeconds).toDouble();
     s.drainRounds = get("drainRounds", s.drainRounds).toInt();
+    s.availabilityTrace = get("availabilityTrace", QString::fromStdString(s.availabilityTrace)).toString().toStdString();
+    // Enums by their value, checked: a hand-edited file falls back to the default.
+    const int catchUp = get("catchUp", static_cast<int>(s.policy.catchUp)).toInt();
+    s.policy.catchUp = catchUp == 1 ? dpu::CatchUpDelivery::MulticastPerVersion : dpu::CatchUpDelivery::Unicast;
+    const int order = get("order", static_cast<int>(s.policy.order)).toInt();
+    s.policy.order = order == 1 ? dpu::CatchUpOrder::SmallestFirst : dpu::CatchUpOrder::MostStaleFirst;
+    s.policy.maxStaleness = get("maxStaleness", s.policy.maxStaleness).toInt();
+    const QString cpu = get("cpu", QString::fromStdString(dpu::cpuChoiceKey(s.cpu.cpu))).toString();
+    s.cpu.cpu = cpu == QLatin1String("cortex-m4")   ? dpu::CpuChoice::CortexM4
+                : cpu == QLatin1String("cortex-m0") ? dpu::CpuChoice::CortexM0
+                                                    : dpu::CpuChoice::None;
+    s.cpu.clockMhz = get("clockMhz", s.cpu.clockMhz).toDouble();
     setSettings(s); // the widgets' ranges clamp a hand-edited value
 }
 

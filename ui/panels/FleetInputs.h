@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The Fleet tab's inputs: link and spreading factor or mix, duty cycle, loss, delivery, devices, availability, period, drain.
+// The Fleet tab's inputs: link and spreading factor or mix, duty cycle, loss, delivery, devices, availability or trace, period, drain, catch-up policy, processor.
 #pragma once
 #include "dpu/FleetSettings.h"
 #include <QGroupBox>
@@ -7,6 +7,7 @@
 class QComboBox;
 class QFormLayout;
 class QDoubleSpinBox;
+class QLineEdit;
 class QSettings;
 class QSpinBox;
 
@@ -17,7 +18,7 @@ class FleetInputs : public QGroupBox {
 public:
     explicit FleetInputs(QWidget* parent = nullptr);
 
-    /// The fleet the widgets state (no processor: the window leaves applying out).
+    /// The fleet the widgets state, the server's policy and the devices' processor included.
     dpu::FleetSettings settings() const;
     /// Shows `settings` (a link key the list lacks falls back to LoRaWAN EU868).
     void setSettings(const dpu::FleetSettings& settings);
@@ -36,6 +37,9 @@ Q_SIGNALS:
 private:
     void addLinkRows(QFormLayout* form);
     void addFleetRows(QFormLayout* form);
+    void addServerRows(QFormLayout* form);
+    void addProcessorRows(QFormLayout* form);
+    void chooseTrace();
     void updateEnabled();
 
     QComboBox* link_;
@@ -47,6 +51,12 @@ private:
     QDoubleSpinBox* availability_;
     QDoubleSpinBox* periodHours_;
     QSpinBox* drain_;
+    QLineEdit* trace_;
+    QComboBox* catchUp_;
+    QComboBox* order_;
+    QSpinBox* maxStaleness_;
+    QComboBox* cpu_;
+    QDoubleSpinBox* clockMhz_;
 };
 
 } // namespace dpu::ui

@@ -44,6 +44,8 @@ public:
     QString statusText() const;
     /// A request is waiting or under way.
     bool busy() const { return busy_ || waiting_; }
+    /// The simulation the charts and the table show (its series' full results).
+    const FleetAnswer& shownAnswer() const { return shown_; }
 
     /// Under "fleet/" in the settings.
     void saveSettings(QSettings& settings) const;

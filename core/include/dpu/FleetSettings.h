@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// A fleet as a user states it (link, SF or mix, duty cycle, loss, delivery, devices, availability, period, processor): one typed struct for the window and the CLI.
+// A fleet as a user states it (link, SF or mix, duty cycle, loss, delivery, devices, availability or trace, period, processor, policy): one typed struct for the window and the CLI.
 #pragma once
 #include "dpu/Fleet.h"
 #include <cmath>
@@ -45,6 +45,11 @@ struct FleetSettings {
     int drainRounds = 0;
     uint64_t seed = 1;
     CpuSettings cpu;
+    /// A trace of which devices are on in which round (AvailabilityTrace::read: a CSV of
+    /// device,round lines or FedScale's JSON); given, it replaces `availability`. Empty: none.
+    std::string availabilityTrace;
+    /// The server's catch-up policy: delivery, order, the full model past a staleness, repairs.
+    FleetPolicy policy;
 };
 
 /// The link the settings name: the preset (or the region at the SF), moved to the SF, the duty
@@ -59,9 +64,11 @@ DeviceCpu deviceCpuOf(const CpuSettings& settings);
 /// "cortex-m4", "cortex-m0" or "" (none): what the CLI's --cpu and the settings file say.
 std::string cpuChoiceKey(CpuChoice cpu);
 
-/// One group of `settings.devices` devices with the link, mix, availability and processor,
-/// the default policy, the period, drain and seed; `lastRound` and `newSamplesPerRound` from
-/// the runs (FleetRunInput). Throws LinkError as linkOf(); the rest is checked by simulateFleet().
+/// One group of `settings.devices` devices with the link, mix, availability (or the trace, read
+/// here) and processor, the settings' policy, the period, drain and seed; `lastRound` and
+/// `newSamplesPerRound` from the runs (FleetRunInput). Throws LinkError as linkOf(), and naming
+/// the trace's file and line for an unreadable or malformed trace; the rest is checked by
+/// simulateFleet().
 FleetConfig fleetConfigOf(const FleetSettings& settings, int lastRound, int64_t newSamplesPerRound);
 
 } // namespace dpu

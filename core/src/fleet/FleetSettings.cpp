@@ -3,6 +3,7 @@
 #include "dpu/FleetSettings.h"
 #include "fleet/Text.h"
 #include <algorithm>
+#include <memory>
 
 namespace dpu {
 
@@ -75,9 +76,12 @@ FleetConfig fleetConfigOf(const FleetSettings& s, int lastRound, int64_t newSamp
     group.sfMix = sfMixOf(s.link);
     group.link = linkOf(s.link);
     group.availability = s.availability;
+    if (!s.availabilityTrace.empty())
+        group.trace = std::make_shared<AvailabilityTrace>(AvailabilityTrace::read(s.availabilityTrace));
     group.cpu = deviceCpuOf(s.cpu);
     FleetConfig config;
     config.groups.push_back(group);
+    config.policy = s.policy;
     config.roundPeriodSeconds = s.roundPeriodSeconds;
     config.drainRounds = s.drainRounds;
     config.seed = s.seed;

@@ -3,7 +3,9 @@
 #include "dpu/FleetRuns.h"
 #include "dpu/FleetSettings.h"
 #include "FleetTestSupport.h"
+#include <QTemporaryDir>
 #include <QtTest/QtTest>
+#include <fstream>
 #include <cmath>
 
 namespace {
@@ -190,6 +192,39 @@ private Q_SLOTS:
         QVERIFY(r.rounds[0].applySecondsMax > 0);
         s.cpu.cpu = dpu::CpuChoice::None;
         QCOMPARE(dpu::simulateFleet(dpu::fleetConfigOf(s, 5, 700), in.strategies[0]).rounds[0].applyEnergyMean, 0.0);
+    }
+
+    void traceAndPolicyFromTheSettings()
+    {
+        // The window states a trace file and the server's policy; the config carries both.
+        QTemporaryDir dir;
+        const std::string trace = dir.path().toStdString() + "/on.csv";
+        {
+            std::ofstream f(trace);
+            f << "device,round\n0,1\n0,2\n1,2\n";
+        }
+        dpu::FleetSettings s;
+        s.devices = 2;
+        s.availabilityTrace = trace;
+        s.policy.catchUp = dpu::CatchUpDelivery::MulticastPerVersion;
+        s.policy.order = dpu::CatchUpOrder::SmallestFirst;
+        s.policy.maxStaleness = 3;
+        const dpu::FleetConfig c = dpu::fleetConfigOf(s, 5, 700);
+        QVERIFY(c.groups[0].trace != nullptr);
+        QVERIFY(c.groups[0].trace->available(0, 1, 0));
+        QVERIFY(!c.groups[0].trace->available(1, 1, 0)); // device 1 sleeps through round 1
+        QVERIFY(c.groups[0].trace->available(1, 2, 0));
+        QVERIFY(c.policy.catchUp == dpu::CatchUpDelivery::MulticastPerVersion);
+        QVERIFY(c.policy.order == dpu::CatchUpOrder::SmallestFirst);
+        QCOMPARE(c.policy.maxStaleness, 3);
+        QVERIFY(dpu::fleetConfigOf(dpu::FleetSettings{}, 5, 700).groups[0].trace == nullptr);
+        // A malformed line: the error names the file and the line.
+        {
+            std::ofstream f(trace);
+            f << "device,round\n0,1\n0,second\n";
+        }
+        const QString error = errorOf([&] { dpu::fleetConfigOf(s, 5, 700); });
+        QVERIFY2(error.contains(QString::fromStdString(trace + ":3")), qPrintable(error));
     }
 };
 
