@@ -5,6 +5,7 @@
 #include "FleetOutput.h"
 #include "LinkArgs.h"
 #include "dpu/Fleet.h"
+#include "dpu/FleetCatchUps.h"
 #include "dpu/FleetRuns.h"
 #include "dpu/FleetSettings.h"
 #include "dpu/RunFolder.h"
@@ -31,14 +32,18 @@ bool isNumber(const std::string& s, double& out)
 /// Every strategy and the chosen seed of one run as the fleet's input (core's
 /// fleetStrategiesOf), the strategies that never deployed named on stderr.
 std::vector<FleetStrategy> strategiesOf(const RunFolder& run, int64_t seedWanted, bool labelled, int& lastRound,
-                                        int64_t& perRound)
+                                        int64_t& perRound, const std::shared_ptr<CatchUpSizes>& realCatchUps)
 {
     const uint64_t seed = seedWanted >= 0 ? static_cast<uint64_t>(seedWanted) : run.plan.seeds.front();
     if (std::find(run.plan.seeds.begin(), run.plan.seeds.end(), seed) == run.plan.seeds.end())
         throw UsageError("--seed: " + run.label() + " has no seed " + std::to_string(seed));
-    FleetRunInput input = fleetStrategiesOf(run, seed, labelled ? run.label() + "/" : std::string());
+    const std::string prefix = labelled ? run.label() + "/" : std::string();
+    FleetRunInput input = fleetStrategiesOf(run, seed, prefix);
     for (const std::string& name : input.neverDeployed)
         std::fprintf(stderr, "note: %s never deployed: left out\n", name.c_str());
+    if (realCatchUps)
+        for (FleetStrategy& s : input.strategies)
+            useRealCatchUps(s, run, s.name.substr(prefix.size()), seed, realCatchUps);
     lastRound = std::max(lastRound, input.lastRound);
     perRound = input.newSamplesPerRound;
     return std::move(input.strategies);
@@ -70,7 +75,8 @@ std::string fleetUsage()
            "strategy of each run, one seed): devices start on a strategy's first deployed version, each\n"
            "later deployed round is released at the start of its round and multicast to the devices\n"
            "that ran the previous one; devices that were off get catch-up bundles (estimated as the\n"
-           "cheaper of the chain of missed bundles and the full model) or the full model. Prints per\n"
+           "cheaper of the chain of missed bundles and the full model, or built: --catch-up-bytes real)\n"
+           "or the full model. Prints per\n"
            "strategy the time until 50/90/99 % of the fleet run the last version, the energy per device\n"
            "per round and per year, the fleet's mean accuracy beside the server's, the bytes per node.\n"
            "Model, rules and sources: docs/fleet.md.\n"
@@ -96,6 +102,9 @@ std::string fleetUsage()
            "  --catch-up unicast|multicast  stale devices: a bundle each, or one multicast per version\n"
            "  --order most-stale|smallest   which stale devices a busy gateway serves first\n"
            "  --max-staleness V     the full model for devices more than V versions behind (0: never)\n"
+           "  --catch-up-bytes estimate|real  a catch-up's size: estimated (the cheaper of the missed\n"
+           "                        bundles and the full model; default), or the cheapest route of the real\n"
+           "                        catch-up bundle built from the run's files (about a second per pair)\n"
            "  --repairs N           repair sessions for devices that missed fragments (default 1)\n"
            "  --target Q            completion probability per device the redundancy aims at (0.99)\n"
            + cpuArgsUsage() +
@@ -115,7 +124,7 @@ struct FleetOptions {
     double devicesArg = NAN;
     LinkArgs link;
     CpuSettings cpu;
-    std::string availabilityText, catchUp, order;
+    std::string availabilityText, catchUp, order, catchUpBytes;
     double maxStaleness = 0, repairs = 1, target = 0.99, period = 86400, drain = 0, fleetSeed = 1, sampleBytes = 0;
     bool perSf = false;
 };
@@ -129,6 +138,7 @@ FleetOptions readFleetOptions(ArgList& args)
     o.availabilityText = args.value("--availability", "1");
     o.catchUp = args.value("--catch-up", "unicast");
     o.order = args.value("--order", "most-stale");
+    o.catchUpBytes = args.value("--catch-up-bytes", "estimate");
     o.maxStaleness = args.number("--max-staleness", 0);
     o.repairs = args.number("--repairs", 1);
     o.target = args.number("--target", 0.99);
@@ -155,6 +165,8 @@ FleetConfig fleetConfigOf(const FleetOptions& o)
         throw UsageError("--link: expected lorawan-eu868, lorawan-us915 or a preset (dpu-cli fleet --help lists them)");
     if (catchUp != "unicast" && catchUp != "multicast")
         throw UsageError("--catch-up: expected unicast or multicast, found '" + catchUp + "'");
+    if (o.catchUpBytes != "estimate" && o.catchUpBytes != "real")
+        throw UsageError("--catch-up-bytes: expected estimate or real, found '" + o.catchUpBytes + "'");
     if (order != "most-stale" && order != "smallest")
         throw UsageError("--order: expected most-stale or smallest, found '" + order + "'");
     for (const auto& [value, name] : {std::pair{maxStaleness, "--max-staleness"}, {repairs, "--repairs"}, {drain, "--drain"},
@@ -219,20 +231,25 @@ int fleetCommand(const std::vector<std::string>& argv)
     std::vector<FleetResult> results;
     int lastRound = 0;
     int64_t perRound = 0;
+    const auto realCatchUps = options.catchUpBytes == "real" ? std::make_shared<CatchUpSizes>() : nullptr;
     for (const RunFolder& run : runs) {
         if (!run.complete())
             std::fprintf(stderr, "note: %s stopped early: simulated over its finished rounds\n", run.label().c_str());
-        for (FleetStrategy& s : strategiesOf(run, static_cast<int64_t>(seedArg), runs.size() > 1, lastRound, perRound))
+        for (FleetStrategy& s : strategiesOf(run, static_cast<int64_t>(seedArg), runs.size() > 1, lastRound, perRound, realCatchUps))
             strategies.push_back(std::move(s));
     }
     if (strategies.empty())
         throw Error("no strategy of these runs deployed a version");
     config.lastRound = lastRound;
     config.newSamplesPerRound = perRound;
-    std::fprintf(stderr, "note: catch-up bundles are estimated as the cheaper of the chain of missed bundles and the full "
-                         "model (real catch-up bundles are not yet written)\n");
+    if (!realCatchUps)
+        std::fprintf(stderr, "note: catch-up bundles are estimated as the cheaper of the chain of missed bundles and the full "
+                             "model (--catch-up-bytes real builds them)\n");
     for (const FleetStrategy& s : strategies)
         results.push_back(simulateFleet(config, s));
+    if (realCatchUps)
+        std::fprintf(stderr, "note: %d catch-up bundles built from the runs' files; each size is its cheapest route\n",
+                     realCatchUps->built);
     if (json)
         std::fputs(fleetResultsToJson(config, results).c_str(), stdout);
     else

@@ -159,6 +159,10 @@ private Q_SLOTS:
         error({"--link", "ble-smp", "--multicast"}, 1, QStringLiteral("has no multicast"));
         error({"--link", "lorawan-eu868", "--seed", "9"}, 2, QStringLiteral("has no seed 9"));
         error({"--link", "lorawan-eu868", "--catch-up", "broadcast"}, 2, QStringLiteral("--catch-up: expected unicast or multicast"));
+        error({"--link", "lorawan-eu868", "--catch-up-bytes", "exact"}, 2,
+              QStringLiteral("--catch-up-bytes: expected estimate or real, found 'exact'"));
+        // Real catch-up sizes need the run's bundles: this run has only its records.
+        error({"--link", "lorawan-eu868", "--availability", "0.5", "--drain", "3", "--catch-up-bytes", "real"}, 1, run_);
         const Result none = fleet({run_, "--link", "lorawan-eu868"});
         QCOMPARE(none.code, 2);
         QVERIFY(none.err.contains(QStringLiteral("--devices")));

@@ -5,6 +5,10 @@
 #include "bundle/BundleManifest.h"
 #include "dpu/CatchUp.h"
 #include "dpu/Error.h"
+#include "dpu/FleetCatchUps.h"
+#include "dpu/FleetRuns.h"
+#include "dpu/LinkModel.h"
+#include "dpu/RunFolder.h"
 #include "dpu/Runner.h"
 #include "experiment/CatchUpBuilder.h"
 #include "experiment/DeployedChain.h"
@@ -14,6 +18,8 @@
 #include <QTemporaryDir>
 #include <nlohmann/json.hpp>
 #include <algorithm>
+#include <filesystem>
+#include <memory>
 
 namespace {
 
@@ -165,6 +171,58 @@ private Q_SLOTS:
         const dpu::CatchUpResult many = dpu::catchUpOf(dpuChain, 1, dpuChain.latest(), {});
         if (many.chainRounds.size() >= 2)
             QVERIFY2(many.route != dpu::CatchUpRoute::Full, many.reason.c_str());
+    }
+
+    void fleetSimulationUsesRealCatchUps()
+    {
+        // The simulation's catch-up sizes built from the run's own files: the cheapest route of
+        // the real catch-up bundle between the two versions, each pair built once.
+        const dpu::RunFolder run = dpu::loadRunFolder(runDir("q4-coded").toStdString());
+        dpu::FleetRunInput in = dpu::fleetStrategiesOf(run, 3);
+        QCOMPARE(in.strategies.size(), size_t(1));
+        dpu::FleetStrategy& s = in.strategies[0];
+        const int last = static_cast<int>(s.versions.size()) - 1;
+        QVERIFY2(last >= 2, "the run must deploy three versions for a device to miss one");
+        auto sizes = std::make_shared<dpu::CatchUpSizes>();
+        dpu::useRealCatchUps(s, run, "dpu", 3, sizes);
+        const dpu::DeployedChain chain = dpu::DeployedChain::load(runDir("q4-coded").toStdString(), "dpu", 3, false);
+        uint64_t firstVersion = 0;
+        for (const dpu::RoundRecord& r : run.records)
+            if (r.deployed && (firstVersion == 0 || r.deviceVersion < firstVersion))
+                firstVersion = r.deviceVersion;
+        const dpu::CatchUpResult expected = dpu::catchUpOf(chain, firstVersion, chain.latest(), {});
+        QCOMPARE(s.catchUpBytes(0, last), std::min({expected.catchUpBytes, expected.chainBytes, expected.fullBytes}));
+        QCOMPARE(sizes->built, 1);
+        QCOMPARE(s.catchUpBytes(0, last), std::min({expected.catchUpBytes, expected.chainBytes, expected.fullBytes}));
+        QCOMPARE(sizes->built, 1); // the second answer came from the map
+        // Never more than the estimate (the chain's sum or the full model).
+        QVERIFY(s.catchUpBytes(0, last) <= dpu::chainOrFullBytes(s, 0, last));
+        // A simulation with devices that sleep asks for its catch-ups, and they are built.
+        dpu::FleetConfig config;
+        dpu::FleetGroup group;
+        group.devices = 20;
+        group.availability = 0.5;
+        group.link = dpu::lorawanEu868(9, 0.1);
+        config.groups.push_back(group);
+        config.lastRound = in.lastRound;
+        config.drainRounds = 3;
+        const dpu::FleetResult result = dpu::simulateFleet(config, s);
+        QVERIFY(!result.rounds.empty());
+        QVERIFY(sizes->built >= 1);
+        // A run folder without its bundles: the simulation says which file is missing.
+        QTemporaryDir copy;
+        const std::string moved = copy.path().toStdString() + "/run";
+        std::filesystem::copy(runDir("q4-coded").toStdString(), moved, std::filesystem::copy_options::recursive);
+        std::filesystem::remove_all(moved + "/bundles");
+        dpu::RunFolder stripped = dpu::loadRunFolder(moved);
+        dpu::FleetStrategy bare = dpu::fleetStrategiesOf(stripped, 3).strategies.at(0);
+        dpu::useRealCatchUps(bare, stripped, "dpu", 3);
+        try {
+            bare.catchUpBytes(0, last);
+            QFAIL("a run without its bundles gave a catch-up size");
+        } catch (const dpu::Error& e) {
+            QVERIFY2(std::string(e.what()).find(moved) != std::string::npos, e.what());
+        }
     }
 
     void exportWritesCatchUpBundlesAndTheirRoutes()
