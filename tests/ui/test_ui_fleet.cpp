@@ -2,6 +2,10 @@
 // The Fleet tab on the offscreen platform: it follows the run book, names series as the book does, draws the fleet beside the server, spreads versions, fills its table, reports bad links, keeps its settings.
 #include "MainWindow.h"
 #include "RunFixtures.h"
+#include "TestSupport.h"
+#include "dpu/FleetCatchUps.h"
+#include "dpu/FleetRuns.h"
+#include "dpu/Runner.h"
 #include "UiTestSupport.h"
 #include "charts/FleetAccuracyChart.h"
 #include "charts/VersionSpreadChart.h"
@@ -259,6 +263,56 @@ private Q_SLOTS:
         panel.inputs()->setSettings(s);
         QVERIFY(settle(panel));
         QVERIFY2(panel.statusText().contains(trace + QStringLiteral(":3")), qPrintable(panel.statusText()));
+        QCOMPARE(panel.table()->rowCount(), 0);
+    }
+
+    void realCatchUpsFromTheRunsFiles()
+    {
+        // A real run (three rounds of DPU on a slice of Fashion-MNIST, with its bundles).
+        if (dpu::test::fashionMnistDir().empty())
+            QFAIL("Fashion-MNIST is missing: install the Debian package dataset-fashion-mnist (scripts/deps does)");
+        const QString real = tmp_.filePath(QStringLiteral("run-real"));
+        dpu::Plan plan;
+        plan.name = "fleet-real";
+        plan.dataset.trainLimit = 1200;
+        plan.dataset.testLimit = 400;
+        plan.split = {100, 300, 3, 200};
+        plan.strategies = {"dpu"};
+        plan.k = 0.02;
+        plan.train.epochs = 1;
+        plan.seeds = {3};
+        plan.threads = 1;
+        dpu::RunObserver quiet;
+        dpu::Runner(plan, {real.toStdString()}).run(quiet);
+
+        RunBook book;
+        FleetPanel panel;
+        panel.setRunBook(&book);
+        QVERIFY(book.openFolder(real) != 0);
+        dpu::FleetSettings s = perfectFleet();
+        s.availability = 0.5;
+        s.drainRounds = 3;
+        s.realCatchUps = true;
+        panel.inputs()->setSettings(s);
+        QVERIFY(settle(panel));
+        QVERIFY2(panel.shownAnswer().error.empty(), panel.shownAnswer().error.c_str());
+        QVERIFY2(panel.statusText().contains(QStringLiteral("real bundles")), qPrintable(panel.statusText()));
+        QCOMPARE(panel.shownAnswer().series.size(), size_t(1));
+        // What the window shows is core's simulation with the real sizes, nothing of its own.
+        const dpu::RunFolder folder = dpu::loadRunFolder(real.toStdString());
+        dpu::FleetRunInput in = dpu::fleetStrategiesOf(folder, 3);
+        dpu::useRealCatchUps(in.strategies[0], folder, "dpu", 3);
+        const dpu::FleetResult expected =
+            dpu::simulateFleet(dpu::fleetConfigOf(s, in.lastRound, in.newSamplesPerRound), in.strategies[0]);
+        const dpu::FleetResult& shown = panel.shownAnswer().series[0].result;
+        QCOMPARE(shown.meanEnergyPerDeviceRound, expected.meanEnergyPerDeviceRound);
+        QCOMPARE(shown.meanFleetAccuracy, expected.meanFleetAccuracy);
+        // A run folder that has only its records: the status names what is missing.
+        book.clear();
+        QVERIFY(book.openFolder(runA_) != 0);
+        QVERIFY(settle(panel));
+        QVERIFY2(panel.statusText().contains(QStringLiteral("cannot be simulated")) && panel.statusText().contains(runA_),
+                 qPrintable(panel.statusText()));
         QCOMPARE(panel.table()->rowCount(), 0);
     }
 

@@ -2,6 +2,7 @@
 // FleetInputs: the widgets of a dpu::FleetSettings, saved under "fleet/" in the settings.
 #include "panels/FleetInputs.h"
 #include "dpu/LinkModel.h"
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
@@ -59,6 +60,7 @@ FleetInputs::FleetInputs(QWidget* parent) : QGroupBox(tr("Fleet"), parent)
         connect(b, &QDoubleSpinBox::valueChanged, this, &FleetInputs::changed);
     for (QSpinBox* b : {devices_, drain_, maxStaleness_})
         connect(b, &QSpinBox::valueChanged, this, &FleetInputs::changed);
+    connect(realCatchUps_, &QCheckBox::toggled, this, &FleetInputs::changed);
     // A path is read when the user is done with it, not at every keystroke.
     connect(trace_, &QLineEdit::editingFinished, this, [this] {
         updateEnabled();
@@ -161,6 +163,12 @@ void FleetInputs::addServerRows(QFormLayout* form)
     maxStaleness_->setSuffix(tr(" versions behind"));
     maxStaleness_->setToolTip(tr("A device further behind gets the whole model instead of a catch-up bundle"));
     form->addRow(tr("Whole model after"), maxStaleness_);
+    realCatchUps_ = new QCheckBox(tr("Build real catch-up bundles"), this);
+    realCatchUps_->setObjectName(QStringLiteral("fleetRealCatchUps"));
+    realCatchUps_->setToolTip(tr("Size each catch-up as the real bundle built from the runs' files (its cheapest route: "
+                                 "catch-up, chain or full model), about a second per pair of versions the first time; "
+                                 "otherwise estimated as the cheaper of the missed bundles and the full model"));
+    form->addRow(QString(), realCatchUps_);
 }
 
 void FleetInputs::addProcessorRows(QFormLayout* form)
@@ -235,6 +243,7 @@ dpu::FleetSettings FleetInputs::settings() const
     s.policy.catchUp = static_cast<dpu::CatchUpDelivery>(catchUp_->currentData().toInt());
     s.policy.order = static_cast<dpu::CatchUpOrder>(order_->currentData().toInt());
     s.policy.maxStaleness = maxStaleness_->value();
+    s.realCatchUps = realCatchUps_->isChecked();
     s.cpu.cpu = static_cast<dpu::CpuChoice>(cpu_->currentData().toInt());
     s.cpu.clockMhz = clockMhz_->value();
     return s;
@@ -262,6 +271,7 @@ void FleetInputs::setSettings(const dpu::FleetSettings& s)
     catchUp_->setCurrentIndex(std::max(0, catchUp_->findData(static_cast<int>(s.policy.catchUp))));
     order_->setCurrentIndex(std::max(0, order_->findData(static_cast<int>(s.policy.order))));
     maxStaleness_->setValue(s.policy.maxStaleness);
+    realCatchUps_->setChecked(s.realCatchUps);
     cpu_->setCurrentIndex(std::max(0, cpu_->findData(static_cast<int>(s.cpu.cpu))));
     clockMhz_->setValue(s.cpu.clockMhz);
     updateEnabled();
@@ -283,6 +293,7 @@ void FleetInputs::saveSettings(QSettings& q) const
     q.setValue(QStringLiteral("fleet/catchUp"), static_cast<int>(s.policy.catchUp));
     q.setValue(QStringLiteral("fleet/order"), static_cast<int>(s.policy.order));
     q.setValue(QStringLiteral("fleet/maxStaleness"), s.policy.maxStaleness);
+    q.setValue(QStringLiteral("fleet/realCatchUps"), s.realCatchUps);
     q.setValue(QStringLiteral("fleet/cpu"), QString::fromStdString(dpu::cpuChoiceKey(s.cpu.cpu)));
     q.setValue(QStringLiteral("fleet/clockMhz"), s.cpu.clockMhz);
 }
@@ -313,6 +324,7 @@ void FleetInputs::restoreSettings(const QSettings& q)
     const int order = get("order", static_cast<int>(s.policy.order)).toInt();
     s.policy.order = order == 1 ? dpu::CatchUpOrder::SmallestFirst : dpu::CatchUpOrder::MostStaleFirst;
     s.policy.maxStaleness = get("maxStaleness", s.policy.maxStaleness).toInt();
+    s.realCatchUps = get("realCatchUps", s.realCatchUps).toBool();
     const QString cpu = get("cpu", QString::fromStdString(dpu::cpuChoiceKey(s.cpu.cpu))).toString();
     s.cpu.cpu = cpu == QLatin1String("cortex-m4")   ? dpu::CpuChoice::CortexM4
                 : cpu == QLatin1String("cortex-m0") ? dpu::CpuChoice::CortexM0

@@ -4,6 +4,7 @@
 #include "dpu/FleetSettings.h"
 #include <QGroupBox>
 
+class QCheckBox;
 class QComboBox;
 class QFormLayout;
 class QDoubleSpinBox;
@@ -55,6 +56,7 @@ private:
     QComboBox* catchUp_;
     QComboBox* order_;
     QSpinBox* maxStaleness_;
+    QCheckBox* realCatchUps_;
     QComboBox* cpu_;
     QDoubleSpinBox* clockMhz_;
 };

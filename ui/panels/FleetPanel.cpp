@@ -247,7 +247,9 @@ void FleetPanel::show(const FleetAnswer& answer)
         QString text = tr("%n series on %1 devices, a round every %2.", nullptr, static_cast<int>(keys_.size()))
                            .arg(inputs_->settings().devices)
                            .arg(duration(shown_.roundPeriodSeconds));
-        text += QLatin1Char(' ') + tr("Catch-up bundles are estimated as the cheaper of the missed bundles and the full model.");
+        text += QLatin1Char(' ') + (inputs_->settings().realCatchUps
+                                        ? tr("Catch-ups are sized as the real bundles built from the runs' files.")
+                                        : tr("Catch-up bundles are estimated as the cheaper of the missed bundles and the full model."));
         for (const std::string& note : shown_.notes)
             text += QStringLiteral("<br>") + QString::fromStdString(note).toHtmlEscaped();
         status_->setText(text);

@@ -41,7 +41,10 @@ FleetAnswer FleetWorker::simulateNow(const FleetRequest& request) const
     try {
         for (FleetRunSource source : request.runs) {
             readStatus(source.run);
-            const dpu::FleetRunInput input = dpu::fleetStrategiesOf(source.run, source.seed);
+            dpu::FleetRunInput input = dpu::fleetStrategiesOf(source.run, source.seed);
+            if (request.settings.realCatchUps)
+                for (dpu::FleetStrategy& s : input.strategies)
+                    dpu::useRealCatchUps(s, source.run, s.name, source.seed, catchUpSizes_);
             for (const std::string& name : input.neverDeployed)
                 out.notes.push_back(source.run.plan.name + "/" + name + " never deployed: left out");
             const dpu::FleetConfig config = dpu::fleetConfigOf(request.settings, input.lastRound, input.newSamplesPerRound);

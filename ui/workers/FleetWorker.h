@@ -2,11 +2,13 @@
 // Simulates the fleet (dpu/Fleet.h) for the finished runs on screen on a worker thread: one request at a time, stale ones dropped.
 #pragma once
 #include "dpu/Fleet.h"
+#include "dpu/FleetCatchUps.h"
 #include "dpu/FleetSettings.h"
 #include "dpu/RunFolder.h"
 #include <QMetaType>
 #include <QObject>
 #include <atomic>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -65,6 +67,9 @@ Q_SIGNALS:
 
 private:
     std::atomic<quint64> cancelBefore_{0};
+    /// Real catch-up sizes built so far: the tab re-simulates at every edit, and a run's files
+    /// do not change once it has ended. Used on the worker's thread only.
+    std::shared_ptr<dpu::CatchUpSizes> catchUpSizes_ = std::make_shared<dpu::CatchUpSizes>();
 };
 
 } // namespace dpu::ui

@@ -50,6 +50,9 @@ struct FleetSettings {
     std::string availabilityTrace;
     /// The server's catch-up policy: delivery, order, the full model past a staleness, repairs.
     FleetPolicy policy;
+    /// Catch-up sizes from real catch-up bundles built of the runs' files (dpu/FleetCatchUps.h)
+    /// instead of the estimate; the caller applies it (fleetConfigOf() does not read run folders).
+    bool realCatchUps = false;
 };
 
 /// The link the settings name: the preset (or the region at the SF), moved to the SF, the duty
