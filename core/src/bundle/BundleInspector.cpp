@@ -140,6 +140,44 @@ std::vector<uint8_t> producedHeader(const std::vector<uint8_t>& bundle, uint64_t
     return header;
 }
 
+/// What a tensor's section holds, after its mode: the shared dense stream's form, or a sparse
+/// section's coding, changes and coding parameters (read from the section at `secPos`).
+void describeSection(std::ostream& o, const std::vector<uint8_t>& bundle, uint64_t secPos, uint64_t mode, uint64_t coding,
+                     uint64_t numel, bool pooled, uint64_t secLen)
+{
+    if (pooled) {
+        o << ", in the shared dense stream";
+        if (secLen > 0) {
+            Cursor s(bundle, secPos);
+            o << " (here: " << ((s.u(1, "dense stream flags") & DPU_SPARSE_DIRECT) ? "direct" : "xor") << ")";
+        }
+    }
+    if (mode >= DPU_MODE_SPARSE && coding == DPU_CODING_CQ) {
+        Cursor s(bundle, secPos);
+        const uint64_t changed = s.u(8, "change count"), form = s.u(1, "cq form"), cqFlags = s.u(1, "cq flags");
+        s.u(2, "cq limits");
+        o << " cq " << (form == DPU_CQ_GRID ? "grid" : "table") << ((cqFlags & DPU_CQ_DIFF) ? " diff" : "") << ", "
+          << changed << "/" << numel << " changed, rows of " << s.u(4, "cq row length");
+        if (form == DPU_CQ_GRID) {
+            const uint64_t m = s.u(1, "step mantissa"), x = s.u(1, "step exponent");
+            o << ", step " << std::ldexp(double(m), int(x) - 127);
+        } else {
+            o << ", " << s.u(2, "centroid count") << " levels";
+        }
+    } else if (mode >= DPU_MODE_SPARSE) {
+        Cursor s(bundle, secPos);
+        const uint64_t changed = s.u(8, "change count"), rice = s.u(1, "rice parameter");
+        const uint64_t planes = s.u(1, "plane flags");
+        o << " " << codingName(coding) << ", " << changed << "/" << numel << " changed, rice k=" << rice;
+        if (coding == DPU_CODING_FP32)
+            o << ((planes & DPU_SPARSE_DIRECT) ? ", direct" : ", xor");
+        if (coding == DPU_CODING_Q8) {
+            const uint64_t ncent = s.u(2, "centroid count"), form = s.u(1, "centroid form");
+            o << ", " << ncent << (form == DPU_CENTROIDS_F16 ? " f16" : " f32") << " centroids";
+        }
+    }
+}
+
 } // namespace
 
 std::string BundleInspector::inspect(const std::vector<uint8_t>& bundle, const std::vector<uint8_t>* base)
@@ -207,37 +245,7 @@ std::string BundleInspector::inspect(const std::vector<uint8_t>& bundle, const s
         const std::string label = named ? names[i].name + " [" + names[i].shape + "]"
                                          : "#" + std::to_string(i) + " [" + std::to_string(numel) + " values]";
         o << "  " << std::left << std::setw(36) << label << " " << modeName(mode);
-        if (pooled) {
-            o << ", in the shared dense stream";
-            if (secLen > 0) {
-                Cursor s(bundle, secPos);
-                o << " (here: " << ((s.u(1, "dense stream flags") & DPU_SPARSE_DIRECT) ? "direct" : "xor") << ")";
-            }
-        }
-        if (mode >= DPU_MODE_SPARSE && coding == DPU_CODING_CQ) {
-            Cursor s(bundle, secPos);
-            const uint64_t changed = s.u(8, "change count"), form = s.u(1, "cq form"), cqFlags = s.u(1, "cq flags");
-            s.u(2, "cq limits");
-            o << " cq " << (form == DPU_CQ_GRID ? "grid" : "table") << ((cqFlags & DPU_CQ_DIFF) ? " diff" : "") << ", "
-              << changed << "/" << numel << " changed, rows of " << s.u(4, "cq row length");
-            if (form == DPU_CQ_GRID) {
-                const uint64_t m = s.u(1, "step mantissa"), x = s.u(1, "step exponent");
-                o << ", step " << std::ldexp(double(m), int(x) - 127);
-            } else {
-                o << ", " << s.u(2, "centroid count") << " levels";
-            }
-        } else if (mode >= DPU_MODE_SPARSE) {
-            Cursor s(bundle, secPos);
-            const uint64_t changed = s.u(8, "change count"), rice = s.u(1, "rice parameter");
-            const uint64_t planes = s.u(1, "plane flags");
-            o << " " << codingName(coding) << ", " << changed << "/" << numel << " changed, rice k=" << rice;
-            if (coding == DPU_CODING_FP32)
-                o << ((planes & DPU_SPARSE_DIRECT) ? ", direct" : ", xor");
-            if (coding == DPU_CODING_Q8) {
-                const uint64_t ncent = s.u(2, "centroid count"), form = s.u(1, "centroid form");
-                o << ", " << ncent << (form == DPU_CENTROIDS_F16 ? " f16" : " f32") << " centroids";
-            }
-        }
+        describeSection(o, bundle, secPos, mode, coding, numel, pooled, secLen);
         o << ", " << secLen << " bytes\n";
         secPos += secLen;
     }

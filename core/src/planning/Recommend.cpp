@@ -80,6 +80,127 @@ void estimate(Recommendation& r, const CostModel& cost, const Budget& budget, in
 
 const char* const kUnknownAccuracy = "; accuracy unknown: run it to measure";
 
+/// No finished runs: the plan's own configuration on the analytic (fp32) formula.
+Recommendation fromPlanAlone(const Plan& reference, const CostModel& cost, const Budget& budget, int rounds)
+{
+    Recommendation r;
+    const auto partial = std::find_if(reference.strategies.begin(), reference.strategies.end(),
+                                      [](const std::string& s) { return s != "fu"; });
+    r.strategy = partial != reference.strategies.end() ? *partial : "fu";
+    r.values = familyValuesOf(reference);
+    r.family = familyLabel(r.strategy, r.values);
+    r.realToAnalytic = 1;
+    if (cost.partialWeights <= 0) {
+        r.why = "no finished runs, and the plan's model has no known size: nothing to estimate from";
+        return r;
+    }
+    r.why = "no finished runs; ";
+    estimate(r, cost, budget, rounds, "uncalibrated analytic cost model");
+    if (r.found)
+        r.why += kUnknownAccuracy;
+    return r;
+}
+
+/// The cheapest finished point (of any family, a larger k of the chosen one included) that
+/// beats `accuracy` above the budget: what more bytes would buy ("" when none).
+std::string whatMoreBuys(const FrontierGroup& group, double accuracy, const Budget& budget)
+{
+    const FrontierFamily* dearer = nullptr;
+    const FrontierPoint* dearerPoint = nullptr;
+    for (const FrontierFamily& family : group.families)
+        for (const FrontierPoint& p : family.points) {
+            const double b = planning::scopedBytes(p, budget);
+            if (p.meanAccuracy > accuracy && b > budget.bytes && (!dearerPoint || b < planning::scopedBytes(*dearerPoint, budget))) {
+                dearer = &family;
+                dearerPoint = &p;
+            }
+        }
+    if (!dearer)
+        return {};
+    return "; " + configText(dearer->label, dearer->strategy, dearerPoint->k) + " needs "
+           + humanBytes(planning::scopedBytes(*dearerPoint, budget)) + " for " + percent(dearerPoint->meanAccuracy);
+}
+
+/// The best finished point that fits (`chosen`, of family `chosenFamily`), with the counts and
+/// fits of `counted`, and why in words.
+Recommendation fromFinishedPoint(const FrontierGroup& group, const Recommendation& counted, const planning::Candidate& chosen,
+                                 size_t chosenFamily, const Budget& budget, int rounds)
+{
+    Recommendation r = fromFit(group.families[chosenFamily], chosen, rounds);
+    r.familiesConsidered = counted.familiesConsidered;
+    r.familiesFitting = counted.familiesFitting;
+    r.fits = counted.fits;
+    const double bytes = r.fits[chosenFamily].bytes;
+    r.why = configText(r.family, r.strategy, r.k) + ": " + percent(r.expectedAccuracy) + " expected";
+    if (!std::isnan(r.accuracyToFu)) {
+        char d[32];
+        std::snprintf(d, sizeof d, " (%+.2f points to FU)", 100.0 * r.accuracyToFu);
+        r.why += d;
+    }
+    r.why += ", " + humanBytes(bytes) + per(budget) + ", best of " + std::to_string(r.familiesFitting)
+             + (r.familiesFitting == 1 ? " family that fits (" : " families that fit (")
+             + std::to_string(r.familiesConsidered) + " in all)";
+    r.why += whatMoreBuys(group, r.expectedAccuracy, budget);
+    const auto& pts = group.families[chosenFamily].points;
+    if (std::any_of(pts.begin(), pts.end(), [](const FrontierPoint& p) { return !p.measuredBytes; }))
+        r.why += " (analytic bytes where runs measured no bundle)";
+    return r;
+}
+
+/// No finished point fits: the calibrated cost model below the runs, for the family whose runs
+/// reach lowest (the least extrapolation; ties: the more accurate there).
+Recommendation fromCalibratedModel(const FrontierGroup& group, const Recommendation& counted, const CostModel& cost,
+                                   const Budget& budget, int rounds)
+{
+    const FrontierFamily* pick = nullptr;
+    size_t pickIndex = 0;
+    for (size_t f = 0; f < group.families.size(); ++f) {
+        const FrontierFamily& family = group.families[f];
+        if (family.strategy == "fu" || planning::calibration(family) <= 0)
+            continue;
+        const FamilyFit& fit = counted.fits[f];
+        const FamilyFit* held = pick ? &counted.fits[pickIndex] : nullptr;
+        if (!held || fit.cheapestBytes < held->cheapestBytes
+            || (fit.cheapestBytes == held->cheapestBytes
+                && planning::cheapestAccuracy(family, budget) > planning::cheapestAccuracy(*pick, budget))) {
+            pick = &family;
+            pickIndex = f;
+        }
+    }
+    const FamilyFit* cheapest = nullptr;
+    for (const FamilyFit& fit : counted.fits)
+        if (!cheapest || fit.cheapestBytes < cheapest->cheapestBytes)
+            cheapest = &fit;
+    const std::string none = "no finished run fits " + humanBytes(budget.bytes) + per(budget) + " (the cheapest, "
+                             + cheapest->family + ", needs " + humanBytes(cheapest->cheapestBytes) + "); ";
+    Recommendation r;
+    r.fits = counted.fits;
+    r.familiesConsidered = counted.familiesConsidered;
+    if (!pick || cost.partialWeights <= 0) {
+        r.familiesFitting = counted.familiesFitting;
+        r.why = none + (cost.partialWeights <= 0 ? "the model's size is unknown" : "no partial-update family to calibrate")
+                + ": nothing to estimate from";
+        return r;
+    }
+    r.family = pick->label;
+    r.strategy = pick->strategy;
+    r.values = pick->values;
+    r.realToAnalytic = planning::calibration(*pick);
+    r.why = none;
+    estimate(r, cost, budget, rounds, "cost model calibrated on " + pick->label + "'s runs");
+    if (r.found) {
+        const Expectation e = expectedAccuracy(pick->points, r.k);
+        if (e.bracketed) { // bytes need not grow with k everywhere: k may still lie between runs
+            r.expectedAccuracy = e.accuracy;
+            r.why += "; " + percent(e.accuracy) + " expected between its runs";
+        } else {
+            r.why += kUnknownAccuracy;
+        }
+    }
+    return r;
+}
+
+
 } // namespace
 
 std::string humanBytes(double bytes)
@@ -102,25 +223,8 @@ Recommendation recommend(const FrontierGroup* group, const Plan& reference, cons
         return r;
     }
     const int rounds = group ? group->plan.split.rounds : reference.split.rounds;
-    if (!group || group->families.empty()) {
-        // No finished runs: the plan's own configuration on the analytic (fp32) formula.
-        const auto partial = std::find_if(reference.strategies.begin(), reference.strategies.end(),
-                                          [](const std::string& s) { return s != "fu"; });
-        r.strategy = partial != reference.strategies.end() ? *partial : "fu";
-        r.values = familyValuesOf(reference);
-        r.family = familyLabel(r.strategy, r.values);
-        r.realToAnalytic = 1;
-        if (cost.partialWeights <= 0) {
-            r.why = "no finished runs, and the plan's model has no known size: nothing to estimate from";
-            return r;
-        }
-        r.why = "no finished runs; ";
-        estimate(r, cost, budget, rounds, "uncalibrated analytic cost model");
-        if (r.found)
-            r.why += kUnknownAccuracy;
-        return r;
-    }
-
+    if (!group || group->families.empty())
+        return fromPlanAlone(reference, cost, budget, rounds);
     std::vector<planning::Candidate> best(group->families.size());
     const planning::Candidate* chosen = nullptr;
     size_t chosenFamily = 0;
@@ -143,94 +247,9 @@ Recommendation recommend(const FrontierGroup* group, const Plan& reference, cons
         r.fits.push_back(fit);
     }
     r.familiesConsidered = static_cast<int>(group->families.size());
-
-    if (chosen) {
-        const Recommendation counts = r;
-        r = fromFit(group->families[chosenFamily], *chosen, rounds);
-        r.familiesConsidered = counts.familiesConsidered;
-        r.familiesFitting = counts.familiesFitting;
-        r.fits = counts.fits;
-        const double bytes = r.fits[chosenFamily].bytes;
-        r.why = configText(r.family, r.strategy, r.k) + ": " + percent(r.expectedAccuracy) + " expected";
-        if (!std::isnan(r.accuracyToFu)) {
-            char d[32];
-            std::snprintf(d, sizeof d, " (%+.2f points to FU)", 100.0 * r.accuracyToFu);
-            r.why += d;
-        }
-        r.why += ", " + humanBytes(bytes) + per(budget) + ", best of " + std::to_string(r.familiesFitting)
-                 + (r.familiesFitting == 1 ? " family that fits (" : " families that fit (")
-                 + std::to_string(r.familiesConsidered) + " in all)";
-        // What more bytes would buy: the cheapest finished point (of any family, a larger k of
-        // this one included) that beats it.
-        const FrontierFamily* dearer = nullptr;
-        const FrontierPoint* dearerPoint = nullptr;
-        for (const FrontierFamily& family : group->families)
-            for (const FrontierPoint& p : family.points) {
-                const double b = planning::scopedBytes(p, budget);
-                if (p.meanAccuracy > r.expectedAccuracy && b > budget.bytes
-                    && (!dearerPoint || b < planning::scopedBytes(*dearerPoint, budget))) {
-                    dearer = &family;
-                    dearerPoint = &p;
-                }
-            }
-        if (dearer)
-            r.why += "; " + configText(dearer->label, dearer->strategy, dearerPoint->k) + " needs "
-                     + humanBytes(planning::scopedBytes(*dearerPoint, budget)) + " for " + percent(dearerPoint->meanAccuracy);
-        const auto& pts = group->families[chosenFamily].points;
-        if (std::any_of(pts.begin(), pts.end(), [](const FrontierPoint& p) { return !p.measuredBytes; }))
-            r.why += " (analytic bytes where runs measured no bundle)";
-        return r;
-    }
-
-    // No finished point fits: the calibrated cost model below the runs, for the family whose
-    // runs reach lowest (the least extrapolation; ties: the more accurate there).
-    const FrontierFamily* pick = nullptr;
-    size_t pickIndex = 0;
-    for (size_t f = 0; f < group->families.size(); ++f) {
-        const FrontierFamily& family = group->families[f];
-        if (family.strategy == "fu" || planning::calibration(family) <= 0)
-            continue;
-        const FamilyFit& fit = r.fits[f];
-        const FamilyFit* held = pick ? &r.fits[pickIndex] : nullptr;
-        if (!held || fit.cheapestBytes < held->cheapestBytes
-            || (fit.cheapestBytes == held->cheapestBytes
-                && planning::cheapestAccuracy(family, budget) > planning::cheapestAccuracy(*pick, budget))) {
-            pick = &family;
-            pickIndex = f;
-        }
-    }
-    const FamilyFit* cheapest = nullptr;
-    for (const FamilyFit& fit : r.fits)
-        if (!cheapest || fit.cheapestBytes < cheapest->cheapestBytes)
-            cheapest = &fit;
-    const std::string none = "no finished run fits " + humanBytes(budget.bytes) + per(budget) + " (the cheapest, "
-                             + cheapest->family + ", needs " + humanBytes(cheapest->cheapestBytes) + "); ";
-    if (!pick || cost.partialWeights <= 0) {
-        r.why = none + (cost.partialWeights <= 0 ? "the model's size is unknown" : "no partial-update family to calibrate")
-                + ": nothing to estimate from";
-        return r;
-    }
-    const auto fits = r.fits;
-    const int considered = r.familiesConsidered;
-    r = Recommendation{};
-    r.fits = fits;
-    r.familiesConsidered = considered;
-    r.family = pick->label;
-    r.strategy = pick->strategy;
-    r.values = pick->values;
-    r.realToAnalytic = planning::calibration(*pick);
-    r.why = none;
-    estimate(r, cost, budget, rounds, "cost model calibrated on " + pick->label + "'s runs");
-    if (r.found) {
-        const Expectation e = expectedAccuracy(pick->points, r.k);
-        if (e.bracketed) { // bytes need not grow with k everywhere: k may still lie between runs
-            r.expectedAccuracy = e.accuracy;
-            r.why += "; " + percent(e.accuracy) + " expected between its runs";
-        } else {
-            r.why += kUnknownAccuracy;
-        }
-    }
-    return r;
+    if (chosen)
+        return fromFinishedPoint(*group, r, *chosen, chosenFamily, budget, rounds);
+    return fromCalibratedModel(*group, r, cost, budget, rounds);
 }
 
 } // namespace dpu

@@ -31,6 +31,51 @@ std::vector<torch::Tensor> within(std::vector<torch::Tensor> scores, const MaskS
     return scores;
 }
 
+/// c_global of Alg. 1: each selectable weight's squared move from the round's start.
+std::vector<torch::Tensor> globalContribution(const std::vector<torch::Tensor>& partial, const std::vector<torch::Tensor>& start)
+{
+    torch::NoGradGuard guard;
+    std::vector<torch::Tensor> global(partial.size());
+    for (size_t i = 0; i < partial.size(); ++i)
+        if (partial[i].defined())
+            global[i] = (partial[i] - start[i]).square();
+    return global;
+}
+
+/// The budget cannot hold even the always-shipped weights: nothing changes, and the candidate
+/// never passes the deploy gate.
+RoundOutput nothingFits(RoundOutput out, const std::vector<torch::Tensor>& scores, const Weights& start)
+{
+    out.fitsBudget = false;
+    out.masks = topKMask(scores, 0);
+    out.selected = 0;
+    out.weights = cloneWeights(start);
+    out.valAccuracy = -1;
+    return out;
+}
+
+/// Every weight outside `masks` back to its start value (Alg. 1's rewind), in place.
+void rewindTo(Network& net, const Weights& start, const MaskSet& masks)
+{
+    std::vector<torch::Tensor> params;
+    for (auto& p : net.parameters())
+        params.push_back(p.tensor);
+    rewindInPlace(params, start.params, masks);
+}
+
+/// A sparse fine-tune step: the masks applied, its own shuffle per iteration, c_local collected
+/// when another iteration follows, the best epoch kept on the last.
+TrainOptions fineTuneOptions(uint64_t unitSeed, int iteration, const MaskSet& masks, std::vector<torch::Tensor>* local, bool last)
+{
+    TrainOptions fine;
+    fine.phase = Phase::FineTune;
+    fine.shuffleSeed = deriveSeed(unitSeed, 2, static_cast<uint64_t>(iteration));
+    fine.masks = &masks;
+    fine.localContribution = local;
+    fine.selectBest = last;
+    return fine;
+}
+
 } // namespace
 
 RoundOutput ContributionUpdating::runRound(const RoundInput& in)
@@ -64,14 +109,7 @@ RoundOutput ContributionUpdating::runRound(const RoundInput& in)
     int iteration = 0;
     std::vector<torch::Tensor> scores;
     while (true) {
-        std::vector<torch::Tensor> global(partial.size());
-        {
-            torch::NoGradGuard guard;
-            for (size_t i = 0; i < partial.size(); ++i)
-                if (partial[i].defined())
-                    global[i] = (partial[i] - in.start.params[i]).square();
-        }
-        scores = combineContributions(global, local, lambda_);
+        scores = combineContributions(globalContribution(partial, in.start.params), local, lambda_);
         if (!out.masks.empty()) // weights already rewound may not come back
             scores = within(std::move(scores), out.masks);
         if (budgeted && iteration == 0) {
@@ -79,34 +117,20 @@ RoundOutput ContributionUpdating::runRound(const RoundInput& in)
             // (the fine-tune moves them a little; the final candidate is checked again below).
             const auto ranked = [&](int64_t n) { return topKMask(scores, n); };
             target = largestFitting(total, in.budgetBytes, snapshot(net), in.start, ranked, *in.preview);
-            if (target < 0) {
-                out.fitsBudget = false;
-                out.masks = topKMask(scores, 0);
-                out.selected = 0;
-                out.weights = cloneWeights(in.start);
-                out.valAccuracy = -1; // never passes the deploy gate
-                return out;
-            }
+            if (target < 0)
+                return nothingFits(std::move(out), scores, in.start);
         }
         // The next share to keep: all at once (multi-round), or 80 % of what remains.
         const int64_t keep = iterative_ ? std::max<int64_t>(target, std::llround(0.8 * static_cast<double>(remaining)))
                                         : target;
         out.masks = topKMask(scores, keep);
 
-        std::vector<torch::Tensor> params;
-        for (auto& p : net.parameters())
-            params.push_back(p.tensor);
-        rewindInPlace(params, in.start.params, out.masks);
+        rewindTo(net, in.start, out.masks);
 
         const bool last = keep <= target;
         if (needLocal)
             local = zerosLike(partial);
-        TrainOptions fine;
-        fine.phase = Phase::FineTune;
-        fine.shuffleSeed = deriveSeed(in.unitSeed, 2, static_cast<uint64_t>(iteration));
-        fine.masks = &out.masks;
-        fine.localContribution = (!last && needLocal) ? &local : nullptr;
-        fine.selectBest = last;
+        const TrainOptions fine = fineTuneOptions(in.unitSeed, iteration, out.masks, (!last && needLocal) ? &local : nullptr, last);
         const TrainResult r = trainNetwork(net, in.train, in.validation, in.spec, fine, in.ctx);
         remaining = keep;
         ++iteration;
