@@ -56,6 +56,9 @@ Q_SIGNALS:
     void changed();
 
 private:
+    static constexpr int kRateRole = Qt::UserRole;      ///< bits/s of a bare rate (0: the custom rate)
+    static constexpr int kModelRole = Qt::UserRole + 1; ///< link model key ("" for a bare rate)
+
     void addLinkRow(QFormLayout* form);
     void addBudgetRows(QFormLayout* form);
     void updateEnabled();
