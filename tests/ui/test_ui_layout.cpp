@@ -85,21 +85,33 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         w.resultsPanel()->showBudgetPanel();
         QCoreApplication::processEvents();
-        QWidget* budget = w.resultsPanel()->budgetPanel();
+        dpu::ui::BudgetPanel* budget = w.resultsPanel()->budgetPanel();
         QVERIFY(budget->isVisible());
         QStringList problems;
-        for (QWidget* field : budget->findChildren<QWidget*>()) {
-            const bool input = qobject_cast<QAbstractSpinBox*>(field) || qobject_cast<QLineEdit*>(field)
-                               || qobject_cast<QComboBox*>(field) || qobject_cast<QAbstractButton*>(field);
-            if (!input || !field->isVisible() || qobject_cast<QAbstractSpinBox*>(field->parentWidget())
-                || qobject_cast<QComboBox*>(field->parentWidget()))
-                continue;
-            const QRect r(field->mapTo(&w, QPoint(0, 0)), field->size());
-            if (!w.rect().contains(r) || r.width() < field->minimumSizeHint().width())
-                problems << field->objectName() + QStringLiteral(" at ") + QString::number(r.x()) + QLatin1Char(',')
-                                + QString::number(r.y()) + QLatin1Char(' ') + QString::number(r.width()) + QLatin1Char('x')
-                                + QString::number(r.height());
-        }
+        const auto checkInputs = [&](const QString& state) {
+            for (QWidget* field : budget->findChildren<QWidget*>()) {
+                const bool input = qobject_cast<QAbstractSpinBox*>(field) || qobject_cast<QLineEdit*>(field)
+                                   || qobject_cast<QComboBox*>(field) || qobject_cast<QAbstractButton*>(field);
+                if (!input || !field->isVisible() || qobject_cast<QAbstractSpinBox*>(field->parentWidget())
+                    || qobject_cast<QComboBox*>(field->parentWidget()))
+                    continue;
+                const QRect r(field->mapTo(&w, QPoint(0, 0)), field->size());
+                if (!w.rect().contains(r) || r.width() < field->minimumSizeHint().width())
+                    problems << state + QStringLiteral(": ") + field->objectName() + QStringLiteral(" at ") + QString::number(r.x())
+                                    + QLatin1Char(',') + QString::number(r.y()) + QLatin1Char(' ') + QString::number(r.width())
+                                    + QLatin1Char('x') + QString::number(r.height());
+            }
+        };
+        checkInputs(QStringLiteral("bare rate"));
+        // A link model: the spreading factor beside it, and the round's airtime, wall time and
+        // energy under the recommendation (two lines more).
+        QVERIFY(budget->setLinkModel(QStringLiteral("lorawan-eu868"), 12));
+        budget->setDevices(1000000);
+        QTest::qWait(50);
+        QVERIFY(budget->linkRound());
+        QVERIFY(budget->findChild<QComboBox*>(QStringLiteral("budgetSf"))->isVisible());
+        checkInputs(QStringLiteral("link model"));
+        saveShot(w, QStringLiteral("budget-1366x768-link-model"));
         // The cost model's answers wrap to two or three lines: each label gets the height its text
         // needs at its width (they were cut to one line when the column was squeezed).
         for (const char* name : {"budgetK", "budgetBytesPerDevice", "budgetTotal", "budgetAccuracy", "budgetRecommendation"}) {

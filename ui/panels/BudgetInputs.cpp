@@ -1,22 +1,111 @@
 // SPDX-License-Identifier: MIT
-// BudgetInputs: a byte budget stated directly or as what a link moves in a time window.
+// BudgetInputs: a byte budget stated directly, as what a link moves in a time window, or as an energy per device; a link model inverts its round.
 #include "panels/BudgetInputs.h"
+#include "dpu/LinkModel.h"
 #include "panels/CostReadout.h"
+#include "panels/LinkFigures.h"
 #include <QButtonGroup>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QRadioButton>
-#include <QSettings>
 #include <QSpinBox>
-#include <algorithm>
 
 namespace dpu::ui {
+namespace {
+
+bool isRegion(const QString& key)
+{
+    return key == QLatin1String("lorawan-eu868") || key == QLatin1String("lorawan-us915");
+}
+
+} // namespace
 
 BudgetInputs::BudgetInputs(QWidget* parent) : QGroupBox(tr("Budget per round and device"), parent)
 {
     auto* form = new QFormLayout(this);
+    marks_.emplace(form);
+    addLinkRow(form);
+    addBudgetRows(form);
+    devices_ = new QSpinBox(this);
+    devices_->setObjectName(QStringLiteral("budgetDevices"));
+    devices_->setRange(1, 1000000000);
+    devices_->setValue(1000);
+    devices_->setGroupSeparatorShown(true);
+    devices_->setToolTip(tr("Devices one round goes to: the bytes in all, and on a link model the wall time of "
+                            "unicast sessions, which a gateway sends one after another"));
+    form->addRow(tr("Devi&ces"), devices_);
+
+    updateEnabled();
+    recompute();
+    for (QComboBox* c : {link_, sf_})
+        connect(c, &QComboBox::currentIndexChanged, this, [this] {
+            updateEnabled();
+            recompute();
+        });
+    connect(byBytes_, &QRadioButton::toggled, this, [this] {
+        updateEnabled();
+        recompute();
+    });
+    connect(byEnergy_, &QRadioButton::toggled, this, [this] {
+        updateEnabled();
+        recompute();
+    });
+    for (QDoubleSpinBox* b : {bytes_, customKbps_, window_, energy_})
+        connect(b, &QDoubleSpinBox::valueChanged, this, &BudgetInputs::recompute);
+    connect(devices_, &QSpinBox::valueChanged, this, &BudgetInputs::recompute);
+}
+
+void BudgetInputs::addLinkRow(QFormLayout* form)
+{
+    link_ = new QComboBox(this);
+    link_->setObjectName(QStringLiteral("budgetLink"));
+    link_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    link_->setMinimumContentsLength(10);
+    // The bare rates first (their indexes are the ones setLinkBudget() and older settings use),
+    // then the link models: the LoRaWAN regions take the SF beside them, as in the Fleet tab.
+    for (const CostReadout::LinkPreset& p : CostReadout::linkPresets()) {
+        link_->addItem(p.name);
+        link_->setItemData(link_->count() - 1, p.bitsPerSecond, kRateRole);
+        link_->setItemData(link_->count() - 1, QString(), kModelRole);
+    }
+    link_->insertSeparator(link_->count());
+    const auto addModel = [this](const QString& name, const QString& key) {
+        link_->addItem(name);
+        link_->setItemData(link_->count() - 1, 0.0, kRateRole);
+        link_->setItemData(link_->count() - 1, key, kModelRole);
+    };
+    addModel(tr("LoRaWAN EU868"), QStringLiteral("lorawan-eu868"));
+    addModel(tr("LoRaWAN US915"), QStringLiteral("lorawan-us915"));
+    for (const std::string& key : dpu::linkPresetKeysList())
+        if (key.rfind("lorawan-", 0) != 0)
+            addModel(QString::fromStdString(dpu::linkPreset(key).name), QString::fromStdString(key));
+    link_->setToolTip(tr("The link one round travels on. A bare rate turns a time window into bytes (rate x window). "
+                         "A link model (frames, time on air, duty cycle, loss, session costs, radio power: docs/fleet.md) "
+                         "also answers in airtime, wall time and energy per device, and inverts them"));
+    customKbps_ = new QDoubleSpinBox(this);
+    customKbps_->setObjectName(QStringLiteral("budgetCustomKbps"));
+    customKbps_->setRange(0.01, 1e7);
+    customKbps_->setValue(100);
+    customKbps_->setSuffix(QStringLiteral(" kbit/s"));
+    customKbps_->setToolTip(tr("The custom link's rate"));
+    sf_ = new QComboBox(this);
+    sf_->setObjectName(QStringLiteral("budgetSf"));
+    for (int sf = 7; sf <= 12; ++sf)
+        sf_->addItem(tr("SF%1").arg(sf), sf);
+    sf_->setToolTip(tr("LoRa spreading factor: SF7 is the fastest, SF12 reaches farthest; it sets the frame's payload "
+                       "and time on air (a multicast runs at the slowest SF among its devices)"));
+    auto* row = new QHBoxLayout;
+    row->addWidget(link_, 1);
+    row->addWidget(customKbps_);
+    row->addWidget(sf_);
+    form->addRow(tr("Link"), row);
+    link_->setCurrentIndex(0);
+}
+
+void BudgetInputs::addBudgetRows(QFormLayout* form)
+{
     byBytes_ = new QRadioButton(tr("Fi&xed bytes"), this);
     byBytes_->setObjectName(QStringLiteral("budgetByBytes"));
     byBytes_->setChecked(true);
@@ -27,71 +116,121 @@ BudgetInputs::BudgetInputs(QWidget* parent) : QGroupBox(tr("Budget per round and
     bytes_->setGroupSeparatorShown(true);
     bytes_->setSuffix(QStringLiteral(" B"));
     bytes_->setValue(40000);
+    bytes_->setToolTip(tr("Bytes one round may send to one device"));
     form->addRow(byBytes_, bytes_);
-    byLink_ = new QRadioButton(tr("L&ink for"), this);
-    byLink_->setObjectName(QStringLiteral("budgetByLink"));
-    auto* group = new QButtonGroup(this);
-    group->addButton(byBytes_);
-    group->addButton(byLink_);
-    link_ = new QComboBox(this);
-    link_->setObjectName(QStringLiteral("budgetLink"));
-    for (const CostReadout::LinkPreset& p : CostReadout::linkPresets())
-        link_->addItem(p.name, p.bitsPerSecond);
-    customKbps_ = new QDoubleSpinBox(this);
-    customKbps_->setObjectName(QStringLiteral("budgetCustomKbps"));
-    customKbps_->setRange(0.01, 1e7);
-    customKbps_->setValue(100);
-    customKbps_->setSuffix(QStringLiteral(" kbit/s"));
+    // No new Alt letters: the window's are all taken (test_ui_use); "T&ime" keeps the letter
+    // the former "L&ink for" had, and the arrow keys move between the three choices.
+    byWindow_ = new QRadioButton(tr("T&ime window"), this);
+    byWindow_->setObjectName(QStringLiteral("budgetByLink"));
     window_ = new QDoubleSpinBox(this);
     window_->setObjectName(QStringLiteral("budgetWindow"));
     window_->setRange(0.001, 1e7);
     window_->setDecimals(3);
     window_->setValue(60);
     window_->setSuffix(QStringLiteral(" s"));
-    window_->setToolTip(tr("Time window in which one round must reach a device"));
-    auto* linkRow = new QHBoxLayout;
-    linkRow->addWidget(link_, 1);
-    linkRow->addWidget(customKbps_);
-    form->addRow(byLink_, linkRow);
-    form->addRow(tr("Time window"), window_);
-    devices_ = new QSpinBox(this);
-    devices_->setObjectName(QStringLiteral("budgetDevices"));
-    devices_->setRange(1, 1000000000);
-    devices_->setValue(1000);
-    form->addRow(tr("Devi&ces"), devices_);
+    window_->setToolTip(tr("Seconds within which one round must reach the devices. A bare rate moves rate x window; "
+                           "a link model the largest bundle whose wall time (duty cycle and session set-up included) fits"));
+    form->addRow(byWindow_, window_);
+    marks_->addRow(QStringLiteral("budgetWindow"), {window_});
+    byEnergy_ = new QRadioButton(tr("Energy"), this);
+    byEnergy_->setObjectName(QStringLiteral("budgetByEnergy"));
+    energy_ = new QDoubleSpinBox(this);
+    energy_->setObjectName(QStringLiteral("budgetEnergy"));
+    energy_->setRange(0.0001, 1e9);
+    energy_->setDecimals(4);
+    energy_->setValue(1);
+    energy_->setSuffix(QStringLiteral(" J per device"));
+    energy_->setToolTip(tr("Joules one device may spend on one round (receiving or listening, plus the session's fixed "
+                           "cost): the largest bundle within it, on a link model"));
+    form->addRow(byEnergy_, energy_);
+    marks_->addRow(QStringLiteral("budgetEnergy"), {energy_});
+    auto* group = new QButtonGroup(this);
+    for (QRadioButton* b : {byBytes_, byWindow_, byEnergy_})
+        group->addButton(b);
+}
 
-    updateEnabled();
-    connect(byBytes_, &QRadioButton::toggled, this, &BudgetInputs::updateEnabled);
-    connect(link_, &QComboBox::currentIndexChanged, this, &BudgetInputs::updateEnabled);
-    connect(byBytes_, &QRadioButton::toggled, this, &BudgetInputs::changed);
-    connect(bytes_, &QDoubleSpinBox::valueChanged, this, &BudgetInputs::changed);
-    connect(link_, &QComboBox::currentIndexChanged, this, &BudgetInputs::changed);
-    connect(customKbps_, &QDoubleSpinBox::valueChanged, this, &BudgetInputs::changed);
-    connect(window_, &QDoubleSpinBox::valueChanged, this, &BudgetInputs::changed);
-    connect(devices_, &QSpinBox::valueChanged, this, &BudgetInputs::changed);
+QString BudgetInputs::linkKey() const
+{
+    return link_->currentData(kModelRole).toString();
 }
 
 void BudgetInputs::updateEnabled()
 {
-    // Only the inputs of the chosen kind of budget are editable.
+    // The link always answers (airtime, wall time, energy); the budget's own field follows the choice.
+    const QString key = linkKey();
+    const bool custom = key.isEmpty() && link_->currentData(kRateRole).toDouble() == 0;
+    customKbps_->setVisible(custom);
+    sf_->setVisible(isRegion(key));
     bytes_->setEnabled(byBytes_->isChecked());
-    link_->setEnabled(byLink_->isChecked());
-    window_->setEnabled(byLink_->isChecked());
-    customKbps_->setEnabled(byLink_->isChecked() && link_->currentData().toDouble() == 0);
+    window_->setEnabled(byWindow_->isChecked());
+    energy_->setEnabled(byEnergy_->isChecked());
 }
 
-double BudgetInputs::budgetBits() const
+BudgetInputs::Kind BudgetInputs::kind() const
 {
-    if (byBytes_->isChecked())
-        return bytes_->value() * 8.0;
-    const double preset = link_->currentData().toDouble();
-    const double bitsPerSecond = preset > 0 ? preset : customKbps_->value() * 1e3;
-    return bitsPerSecond * window_->value();
+    return byBytes_->isChecked() ? Kind::Bytes : byWindow_->isChecked() ? Kind::Window : Kind::Energy;
 }
 
 int BudgetInputs::devices() const
 {
     return devices_->value();
+}
+
+std::optional<dpu::LinkSettings> BudgetInputs::linkSettings() const
+{
+    const QString key = linkKey();
+    if (key.isEmpty())
+        return std::nullopt;
+    dpu::LinkSettings s;
+    s.link = key.toStdString();
+    s.spreadingFactor = isRegion(key) ? sf_->currentData().toInt() : 0;
+    return s;
+}
+
+void BudgetInputs::recompute()
+{
+    bits_ = 0;
+    error_.clear();
+    QWidget* field = kind() == Kind::Window ? static_cast<QWidget*>(window_) : energy_;
+    const std::optional<dpu::LinkSettings> model = linkSettings();
+    try {
+        if (kind() == Kind::Bytes) {
+            bits_ = bytes_->value() * 8.0;
+        } else if (!model && kind() == Kind::Window) {
+            const double preset = link_->currentData(kRateRole).toDouble();
+            bits_ = (preset > 0 ? preset : customKbps_->value() * 1e3) * window_->value();
+        } else if (!model) {
+            error_ = tr("expected a link model (LoRaWAN, NB-IoT, LTE-M or BLE SMP) for an energy, found the bare rate %1, "
+                        "which knows no energy")
+                         .arg(link_->currentText());
+        } else {
+            // The inversion is core's, as dpu-cli budget --link MODEL --window S / --energy J does it.
+            const dpu::Link link = dpu::linkOf(*model);
+            const int n = devices();
+            const bool window = kind() == Kind::Window;
+            const int64_t bytes = window ? dpu::largestBytesForWallTime(link, window_->value(), n)
+                                         : dpu::largestBytesForEnergy(link, energy_->value(), n);
+            bits_ = 8.0 * static_cast<double>(bytes);
+            if (bytes <= 0) {
+                const dpu::LinkRound one = dpu::linkRound(link, 1, n);
+                error_ = window ? tr("expected at least %1 (a round of one byte to %L2 device(s) on %3, its session's fixed time "
+                                     "and duty cycle included), found %4: not even one byte fits")
+                                      .arg(linkDurationText(one.wallTime)).arg(n).arg(QString::fromStdString(link.name),
+                                                                                        linkDurationText(window_->value()))
+                                : tr("expected at least %1 per device (a round of one byte on %2, its session's fixed energy "
+                                     "included), found %3: not even one byte fits")
+                                      .arg(linkEnergyText(one.energyPerDevice), QString::fromStdString(link.name),
+                                           linkEnergyText(energy_->value()));
+            }
+        }
+    } catch (const std::exception& e) { // a link the model refuses: said at the field, never a crash
+        bits_ = 0;
+        error_ = QString::fromStdString(e.what());
+    }
+    if (!error_.isEmpty()) // the message names its field wherever it is read
+        error_ = (kind() == Kind::Window ? tr("Time window: %1") : tr("Energy: %1")).arg(error_);
+    marks_->mark(error_.isEmpty() ? QList<QPair<QWidget*, QString>>{} : QList<QPair<QWidget*, QString>>{{field, error_}});
+    Q_EMIT changed();
 }
 
 void BudgetInputs::setBudgetBytes(double bytes)
@@ -102,40 +241,39 @@ void BudgetInputs::setBudgetBytes(double bytes)
 
 void BudgetInputs::setLinkBudget(int presetIndex, double windowSeconds, double customKbps)
 {
-    byLink_->setChecked(true);
+    byWindow_->setChecked(true);
     link_->setCurrentIndex(presetIndex);
     customKbps_->setValue(customKbps);
     window_->setValue(windowSeconds);
 }
 
+bool BudgetInputs::setLinkModel(const QString& key, int spreadingFactor)
+{
+    const int index = link_->findData(key.toLower(), kModelRole);
+    if (key.isEmpty() || index < 0)
+        return false;
+    const int sf = sf_->findData(spreadingFactor);
+    if (sf >= 0)
+        sf_->setCurrentIndex(sf);
+    link_->setCurrentIndex(index);
+    return true;
+}
+
+void BudgetInputs::setWindowBudget(double seconds)
+{
+    byWindow_->setChecked(true);
+    window_->setValue(seconds);
+}
+
+void BudgetInputs::setEnergyBudget(double joules)
+{
+    byEnergy_->setChecked(true);
+    energy_->setValue(joules);
+}
+
 void BudgetInputs::setDevices(int devices)
 {
     devices_->setValue(devices);
-}
-
-void BudgetInputs::saveSettings(QSettings& s) const
-{
-    s.setValue(QStringLiteral("budget/byLink"), byLink_->isChecked());
-    s.setValue(QStringLiteral("budget/bytes"), bytes_->value());
-    s.setValue(QStringLiteral("budget/link"), link_->currentIndex());
-    s.setValue(QStringLiteral("budget/customKbps"), customKbps_->value());
-    s.setValue(QStringLiteral("budget/window"), window_->value());
-    s.setValue(QStringLiteral("budget/devices"), devices_->value());
-}
-
-void BudgetInputs::restoreSettings(const QSettings& s)
-{
-    if (s.contains(QStringLiteral("budget/bytes")))
-        bytes_->setValue(s.value(QStringLiteral("budget/bytes")).toDouble());
-    if (s.contains(QStringLiteral("budget/link")))
-        link_->setCurrentIndex(std::clamp(s.value(QStringLiteral("budget/link")).toInt(), 0, link_->count() - 1));
-    if (s.contains(QStringLiteral("budget/customKbps")))
-        customKbps_->setValue(s.value(QStringLiteral("budget/customKbps")).toDouble());
-    if (s.contains(QStringLiteral("budget/window")))
-        window_->setValue(s.value(QStringLiteral("budget/window")).toDouble());
-    if (s.contains(QStringLiteral("budget/devices")))
-        devices_->setValue(s.value(QStringLiteral("budget/devices")).toInt());
-    (s.value(QStringLiteral("budget/byLink"), false).toBool() ? byLink_ : byBytes_)->setChecked(true);
 }
 
 } // namespace dpu::ui

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
-// The budget planner's inputs: bytes per round, or a link preset and a time window; and the devices.
+// The budget planner's inputs: a link (a bare rate or a link model with its SF), the budget as bytes, a time window or an energy, and the devices.
 #pragma once
+#include "dpu/FleetSettings.h"
+#include "panels/FieldErrorMarks.h"
 #include <QGroupBox>
+#include <optional>
 
 class QComboBox;
 class QDoubleSpinBox;
+class QFormLayout;
 class QRadioButton;
 class QSettings;
 class QSpinBox;
@@ -14,14 +18,34 @@ namespace dpu::ui {
 class BudgetInputs : public QGroupBox {
     Q_OBJECT
 public:
+    /// What the budget is stated in: bytes, a time window on the link, or joules per device.
+    enum class Kind { Bytes, Window, Energy };
+
     explicit BudgetInputs(QWidget* parent = nullptr);
 
-    /// Bits one round may send to one device: bytes x 8, or link rate x time window.
-    double budgetBits() const;
+    /// Bits one round may send to one device: bytes x 8; a bare rate x the time window; or, on a
+    /// link model, 8 x the largest bundle whose wall time (dpu::largestBytesForWallTime) or energy
+    /// per device (dpu::largestBytesForEnergy) fits. 0 when nothing fits: budgetError() says why.
+    double budgetBits() const { return bits_; }
+    /// Why the window or energy allows no byte (shown under its field); empty otherwise.
+    QString budgetError() const { return error_; }
+    Kind kind() const;
     int devices() const;
+    /// The link model the list names (region key with its SF, or a preset key of
+    /// dpu::linkPresetKeysList()); nullopt for a bare rate, which knows no airtime or energy.
+    std::optional<dpu::LinkSettings> linkSettings() const;
+
     void setBudgetBytes(double bytes);
-    /// A link preset (index in CostReadout::linkPresets()) for a time window.
+    /// A bare rate (index in CostReadout::linkPresets()) for a time window.
     void setLinkBudget(int presetIndex, double windowSeconds, double customKbps = 100);
+    /// Chooses a link model: "lorawan-eu868" or "lorawan-us915" with `spreadingFactor` (7..12),
+    /// or a non-LoRaWAN key of dpu::linkPresetKeysList(). Returns false (and changes nothing)
+    /// for a key the list lacks. The kind of budget stays as it is.
+    bool setLinkModel(const QString& key, int spreadingFactor = 7);
+    /// The budget as a time window (s per round) on the chosen link.
+    void setWindowBudget(double seconds);
+    /// The budget as an energy per device and round (J) on the chosen link model.
+    void setEnergyBudget(double joules);
     void setDevices(int devices);
 
     /// Under "budget/" in the settings; missing keys keep the defaults.
@@ -32,15 +56,29 @@ Q_SIGNALS:
     void changed();
 
 private:
+    static constexpr int kRateRole = Qt::UserRole;      ///< bits/s of a bare rate (0: the custom rate)
+    static constexpr int kModelRole = Qt::UserRole + 1; ///< link model key ("" for a bare rate)
+
+    void addLinkRow(QFormLayout* form);
+    void addBudgetRows(QFormLayout* form);
     void updateEnabled();
+    /// Turns the inputs into bits (inverting the link model's round) and marks a field that allows none.
+    void recompute();
+    QString linkKey() const;
 
     QRadioButton* byBytes_;
-    QRadioButton* byLink_;
+    QRadioButton* byWindow_;
+    QRadioButton* byEnergy_;
     QDoubleSpinBox* bytes_;
     QComboBox* link_;
     QDoubleSpinBox* customKbps_;
+    QComboBox* sf_;
     QDoubleSpinBox* window_;
+    QDoubleSpinBox* energy_;
     QSpinBox* devices_;
+    std::optional<FieldErrorMarks> marks_;
+    double bits_ = 0;
+    QString error_;
 };
 
 } // namespace dpu::ui

@@ -4,9 +4,9 @@
 #include "charts/FrontierChart.h"
 #include "panels/BudgetInputs.h"
 #include "panels/CostReadout.h"
+#include "panels/LinkRoundReadout.h"
 #include "panels/SweepTargetBox.h"
 #include <QComboBox>
-#include <cmath>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -90,6 +90,8 @@ QWidget* BudgetPanel::buildControls()
     auto* bv = new QVBoxLayout(best);
     recommended_ = answerLabel(best, "budgetRecommendation");
     bv->addWidget(recommended_);
+    linkReadout_ = new LinkRoundReadout(best);
+    bv->addWidget(linkReadout_);
     useRecommended_ = new QPushButton(tr("Ad&just the plan to this configuration"), best);
     useRecommended_->setObjectName(QStringLiteral("budgetUseRecommendation"));
     useRecommended_->setToolTip(tr("Set the plan's strategy, value coding and k to the recommendation"));
@@ -142,10 +144,14 @@ QWidget* BudgetPanel::buildControls()
         sweep_->setToolTip(queue ? tr("Queue one run of the plan per ratio (Ctrl+Shift+K)")
                                  : tr("Run one cell per ratio in a sweep folder; its cells show in the Sweeps tab (Ctrl+Shift+K)"));
     });
-    sv->addWidget(ratios_);
+    // The button beside the ratios: with the link model's answers the column is one line taller,
+    // and every input must stay in a 1366x768 window (test_ui_layout).
+    auto* ratiosRow = new QHBoxLayout;
+    ratiosRow->addWidget(ratios_, 1);
+    ratiosRow->addWidget(sweep_);
+    sv->addLayout(ratiosRow);
     sv->addWidget(ratiosError_);
     sv->addWidget(target_);
-    sv->addWidget(sweep_);
     v->addWidget(sweep);
     v->addStretch(1);
 
@@ -425,6 +431,8 @@ void BudgetPanel::refresh()
     perDevice_->setText(k_ > 0 ? tr("%1 per round").arg(CostReadout::formatBytes(std::floor(bytesPerDevice_))) : QStringLiteral("–"));
     total_->setText(k_ > 0 ? tr("%1 per round for %L2 devices").arg(CostReadout::formatBytes(std::floor(totalBytes()))).arg(devices())
                            : QStringLiteral("–"));
+    if (!inputs_->budgetError().isEmpty())
+        kLabel_->setText(QStringLiteral("–")); // the field says why no byte fits
     useK_->setEnabled(k_ > 0);
     accuracy_->setText(k_ > 0 ? expectationText(points) : QStringLiteral("–"));
 
@@ -433,8 +441,11 @@ void BudgetPanel::refresh()
     const dpu::Budget budget{dpu::Budget::Scope::PerRound, bits / 8.0};
     const dpu::FrontierGroup* group = shownGroup_ < 0 ? nullptr : &groups_[static_cast<size_t>(shownGroup_)];
     recommendation_ = dpu::recommend(group, plan_, group && !shownGroupMatchesPlan() ? dpu::CostModel{} : model_, budget);
-    recommended_->setText(QString::fromStdString(recommendation_.why));
+    const QString budgetError = inputs_->budgetError();
+    recommended_->setText(budgetError.isEmpty() ? QString::fromStdString(recommendation_.why)
+                                                : tr("none: %1").arg(budgetError)); // also under its field
     useRecommended_->setEnabled(recommendation_.found);
+    showLinkRound();
     QList<QPointF> expected;
     if (recommendation_.found && !std::isnan(recommendation_.expectedAccuracy))
         expected << QPointF(recommendation_.bytesPerRound, 100.0 * recommendation_.expectedAccuracy);

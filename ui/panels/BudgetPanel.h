@@ -3,6 +3,7 @@
 #pragma once
 #include "dpu/Cost.h"
 #include "dpu/Events.h"
+#include "dpu/LinkModel.h"
 #include "dpu/Plan.h"
 #include "dpu/Recommend.h"
 #include "models/FrontierModel.h"
@@ -11,6 +12,7 @@
 #include <QList>
 #include <QString>
 #include <QWidget>
+#include <optional>
 
 class QComboBox;
 class QLabel;
@@ -23,6 +25,7 @@ namespace dpu::ui {
 class BudgetInputs;
 class RunBook;
 class FrontierChart;
+class LinkRoundReadout;
 class SweepTargetBox;
 
 class BudgetPanel : public QWidget {
@@ -53,8 +56,23 @@ public:
     /// Budget as what a link preset (CostReadout::linkPresets() index) moves in a time window.
     void setLinkBudget(int presetIndex, double windowSeconds, double customKbps = 100);
     void setDevices(int devices);
+    /// A link model for the answers in airtime, wall time and energy (BudgetInputs::setLinkModel:
+    /// "lorawan-eu868"/"lorawan-us915" with an SF, or a key of dpu::linkPresetKeysList()).
+    /// Returns false for a key the list lacks.
+    bool setLinkModel(const QString& key, int spreadingFactor = 7);
+    /// Budget as a time window (s per round) on the chosen link: on a link model, the largest
+    /// bundle whose wall time fits (dpu::largestBytesForWallTime).
+    void setWindowBudget(double seconds);
+    /// Budget as joules per device and round on the chosen link model (dpu::largestBytesForEnergy).
+    void setEnergyBudget(double joules);
 
+    /// Bits one round may send to one device (0 when the window or energy allows none).
     double budgetBits() const;
+    /// Why the time window or energy allows no byte (as the field shows it); empty otherwise.
+    QString budgetError() const;
+    /// The recommended bundle's round on the chosen link model (core's dpu::linkRound);
+    /// nullopt for a bare rate, without a recommendation, or when the link is refused.
+    const std::optional<dpu::LinkRound>& linkRound() const { return linkRound_; }
     /// The answer: largest k that fits (0: not even the dense weights fit, or no model).
     double largestK() const { return k_; }
     /// Analytic bytes of one round at largestK() for one device, and for all devices.
@@ -119,6 +137,8 @@ private:
     bool shownGroupMatchesPlan() const;
 
     void takeRunFromBook(int runId);
+    /// The recommendation's round on the link model (BudgetPanelLink.cpp).
+    void showLinkRound();
 
     const RunBook* book_ = nullptr;
     dpu::CostModel model_;
@@ -131,6 +151,7 @@ private:
     double k_ = 0;
     double bytesPerDevice_ = 0;
     dpu::Recommendation recommendation_;
+    std::optional<dpu::LinkRound> linkRound_;
 
     BudgetInputs* inputs_;
     QLabel* kLabel_;
@@ -140,6 +161,7 @@ private:
     QPushButton* useK_;
     QLabel* recommended_;
     QPushButton* useRecommended_;
+    LinkRoundReadout* linkReadout_;
     QLineEdit* ratios_;
     QLabel* ratiosError_;
     QPushButton* sweep_;
