@@ -81,12 +81,19 @@ QWidget* BudgetPanel::buildControls()
     auto* box = new QWidget(this);
     auto* v = new QVBoxLayout(box);
     v->setContentsMargins(0, 0, 0, 0);
-
     inputs_ = new BudgetInputs(box);
     connect(inputs_, &BudgetInputs::changed, this, &BudgetPanel::refresh);
     v->addWidget(inputs_);
+    v->addWidget(buildRecommendedBox(box));
+    v->addWidget(buildAnswerBox(box));
+    v->addWidget(buildSweepBox(box));
+    v->addStretch(1);
+    return box;
+}
 
-    auto* best = new QGroupBox(tr("Recommended (finished runs' real bytes)"), box);
+QWidget* BudgetPanel::buildRecommendedBox(QWidget* parent)
+{
+    auto* best = new QGroupBox(tr("Recommended (finished runs' real bytes)"), parent);
     auto* bv = new QVBoxLayout(best);
     recommended_ = answerLabel(best, "budgetRecommendation");
     bv->addWidget(recommended_);
@@ -103,9 +110,12 @@ QWidget* BudgetPanel::buildControls()
         }
     });
     bv->addWidget(useRecommended_);
-    v->addWidget(best);
+    return best;
+}
 
-    auto* answer = new QGroupBox(tr("Answer of the cost model for the plan"), box);
+QWidget* BudgetPanel::buildAnswerBox(QWidget* parent)
+{
+    auto* answer = new QGroupBox(tr("Answer of the cost model for the plan"), parent);
     auto* af = new QFormLayout(answer);
     kLabel_ = answerLabel(answer, "budgetK");
     perDevice_ = answerLabel(answer, "budgetBytesPerDevice");
@@ -119,9 +129,12 @@ QWidget* BudgetPanel::buildControls()
     useK_->setObjectName(QStringLiteral("budgetUseK"));
     connect(useK_, &QPushButton::clicked, this, [this] { Q_EMIT useKRequested(k_); });
     af->addRow(useK_);
-    v->addWidget(answer);
+    return answer;
+}
 
-    auto* sweep = new QGroupBox(tr("k sweep"), box);
+QWidget* BudgetPanel::buildSweepBox(QWidget* parent)
+{
+    auto* sweep = new QGroupBox(tr("k sweep"), parent);
     auto* sv = new QVBoxLayout(sweep);
     ratios_ = new QLineEdit(QStringLiteral("0.001, 0.005, 0.01, 0.05, 0.1"), sweep);
     ratios_->setObjectName(QStringLiteral("budgetSweepRatios"));
@@ -152,9 +165,6 @@ QWidget* BudgetPanel::buildControls()
     sv->addLayout(ratiosRow);
     sv->addWidget(ratiosError_);
     sv->addWidget(target_);
-    v->addWidget(sweep);
-    v->addStretch(1);
-
     connect(ratios_, &QLineEdit::textChanged, this, [this] {
         QString error;
         sweepRatios(&error);
@@ -163,7 +173,7 @@ QWidget* BudgetPanel::buildControls()
         ratios_->setStyleSheet(error.isEmpty() ? QString() : QStringLiteral("QLineEdit { border: 2px solid #d32f2f; }"));
         sweep_->setEnabled(error.isEmpty());
     });
-    return box;
+    return sweep;
 }
 
 void BudgetPanel::setCostModel(const dpu::CostModel& model)

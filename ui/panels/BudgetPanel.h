@@ -129,6 +129,9 @@ Q_SIGNALS:
 
 private:
     QWidget* buildControls();
+    QWidget* buildRecommendedBox(QWidget* parent);
+    QWidget* buildAnswerBox(QWidget* parent);
+    QWidget* buildSweepBox(QWidget* parent);
     QString expectationText(const std::vector<FrontierPoint>& points) const;
 
     QString runName(const std::string& id) const;
