@@ -73,7 +73,8 @@ public:
     void closeRuns();
     /// The runs Export Update Bundles offers: folders on screen with bundles/ and rounds.
     QStringList bundleRunFolders() const;
-    /// Writes the report of the runs on screen (ui/report/ReportWriter) as one PDF.
+    /// Writes the report of the runs on screen (ui/report/ReportWriter) as one PDF, with a fleet
+    /// page when the Fleet tab has a finished simulation of them (FleetPanel::reportFleet()).
     bool exportReport(const QString& path, QString* error = nullptr) const;
     QAction* reopenRunsAction() const { return reopenRunsAct_; }
     QAction* exportReportAction() const { return exportReportAct_; }

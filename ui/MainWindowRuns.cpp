@@ -15,6 +15,7 @@
 #include "panels/PlanPanel.h"
 #include "panels/ResultsPanel.h"
 #include "panels/RunPanel.h"
+#include "panels/FleetPanel.h"
 #include "report/ReportWriter.h"
 #include "workers/RunQueue.h"
 #include <QAction>
@@ -70,6 +71,9 @@ void MainWindow::exportReportWithDialog()
     QString error;
     if (!exportReport(path, &error))
         QMessageBox::warning(this, tr("Export report"), error);
+    else if (results_->fleetPanel()->busy())
+        statusBar()->showMessage(tr("Report written to %1 without a fleet page: the Fleet tab was still simulating")
+                                     .arg(QDir::toNativeSeparators(path)), 8000);
     else
         statusBar()->showMessage(tr("Report written to %1").arg(QDir::toNativeSeparators(path)), 5000);
 }
@@ -85,6 +89,9 @@ bool MainWindow::exportReport(const QString& path, QString* error) const
         if (p.bitsPerSecond == options.linkBitsPerSecond)
             options.linkName = p.name;
     options.budgetBytes = results_->budgetPanel()->budgetBits() / 8.0;
+    // The Fleet tab's last finished simulation of these runs gives the report its fleet page;
+    // the report draws it and simulates nothing (while the tab is still at work: no page).
+    options.fleet = results_->fleetPanel()->reportFleet();
     return ReportWriter::write(runs, options, path, error);
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// dpu-cli report: the desktop application's PDF report, made headless on Qt's offscreen platform.
+// dpu-cli report: the desktop application's PDF report, made headless on Qt's offscreen platform; --fleet adds the fleet page.
 #include "ArgList.h"
 #include "CliCommands.h"
 #include "dpu/Error.h"
@@ -9,11 +9,48 @@
 #include <cstdlib>
 
 #ifdef DPU_CLI_HAS_REPORT
+#include "FleetArgs.h"
 #include "report/ReportWriter.h"
 #include <QApplication>
+#include <algorithm>
+#include <optional>
 #endif
 
 namespace dpu::cli {
+
+#ifdef DPU_CLI_HAS_REPORT
+namespace {
+
+/// The fleet's options belong to --fleet: without it they are refused by name, not as unknown.
+void refuseFleetOptionsWithoutFleet(const std::vector<std::string>& argv)
+{
+    for (const char* name : {"--devices", "--availability", "--sf", "--sf-mix", "--duty-cycle", "--loss", "--multicast",
+                             "--unicast", "--catch-up", "--catch-up-bytes", "--period", "--fleet-seed", "--cpu"})
+        if (std::find(argv.begin(), argv.end(), name) != argv.end())
+            throw UsageError(std::string(name) + " needs --fleet (the fleet page takes dpu-cli fleet's options)");
+}
+
+/// The runs simulated on the fleet (core's simulateFleet, through the options dpu-cli fleet
+/// reads) as the report's fleet page takes them; series named "dpu", or "dpu · RUN" for
+/// several runs.
+dpu::ui::ReportFleet reportFleetOf(const std::vector<RunFolder>& runs, FleetConfig config, double seed, bool realCatchUps)
+{
+    FleetOfRuns fleet = simulateRunsOnFleet(runs, std::move(config), seed, false, realCatchUps);
+    dpu::ui::ReportFleet out;
+    for (size_t i = 0; i < fleet.strategies.size(); ++i) {
+        std::string key = fleet.strategies[i].name;
+        if (runs.size() > 1)
+            key += " · " + runs[fleet.runOf[i]].label();
+        out.series.push_back({QString::fromStdString(key), fleet.strategies[i].versions, std::move(fleet.results[i])});
+    }
+    for (const std::string& note : fleet.notes)
+        out.notes << QString::fromStdString(note);
+    out.config = std::move(fleet.config);
+    return out;
+}
+
+} // namespace
+#endif
 
 int reportCommand(const std::vector<std::string>& argv)
 {
@@ -25,16 +62,37 @@ int reportCommand(const std::vector<std::string>& argv)
 #else
     ArgList args(argv);
     const std::string out = args.value("--out");
-    const std::string link = args.value("--link", "nb-iot");
     const double budget = args.number("--budget", 0);
+    const bool withFleet = args.flag("--fleet");
+    if (!withFleet)
+        refuseFleetOptionsWithoutFleet(argv);
+    // With --fleet, --link is the fleet's link model (dpu-cli fleet's options, all of them).
+    std::optional<FleetConfig> fleetConfig;
+    double fleetRunSeed = -1;
+    bool realCatchUps = false;
+    std::string linkName;
+    double linkBitsPerSecond = 0;
+    if (withFleet) {
+        const FleetArgs given = readFleetArgs(args);
+        fleetRunSeed = args.number("--seed", -1);
+        fleetConfig = fleetConfigFromArgs(given);
+        realCatchUps = given.catchUpBytes == "real";
+        validateLink(fleetConfig->groups.front().link);
+        linkName = fleetConfig->groups.front().link.name;
+        linkBitsPerSecond = fleetConfig->groups.front().link.bitsPerSecond;
+    } else {
+        const std::string link = args.value("--link", "nb-iot");
+        const LinkPreset* chosen = findLinkPreset(link);
+        if (!chosen)
+            throw UsageError("--link: expected " + linkPresetKeys() + ", found '" + link + "'");
+        linkName = chosen->name;
+        linkBitsPerSecond = chosen->bitsPerSecond;
+    }
     const auto folders = args.positional();
     if (out.empty())
         throw UsageError("report needs --out FILE.pdf");
     if (folders.empty())
         throw UsageError("report needs at least one run folder");
-    const LinkPreset* chosen = findLinkPreset(link);
-    if (!chosen)
-        throw UsageError("--link: expected " + linkPresetKeys() + ", found '" + link + "'");
     if (budget < 0)
         throw UsageError("--budget: expected bytes per round >= 0");
     // Read every folder first: a bad one is reported before anything starts.
@@ -42,20 +100,23 @@ int reportCommand(const std::vector<std::string>& argv)
     for (const std::string& f : folders)
         for (const std::string& dir : findRunFolders(f))
             runs.push_back(loadRunFolder(dir));
+    dpu::ui::ReportOptions options;
+    options.linkName = QString::fromStdString(linkName);
+    options.linkBitsPerSecond = linkBitsPerSecond;
+    options.budgetBytes = budget;
+    if (fleetConfig) // simulated here, in core: the report writer only draws it
+        options.fleet = reportFleetOf(runs, *fleetConfig, fleetRunSeed, realCatchUps);
     // The charts are Qt widgets: an application on the offscreen platform, for this command only.
     qputenv("QT_QPA_PLATFORM", "offscreen");
     int qtArgc = 1;
     char name[] = "dpu-cli";
     char* qtArgv[] = {name, nullptr};
     QApplication app(qtArgc, qtArgv);
-    dpu::ui::ReportOptions options;
-    options.linkName = QString::fromStdString(chosen->name);
-    options.linkBitsPerSecond = chosen->bitsPerSecond;
-    options.budgetBytes = budget;
     QString error;
     if (!dpu::ui::ReportWriter::write(runs, options, QString::fromStdString(out), &error))
         throw Error(error.toStdString());
-    std::printf("%s: report of %zu run(s)\n", out.c_str(), runs.size());
+    std::printf("%s: report of %zu run(s)%s\n", out.c_str(), runs.size(),
+                fleetConfig ? (" with a fleet page of " + std::to_string(options.fleet.series.size()) + " series").c_str() : "");
     return 0;
 #endif
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The Fleet tab on the offscreen platform: it follows the run book, names series as the book does, draws the fleet beside the server, spreads versions, fills its table, reports bad links, keeps its settings.
+// The Fleet tab on the offscreen platform: it follows the run book, names series as the book does, draws the fleet beside the server, spreads versions, fills its table, hands the report its last simulation, reports bad links, keeps its settings.
 #include "MainWindow.h"
 #include "RunFixtures.h"
 #include "TestSupport.h"
@@ -314,6 +314,37 @@ private Q_SLOTS:
         QVERIFY2(panel.statusText().contains(QStringLiteral("cannot be simulated")) && panel.statusText().contains(runA_),
                  qPrintable(panel.statusText()));
         QCOMPARE(panel.table()->rowCount(), 0);
+    }
+
+    void theReportGetsTheLastSimulation()
+    {
+        RunBook book;
+        FleetPanel panel;
+        dpu::FleetSettings s = perfectFleet();
+        panel.inputs()->setSettings(s);
+        panel.setRunBook(&book);
+        book.openFolder(runA_);
+        QVERIFY(panel.busy());
+        QVERIFY(panel.reportFleet().series.empty()); // not of the runs on screen yet
+        QVERIFY(settle(panel));
+        // What the table shows, under its names, with the fleet it ran on.
+        dpu::ui::ReportFleet fleet = panel.reportFleet();
+        QCOMPARE(fleet.series.size(), size_t(2));
+        QCOMPARE(fleet.series[0].key, panel.table()->item(0, FleetPanel::Series)->text());
+        QCOMPARE(fleet.series[1].key, QStringLiteral("fu"));
+        QCOMPARE(fleet.series[0].versions.size(), size_t(4));
+        QCOMPARE(fleet.series[1].result.timeToShare.size(), size_t(5));
+        QCOMPARE(fleet.config.groups.size(), size_t(1));
+        QCOMPARE(fleet.config.groups[0].devices, 50);
+        QCOMPARE(fleet.config.groups[0].link.modulation.spreadingFactor, 9);
+        QCOMPARE(fleet.config.drainRounds, 2);
+        // A fleet that cannot be simulated gives no page.
+        s.link.link = "ble-smp";
+        s.link.delivery = dpu::DeliveryChoice::Multicast;
+        panel.inputs()->setSettings(s);
+        QVERIFY(panel.reportFleet().series.empty());
+        QVERIFY(settle(panel));
+        QVERIFY(panel.reportFleet().series.empty());
     }
 
     void editsCoalesceAndTheLastOneWins()

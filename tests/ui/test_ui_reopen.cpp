@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Runs outlive the window: finished run folders reopen into every view and export, on request and on
-// start; the frontier keeps other plans apart; the PDF report, from the window and from dpu-cli.
+// start; the frontier keeps other plans apart; the PDF report, from the window and from dpu-cli, with and without a fleet page.
 #include "MainWindow.h"
 #include "TestSupport.h"
 #include "UiTestSupport.h"
@@ -9,7 +9,10 @@
 #include "dpu/RunFolder.h"
 #include "dpu/Runner.h"
 #include "models/RoundsTableModel.h"
+#include "charts/Units.h"
 #include "panels/BudgetPanel.h"
+#include "panels/FleetInputs.h"
+#include "panels/FleetPanel.h"
 #include "panels/ResultsPanel.h"
 #include "workers/EngineMetatypes.h"
 #include <QAction>
@@ -26,10 +29,15 @@
 #include <QRegularExpression>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QValueAxis>
 #include <QtTest/QtTest>
+#include <algorithm>
+#include <cmath>
 
+using dpu::ui::FleetInputs;
+using dpu::ui::FleetPanel;
 using dpu::ui::MainWindow;
 
 namespace {
@@ -64,6 +72,15 @@ QString pdfText(const QString& path)
     return QString::fromUtf8(p.readAllStandardOutput());
 }
 
+/// pdftotext's text as typed: the font's ligatures ("ﬂeet") and no-break spaces undone.
+QString plainPdfText(const QString& path)
+{
+    return pdfText(path)
+        .replace(QChar(0xFB01), QStringLiteral("fi"))
+        .replace(QChar(0xFB02), QStringLiteral("fl"))
+        .replace(QChar(0xA0), QLatin1Char(' '));
+}
+
 } // namespace
 
 class TestUiReopen : public QObject {
@@ -77,6 +94,97 @@ class TestUiReopen : public QObject {
         dpu::RunObserver quiet;
         const auto records = dpu::Runner(plan, {dir.toStdString()}).run(quiet).records;
         return records.empty() ? QString() : dir;
+    }
+
+    /// Once the Fleet tab has simulated the window's runs, the report of `pdf` (which had
+    /// `pagesBefore` pages without a fleet) gets its fleet page.
+    void windowFleetPage(MainWindow& w, const QString& pdf, int pagesBefore)
+    {
+        // Once the tab has simulated them, its last simulation is the report's fleet page: the
+        // fleet's settings, its charts and a row per series with the tab's time to 90 %.
+        FleetPanel* fleet = w.resultsPanel()->fleetPanel();
+        QTRY_VERIFY_WITH_TIMEOUT(!fleet->busy() && fleet->table()->rowCount() > 0, 60000);
+        QString error;
+        QVERIFY2(w.exportReport(pdf, &error), qPrintable(error));
+        QFile withFleet(pdf);
+        QVERIFY(withFleet.open(QIODevice::ReadOnly));
+        QVERIFY(pdfPages(withFleet.readAll()) > pagesBefore);
+        const QString fleetText = plainPdfText(pdf);
+        for (const char* expected : {"Fleet simulation", "LoRaWAN EU868", "Devices", "200 (SF7: 90", "Availability",
+                                     "80 % per round", "Frame loss", "10 %", "Duty cycle", "1 %", "multicast",
+                                     "Fleet accuracy over time", "Versions in the fleet", "Per strategy on the fleet",
+                                     "Series", "Versions"})
+            QVERIFY2(fleetText.contains(QString::fromLatin1(expected)), expected);
+        const QStringList lines = fleetText.split(QLatin1Char('\n'));
+        for (int row = 0; row < fleet->table()->rowCount(); ++row) {
+            const QString key = fleet->table()->item(row, FleetPanel::Series)->text();
+            const QString to90 = fleet->table()->item(row, FleetPanel::LatestTo90)->text();
+            // The row's first line holds the start of its series' name and its time to 90 %.
+            const QString first = key.section(QLatin1Char(' '), 0, 0);
+            const bool found = std::any_of(lines.begin(), lines.end(), [&](const QString& line) {
+                return line.trimmed().startsWith(first) && line.contains(to90);
+            });
+            QVERIFY2(found, qPrintable(key + QStringLiteral(": ") + to90 + QStringLiteral("\n") + fleetText));
+        }
+    }
+
+    /// dpu-cli report --fleet: the fleet page of the runs simulated with dpu-cli fleet's options,
+    /// its times to 90 % those dpu-cli fleet gives for the same options.
+    void cliFleetPage()
+    {
+        const QStringList fleetOptions = {QStringLiteral("--devices"), QStringLiteral("50"), QStringLiteral("--link"),
+                                          QStringLiteral("lorawan-eu868"), QStringLiteral("--sf"), QStringLiteral("9"),
+                                          QStringLiteral("--loss"), QStringLiteral("0.05"), QStringLiteral("--availability"),
+                                          QStringLiteral("0.9"), QStringLiteral("--drain"), QStringLiteral("3")};
+        QProcess sim;
+        sim.start(qEnvironmentVariable("DPU_CLI"), QStringList{QStringLiteral("fleet"), sweep_, QStringLiteral("--json")} + fleetOptions);
+        QVERIFY(sim.waitForFinished(60000));
+        QVERIFY2(sim.exitCode() == 0, sim.readAllStandardError().constData());
+        const QJsonArray strategies = QJsonDocument::fromJson(sim.readAllStandardOutput()).object()["strategies"].toArray();
+        QCOMPARE(strategies.size(), 4); // dpu and fu of both runs
+
+        const QString pdf = tmp_.filePath(QStringLiteral("cli-fleet.pdf"));
+        QProcess cli;
+        cli.start(qEnvironmentVariable("DPU_CLI"),
+                  QStringList{QStringLiteral("report"), sweep_, QStringLiteral("--out"), pdf, QStringLiteral("--fleet")} + fleetOptions);
+        QVERIFY(cli.waitForFinished(120000));
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        QVERIFY2(cli.readAllStandardOutput().contains("with a fleet page of 4 series"), "the command says what it drew");
+        const QString text = plainPdfText(pdf);
+        for (const char* expected : {"Fleet simulation", "LoRaWAN EU868 SF9", "Devices", "50", "90 % per round", "Frame loss",
+                                     "5 %", "24.0 h", "3 rounds after the last", "Per strategy on the fleet",
+                                     "Fleet accuracy over time", "Versions in the fleet: dpu · a-k0.01"})
+            QVERIFY2(text.contains(QString::fromUtf8(expected)), qPrintable(QString::fromUtf8(expected) + QStringLiteral("\n") + text));
+        const QStringList lines = text.split(QLatin1Char('\n'));
+        for (const QJsonValue& v : strategies) {
+            // The CLI names a run's series "LABEL/strategy" in its table, the report "strategy · LABEL".
+            const QString to90 = dpu::ui::Units::span(v.toObject()["latest_time_to_share_s"].toObject()["90"].toDouble(NAN));
+            const QString strategy = v.toObject()["strategy"].toString().section(QLatin1Char('/'), -1);
+            const bool found = std::any_of(lines.begin(), lines.end(), [&](const QString& line) {
+                return line.trimmed().startsWith(strategy + QStringLiteral(" ·")) && line.contains(to90);
+            });
+            QVERIFY2(found, qPrintable(v.toObject()["strategy"].toString() + QStringLiteral(": ") + to90 + QStringLiteral("\n") + text));
+        }
+
+        // A fleet option without --fleet is refused by name; nothing is written.
+        const QString refused = tmp_.filePath(QStringLiteral("refused.pdf"));
+        QProcess bad;
+        bad.start(qEnvironmentVariable("DPU_CLI"), {QStringLiteral("report"), sweep_, QStringLiteral("--out"), refused,
+                                                    QStringLiteral("--devices"), QStringLiteral("50")});
+        QVERIFY(bad.waitForFinished(60000));
+        QCOMPARE(bad.exitCode(), 2);
+        QVERIFY2(bad.readAllStandardError().contains("--devices needs --fleet"), "names the option");
+        QVERIFY(!QFile::exists(refused));
+        // A fleet the link model refuses: the field named, nothing written.
+        QProcess badLoss;
+        badLoss.start(qEnvironmentVariable("DPU_CLI"),
+                      QStringList{QStringLiteral("report"), sweep_, QStringLiteral("--out"), refused, QStringLiteral("--fleet"),
+                                  QStringLiteral("--devices"), QStringLiteral("50"), QStringLiteral("--link"),
+                                  QStringLiteral("lorawan-eu868"), QStringLiteral("--loss"), QStringLiteral("-0.1")});
+        QVERIFY(badLoss.waitForFinished(60000));
+        QCOMPARE(badLoss.exitCode(), 1);
+        QVERIFY2(badLoss.readAllStandardError().contains("frameLoss"), "names the field");
+        QVERIFY(!QFile::exists(refused));
     }
 
 private Q_SLOTS:
@@ -279,6 +387,9 @@ private Q_SLOTS:
         w.closeRuns();
         QCOMPARE(w.openRuns({sweep_, other_}), 3);
         QVERIFY(w.exportReportAction()->isEnabled());
+        FleetPanel* fleet = w.resultsPanel()->fleetPanel();
+        fleet->inputs()->setSettings(FleetInputs::flagship()); // 200 nodes, EU868, FUOTASim's mix, 10 % loss, 80 % on
+        QVERIFY(fleet->busy()); // the Fleet tab has not simulated the runs just opened yet
         const QString pdf = tmp_.filePath(QStringLiteral("report.pdf"));
         QString error;
         QVERIFY2(w.exportReport(pdf, &error), qPrintable(error));
@@ -294,6 +405,13 @@ private Q_SLOTS:
             QVERIFY2(text.contains(QString::fromLatin1(expected)), expected);
         // Page 2's trade-off chart counts the bundles really sent, as page 1's table does.
         QVERIFY2(text.contains(QStringLiteral("bytes sent per device")), qPrintable(text.left(2000)));
+        // ... so the report is as without a fleet.
+        QVERIFY2(!text.contains(QStringLiteral("Fleet simulation")), qPrintable(text));
+        QVERIFY(!text.contains(QStringLiteral("Fleet accuracy over time")));
+
+        windowFleetPage(w, pdf, pages);
+        if (QTest::currentTestFailed())
+            return;
 
         // A folder that cannot take it: an error naming the file, nothing written.
         const QString nowhere = tmp_.filePath(QStringLiteral("no-such-dir/report.pdf"));
@@ -312,6 +430,10 @@ private Q_SLOTS:
         QVERIFY(cliText.contains(QStringLiteral("tiny-sweep-k0.1")));
         QVERIFY(cliText.contains(QStringLiteral("Budget:")));
         QVERIFY(!QFile::exists(cliPdf + ".tmp"));
+        QVERIFY2(!cliText.contains(QStringLiteral("Fleet simulation")), "no --fleet: no fleet page");
+        cliFleetPage();
+        if (QTest::currentTestFailed())
+            return;
         QProcess bad;
         bad.start(qEnvironmentVariable("DPU_CLI"), {QStringLiteral("report"), tmp_.filePath(QStringLiteral("missing")),
                                                     QStringLiteral("--out"), tmp_.filePath(QStringLiteral("x.pdf"))});

@@ -2,6 +2,7 @@
 // FleetPanel: the inputs, the fleet's accuracy over time, the spread of versions and the headline table, fed by a FleetWorker.
 #include "panels/FleetPanel.h"
 #include "charts/FleetAccuracyChart.h"
+#include "charts/Units.h"
 #include "charts/VersionSpreadChart.h"
 #include "models/RunBook.h"
 #include "panels/FleetInputs.h"
@@ -24,33 +25,6 @@ namespace dpu::ui {
 namespace {
 
 constexpr int kDelayMs = 150; // coalesces a burst of edits or opened runs into one simulation
-
-QString duration(double s)
-{
-    if (std::isnan(s))
-        return FleetPanel::tr("not reached");
-    if (s < 120)
-        return FleetPanel::tr("%1 s").arg(s, 0, 'f', 0);
-    if (s < 7200)
-        return FleetPanel::tr("%1 min").arg(s / 60, 0, 'f', 1);
-    if (s < 172800)
-        return FleetPanel::tr("%1 h").arg(s / 3600, 0, 'f', 1);
-    return FleetPanel::tr("%1 d").arg(s / 86400, 0, 'f', 1);
-}
-
-QString joules(double j)
-{
-    if (j < 1)
-        return FleetPanel::tr("%1 mJ").arg(j * 1e3, 0, 'f', 1);
-    if (j < 1000)
-        return FleetPanel::tr("%1 J").arg(j, 0, 'f', 2);
-    return FleetPanel::tr("%1 kJ").arg(j / 1e3, 0, 'f', 2);
-}
-
-QString percent(double fraction)
-{
-    return QStringLiteral("%1 %").arg(100.0 * fraction, 0, 'f', 2);
-}
 
 } // namespace
 
@@ -246,7 +220,7 @@ void FleetPanel::show(const FleetAnswer& answer)
     } else {
         QString text = tr("%n series on %1 devices, a round every %2.", nullptr, static_cast<int>(keys_.size()))
                            .arg(inputs_->settings().devices)
-                           .arg(duration(shown_.roundPeriodSeconds));
+                           .arg(Units::span(shown_.roundPeriodSeconds));
         text += QLatin1Char(' ') + (inputs_->settings().realCatchUps
                                         ? tr("Catch-ups are sized as the real bundles built from the runs' files.")
                                         : tr("Catch-up bundles are estimated as the cheaper of the missed bundles and the full model."));
@@ -269,13 +243,13 @@ void FleetPanel::fillTable()
             airtime /= static_cast<double>(r.rounds.size());
         const QString cells[ColumnCount] = {keys_[row],
                                             QString::number(r.timeToShare.size()),
-                                            duration(r.latestTimeToShare[1]),
-                                            joules(r.meanEnergyPerDeviceRound),
-                                            joules(r.energyPerDevicePerYear),
-                                            percent(r.batterySharePerYear),
-                                            duration(airtime),
-                                            percent(r.meanFleetAccuracy),
-                                            percent(r.meanServerAccuracy)};
+                                            Units::span(r.latestTimeToShare[1]),
+                                            Units::joules(r.meanEnergyPerDeviceRound),
+                                            Units::joules(r.energyPerDevicePerYear),
+                                            Units::percent(r.batterySharePerYear),
+                                            Units::span(airtime),
+                                            Units::percent(r.meanFleetAccuracy),
+                                            Units::percent(r.meanServerAccuracy)};
         for (int c = 0; c < ColumnCount; ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             if (c != Series)
@@ -296,6 +270,21 @@ void FleetPanel::showSpread()
     }
     const FleetSeries& s = shown_.series[static_cast<size_t>(i)];
     spread_->showResult(keys_[i], s.result, s.versions, shown_.roundPeriodSeconds);
+}
+
+ReportFleet FleetPanel::reportFleet() const
+{
+    ReportFleet fleet;
+    if (busy() || !shown_.error.empty())
+        return fleet;
+    fleet.config = shown_.config;
+    for (int i = 0; i < keys_.size(); ++i) {
+        const FleetSeries& s = shown_.series[static_cast<size_t>(i)];
+        fleet.series.push_back({keys_[i], s.versions, s.result});
+    }
+    for (const std::string& note : shown_.notes)
+        fleet.notes << QString::fromStdString(note);
+    return fleet;
 }
 
 QString FleetPanel::statusText() const

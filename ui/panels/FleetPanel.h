@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The Fleet tab: what a fleet behind a real link runs of the finished runs on screen, over time, and at what airtime and energy.
 #pragma once
+#include "report/ReportFleet.h"
 #include "workers/FleetWorker.h"
 #include <QWidget>
 
@@ -46,6 +47,10 @@ public:
     bool busy() const { return busy_ || waiting_; }
     /// The simulation the charts and the table show (its series' full results).
     const FleetAnswer& shownAnswer() const { return shown_; }
+    /// The last finished simulation as the report's fleet page takes it (its series named as
+    /// the table names them, the notes as the status lists them); empty while busy() (it would
+    /// not be of the runs and inputs on screen) or when the simulation failed.
+    ReportFleet reportFleet() const;
 
     /// Under "fleet/" in the settings.
     void saveSettings(QSettings& settings) const;

@@ -20,11 +20,6 @@ QString esc(const std::string& s)
     return QString::fromStdString(s).toHtmlEscaped();
 }
 
-QString percent(double fraction)
-{
-    return QStringLiteral("%1 %").arg(100.0 * fraction, 0, 'f', 2);
-}
-
 struct StrategyFigures {
     double meanAccuracy = 0;
     double bytesPerRound = 0; ///< bundle bytes (analytic when no bundle was measured) per round
@@ -55,16 +50,6 @@ StrategyFigures figures(const dpu::RunFolder& run, const std::string& strategy)
     f.bytesPerRound = bytes / n;
     f.totalBytes = bytes / static_cast<double>(seeds.size());
     return f;
-}
-
-/// Bytes as a reader says them (the window shows the exact count too; a report needs no more).
-QString bytesText(double bytes)
-{
-    if (bytes >= 1e6)
-        return QStringLiteral("%1 MB").arg(bytes / 1e6, 0, 'f', 2);
-    if (bytes >= 1e3)
-        return QStringLiteral("%1 KB").arg(bytes / 1e3, 0, 'f', 1);
-    return QStringLiteral("%1 B").arg(std::llround(bytes));
 }
 
 QString tr(const char* text, const char* disambiguation = nullptr, int n = -1)
@@ -197,8 +182,8 @@ QString ReportText::firstPage(const std::vector<dpu::RunFolder>& runs, const Rep
                                      : QStringLiteral("–");
             h += QStringLiteral("<tr><td>%1</td><td>%2</td><td align=\"right\">%3</td><td align=\"right\">%4</td>"
                                 "<td align=\"right\">%5</td><td align=\"right\">%6</td><td align=\"right\">%7</td></tr>")
-                     .arg(shortName(run), esc(strategy), percent(f.meanAccuracy), diff,
-                          bytesText(f.bytesPerRound), bytesText(f.totalBytes), time);
+                     .arg(shortName(run), esc(strategy), Units::percent(f.meanAccuracy), diff,
+                          Units::roundedBytes(f.bytesPerRound), Units::roundedBytes(f.totalBytes), time);
         }
     }
     h += QStringLiteral("</table>");
@@ -244,9 +229,9 @@ QString ReportText::frontierNotes(const std::vector<dpu::RunFolder>& runs, const
                             "<td align=\"right\">%5</td><td align=\"right\">%6</td><td align=\"right\">%7, %8</td></tr>")
                  .arg(esc(p.family))
                  .arg(p.k)
-                 .arg(percent(p.meanAccuracy),
+                 .arg(Units::percent(p.meanAccuracy),
                       std::isnan(p.accuracyToFu) ? QStringLiteral("–") : QString::number(100.0 * p.accuracyToFu, 'f', 2),
-                      bytesText(p.realBytesPerRound) + (p.measuredBytes ? QString() : QStringLiteral("*")),
+                      Units::roundedBytes(p.realBytesPerRound) + (p.measuredBytes ? QString() : QStringLiteral("*")),
                       std::isnan(p.ratioToFu) ? QStringLiteral("–") : QString::number(p.ratioToFu, 'g', 3))
                  .arg(p.runs)
                  .arg(p.rounds);

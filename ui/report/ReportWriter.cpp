@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT
-// ReportWriter: lays out the report's pages with QTextDocument and the window's own chart widgets.
+// ReportWriter: lays out the report's pages with QTextDocument and the window's own chart widgets (the Fleet tab's too).
 #include "report/ReportWriter.h"
 #include "AtomicFile.h"
 #include "charts/AccuracyChart.h"
 #include "charts/BytesChart.h"
 #include "charts/ChartExporter.h"
+#include "charts/FleetAccuracyChart.h"
 #include "charts/FrontierChart.h"
+#include "charts/VersionSpreadChart.h"
 #include "dpu/Cost.h"
 #include "dpu/Frontier.h"
+#include "report/ReportFleetText.h"
 #include "report/ReportText.h"
 #include <QAbstractTextDocumentLayout>
 #include <QBuffer>
@@ -29,10 +32,11 @@ QString tr(const char* text)
 }
 
 /// Lays the chart out at a screen-like size, then paints its scene scaled into `target`.
-void paintChart(QChartView* view, QPainter* painter, const QRectF& target)
+/// `layoutScale` above 1 lays it out that much larger (its fonts that much smaller on paper).
+void paintChart(QChartView* view, QPainter* painter, const QRectF& target, qreal layoutScale = 1)
 {
     // Laid out at the target's own size: the chart's fonts keep their point sizes on paper.
-    const QSize size = target.size().toSize();
+    const QSize size = (target.size() * layoutScale).toSize();
     view->resize(size);
     view->chart()->resize(size);
     QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
@@ -121,6 +125,45 @@ void fillFrontier(FrontierChart& chart, const std::vector<dpu::RunFolder>& runs,
     chart.setFrontier(groups[static_cast<size_t>(shown)].points, options.budgetBytes, expected);
 }
 
+/// The fleet page(s): the settings, the fleet's accuracy beside the server's, one version
+/// spread per series (two a row, as many rows as fit a page), the table per strategy.
+void paintFleetPages(QPdfWriter& writer, QPainter& painter, const ReportFleet& fleet)
+{
+    const qreal width = writer.width(), height = writer.height(), gap = 12;
+    const double period = fleet.config.roundPeriodSeconds;
+    // The fleet's series names are long ("dpu · k=0.05 · server") and its spread charts small:
+    // laid out a quarter larger, legends and titles keep their whole text.
+    constexpr qreal layoutScale = 1.25;
+    writer.newPage();
+    qreal top = paintHtml(writer, painter, ReportFleetText::settings(fleet), 0) + gap;
+    // The same charts the Fleet tab draws, filled the way FleetPanel fills them.
+    FleetAccuracyChart accuracy;
+    for (const ReportFleetSeries& s : fleet.series)
+        accuracy.addResult(s.key, s.result, period);
+    const qreal accuracyHeight = width * 0.56;
+    if (top + accuracyHeight > height) {
+        writer.newPage();
+        top = 0;
+    }
+    paintChart(&accuracy, &painter, QRectF(0, top, width, accuracyHeight), layoutScale);
+    top += accuracyHeight + gap;
+    const qreal cellWidth = (width - gap) / 2, cellHeight = cellWidth * 0.8;
+    for (size_t i = 0; i < fleet.series.size(); ++i) {
+        const bool right = i % 2 == 1;
+        if (!right && top + cellHeight > height) {
+            writer.newPage();
+            top = 0;
+        }
+        VersionSpreadChart spread;
+        const ReportFleetSeries& s = fleet.series[i];
+        spread.showResult(s.key, s.result, s.versions, period);
+        paintChart(&spread, &painter, QRectF(right ? cellWidth + gap : 0, top, cellWidth, cellHeight), layoutScale);
+        if (right || i + 1 == fleet.series.size())
+            top += cellHeight + gap;
+    }
+    paintHtml(writer, painter, ReportFleetText::table(fleet), top);
+}
+
 } // namespace
 
 bool ReportWriter::writeFrontierImage(const std::vector<dpu::RunFolder>& runs, const ReportOptions& options,
@@ -202,6 +245,9 @@ bool ReportWriter::write(const std::vector<dpu::RunFolder>& runs, const ReportOp
         const qreal frontierHeight = width * 0.62;
         paintChart(&frontier, &painter, QRectF(0, 0, width, frontierHeight));
         paintHtml(writer, painter, ReportText::frontierNotes(runs, groups, shown, options), frontierHeight + 12);
+
+        if (!options.fleet.series.empty())
+            paintFleetPages(writer, painter, options.fleet);
     }
     buffer.close();
     return AtomicFile::write(path, pdf, error);

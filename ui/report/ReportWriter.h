@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The report of a set of runs as one PDF (QPdfWriter): plan, charts, frontier with the budget, a table per strategy.
+// The report of a set of runs as one PDF (QPdfWriter): plan, charts, frontier with the budget, a table per strategy, the fleet.
 #pragma once
 #include "dpu/RunFolder.h"
+#include "report/ReportFleet.h"
 #include <QSize>
 #include <QString>
 #include <vector>
@@ -12,14 +13,19 @@ struct ReportOptions {
     QString linkName = QStringLiteral("NB-IoT (60 kbit/s)"); ///< the link transfer times are given for
     double linkBitsPerSecond = 60e3;
     double budgetBytes = 0;      ///< bytes per round per device drawn on the frontier (0: none)
+    /// A finished fleet simulation of these runs (the caller's: the writer simulates nothing);
+    /// no series: no fleet page.
+    ReportFleet fleet;
 };
 
 class ReportWriter {
 public:
     /// Writes the runs' report to `path` atomically (a temporary file, then renamed): page 1 the
     /// plan in words, the machine and date and the table per strategy; then the accuracy and
-    /// accuracy-vs-bytes charts; then the frontier with the budget. Needs a QApplication (the
-    /// offscreen platform will do). Returns false with *error naming the file on failure.
+    /// accuracy-vs-bytes charts; then the frontier with the budget; then, when options.fleet has
+    /// series, the fleet page (settings, the Fleet tab's accuracy and version-spread charts, a
+    /// table per strategy). Needs a QApplication (the offscreen platform will do). Returns false
+    /// with *error naming the file on failure.
     static bool write(const std::vector<dpu::RunFolder>& runs, const ReportOptions& options, const QString& path,
                       QString* error = nullptr);
     /// Draws the frontier of the runs' largest group (as the report's frontier page, budget

@@ -48,6 +48,7 @@ FleetAnswer FleetWorker::simulateNow(const FleetRequest& request) const
             for (const std::string& name : input.neverDeployed)
                 out.notes.push_back(source.run.plan.name + "/" + name + " never deployed: left out");
             const dpu::FleetConfig config = dpu::fleetConfigOf(request.settings, input.lastRound, input.newSamplesPerRound);
+            out.config = config;
             for (const dpu::FleetStrategy& s : input.strategies) {
                 if (request.id < cancelBefore_.load()) {
                     FleetAnswer none;

@@ -45,6 +45,9 @@ struct FleetAnswer {
     std::vector<std::string> notes;  ///< strategies that never deployed, runs without a full model
     std::vector<FleetSeries> series;
     double roundPeriodSeconds = 86400;
+    /// The fleet and policy the series ran under (the last run's lastRound; what the report's
+    /// fleet page describes).
+    dpu::FleetConfig config;
 };
 
 /// Create on the GUI thread, move to a QThread, call simulate() through a queued invocation;

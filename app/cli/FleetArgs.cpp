@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+// FleetArgs: dpu-cli's fleet options into core's FleetConfig (one group, the server's policy) and the runs' strategies through simulateFleet.
+#include "FleetArgs.h"
+#include "dpu/FleetCatchUps.h"
+#include "dpu/FleetRuns.h"
+#include "dpu/FleetSettings.h"
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <utility>
+
+namespace dpu::cli {
+namespace {
+
+bool isNumber(const std::string& s, double& out)
+{
+    try {
+        size_t used = 0;
+        out = std::stod(s, &used);
+        return used == s.size();
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+/// The uplink of the appendix's sample upload: the region's uplink at the group's SF for LoRa,
+/// the downlink turned around otherwise.
+std::shared_ptr<const Link> uplinkOf(const Link& down)
+{
+    if (down.lora && down.region == LinkRegion::Eu868)
+        return std::make_shared<Link>(lorawanEu868Uplink(down.modulation.spreadingFactor));
+    if (down.lora)
+        return std::make_shared<Link>(lorawanUs915Uplink(3));
+    Link up = down;
+    up.direction = LinkDirection::Uplink;
+    up.delivery = LinkDelivery::Unicast;
+    up.listening = LinkListening::Frames;
+    return std::make_shared<Link>(up);
+}
+
+/// The option checks that come before the link model's own (validateLink, validateFleet).
+void checkFleetArgs(const FleetArgs& o)
+{
+    if (std::isnan(o.devices) || o.devices < 1 || o.devices > 1e8 || o.devices != std::floor(o.devices))
+        throw UsageError("--devices: expected a number of devices (1 or more)");
+    if (o.link.settings.link.empty())
+        throw UsageError("--link: expected lorawan-eu868, lorawan-us915 or a preset (dpu-cli fleet --help lists them)");
+    if (o.catchUp != "unicast" && o.catchUp != "multicast")
+        throw UsageError("--catch-up: expected unicast or multicast, found '" + o.catchUp + "'");
+    if (o.catchUpBytes != "estimate" && o.catchUpBytes != "real")
+        throw UsageError("--catch-up-bytes: expected estimate or real, found '" + o.catchUpBytes + "'");
+    if (o.order != "most-stale" && o.order != "smallest")
+        throw UsageError("--order: expected most-stale or smallest, found '" + o.order + "'");
+    for (const auto& [value, name] : {std::pair{o.maxStaleness, "--max-staleness"}, {o.repairs, "--repairs"}, {o.drain, "--drain"},
+                                      {o.sampleBytes, "--sample-bytes"}})
+        if (!(value >= 0) || value != std::floor(value))
+            throw UsageError(std::string(name) + ": expected a whole number, 0 or more");
+}
+
+} // namespace
+
+FleetArgs readFleetArgs(ArgList& args)
+{
+    FleetArgs o;
+    o.devices = args.number("--devices", NAN);
+    o.link = readLinkArgs(args);
+    o.cpu = readCpuArgs(args);
+    o.availability = args.value("--availability", "1");
+    o.catchUp = args.value("--catch-up", "unicast");
+    o.order = args.value("--order", "most-stale");
+    o.catchUpBytes = args.value("--catch-up-bytes", "estimate");
+    o.maxStaleness = args.number("--max-staleness", 0);
+    o.repairs = args.number("--repairs", 1);
+    o.target = args.number("--target", 0.99);
+    o.period = args.number("--period", 86400);
+    o.drain = args.number("--drain", 0);
+    o.fleetSeed = args.number("--fleet-seed", 1);
+    o.sampleBytes = args.number("--sample-bytes", 0);
+    o.perSf = args.flag("--multicast-per-sf");
+    return o;
+}
+
+FleetConfig fleetConfigFromArgs(const FleetArgs& o)
+{
+    checkFleetArgs(o);
+    FleetGroup group;
+    group.name = "devices";
+    group.devices = static_cast<int>(o.devices);
+    group.sfMix = sfMixOf(o.link.settings);
+    group.link = linkOf(o.link.settings);
+    group.cpu = deviceCpuOf(o.cpu);
+    double availability = 1;
+    if (isNumber(o.availability, availability))
+        group.availability = availability;
+    else
+        group.trace = std::make_shared<AvailabilityTrace>(AvailabilityTrace::read(o.availability));
+    if (o.sampleBytes > 0)
+        group.uplink = uplinkOf(group.link);
+
+    FleetConfig config;
+    config.groups.push_back(group);
+    config.policy.catchUp = o.catchUp == "multicast" ? CatchUpDelivery::MulticastPerVersion : CatchUpDelivery::Unicast;
+    config.policy.order = o.order == "smallest" ? CatchUpOrder::SmallestFirst : CatchUpOrder::MostStaleFirst;
+    config.policy.maxStaleness = static_cast<int>(o.maxStaleness);
+    config.policy.repairSessions = static_cast<int>(o.repairs);
+    config.policy.target.probability = o.target;
+    config.policy.multicastPerSpreadingFactor = o.perSf;
+    config.roundPeriodSeconds = o.period;
+    config.drainRounds = static_cast<int>(o.drain);
+    config.seed = static_cast<uint64_t>(o.fleetSeed);
+    config.sampleBytes = static_cast<int64_t>(o.sampleBytes);
+    return config;
+}
+
+FleetOfRuns simulateRunsOnFleet(const std::vector<RunFolder>& runs, FleetConfig config, double seedArg, bool labelled,
+                                bool realCatchUps)
+{
+    FleetOfRuns out;
+    const auto sizes = realCatchUps ? std::make_shared<CatchUpSizes>() : nullptr;
+    int lastRound = 0;
+    for (size_t i = 0; i < runs.size(); ++i) {
+        const RunFolder& run = runs[i];
+        if (!run.complete())
+            out.notes.push_back(run.label() + " stopped early: simulated over its finished rounds");
+        const uint64_t seed = seedArg >= 0 ? static_cast<uint64_t>(seedArg) : run.plan.seeds.front();
+        if (std::find(run.plan.seeds.begin(), run.plan.seeds.end(), seed) == run.plan.seeds.end())
+            throw UsageError("--seed: " + run.label() + " has no seed " + std::to_string(seed));
+        const std::string prefix = labelled ? run.label() + "/" : std::string();
+        FleetRunInput input = fleetStrategiesOf(run, seed, prefix);
+        if (sizes)
+            for (FleetStrategy& s : input.strategies)
+                useRealCatchUps(s, run, s.name.substr(prefix.size()), seed, sizes);
+        for (const std::string& name : input.neverDeployed)
+            out.notes.push_back(name + " never deployed: left out");
+        lastRound = std::max(lastRound, input.lastRound);
+        config.newSamplesPerRound = input.newSamplesPerRound;
+        for (FleetStrategy& s : input.strategies) {
+            out.strategies.push_back(std::move(s));
+            out.runOf.push_back(i);
+        }
+    }
+    for (const std::string& note : out.notes)
+        std::fprintf(stderr, "note: %s\n", note.c_str());
+    if (out.strategies.empty())
+        throw Error("no strategy of these runs deployed a version");
+    config.lastRound = lastRound;
+    if (!sizes)
+        std::fprintf(stderr, "note: catch-up bundles are estimated as the cheaper of the chain of missed bundles and the full "
+                             "model (--catch-up-bytes real builds them)\n");
+    for (const FleetStrategy& s : out.strategies)
+        out.results.push_back(simulateFleet(config, s));
+    if (sizes)
+        std::fprintf(stderr, "note: %d catch-up bundles built from the runs' files; each size is its cheapest route\n",
+                     sizes->built);
+    out.config = std::move(config);
+    return out;
+}
+
+} // namespace dpu::cli

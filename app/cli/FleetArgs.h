@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+// The fleet options dpu-cli fleet and report --fleet share: read, turned into core's FleetConfig, and the runs simulated on it.
+#pragma once
+#include "ArgList.h"
+#include "LinkArgs.h"
+#include "dpu/Fleet.h"
+#include "dpu/RunFolder.h"
+#include <cmath>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace dpu::cli {
+
+/// The fleet's and the server's options as given (checked by fleetConfigFromArgs).
+struct FleetArgs {
+    double devices = NAN;
+    LinkArgs link;
+    CpuSettings cpu;
+    std::string availability, catchUp, order;
+    std::string catchUpBytes = "estimate"; ///< estimate, or real: built from the runs' files
+    double maxStaleness = 0, repairs = 1, target = 0.99, period = 86400, drain = 0, fleetSeed = 1, sampleBytes = 0;
+    bool perSf = false;
+};
+
+/// Reads --devices, the link options (readLinkArgs), the processor (readCpuArgs),
+/// --availability, --catch-up, --catch-up-bytes, --order, --max-staleness, --repairs, --target, --period,
+/// --drain, --fleet-seed, --sample-bytes and --multicast-per-sf. Throws UsageError for a
+/// malformed number or processor.
+FleetArgs readFleetArgs(ArgList& args);
+
+/// The simulation's fleet (one group) and policy. Throws UsageError naming the option that is
+/// wrong, LinkError naming the field (an SF the region lacks), or Error naming an unreadable
+/// availability trace.
+FleetConfig fleetConfigFromArgs(const FleetArgs& given);
+
+/// Every deployed strategy of the runs (one seed each) simulated on the fleet.
+struct FleetOfRuns {
+    FleetConfig config;                   ///< with the runs' last round and |dD|
+    std::vector<FleetStrategy> strategies;
+    std::vector<size_t> runOf;            ///< [i]: the index in runs of strategies[i]
+    std::vector<FleetResult> results;     ///< [i]: strategies[i] on the fleet
+    std::vector<std::string> notes;       ///< runs stopped early, strategies that never deployed
+};
+
+/// Reads each run's strategies at `seed` (negative: each run's first; core's
+/// fleetStrategiesOf, named "LABEL/strategy" when `labelled`), sizes their catch-ups by real
+/// bundles when `realCatchUps` (useRealCatchUps, built from the runs' files) and simulates them
+/// with simulateFleet. Prints the notes on stderr as "note: ...". Throws UsageError("--seed") for a
+/// seed a run lacks, Error when no strategy deployed, LinkError from the simulation's checks.
+FleetOfRuns simulateRunsOnFleet(const std::vector<RunFolder>& runs, FleetConfig config, double seed, bool labelled,
+                                bool realCatchUps = false);
+
+} // namespace dpu::cli

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT
+// ReportFleetText: HTML for QTextDocument; every figure comes from core's FleetConfig and FleetResult as the caller simulated them.
+#include "report/ReportFleetText.h"
+#include "charts/Units.h"
+#include <QCoreApplication>
+#include <QStringList>
+
+namespace dpu::ui {
+
+namespace {
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("dpu::ui::ReportFleetText", text);
+}
+
+/// "1 device", "3 devices": a page read on paper gets no "(s)".
+QString count(qint64 n, const char* one, const char* many)
+{
+    return tr(n == 1 ? one : many).arg(n);
+}
+
+QString esc(const std::string& s)
+{
+    return QString::fromStdString(s).toHtmlEscaped();
+}
+
+QString row(const QString& name, const QString& value)
+{
+    return QStringLiteral("<tr><td>%1</td><td>%2</td></tr>").arg(name, value);
+}
+
+/// "12.5 %" for shares a user typed (0.1 loss, 0.01 duty cycle): no trailing zeros.
+QString share(double fraction)
+{
+    return QStringLiteral("%1 %").arg(100.0 * fraction, 0, 'g', 4);
+}
+
+/// The devices and, for a LoRa mix, how many run each spreading factor (as simulated).
+QString devicesText(const dpu::FleetGroup& g)
+{
+    QString text = QString::number(g.devices);
+    if (g.sfMix.empty())
+        return text;
+    QStringList counts;
+    for (const auto& [sf, n] : dpu::spreadingFactorCounts(g.devices, g.sfMix))
+        counts << QStringLiteral("SF%1: %2").arg(sf).arg(n);
+    return text + QStringLiteral(" (") + counts.join(QStringLiteral(", ")) + QLatin1Char(')');
+}
+
+QString deliveryText(const dpu::FleetGroup& g, const dpu::FleetPolicy& p)
+{
+    if (g.link.delivery != dpu::LinkDelivery::Multicast)
+        return tr("unicast: one session per device");
+    if (g.sfMix.empty())
+        return tr("multicast: one session for the devices that are up to date");
+    return p.multicastPerSpreadingFactor ? tr("multicast: one session per spreading factor")
+                                         : tr("multicast: one session at the slowest spreading factor");
+}
+
+/// The rows of one group of devices.
+QString groupRows(const dpu::FleetGroup& g, const dpu::FleetPolicy& p)
+{
+    QString h;
+    h += row(tr("Link"), esc(g.link.name));
+    h += row(tr("Devices"), devicesText(g));
+    h += row(tr("Availability"),
+             g.trace ? count(static_cast<qint64>(g.trace->devices()), "from a trace of %1 device", "from a trace of %1 devices")
+                     : tr("%1 per round").arg(share(g.availability)));
+    h += row(tr("Frame loss"), share(g.link.frameLoss));
+    h += row(tr("Duty cycle"), g.link.dutyCycle < 1 ? share(g.link.dutyCycle) : tr("none"));
+    h += row(tr("Delivery"), deliveryText(g, p));
+    if (g.cpu.clockHz > 0)
+        h += row(tr("Processor"), tr("%1 at %2 MHz, %3 cycles per instruction, %4 mA at %5 V")
+                                      .arg(esc(g.cpu.name))
+                                      .arg(g.cpu.clockHz / 1e6, 0, 'g', 4)
+                                      .arg(g.cpu.cyclesPerInstruction, 0, 'g', 3)
+                                      .arg(g.cpu.activeAmps * 1e3, 0, 'g', 3)
+                                      .arg(g.cpu.volts, 0, 'g', 3));
+    return h;
+}
+
+QString policyText(const dpu::FleetConfig& c)
+{
+    const dpu::FleetPolicy& p = c.policy;
+    QStringList parts;
+    parts << (p.catchUp == dpu::CatchUpDelivery::Unicast ? tr("catch-up bundles by unicast")
+                                                         : tr("catch-up bundles multicast per version"))
+          << (p.order == dpu::CatchUpOrder::MostStaleFirst ? tr("the most stale devices first") : tr("the smallest bundles first"))
+          << (p.maxStaleness > 0
+                  ? count(p.maxStaleness, "the full model beyond %1 version behind", "the full model beyond %1 versions behind")
+                  : tr("never the full model"))
+          << count(p.repairSessions, "%1 repair session", "%1 repair sessions")
+          << tr("redundancy for %1 completion per device").arg(share(p.target.probability));
+    return parts.join(QStringLiteral(", "));
+}
+
+} // namespace
+
+QString ReportFleetText::settings(const ReportFleet& fleet)
+{
+    const dpu::FleetConfig& c = fleet.config;
+    QString h = QStringLiteral("<h1>%1</h1>").arg(tr("Fleet simulation"));
+    h += QStringLiteral("<p>%1</p>")
+             .arg(tr("What a fleet of devices behind a real link runs of these runs' deployed versions, and when: the "
+                     "fleet's mean test accuracy (the version each device actually runs) beside the server's, the share of "
+                     "the fleet on each version, and per strategy the time until 90 % of the fleet run the last version, "
+                     "the energy and the bytes per device (docs/fleet.md has the model and its sources)."));
+    h += QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\">");
+    const bool named = c.groups.size() > 1;
+    for (const dpu::FleetGroup& g : c.groups) {
+        if (named)
+            h += QStringLiteral("<tr><th colspan=\"2\" align=\"left\">%1</th></tr>").arg(esc(g.name));
+        h += groupRows(g, c.policy);
+    }
+    QString period = tr("a round every %1").arg(Units::span(c.roundPeriodSeconds));
+    if (c.drainRounds > 0)
+        period += count(c.drainRounds, ", %1 round after the last to catch up", ", %1 rounds after the last to catch up");
+    h += row(tr("Round period"), period);
+    h += row(tr("Server"), policyText(c));
+    if (c.sampleBytes > 0)
+        h += row(tr("Sample upload"), tr("%1 per sample, the round's new samples shared by the nodes (the paper's appendix)")
+                                          .arg(Units::bytes(static_cast<double>(c.sampleBytes))));
+    h += row(tr("Fleet seed"), QString::number(c.seed));
+    h += QStringLiteral("</table>");
+    return h;
+}
+
+QString ReportFleetText::table(const ReportFleet& fleet)
+{
+    bool upload = false;
+    for (const ReportFleetSeries& s : fleet.series)
+        upload = upload || s.result.uploadBytesPerNode > 0;
+    QString h = QStringLiteral("<h2>%1</h2>").arg(tr("Per strategy on the fleet"));
+    h += QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\">");
+    h += QStringLiteral("<tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th><th>%6</th><th>%7</th><th>%8</th></tr>")
+             .arg(tr("Series"), tr("Versions"), tr("Last version to 90 %"), tr("Energy per device and round"),
+                  tr("Energy per device and year"), upload ? tr("Bytes per device (down, up)") : tr("Bytes per device"),
+                  tr("Fleet accuracy"), tr("Server accuracy"));
+    for (const ReportFleetSeries& s : fleet.series) {
+        const dpu::FleetResult& r = s.result;
+        // Figures stay on one line: "not reached" is one answer, not two words.
+        const auto nb = [](QString text) { return text.replace(QLatin1Char(' '), QStringLiteral("&nbsp;")); };
+        const auto cell = [](const QString& html) { return QStringLiteral("<td align=\"right\">%1</td>").arg(html); };
+        QString bytes = nb(Units::roundedBytes(r.downloadBytesPerNode));
+        if (upload)
+            bytes += QStringLiteral("<br/>") + nb(Units::roundedBytes(r.uploadBytesPerNode));
+        h += QStringLiteral("<tr><td>%1</td>").arg(s.key.toHtmlEscaped()) + cell(QString::number(r.timeToShare.size()))
+             + cell(nb(Units::span(r.latestTimeToShare[1]))) + cell(nb(Units::joules(r.meanEnergyPerDeviceRound)))
+             + cell(nb(Units::joules(r.energyPerDevicePerYear))) + cell(bytes) + cell(nb(Units::percent(r.meanFleetAccuracy)))
+             + cell(nb(Units::percent(r.meanServerAccuracy)))
+             + QStringLiteral("</tr>");
+    }
+    h += QStringLiteral("</table>");
+    h += QStringLiteral("<p>%1</p>")
+             .arg(tr("Means over the simulated rounds; a year at the round period. Last version to 90 %: from its release "
+                     "until 90 % of the fleet run it or a later one (<i>not reached</i>: not within the simulated rounds). "
+                     "Bytes per device: the bundles a device listened to over all rounds. Catch-up bundles are estimated "
+                     "as the cheaper of the missed bundles and the full model."));
+    for (const QString& note : fleet.notes)
+        h += QStringLiteral("<p>%1</p>").arg(note.toHtmlEscaped());
+    return h;
+}
+
+} // namespace dpu::ui

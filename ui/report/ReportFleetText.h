@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: MIT
+// The fleet page's text as HTML: the fleet and the server's policy it ran under, the table per strategy.
+#pragma once
+#include "report/ReportFleet.h"
+#include <QString>
+
+namespace dpu::ui {
+
+class ReportFleetText {
+public:
+    /// The page's heading, what the page shows and the fleet's settings as a table (link,
+    /// devices and spreading factors, availability, frame loss, duty cycle, multicast or
+    /// unicast, round period, the server's policy, the processor where one applies bundles).
+    static QString settings(const ReportFleet& fleet);
+    /// One row per series: versions, the last version's time to 90 % of the fleet, energy per
+    /// device per round and per year, bytes per device, the fleet's and the server's mean
+    /// accuracy; then what the figures mean and the notes (strategies left out).
+    static QString table(const ReportFleet& fleet);
+};
+
+} // namespace dpu::ui
