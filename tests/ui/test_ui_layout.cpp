@@ -120,8 +120,18 @@ private Q_SLOTS:
             label->setText(QStringLiteral("an answer long enough to wrap onto a second and a third line in the budget "
                                           "planner's column at this window size"));
         }
-        QTest::qWait(50); // the labels' layout, then the scroll area's
-        for (const char* name : {"budgetK", "budgetBytesPerDevice", "budgetTotal", "budgetAccuracy", "budgetRecommendation"}) {
+        // The labels' layout, then the scroll area's: posted events, which a loaded machine runs
+        // late (a fixed 50 ms wait failed under a parallel build).
+        const char* const answers[] = {"budgetK", "budgetBytesPerDevice", "budgetTotal", "budgetAccuracy", "budgetRecommendation"};
+        QTest::qWaitFor([&] {
+            for (const char* name : answers) {
+                auto* label = budget->findChild<QLabel*>(QString::fromLatin1(name));
+                if (label->height() < label->heightForWidth(label->width()))
+                    return false;
+            }
+            return true;
+        }, 3000);
+        for (const char* name : answers) {
             auto* label = budget->findChild<QLabel*>(QString::fromLatin1(name));
             if (label->height() < label->heightForWidth(label->width()))
                 problems << QStringLiteral("%1 cut: %2 px of %3").arg(QString::fromLatin1(name)).arg(label->height())

@@ -116,6 +116,15 @@ QString ReportText::firstPage(const std::vector<dpu::RunFolder>& runs, const Rep
                       .arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")),
                            esc(dpu::describeThisMachine())));
 
+    h += plansInWords(runs);
+    h += runsTable(runs);
+    h += strategyTable(runs, options);
+    return h;
+}
+
+QString ReportText::plansInWords(const std::vector<dpu::RunFolder>& runs)
+{
+    QString h;
     // The plan in words, once per plan (a k sweep differs only in k and name).
     h += QStringLiteral("<h2>%1</h2>").arg(tr("The plan"));
     std::vector<const dpu::RunFolder*> described;
@@ -130,7 +139,12 @@ QString ReportText::firstPage(const std::vector<dpu::RunFolder>& runs, const Rep
     }
     if (described.size() < runs.size())
         h += QStringLiteral("<p>%1</p>").arg(tr("Runs of one plan that differ only in k are described once."));
+    return h;
+}
 
+QString ReportText::runsTable(const std::vector<dpu::RunFolder>& runs)
+{
+    QString h;
     h += QStringLiteral("<h2>%1</h2><table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\">").arg(tr("The runs"));
     h += QStringLiteral("<tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th></tr>")
              .arg(tr("Run"), tr("Folder"), tr("Ran on"), tr("When"));
@@ -144,7 +158,12 @@ QString ReportText::firstPage(const std::vector<dpu::RunFolder>& runs, const Rep
                       when, state);
     }
     h += QStringLiteral("</table>");
+    return h;
+}
 
+QString ReportText::strategyTable(const std::vector<dpu::RunFolder>& runs, const ReportOptions& options)
+{
+    QString h;
     // A sweep's runs differ only in k: the table names them by k.
     bool sweep = true;
     for (const dpu::RunFolder& run : runs)

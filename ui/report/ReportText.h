@@ -26,6 +26,13 @@ public:
                                               const ReportOptions& options);
     /// How the report names a run in tables and legends.
     static QString runName(const dpu::RunFolder& run);
+
+private:
+    /// Page 1's parts: each plan in words (once per plan), the runs (folder, machine, date,
+    /// state), and the table per strategy (accuracy, difference to FU, bytes, time on the link).
+    static QString plansInWords(const std::vector<dpu::RunFolder>& runs);
+    static QString runsTable(const std::vector<dpu::RunFolder>& runs);
+    static QString strategyTable(const std::vector<dpu::RunFolder>& runs, const ReportOptions& options);
 };
 
 } // namespace dpu::ui
