@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Tests of the budget planner: the solver against hand-computed cases, the frontier's
-// interpolation on log k, the chart, the k sweep queueing the right plans, and the answers on a
-// link model (airtime, wall time, energy) with the budget as a time window or an energy.
+// interpolation on log k, the chart, the k sweep queueing the right plans (the link models'
+// answers: test_ui_budget_link).
 #include "MainWindow.h"
 #include "RunFixtures.h"
+#include "BudgetTestSupport.h"
 #include "UiTestSupport.h"
 #include "charts/FrontierChart.h"
 #include "dpu/Cost.h"
@@ -34,6 +35,10 @@
 using dpu::ui::BudgetPanel;
 using dpu::ui::MainWindow;
 using dpu::ui::FrontierModel;
+using dpu::uitest::kModel;
+using dpu::uitest::labelText;
+using dpu::uitest::linkOf;
+using dpu::uitest::planAt;
 
 namespace {
 // Binary entropy, written out here so the expected figures do not come from the code under test.
@@ -42,22 +47,12 @@ double entropy(double k)
     return -k * std::log2(k) - (1 - k) * std::log2(1 - k);
 }
 
-const dpu::CostModel kModel{1000, 10}; // I = 1000 partial weights, 10 dense
 
 /// A deployed round of seed 1: analytic bytes of the model at k, and the real bundle's size.
 dpu::RoundRecord record(const char* strategy, int round, double accuracy, double k, int64_t realBytes)
 {
     const double analytic = std::string(strategy) == "fu" ? dpu::fullRoundBits(kModel) / 8 : dpu::partialRoundBits(kModel, k) / 8;
     return dpu::test::roundRecord(strategy, 1, round, accuracy, analytic, realBytes);
-}
-
-dpu::Plan planAt(double k, const char* model = "mlp", const char* values = "fp32")
-{
-    dpu::Plan p;
-    p.k = k;
-    p.model = model;
-    p.bundle.values = *dpu::enumFromString<dpu::Coding>(values);
-    return p;
 }
 
 /// Two finished runs of dpu: k = 0.001 (mean 75 %, 50 B a round) and k = 0.01 (mean 85 %,
@@ -83,19 +78,6 @@ void feedRuns(BudgetPanel& panel)
     panel.runEnded(4, true);
 }
 
-dpu::Link linkOf(const char* key, int spreadingFactor = 0)
-{
-    dpu::LinkSettings s;
-    s.link = key;
-    s.spreadingFactor = spreadingFactor;
-    return dpu::linkOf(s);
-}
-
-QString labelText(const QWidget& w, const char* name)
-{
-    auto* l = w.findChild<QLabel*>(QString::fromLatin1(name));
-    return l ? l->text() : QStringLiteral("(no label %1)").arg(QString::fromLatin1(name));
-}
 } // namespace
 
 class TestUiBudget : public QObject {
@@ -259,161 +241,6 @@ private Q_SLOTS:
         QCOMPARE(chart->series(QStringLiteral("dpu"))->count(), 1);
     }
 
-    void linkModelAnswersInAirtimeWallTimeAndEnergy()
-    {
-        BudgetPanel panel;
-        panel.setCostModel(kModel);
-        panel.setReferencePlan(planAt(0.01));
-        panel.setDevices(200);
-        panel.setBudgetBytes(2000);
-        QVERIFY(panel.recommendation().found);
-        // A bare rate (the list's first entry) knows neither frames nor energy: dashes, and why.
-        QVERIFY(!panel.linkRound());
-        QVERIFY2(labelText(panel, "budgetLinkRound").contains(QStringLiteral("Choose a link model")),
-                 qPrintable(labelText(panel, "budgetLinkRound")));
-        QCOMPARE(labelText(panel, "budgetAirtime"), QStringLiteral("–"));
-        QVERIFY(!panel.setLinkModel(QStringLiteral("no-such-link")));
-
-        // LoRaWAN EU868 at SF9 (1 % sub-band, multicast, Class C): core's linkRound of the
-        // recommended bytes to the 200 devices; a byte budget stays a byte budget.
-        QVERIFY(panel.setLinkModel(QStringLiteral("lorawan-eu868"), 9));
-        QCOMPARE(panel.budgetBits(), 16000.0);
-        const int64_t bytes = std::llround(panel.recommendation().bytesPerRound);
-        QVERIFY2(bytes > 1000 && bytes <= 2000, qPrintable(QString::number(bytes)));
-        const dpu::Link sf9 = dpu::lorawanEu868(9);
-        const dpu::LinkRound expected = dpu::linkRound(sf9, bytes, 200);
-        QVERIFY(panel.linkRound());
-        const dpu::LinkRound got = *panel.linkRound();
-        QCOMPARE(got.bytes, bytes);
-        QCOMPARE(got.frames, expected.frames);
-        QCOMPARE(got.airtime, expected.airtime);
-        QCOMPARE(got.wallTime, expected.wallTime);
-        QCOMPARE(got.energyPerDevice, expected.energyPerDevice);
-        QCOMPARE(got.batteryShare, expected.batteryShare);
-        // SF9 carries 115 B a frame, 3 of them TS004's fragment header: 112 data bytes a fragment.
-        QCOMPARE(got.fragments, (bytes + 111) / 112);
-        QVERIFY(got.frames > got.fragments); // the erasure code's extra fragments
-        // The duty cycle is in the wall time (1 % of the time on air), and a Class C device
-        // listens for the whole session.
-        QVERIFY2(got.wallTime >= got.airtime / 0.01 - 1e-9, qPrintable(QString::number(got.wallTime)));
-        QVERIFY(std::abs(got.energyPerDevice - (sf9.rxWatts * (got.wallTime - sf9.sessionSeconds) + sf9.sessionJoules)) < 1e-9);
-        QCOMPARE(labelText(panel, "budgetAirtime"), dpu::ui::linkDurationText(expected.airtime));
-        QCOMPARE(labelText(panel, "budgetWallTime"), dpu::ui::linkDurationText(expected.wallTime));
-        QVERIFY(labelText(panel, "budgetEnergyPerDevice").startsWith(dpu::ui::linkEnergyText(expected.energyPerDevice)));
-        QCOMPARE(labelText(panel, "budgetBatteryShare"), dpu::ui::batteryShareText(expected.batteryShare));
-        QVERIFY2(labelText(panel, "budgetLinkRound").contains(QStringLiteral("SF9"))
-                     && labelText(panel, "budgetLinkRound").contains(QStringLiteral("multicast to 200")),
-                 qPrintable(labelText(panel, "budgetLinkRound")));
-        // Each figure says what it means.
-        for (const char* name : {"budgetAirtime", "budgetWallTime", "budgetEnergyPerDevice", "budgetBatteryShare", "budgetLinkRound"})
-            QVERIFY2(!panel.findChild<QLabel*>(QString::fromLatin1(name))->toolTip().isEmpty(), name);
-        QVERIFY(panel.findChild<QLabel*>(QStringLiteral("budgetWallTime"))->toolTip().contains(QStringLiteral("duty cycle")));
-
-        // A multicast is sent once for every device; NB-IoT's unicast once per device, each
-        // session with its fixed attach energy (2 J).
-        panel.setDevices(2000);
-        QCOMPARE(panel.linkRound()->airtime, expected.airtime);
-        QVERIFY(panel.setLinkModel(QStringLiteral("nb-iot-nb2")));
-        panel.setDevices(10);
-        const dpu::Link nb = dpu::linkPreset("nb-iot-nb2");
-        QCOMPARE(panel.linkRound()->airtime, dpu::linkRound(nb, bytes, 10).airtime);
-        QVERIFY(std::abs(panel.linkRound()->airtime - 10 * dpu::linkRound(nb, bytes, 1).airtime) < 1e-9);
-        QVERIFY(panel.linkRound()->energyPerDevice >= nb.sessionJoules);
-        QVERIFY(labelText(panel, "budgetLinkRound").contains(QStringLiteral("unicast to 10")));
-        QVERIFY(!panel.findChild<QComboBox*>(QStringLiteral("budgetSf"))->isVisibleTo(&panel)); // no SF outside LoRa
-    }
-
-    void windowAndEnergyGiveTheLargestBundleThatFits()
-    {
-        BudgetPanel panel;
-        panel.setCostModel(kModel);
-        panel.setReferencePlan(planAt(0.01));
-        panel.setDevices(50);
-        QVERIFY(panel.setLinkModel(QStringLiteral("lorawan-eu868"), 7));
-        const dpu::Link sf7 = linkOf("lorawan-eu868", 7);
-        // A window in which 3000 B go out: dpu-cli budget --link lorawan-eu868 --sf 7 --window S
-        // --devices 50 answers with core's inversion; the window must give the same bytes.
-        // Whole seconds: the field keeps three decimals, and a window rounded down would fit less.
-        const double window = std::ceil(dpu::linkRound(sf7, 3000, 50).wallTime);
-        panel.setWindowBudget(window);
-        const int64_t fit = dpu::largestBytesForWallTime(sf7, window, 50);
-        QVERIFY2(fit >= 3000, qPrintable(QString::number(fit)));
-        QCOMPARE(panel.budgetBits(), 8.0 * static_cast<double>(fit));
-        QVERIFY(panel.budgetError().isEmpty());
-        QVERIFY(dpu::linkRound(sf7, fit + 1, 50).wallTime > window); // the largest: one byte more is late
-        // The recommendation and the cost model's k are those of that byte budget.
-        const dpu::Recommendation cli = dpu::recommend(nullptr, planAt(0.01), kModel, {dpu::Budget::Scope::PerRound, static_cast<double>(fit)});
-        QVERIFY(cli.found && panel.recommendation().found);
-        QCOMPARE(panel.recommendation().family, cli.family);
-        QCOMPARE(panel.recommendation().k, cli.k);
-        QCOMPARE(panel.recommendation().bytesPerRound, cli.bytesPerRound);
-        QCOMPARE(panel.largestK(), dpu::largestKForBudget(kModel, 8.0 * static_cast<double>(fit)));
-        QVERIFY(panel.linkRound() && panel.linkRound()->wallTime <= window);
-        QCOMPARE(panel.linkRound()->bytes, std::llround(cli.bytesPerRound));
-
-        // An energy per device: the largest bundle whose round costs each device no more.
-        const double joules = std::ceil(dpu::linkRound(sf7, 2000, 50).energyPerDevice * 1e4) / 1e4; // the field's 4 decimals
-        panel.setEnergyBudget(joules);
-        const int64_t fitJ = dpu::largestBytesForEnergy(sf7, joules, 50);
-        QVERIFY(fitJ >= 2000);
-        QCOMPARE(panel.budgetBits(), 8.0 * static_cast<double>(fitJ));
-        QVERIFY(panel.linkRound() && panel.linkRound()->energyPerDevice <= joules);
-        QCOMPARE(panel.findChild<QDoubleSpinBox*>(QStringLiteral("budgetEnergy"))->value(), joules);
-    }
-
-    void windowTooShortForOneByteSaysSoAtTheField()
-    {
-        BudgetPanel panel;
-        panel.setCostModel(kModel);
-        panel.setReferencePlan(planAt(0.01));
-        panel.setDevices(50);
-        panel.show();
-        QVERIFY(panel.setLinkModel(QStringLiteral("lorawan-eu868"), 12));
-        QCOMPARE(dpu::largestBytesForWallTime(linkOf("lorawan-eu868", 12), 10, 50), int64_t{0}); // the premise
-        panel.setWindowBudget(10);
-        QCOMPARE(panel.budgetBits(), 0.0);
-        auto* error = panel.findChild<QLabel*>(QStringLiteral("fieldError_budgetWindow"));
-        QVERIFY(error);
-        QVERIFY(error->isVisible());
-        QVERIFY2(error->text().startsWith(QStringLiteral("Time window: expected at least "))
-                     && error->text().contains(QStringLiteral("SF12")) && error->text().contains(QStringLiteral("found 10.0 s")),
-                 qPrintable(error->text()));
-        QCOMPARE(panel.budgetError(), error->text());
-        auto* field = panel.findChild<QDoubleSpinBox*>(QStringLiteral("budgetWindow"));
-        QCOMPARE(field->toolTip(), error->text()); // the field is marked with the reason
-        QVERIFY(!panel.recommendation().found);
-        QVERIFY(!panel.linkRound());
-        QVERIFY2(labelText(panel, "budgetRecommendation").startsWith(QStringLiteral("none: Time window:")),
-                 qPrintable(labelText(panel, "budgetRecommendation")));
-        QVERIFY(!panel.findChild<QPushButton*>(QStringLiteral("budgetUseRecommendation"))->isEnabled());
-        QVERIFY(!panel.findChild<QPushButton*>(QStringLiteral("budgetUseK"))->isEnabled());
-        // A window long enough clears the mark.
-        panel.setWindowBudget(3600);
-        QVERIFY(panel.budgetBits() > 0);
-        QVERIFY(!error->isVisible());
-        QVERIFY(panel.budgetError().isEmpty());
-        QVERIFY(panel.recommendation().found);
-
-        // NB-IoT's attach and connection alone cost 2 J: 1 J a device buys no byte.
-        QVERIFY(panel.setLinkModel(QStringLiteral("nb-iot-nb2")));
-        panel.setEnergyBudget(1);
-        QCOMPARE(panel.budgetBits(), 0.0);
-        auto* energyError = panel.findChild<QLabel*>(QStringLiteral("fieldError_budgetEnergy"));
-        QVERIFY(energyError && energyError->isVisible());
-        QVERIFY2(energyError->text().startsWith(QStringLiteral("Energy: expected at least 2."))
-                     && energyError->text().contains(QStringLiteral("found 1.00 J")),
-                 qPrintable(energyError->text()));
-        // A bare rate and an energy: it asks for a link model.
-        panel.setLinkBudget(0, 60);
-        QVERIFY(panel.budgetError().isEmpty());
-        QCOMPARE(panel.budgetBits(), 5500.0 * 60);
-        panel.setEnergyBudget(5);
-        QCOMPARE(panel.budgetBits(), 0.0);
-        QVERIFY2(panel.budgetError().startsWith(QStringLiteral("Energy: expected a link model"))
-                     && panel.budgetError().contains(QStringLiteral("LoRa (5.5 kbit/s)")),
-                 qPrintable(panel.budgetError()));
-    }
-
     void budgetTabFollowsThePlan()
     {
         MainWindow w;
@@ -560,28 +387,6 @@ private Q_SLOTS:
         QVERIFY(!w.runQueue()->isBusy());
         QCOMPARE(budget->frontier().finishedRuns(), 0);
         QCOMPARE(w.planPanel()->plan().k, 0.02); // the form keeps its own k
-    }
-
-    void settingsKeepTheLinkModel()
-    {
-        {
-            MainWindow w;
-            BudgetPanel* budget = w.resultsPanel()->budgetPanel();
-            QVERIFY(budget->setLinkModel(QStringLiteral("lorawan-eu868"), 10));
-            budget->setEnergyBudget(25);
-            budget->setDevices(77);
-            w.show();
-            QVERIFY(w.close());
-        }
-        MainWindow again;
-        BudgetPanel* budget = again.resultsPanel()->budgetPanel();
-        QVERIFY(budget->findChild<QRadioButton*>(QStringLiteral("budgetByEnergy"))->isChecked());
-        QCOMPARE(budget->findChild<QDoubleSpinBox*>(QStringLiteral("budgetEnergy"))->value(), 25.0);
-        QCOMPARE(budget->findChild<QComboBox*>(QStringLiteral("budgetSf"))->currentData().toInt(), 10);
-        QCOMPARE(budget->devices(), 77);
-        const int64_t fit = dpu::largestBytesForEnergy(linkOf("lorawan-eu868", 10), 25, 77);
-        QVERIFY(fit > 0);
-        QCOMPARE(budget->budgetBits(), 8.0 * static_cast<double>(fit));
     }
 
     // Last: it leaves its values in the (isolated) settings.

@@ -54,6 +54,8 @@ QString Units::span(double seconds)
 
 QString Units::joules(double joules)
 {
+    if (joules < 1e-3)
+        return QStringLiteral("%1 µJ").arg(joules * 1e6, 0, 'f', 1);
     if (joules < 1)
         return QStringLiteral("%1 mJ").arg(joules * 1e3, 0, 'f', 1);
     if (joules < 1000)

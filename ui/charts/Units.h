@@ -18,7 +18,7 @@ public:
     /// A fleet's times, seconds to days: "45 s", "6.0 min", "2.5 h", "3.0 d"; NaN (a share of
     /// the fleet never reached) is "not reached".
     static QString span(double seconds);
-    /// "12.5 mJ", "3.20 J", "1.50 kJ".
+    /// "4.2 µJ", "12.5 mJ", "3.20 J", "1.50 kJ".
     static QString joules(double joules);
     /// A fraction as a percentage with two decimals: 0.8123 is "81.23 %".
     static QString percent(double fraction);

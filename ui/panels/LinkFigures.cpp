@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // LinkFigures: a link round's durations, energies and battery shares as the Budget tab shows them.
 #include "panels/LinkFigures.h"
+#include "charts/Units.h"
 #include <QCoreApplication>
 #include <algorithm>
 #include <cmath>
@@ -9,27 +10,18 @@ namespace dpu::ui {
 
 QString linkDurationText(double s)
 {
-    // The same steps as dpu-cli budget, so the window and the command line read alike.
+    // The same steps as dpu-cli budget, so the window and the command line read alike: below two
+    // minutes with the decimals a frame's airtime needs, above it as the Fleet tab's spans.
     if (s < 1)
         return QStringLiteral("%1 s").arg(s, 0, 'f', 3);
     if (s < 120)
         return QStringLiteral("%1 s").arg(s, 0, 'f', 1);
-    if (s < 7200)
-        return QStringLiteral("%1 min").arg(s / 60, 0, 'f', 1);
-    if (s < 172800)
-        return QStringLiteral("%1 h").arg(s / 3600, 0, 'f', 1);
-    return QStringLiteral("%1 d").arg(s / 86400, 0, 'f', 1);
+    return Units::span(s);
 }
 
 QString linkEnergyText(double j)
 {
-    if (j < 1e-3)
-        return QStringLiteral("%1 µJ").arg(j * 1e6, 0, 'f', 1);
-    if (j < 1)
-        return QStringLiteral("%1 mJ").arg(j * 1e3, 0, 'f', 1);
-    if (j < 1000)
-        return QStringLiteral("%1 J").arg(j, 0, 'f', 2);
-    return QStringLiteral("%1 kJ").arg(j / 1e3, 0, 'f', 2);
+    return Units::joules(j);
 }
 
 QString batteryShareText(double fraction)
