@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // dpu-cli sweep: run a sweep's cells (local backend here, Slurm in SlurmSweepCommand.cpp), their states, cancel, merge.
 #include "ArgList.h"
+#include <cmath>
 #include "CliCommands.h"
 #include "StopOnSignals.h"
 #include "SweepCli.h"
@@ -10,6 +11,7 @@
 #include "dpu/Sweep.h"
 #include "dpu/SweepControl.h"
 #include "dpu/SweepStatus.h"
+#include <cmath>
 #include <unistd.h>
 #include <cstdio>
 #include <filesystem>
@@ -62,8 +64,8 @@ int sweepRun(ArgList& args)
         throw UsageError("sweep run needs --out DIR");
     if (backend == "slurm")
         return sweepRunSlurm(out, args);
-    const double jobsArg = args.number("--jobs", 1);
-    if (!(jobsArg >= 1 && jobsArg <= 256 && jobsArg == static_cast<int>(jobsArg)))
+    const double jobsArg = args.number("--jobs", NAN); // NaN: none given, chosen by where the cells train
+    if (!std::isnan(jobsArg) && !(jobsArg >= 1 && jobsArg <= 256 && jobsArg == static_cast<int>(jobsArg)))
         throw UsageError("--jobs: expected a whole number 1 .. 256");
     const auto pos = args.positional();
     if (pos.size() != 1)
@@ -73,7 +75,7 @@ int sweepRun(ArgList& args)
     refuseWhileInSlurm(sweep, out);
     LocalSweepOptions options;
     options.outDir = out;
-    options.jobs = static_cast<int>(jobsArg);
+    options.jobs = std::isnan(jobsArg) ? defaultLocalSweepJobs(sweep) : static_cast<int>(jobsArg);
     options.program = fs::read_symlink("/proc/self/exe").string();
     PrintingObserver observer(pos[0], out);
     LocalSweepSummary summary;

@@ -3,7 +3,8 @@
 # On a GPU machine, after check.sh: the speed grid (bench_device: MLP, ResNet20, VGGNet on CUDA and
 # on all CPU cores), then the fidelity plan on CUDA (one process per seed, side by side) with a
 # repeat of seed 1 for run-to-run determinism. Raw figures go to $OUT (default out/gpu).
-# Usage: bench/gpu/bench.sh [speed|fidelity|all]   Environment: FIDELITY_LIMIT (s, default 420)
+# Usage: bench/gpu/bench.sh [speed|fidelity|all]   Environment: FIDELITY_LIMIT (s, default 420),
+# SPEED_GRID=quick (check.sh's: the CPU side for the MLP only; the CPU's VGGNet alone takes minutes)
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 out="${OUT:-$root/out/gpu}"
@@ -21,6 +22,7 @@ if [[ "$what" == speed || "$what" == all ]]; then
   for spec in mlp:10000 resnet20:2048 vgg:2048; do
     model="${spec%%:*}"; samples="${spec##*:}"
     for device in cuda cpu; do
+      [[ "${SPEED_GRID:-full}" == quick && $device == cpu && $model != mlp ]] && continue
       reps=3; [[ $device == cpu && $model != mlp ]] && reps=2
       echo "[$(date +%T)] $model on $device" >&2
       "$build/bench/bench_device" --device "$device" --model "$model" --samples "$samples" --epochs 2 \

@@ -11,7 +11,8 @@
 #   fidelity  a short fidelity run: seed 1 of bench/fidelity.json on CUDA, its first records compared
 #             to bench/results/gpu-h100 (an exact match is reported; a difference is not a failure,
 #             since a LibTorch or driver update may change the kernels)
-#   speed     the speed grid of bench.sh (bench_device: MLP, ResNet20, VGGNet on CUDA and the CPU)
+#   speed     the quick speed grid of bench.sh (bench_device: MLP, ResNet20, VGGNet on CUDA, the MLP on
+#             the CPU too; SPEED_GRID=full adds the CPU's ResNet20 and VGGNet, minutes more)
 # Usage: bench/gpu/check.sh [DEB_DIR]     (DEB_DIR default .gpu-deps/debs)
 # Environment: STEPS (default "deps build test window fidelity speed"), OUT (logs; default out/gpu),
 # CTEST_JOBS (default 8), CTEST_LIMIT (seconds for the whole suite, default 3600).
@@ -77,7 +78,7 @@ if has fidelity; then
 fi
 
 if has speed; then
-  OUT="$out" "$root/bench/gpu/bench.sh" speed > "$out/speed.log" 2>&1 || failed+=(speed)
+  SPEED_GRID="${SPEED_GRID:-quick}" OUT="$out" "$root/bench/gpu/bench.sh" speed > "$out/speed.log" 2>&1 || failed+=(speed)
   cat "$out/speed.jsonl" 2>/dev/null
 fi
 

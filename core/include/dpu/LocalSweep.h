@@ -56,4 +56,17 @@ struct LocalSweepSummary {
 /// stopped and waited for).
 LocalSweepSummary runLocalSweep(const Sweep& sweep, const LocalSweepOptions& options, LocalSweepObserver& observer);
 
+/// The cells a local sweep runs at once when the user names no number (`--jobs`): 1 when every
+/// cell trains on the CPU (one cell gets all `cores`; cells side by side would only divide them),
+/// else one cell per core, at most the sweep's cells. A run on a GPU is bound by its process's
+/// host thread (kernel launches), not by the GPU, so runs side by side share it well: on one
+/// H200 with 16 cores, 12 to 24 cells at once did 5 to 7 times the work per minute of one at a
+/// time (docs/benchmarks.md, section 20). A cell whose device is "auto" counts as a GPU cell
+/// when `gpu` is true. Throws nothing.
+int defaultLocalSweepJobs(const Sweep& sweep, int cores, bool gpu);
+
+/// defaultLocalSweepJobs() for this machine: its online cores, and whether LibTorch sees a
+/// CUDA device.
+int defaultLocalSweepJobs(const Sweep& sweep);
+
 } // namespace dpu

@@ -13,6 +13,7 @@
 #include "util/TorchCompat.h"
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <sstream>
 
 namespace dpu {
@@ -34,6 +35,23 @@ torch::Device selectDevice(ComputeDevice wanted)
 TensorDataset toDevice(const TensorDataset& d, const torch::Device& device)
 {
     return {d.images.to(device), d.labels.to(device), d.augment};
+}
+
+/// The label of a strategy's random stream (sample orders, RPU's masks, ...). Keyed by the
+/// strategy's name, not by its place in the plan's list, so that a strategy's records do not
+/// change when another strategy is added, removed or reordered, or when it runs alone (a
+/// sweep's "strategies" axis splits a plan into cells that way, to share a GPU). The numbers
+/// are the places the fidelity plan's order (fu, dpu, gcpu, rpu) gave, so records made before
+/// with that order stand; a new strategy takes the next free number.
+uint64_t strategyStream(const std::string& name)
+{
+    static const std::map<std::string, uint64_t> streams{
+        {"fu", 1}, {"dpu", 2}, {"gcpu", 3}, {"rpu", 4}, {"dpu-noreinit", 5},
+        {"dpu-memory", 6}, {"gcpu-reinit", 7}, {"lcpu", 8}, {"pruning", 9}};
+    const auto it = streams.find(name);
+    if (it == streams.end()) // validatePlan() admits only strategyNames(): a new one must be added above
+        throw Error("internal: strategy \"" + name + "\" has no random stream");
+    return it->second;
 }
 
 } // namespace
@@ -297,7 +315,7 @@ RoundOutput RunSession::trainUnit(size_t seedIndex, int round, size_t s, const T
     Strategy& strategy = *strategies_[s];
     const StrategyPolicy policy = strategy.policy();
     StrategyState& st = states_[s];
-    const uint64_t unitSeed = deriveSeed(plan_.seeds[seedIndex], static_cast<uint64_t>(round), s + 1);
+    const uint64_t unitSeed = deriveSeed(plan_.seeds[seedIndex], static_cast<uint64_t>(round), strategyStream(plan_.strategies[s]));
     const Weights fresh = start.fresh ? freshModel(ctx.seed, round) : Weights{};
     const Weights& from = start.fresh ? fresh : start.reinit ? randomModel_ : st.deployed;
     RoundInput in{*network_, train, split_.validation, from, plan_.train, plan_.k, unitSeed, ctx};

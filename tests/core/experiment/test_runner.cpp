@@ -367,6 +367,24 @@ private Q_SLOTS:
         QVERIFY(differs);
     }
 
+    /// A strategy's records depend on the plan and the seed, not on which other strategies run
+    /// beside it: FU alone equals FU listed second (a sweep's "strategies" axis relies on it).
+    void aStrategyAloneEqualsItsPartOfThePlan()
+    {
+        dpu::Plan p = smallPlan();
+        p.strategies = {"fu"};
+        dpu::RunObserver quiet;
+        const auto alone = dpu::Runner(p, {}).run(quiet).records;
+        std::vector<dpu::RoundRecord> fu;
+        for (const auto& r : reference_)
+            if (r.strategy == "fu")
+                fu.push_back(r);
+        QCOMPARE(alone.size(), size_t(3));
+        QCOMPARE(fu.size(), alone.size());
+        for (size_t i = 0; i < fu.size(); ++i)
+            QCOMPARE(QString::fromStdString(withoutTiming(alone[i])), QString::fromStdString(withoutTiming(fu[i])));
+    }
+
     void resumeRefusesAnotherPlan()
     {
         QTemporaryDir dir;

@@ -116,6 +116,22 @@ private Q_SLOTS:
         QCOMPARE(s.cells[4].axisValues[2], (std::pair<std::string, std::string>{"seeds", "[2]"}));
     }
 
+    /// Without --jobs: one cell at a time on the CPU, one per core (at most the cells) on a GPU,
+    /// "auto" following whether a GPU is there.
+    void defaultJobsFollowWhereTheCellsTrain()
+    {
+        dpu::Sweep s = dpu::parseSweep(kSweep, "my-sweep.json"); // 12 cells, device "auto"
+        QCOMPARE(dpu::defaultLocalSweepJobs(s, 16, false), 1);
+        QCOMPARE(dpu::defaultLocalSweepJobs(s, 16, true), 12);
+        QCOMPARE(dpu::defaultLocalSweepJobs(s, 8, true), 8);
+        QCOMPARE(dpu::defaultLocalSweepJobs(s, 0, true), 1);
+        for (dpu::SweepCell& c : s.cells)
+            c.plan.device = dpu::ComputeDevice::Cpu;
+        QCOMPARE(dpu::defaultLocalSweepJobs(s, 16, true), 1);
+        s.cells[5].plan.device = dpu::ComputeDevice::Cuda; // one cell on the GPU is enough
+        QCOMPARE(dpu::defaultLocalSweepJobs(s, 16, false), 12);
+    }
+
     void idsAreDerivedFromTheCellPlan()
     {
         const dpu::Sweep s = dpu::parseSweep(kSweep, "my-sweep.json");
