@@ -136,7 +136,7 @@ nlohmann::json linkRoundJson(const ModelLink& m, const LinkRound& lr)
 {
     return {{"link", m.link.key}, {"link_name", m.link.name}, {"devices", m.devices},
             {"multicast", m.link.delivery == LinkDelivery::Multicast}, {"duty_cycle", m.link.dutyCycle},
-            {"frame_loss", m.link.frameLoss}, {"completion_probability", m.target.probability}, {"bytes", lr.bytes},
+            {"frame_loss", m.link.frameLoss}, {"completion_probability", m.target.probability}, {"every_device", m.target.everyDevice}, {"bytes", lr.bytes},
             {"fragments", lr.fragments}, {"redundancy", lr.redundancy}, {"frames", lr.frames}, {"bytes_on_air", lr.bytesOnAir},
             {"device_probability", lr.deviceProbability}, {"airtime_s", lr.airtime}, {"wall_time_s", lr.wallTime},
             {"energy_per_device_j", lr.energyPerDevice}, {"battery_share", lr.batteryShare}};
@@ -198,6 +198,9 @@ std::optional<ModelLink> readModelLink(ArgList& args, const LinkPreset*& rate)
     const LinkArgs given = readLinkArgs(args);
     const double devices = args.number("--devices", NAN);
     const double target = args.number("--target", NAN);
+    const bool everyDevice = args.flag("--every-device");
+    if (everyDevice && std::isnan(target))
+        throw UsageError("--every-device needs --target Q: the probability that every device completes");
     const std::string& key = given.settings.link;
     rate = nullptr;
     if (key.empty()) {
@@ -226,6 +229,7 @@ std::optional<ModelLink> readModelLink(ArgList& args, const LinkPreset*& rate)
     m.devices = std::isnan(devices) ? 1 : static_cast<int>(devices);
     if (!std::isnan(target))
         m.target.probability = target;
+    m.target.everyDevice = everyDevice;
     return m;
 }
 

@@ -213,6 +213,16 @@ private Q_SLOTS:
         QVERIFY(std::abs(lr["wall_time_s"].toDouble() - airtime / 0.01) < 1e-6);
         QVERIFY(std::abs(lr["energy_per_device_j"].toDouble() - airtime / 0.01 * 4.6e-3 * 3.3) < 1e-6);
         QVERIFY(lr["device_probability"].toDouble() >= 0.99);
+        QVERIFY(!lr["every_device"].toBool());
+        // Every one of the 200 devices completing with 99 %: each needs 0.99^(1/200), so more
+        // extra fragments for the same bytes.
+        const Result every = cli(args + QStringList{"--target", "0.99", "--every-device", "--json"});
+        QVERIFY2(every.code == 0, qPrintable(every.err));
+        const QJsonObject ej = QJsonDocument::fromJson(every.out.toUtf8()).object()["link_round"].toObject();
+        QVERIFY(ej["every_device"].toBool());
+        QCOMPARE(ej["fragments"].toInteger(), 42);
+        QVERIFY(ej["redundancy"].toInteger() > lr["redundancy"].toInteger());
+        QVERIFY(ej["device_probability"].toDouble() >= std::pow(0.99, 1.0 / 200) - 1e-12);
     }
 
     void linkModelBudgets()
@@ -251,6 +261,7 @@ private Q_SLOTS:
             {{"--bytes-per-round", "10", "--link", "lorawan-eu868", "--devices", "0"}, 2, "--devices: expected a number of devices (1 or more), found 0"},
             {{"--bytes-per-round", "10", "--link", "lorawan-eu868", "--target", "1"}, 2, "--target: expected a completion probability in (0, 1), found 1"},
             {{"--link", "nb-iot", "--energy", "3"}, 2, "--energy needs --link with a link model"},
+            {{"--bytes-per-round", "10", "--link", "lorawan-eu868", "--every-device"}, 2, "--every-device needs --target Q"},
             {{"--link", "lorawan-eu868", "--sf", "12", "--window", "1"}, 1, "--window: not even one byte reaches LoRaWAN EU868 SF12"},
             {{"--link", "wifi", "--bytes-per-round", "10"}, 2, "or a link model: lorawan-eu868, lorawan-us915, lorawan-eu868-sf7"},
         };

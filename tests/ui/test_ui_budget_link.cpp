@@ -2,6 +2,7 @@
 // The Budget tab on a link model: the recommended round's airtime, wall time and energy from core's linkRound, the budget as a time window or an energy, and what the settings keep.
 #include "BudgetTestSupport.h"
 #include "MainWindow.h"
+#include "dpu/FleetSettings.h"
 #include "UiTestSupport.h"
 #include "panels/BudgetPanel.h"
 #include "panels/LinkFigures.h"
@@ -12,6 +13,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QToolButton>
 #include <QtTest/QtTest>
 #include <cmath>
 
@@ -94,6 +96,76 @@ private Q_SLOTS:
         QVERIFY(panel.linkRound()->energyPerDevice >= nb.sessionJoules);
         QVERIFY(labelText(panel, "budgetLinkRound").contains(QStringLiteral("unicast to 10")));
         QVERIFY(!panel.findChild<QComboBox*>(QStringLiteral("budgetSf"))->isVisibleTo(&panel)); // no SF outside LoRa
+    }
+
+    /// The sub-band, frame loss, delivery and target are the Budget tab's too (they were the
+    /// Fleet tab's and the CLI's only): the round is core's linkRound with all of them.
+    void subBandLossDeliveryAndTargetShapeTheRound()
+    {
+        BudgetPanel panel;
+        panel.setCostModel(kModel);
+        panel.setReferencePlan(planAt(0.01));
+        panel.setDevices(200);
+        panel.setBudgetBytes(2000);
+        auto* duty = panel.findChild<QComboBox*>(QStringLiteral("budgetDutyCycle"));
+        auto* loss = panel.findChild<QDoubleSpinBox*>(QStringLiteral("budgetLoss"));
+        auto* delivery = panel.findChild<QComboBox*>(QStringLiteral("budgetDelivery"));
+        auto* target = panel.findChild<QDoubleSpinBox*>(QStringLiteral("budgetTarget"));
+        auto* scope = panel.findChild<QComboBox*>(QStringLiteral("budgetTargetScope"));
+        QVERIFY(duty && loss && delivery && target && scope);
+        // A bare rate (the first entry) knows none of them: their rows are hidden.
+        for (QWidget* w : std::initializer_list<QWidget*>{duty, loss, delivery, target, scope})
+            QVERIFY2(!w->isVisibleTo(&panel), qPrintable(w->objectName()));
+        auto* details = panel.findChild<QToolButton*>(QStringLiteral("budgetLinkDetails"));
+        QVERIFY(details && !details->isVisibleTo(&panel));
+        QVERIFY(panel.setLinkModel(QStringLiteral("lorawan-eu868"), 9));
+        // Folded under the link until asked for (the column stays in view at 1366x768).
+        QVERIFY(details->isVisibleTo(&panel));
+        QVERIFY(!loss->isVisibleTo(&panel));
+        details->click();
+        for (QWidget* w : std::initializer_list<QWidget*>{duty, loss, delivery, target, scope})
+            QVERIFY2(w->isVisibleTo(&panel), qPrintable(w->objectName()));
+        const int64_t bytes = std::llround(panel.recommendation().bytesPerRound);
+        const auto roundWith = [bytes](double dutyCycle, double frameLoss, dpu::DeliveryChoice d, dpu::RoundTarget t) {
+            dpu::LinkSettings s;
+            s.link = "lorawan-eu868";
+            s.spreadingFactor = 9;
+            s.dutyCycle = dutyCycle;
+            s.frameLoss = frameLoss;
+            s.delivery = d;
+            return dpu::linkRound(dpu::linkOf(s), bytes, 200, t);
+        };
+        const dpu::LinkRound plain = *panel.linkRound();
+        QCOMPARE(plain.wallTime, roundWith(0.01, 0, dpu::DeliveryChoice::Preset, {}).wallTime);
+        // The 10 % sub-band: the same frames in a tenth of the wall time.
+        duty->setCurrentIndex(duty->findData(0.1));
+        QCOMPARE(panel.linkRound()->frames, plain.frames);
+        QCOMPARE(panel.linkRound()->wallTime, roundWith(0.1, 0, dpu::DeliveryChoice::Preset, {}).wallTime);
+        QVERIFY(panel.linkRound()->wallTime < plain.wallTime / 5);
+        // 10 % of the frames lost: more redundancy for the same 99 % per device.
+        loss->setValue(10);
+        const dpu::LinkRound lossy = roundWith(0.1, 0.1, dpu::DeliveryChoice::Preset, {});
+        QCOMPARE(panel.linkRound()->frames, lossy.frames);
+        QVERIFY(lossy.redundancy > plain.redundancy);
+        QVERIFY2(labelText(panel, "budgetLinkRound").contains(QStringLiteral("at 10 %, 10 % loss")),
+                 qPrintable(labelText(panel, "budgetLinkRound")));
+        // Every one of the 200 devices completing with 99.9 %: more again.
+        target->setValue(99.9);
+        scope->setCurrentIndex(scope->findData(true));
+        const dpu::RoundTarget every{0.999, true};
+        QCOMPARE(panel.linkRound()->frames, roundWith(0.1, 0.1, dpu::DeliveryChoice::Preset, every).frames);
+        QVERIFY(panel.linkRound()->redundancy > lossy.redundancy);
+        QCOMPARE(panel.linkRound()->deviceProbability, roundWith(0.1, 0.1, dpu::DeliveryChoice::Preset, every).deviceProbability);
+        // Unicast: the gateway sends to each device in turn.
+        delivery->setCurrentIndex(delivery->findData(static_cast<int>(dpu::DeliveryChoice::Unicast)));
+        const dpu::LinkRound uni = roundWith(0.1, 0.1, dpu::DeliveryChoice::Unicast, every);
+        QCOMPARE(panel.linkRound()->airtime, uni.airtime);
+        QVERIFY(uni.airtime > 100 * lossy.airtime);
+        QVERIFY(labelText(panel, "budgetLinkRound").contains(QStringLiteral("unicast to 200")));
+        // The sub-band is EU868's: hidden on US915, whose duty cycle is none.
+        QVERIFY(panel.setLinkModel(QStringLiteral("lorawan-us915"), 9));
+        QVERIFY(!duty->isVisibleTo(&panel));
+        QVERIFY(loss->isVisibleTo(&panel));
     }
 
     void windowAndEnergyGiveTheLargestBundleThatFits()
@@ -195,6 +267,10 @@ private Q_SLOTS:
             QVERIFY(budget->setLinkModel(QStringLiteral("lorawan-eu868"), 10));
             budget->setEnergyBudget(25);
             budget->setDevices(77);
+            budget->findChild<QDoubleSpinBox*>(QStringLiteral("budgetLoss"))->setValue(5);
+            auto* delivery = budget->findChild<QComboBox*>(QStringLiteral("budgetDelivery"));
+            delivery->setCurrentIndex(delivery->findData(static_cast<int>(dpu::DeliveryChoice::Unicast)));
+            budget->findChild<QDoubleSpinBox*>(QStringLiteral("budgetTarget"))->setValue(99.5);
             w.show();
             QVERIFY(w.close());
         }
@@ -204,7 +280,16 @@ private Q_SLOTS:
         QCOMPARE(budget->findChild<QDoubleSpinBox*>(QStringLiteral("budgetEnergy"))->value(), 25.0);
         QCOMPARE(budget->findChild<QComboBox*>(QStringLiteral("budgetSf"))->currentData().toInt(), 10);
         QCOMPARE(budget->devices(), 77);
-        const int64_t fit = dpu::largestBytesForEnergy(linkOf("lorawan-eu868", 10), 25, 77);
+        QCOMPARE(budget->findChild<QDoubleSpinBox*>(QStringLiteral("budgetLoss"))->value(), 5.0);
+        QCOMPARE(budget->findChild<QComboBox*>(QStringLiteral("budgetDelivery"))->currentData().toInt(),
+                 static_cast<int>(dpu::DeliveryChoice::Unicast));
+        dpu::LinkSettings kept;
+        kept.link = "lorawan-eu868";
+        kept.spreadingFactor = 10;
+        kept.dutyCycle = 0.01;
+        kept.frameLoss = 0.05;
+        kept.delivery = dpu::DeliveryChoice::Unicast;
+        const int64_t fit = dpu::largestBytesForEnergy(dpu::linkOf(kept), 25, 77, {0.995, false});
         QVERIFY(fit > 0);
         QCOMPARE(budget->budgetBits(), 8.0 * static_cast<double>(fit));
     }

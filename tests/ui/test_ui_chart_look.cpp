@@ -78,7 +78,9 @@ static int drawnLegendRows(QWidget& view)
     const QRgb background = image.pixel(qRound(legend.left()) + 1, qRound(legend.top()) + 1);
     int rows = 0;
     bool inRow = false;
-    for (int y = qRound(legend.top()); y < qMin(image.height(), qRound(legend.bottom()) + 20); ++y) {
+    // A legend inside the plot ends at its box (the axis line lies just below it).
+    const int below = dpu::ui::LegendFit::isInside(static_cast<QChartView&>(view).chart()) ? 0 : 20;
+    for (int y = qRound(legend.top()); y < qMin(image.height(), qRound(legend.bottom()) + below); ++y) {
         bool ink = false;
         for (int x = qRound(legend.left()); x < qRound(legend.left()) + 24 && !ink; ++x)
             ink = qGray(image.pixel(x, y)) < qGray(background) - 60;
@@ -336,6 +338,55 @@ private Q_SLOTS:
         QVERIFY(distance(plain.pixelColor(12, 12), blue) < 30);
         QVERIFY(distance(hollow.pixelColor(12, 12), Qt::white) < 30);
         QVERIFY(distance(hollow.pixelColor(12, 2), blue) < 60); // the outline near the top corner
+    }
+
+    /// Six families on the Budget tab at 1366x768 (a chart about 470 px wide): a legend column
+    /// beside the plot left it about 250 px and cut the byte axis' labels ("100 ..."). The
+    /// frontier's legend goes into the plot's empty corner (many bytes, little accuracy) and the
+    /// plot keeps the chart's width; a wide chart keeps the row below.
+    void frontierLegendGoesInsideWhenNarrow()
+    {
+        dpu::ui::FrontierChart chart;
+        chart.resize(470, 470);
+        std::vector<dpu::ui::FrontierPoint> points;
+        const char* strategies[] = {"dpu", "fu", "rpu"};
+        const char* codings[] = {"fp32", "q4"};
+        for (const char* s : strategies)
+            for (const char* c : codings) {
+                dpu::ui::FrontierPoint p;
+                p.strategy = s;
+                p.k = 0.01;
+                p.realBytesPerRound = std::string(s) == "fu" ? 2.6e6 : std::string(c) == "q4" ? 12000 : 32000;
+                p.meanAccuracy = std::string(s) == "rpu" ? 0.74 : std::string(s) == "fu" ? 0.78 : 0.77;
+                p.familyValues = {{"bundle.values", std::string("\"") + c + "\""}};
+                p.family = std::string(s) + (std::string(c) == "fp32" ? "" : std::string(" ") + c);
+                points.push_back(p);
+            }
+        chart.setFrontier(points, 40000, {QPointF(32000, 77)});
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QCoreApplication::processEvents();
+        QVERIFY(dpu::ui::LegendFit::isInside(chart.chart()));
+        const QRectF plot = chart.chart()->plotArea();
+        const QRectF legend = chart.chart()->legend()->geometry();
+        QVERIFY2(plot.width() >= 0.7 * chart.width(), qPrintable(QString::number(plot.width())));
+        // In the bottom right corner of the plot, every entry readable at full size.
+        QVERIFY2(plot.contains(legend), qPrintable(QStringLiteral("%1 in %2").arg(legend.right()).arg(plot.right())));
+        QVERIFY(legend.center().x() > plot.center().x() && legend.center().y() > plot.center().y());
+        for (const auto& p : points) // it hides no family's point
+            QVERIFY(!legend.contains(chart.chart()->mapToPosition(QPointF(p.realBytesPerRound, 100 * p.meanAccuracy),
+                                                                   chart.series(QString::fromStdString(p.family)))));
+        QCOMPARE(drawnLegendRows(chart), 8); // six families, the budget, the recommended marker
+        QCOMPARE(dpu::ui::LegendFit::hiddenEntries(chart.chart()), 0);
+        // The corner follows the plot when the chart grows; wide enough, the row below returns.
+        chart.resize(560, 470);
+        QCoreApplication::processEvents();
+        QVERIFY(chart.chart()->plotArea().contains(chart.chart()->legend()->geometry()));
+        chart.resize(1400, 470);
+        QCoreApplication::processEvents();
+        QVERIFY(!dpu::ui::LegendFit::isInside(chart.chart()));
+        QCOMPARE(chart.chart()->legend()->alignment(), Qt::AlignBottom);
+        QVERIFY(chart.chart()->legend()->geometry().top() >= chart.chart()->plotArea().bottom());
     }
 
     void frontierRedrawsWholeWhenTheBudgetMoves()

@@ -36,6 +36,8 @@ ChartView::ChartView(const QString& title, QWidget* parent) : QChartView(parent)
     // repaint. The charts are small scenes: repaint the whole view.
     setViewportUpdateMode(QGraphicsView::FullViewportUpdate);
     setMinimumSize(320, 220);
+    // A legend inside the plot (LegendFit::setInsideCorner) is outside the chart's layout.
+    connect(c, &QChart::plotAreaChanged, this, [c] { LegendFit::placeInside(c); });
 }
 
 ChartView::~ChartView() = default;

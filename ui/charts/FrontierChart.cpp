@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // FrontierChart: what each family bought per real byte, and where the budget cuts the curves.
 #include "charts/FrontierChart.h"
+#include "charts/LegendFit.h"
 #include "charts/ByteAxis.h"
 #include "charts/NiceAxis.h"
 #include "charts/SeriesPalette.h"
@@ -92,6 +93,8 @@ FrontierChart::FrontierChart(QWidget* parent) : ChartView(tr("Accuracy against r
     bytesAxis_->attach(chart());
     // The legend shows each family's marker (its coding), not a plain colour square.
     chart()->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
+    // Many bytes for little accuracy: no family's runs sit there, so the legend may.
+    LegendFit::setInsideCorner(chart(), Qt::BottomRightCorner);
 }
 
 QString FrontierChart::budgetKey()

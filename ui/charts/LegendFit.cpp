@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
-// LegendFit: a legend below the chart while its labels fit in one row, else a column on the right, shrunk or cut to the chart's height.
+// LegendFit: a legend below the chart while its labels fit in one row, else inside the plot's empty corner or a column on the right.
 #include "charts/LegendFit.h"
 #include <QAbstractSeries>
 #include <QChart>
+#include <QColor>
+#include <QPen>
 #include <QFontMetricsF>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QWidget>
+#include <QXYSeries>
 #include <algorithm>
 #include <cmath>
 
@@ -16,6 +19,9 @@ namespace {
 const char* const kBaseFont = "dpuLegendBaseFont";
 const char* const kHidden = "dpuLegendHidden";
 const char* const kCut = "dpuLegendCut"; // a marker this class hid (not one the user toggled)
+const char* const kCorner = "dpuLegendCorner"; // the chart's empty corner (setInsideCorner), +1; 0: none
+const char* const kInside = "dpuLegendInside"; // the legend is in that corner now
+const char* const kInsideSize = "dpuLegendInsideSize"; // its box: a detached legend's size hint is Qt's guess
 
 /// The entries a legend shows: seed bands' areas are hidden by the charts (their line's entry
 /// toggles both). A marker reads as hidden until the legend is laid out, so visibility cannot tell.
@@ -33,6 +39,35 @@ QList<QLegendMarker*> entries(QLegend* legend)
 qreal rowHeight(const QFont& font)
 {
     return QFontMetricsF(font).height() + 8;
+}
+
+/// Whether the legend's entries fit inside the plot as a box of at most half its width and two
+/// thirds of its height (the plot being the chart less its margins, title band and axes, about
+/// 7 lines of text across and 5 down), so that the points it covers stay few.
+bool insideFits(const QChart* chart, qsizetype entries, qreal widest, QSizeF size, const QFont& font)
+{
+    const QFontMetricsF fm(font);
+    const QMarginsF m = chart->margins();
+    const qreal plotWidth = size.width() - m.left() - m.right() - 7 * fm.height();
+    const qreal plotHeight = size.height() - m.top() - m.bottom() - 5 * fm.height();
+    return widest + 2 * fm.averageCharWidth() <= 0.5 * plotWidth && entries * rowHeight(font) <= 0.67 * plotHeight;
+}
+
+/// Data points of the chart's visible series (lines and scatters) inside `box` (chart coordinates).
+int pointsIn(QChart* chart, const QRectF& box)
+{
+    int n = 0;
+    for (QAbstractSeries* series : chart->series()) {
+        auto* xy = qobject_cast<QXYSeries*>(series);
+        if (!xy || !xy->isVisible())
+            continue;
+        // A marker's half sticks out of its point: count those near the box too.
+        const qreal r = std::max<qreal>(4, xy->markerSize() / 2);
+        const QRectF near = box.adjusted(-r, -r, r, r);
+        for (const QPointF& p : xy->points())
+            n += near.contains(chart->mapToPosition(p, xy));
+    }
+    return n;
 }
 
 } // namespace
@@ -72,12 +107,35 @@ bool LegendFit::place(QChart* chart, QSizeF size)
     const QMarginsF margins = chart->margins();
     const qreal available = size.width() - margins.left() - margins.right() - 2 * fm.averageCharWidth();
     const bool column = row > available;
+    if (legend->property(kInside).toBool()) { // back in the layout; placed inside again below if it fits there
+        legend->setProperty(kInside, false);
+        legend->setBackgroundVisible(false);
+        legend->attachToChart();
+    }
     if (!column) {
         legend->setAlignment(Qt::AlignBottom);
         legend->setMaximumWidth(QWIDGETSIZE_MAX);
         return false;
     }
     legend->setAlignment(Qt::AlignRight);
+    if (legend->property(kCorner).toInt() > 0 && insideFits(chart, all.size(), widest, size, font)) {
+        // A column beside a narrow chart (the Budget tab at 1366x768) left the plot a third
+        // of it; the plot's empty corner costs the plot nothing.
+        legend->setMaximumWidth(QWIDGETSIZE_MAX);
+        legend->setProperty(kInside, true);
+        const QFontMetricsF fm2(font);
+        // Qt's detached layout pads the box more than an attached column: a line above and below.
+        legend->setProperty(kInsideSize, QSizeF(widest + 2 * fm2.averageCharWidth(),
+                                                all.size() * rowHeight(font) + 2 * fm2.height() + 8));
+        legend->detachFromChart();
+        legend->setAlignment(Qt::AlignLeft); // detached, it only orders the entries: top down, left aligned
+        // A nearly opaque box: points it covers show faintly through it.
+        legend->setBrush(QColor(255, 255, 255, 225));
+        legend->setPen(Qt::NoPen);
+        legend->setBackgroundVisible(true);
+        placeInside(chart);
+        return true;
+    }
     legend->setMaximumWidth(std::min(widest + 4 * fm.averageCharWidth(), kColumnShare * size.width()));
     if (size.height() <= 0 || all.isEmpty())
         return true;
@@ -110,6 +168,48 @@ bool LegendFit::place(QChart* chart, QSizeF size)
         legend->setToolTip(QObject::tr("%1 more series not listed here: right-click the chart to show or hide them").arg(hidden));
     }
     return true;
+}
+
+void LegendFit::setInsideCorner(QChart* chart, Qt::Corner corner)
+{
+    chart->legend()->setProperty(kCorner, static_cast<int>(corner) + 1);
+}
+
+bool LegendFit::isInside(const QChart* chart)
+{
+    return chart && chart->legend()->property(kInside).toBool();
+}
+
+void LegendFit::placeInside(QChart* chart)
+{
+    QLegend* legend = chart ? chart->legend() : nullptr;
+    if (!legend || !legend->property(kInside).toBool())
+        return;
+    const auto preferred = static_cast<Qt::Corner>(legend->property(kCorner).toInt() - 1);
+    const QSizeF want = legend->property(kInsideSize).toSizeF();
+    const QRectF plot = chart->plotArea();
+    const qreal pad = QFontMetricsF(legend->font()).averageCharWidth();
+    const QSizeF size(std::min(want.width(), plot.width() - 2 * pad), std::min(want.height(), plot.height() - 2 * pad));
+    const auto boxAt = [&](Qt::Corner corner) {
+        const bool right = corner == Qt::TopRightCorner || corner == Qt::BottomRightCorner;
+        const bool bottom = corner == Qt::BottomLeftCorner || corner == Qt::BottomRightCorner;
+        const qreal x = right ? plot.right() - pad - size.width() : plot.left() + pad;
+        const qreal y = bottom ? plot.bottom() - pad - size.height() : plot.top() + pad;
+        return QRectF(QPointF(x, y), size);
+    };
+    // The chart's empty corner first; another one when the data is there after all (the box
+    // would hide points): the corner whose box covers the fewest.
+    Qt::Corner best = preferred;
+    int fewest = pointsIn(chart, boxAt(preferred));
+    for (Qt::Corner c : {Qt::BottomRightCorner, Qt::TopLeftCorner, Qt::BottomLeftCorner, Qt::TopRightCorner}) {
+        const int n = fewest == 0 ? 0 : pointsIn(chart, boxAt(c));
+        if (n < fewest) {
+            fewest = n;
+            best = c;
+        }
+    }
+    legend->setGeometry(boxAt(best));
+    legend->update();
 }
 
 int LegendFit::hiddenEntries(const QChart* chart)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Places a chart's legend where its labels stay readable: one row below while they fit, a column on the right otherwise.
+// Places a chart's legend where its labels stay readable: one row below while they fit, else inside an empty corner or a column on the right.
 #pragma once
 #include <QSizeF>
 #include <QtGlobal>
@@ -18,6 +18,18 @@ public:
     /// that fit and says in its tooltip how many more the chart's context menu lists (Qt clips a
     /// column's overflow silently). Returns true when it chose the column.
     static bool place(QChart* chart, QSizeF size);
+
+    /// Charts with a corner their data rarely reaches (the frontier's: many bytes for little
+    /// accuracy) get the legend there, inside the plot, instead of a column beside it, when
+    /// one row below does not fit and the entries fit in half the plot's width and two thirds
+    /// of its height. The legend is then detached from the chart's layout: placeInside() puts
+    /// it in the corner again whenever the plot area moves.
+    static void setInsideCorner(QChart* chart, Qt::Corner corner);
+    /// Moves a legend that place() put inside the plot to its corner of the current plot area
+    /// (nothing when it is not inside).
+    static void placeInside(QChart* chart);
+    /// Whether the last place() put the legend inside the plot.
+    static bool isInside(const QChart* chart);
 
     /// Entries the column could not show at the last place() (0: all shown).
     static int hiddenEntries(const QChart* chart);

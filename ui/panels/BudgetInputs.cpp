@@ -3,6 +3,7 @@
 #include "panels/BudgetInputs.h"
 #include "dpu/LinkModel.h"
 #include "panels/CostReadout.h"
+#include "panels/LinkChoices.h"
 #include "panels/LinkFigures.h"
 #include <QButtonGroup>
 #include <QComboBox>
@@ -11,22 +12,20 @@
 #include <QHBoxLayout>
 #include <QRadioButton>
 #include <QSpinBox>
+#include <QToolButton>
+#include <cmath>
 
 namespace dpu::ui {
-namespace {
 
-bool isRegion(const QString& key)
-{
-    return key == QLatin1String("lorawan-eu868") || key == QLatin1String("lorawan-us915");
-}
-
-} // namespace
+using linkchoices::isRegion;
 
 BudgetInputs::BudgetInputs(QWidget* parent) : QGroupBox(tr("Budget per round and device"), parent)
 {
     auto* form = new QFormLayout(this);
+    form_ = form;
     marks_.emplace(form);
     addLinkRow(form);
+    addLinkDetailRows(form);
     addBudgetRows(form);
     devices_ = new QSpinBox(this);
     devices_->setObjectName(QStringLiteral("budgetDevices"));
@@ -39,7 +38,7 @@ BudgetInputs::BudgetInputs(QWidget* parent) : QGroupBox(tr("Budget per round and
 
     updateEnabled();
     recompute();
-    for (QComboBox* c : {link_, sf_})
+    for (QComboBox* c : {link_, sf_, duty_, delivery_, targetScope_})
         connect(c, &QComboBox::currentIndexChanged, this, [this] {
             updateEnabled();
             recompute();
@@ -52,7 +51,7 @@ BudgetInputs::BudgetInputs(QWidget* parent) : QGroupBox(tr("Budget per round and
         updateEnabled();
         recompute();
     });
-    for (QDoubleSpinBox* b : {bytes_, customKbps_, window_, energy_})
+    for (QDoubleSpinBox* b : {bytes_, customKbps_, window_, energy_, loss_, target_})
         connect(b, &QDoubleSpinBox::valueChanged, this, &BudgetInputs::recompute);
     connect(devices_, &QSpinBox::valueChanged, this, &BudgetInputs::recompute);
 }
@@ -96,12 +95,57 @@ void BudgetInputs::addLinkRow(QFormLayout* form)
         sf_->addItem(tr("SF%1").arg(sf), sf);
     sf_->setToolTip(tr("LoRa spreading factor: SF7 is the fastest, SF12 reaches farthest; it sets the frame's payload "
                        "and time on air (a multicast runs at the slowest SF among its devices)"));
+    // The model's sub-band, loss, delivery and target fold out under the link: folded, the
+    // column keeps every budget and sweep control in view at 1366x768, and the round's readout
+    // says what they are.
+    details_ = new QToolButton(this);
+    details_->setObjectName(QStringLiteral("budgetLinkDetails"));
+    details_->setCheckable(true);
+    details_->setArrowType(Qt::RightArrow);
+    details_->setToolTip(tr("Sub-band, frame loss, delivery and the completion target of the link model"));
+    connect(details_, &QToolButton::toggled, this, [this](bool open) {
+        details_->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+        updateEnabled();
+    });
     auto* row = new QHBoxLayout;
     row->addWidget(link_, 1);
     row->addWidget(customKbps_);
     row->addWidget(sf_);
+    row->addWidget(details_);
     form->addRow(tr("Link"), row);
     link_->setCurrentIndex(0);
+}
+
+void BudgetInputs::addLinkDetailRows(QFormLayout* form)
+{
+    duty_ = linkchoices::dutyCycleBox(this, QStringLiteral("budgetDutyCycle"));
+    form->addRow(tr("Sub-band"), duty_);
+    loss_ = linkchoices::frameLossBox(this, QStringLiteral("budgetLoss"));
+    delivery_ = linkchoices::deliveryBox(this, QStringLiteral("budgetDelivery"));
+    auto* lossRow = new QHBoxLayout;
+    lossRow->addWidget(loss_);
+    lossRow->addWidget(delivery_, 1);
+    form->addRow(tr("Loss"), lossRow);
+    lossRow_ = lossRow;
+    target_ = new QDoubleSpinBox(this);
+    target_->setObjectName(QStringLiteral("budgetTarget"));
+    target_->setRange(50, 99.9999);
+    target_->setDecimals(4);
+    target_->setValue(99);
+    target_->setSuffix(QStringLiteral(" %"));
+    target_->setToolTip(tr("The probability that a round completes despite the frame loss: redundant fragments (or "
+                           "retransmissions) are added until it is reached"));
+    targetScope_ = new QComboBox(this);
+    targetScope_->setObjectName(QStringLiteral("budgetTargetScope"));
+    targetScope_->addItem(tr("per device"), false);
+    targetScope_->addItem(tr("every device"), true);
+    targetScope_->setToolTip(tr("Per device: each device completes with this probability. Every device: all of them "
+                                "do (each then needs the probability's N-th root)"));
+    auto* targetRow = new QHBoxLayout;
+    targetRow->addWidget(target_);
+    targetRow->addWidget(targetScope_, 1);
+    form->addRow(tr("Target"), targetRow);
+    targetRow_ = targetRow;
 }
 
 void BudgetInputs::addBudgetRows(QFormLayout* form)
@@ -161,6 +205,12 @@ void BudgetInputs::updateEnabled()
     const bool custom = key.isEmpty() && link_->currentData(kRateRole).toDouble() == 0;
     customKbps_->setVisible(custom);
     sf_->setVisible(isRegion(key));
+    // A bare rate knows neither frames nor loss: the link model's rows only for a model, unfolded.
+    details_->setVisible(!key.isEmpty());
+    const bool open = !key.isEmpty() && details_->isChecked();
+    form_->setRowVisible(duty_, open && key == QLatin1String("lorawan-eu868"));
+    form_->setRowVisible(lossRow_, open);
+    form_->setRowVisible(targetRow_, open);
     bytes_->setEnabled(byBytes_->isChecked());
     window_->setEnabled(byWindow_->isChecked());
     energy_->setEnabled(byEnergy_->isChecked());
@@ -184,7 +234,29 @@ std::optional<dpu::LinkSettings> BudgetInputs::linkSettings() const
     dpu::LinkSettings s;
     s.link = key.toStdString();
     s.spreadingFactor = isRegion(key) ? sf_->currentData().toInt() : 0;
+    s.dutyCycle = key == QLatin1String("lorawan-eu868") ? duty_->currentData().toDouble() : NAN;
+    s.frameLoss = loss_->value() / 100.0;
+    s.delivery = linkchoices::deliveryOf(delivery_);
     return s;
+}
+
+void BudgetInputs::showLinkDetails(bool show)
+{
+    details_->setChecked(show);
+}
+
+dpu::RoundTarget BudgetInputs::roundTarget() const
+{
+    return {target_->value() / 100.0, targetScope_->currentData().toBool()};
+}
+
+void BudgetInputs::setLinkDetails(const dpu::LinkSettings& settings, const dpu::RoundTarget& target)
+{
+    linkchoices::selectDutyCycle(duty_, settings.dutyCycle);
+    loss_->setValue(100.0 * settings.frameLoss);
+    linkchoices::selectDelivery(delivery_, settings.delivery);
+    target_->setValue(100.0 * target.probability);
+    targetScope_->setCurrentIndex(target.everyDevice ? 1 : 0);
 }
 
 void BudgetInputs::recompute()
@@ -208,11 +280,12 @@ void BudgetInputs::recompute()
             const dpu::Link link = dpu::linkOf(*model);
             const int n = devices();
             const bool window = kind() == Kind::Window;
-            const int64_t bytes = window ? dpu::largestBytesForWallTime(link, window_->value(), n)
-                                         : dpu::largestBytesForEnergy(link, energy_->value(), n);
+            const dpu::RoundTarget target = roundTarget();
+            const int64_t bytes = window ? dpu::largestBytesForWallTime(link, window_->value(), n, target)
+                                         : dpu::largestBytesForEnergy(link, energy_->value(), n, target);
             bits_ = 8.0 * static_cast<double>(bytes);
             if (bytes <= 0) {
-                const dpu::LinkRound one = dpu::linkRound(link, 1, n);
+                const dpu::LinkRound one = dpu::linkRound(link, 1, n, target);
                 error_ = window ? tr("expected at least %1 (a round of one byte to %L2 device(s) on %3, its session's fixed time "
                                      "and duty cycle included), found %4: not even one byte fits")
                                       .arg(linkDurationText(one.wallTime)).arg(n).arg(QString::fromStdString(link.name),

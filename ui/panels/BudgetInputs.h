@@ -2,6 +2,7 @@
 // The budget planner's inputs: a link (a bare rate or a link model with its SF), the budget as bytes, a time window or an energy, and the devices.
 #pragma once
 #include "dpu/FleetSettings.h"
+#include "dpu/LinkModel.h"
 #include "panels/FieldErrorMarks.h"
 #include <QGroupBox>
 #include <optional>
@@ -9,9 +10,11 @@
 class QComboBox;
 class QDoubleSpinBox;
 class QFormLayout;
+class QLayout;
 class QRadioButton;
 class QSettings;
 class QSpinBox;
+class QToolButton;
 
 namespace dpu::ui {
 
@@ -32,8 +35,17 @@ public:
     Kind kind() const;
     int devices() const;
     /// The link model the list names (region key with its SF, or a preset key of
-    /// dpu::linkPresetKeysList()); nullopt for a bare rate, which knows no airtime or energy.
+    /// dpu::linkPresetKeysList()) with the EU868 sub-band, frame loss and delivery; nullopt for
+    /// a bare rate, which knows no airtime or energy.
     std::optional<dpu::LinkSettings> linkSettings() const;
+    /// The completion target on a link model: the probability that one device (or every
+    /// device) completes its round, as `dpu-cli budget --target P [--every-device]` states it.
+    dpu::RoundTarget roundTarget() const;
+    /// Sets the link model's sub-band, loss and delivery (LinkSettings' other fields are the
+    /// list's and setLinkModel()'s) and the target.
+    void setLinkDetails(const dpu::LinkSettings& settings, const dpu::RoundTarget& target);
+    /// Unfolds (or folds) the link model's rows: sub-band, loss and delivery, target.
+    void showLinkDetails(bool show);
 
     void setBudgetBytes(double bytes);
     /// A bare rate (index in CostReadout::linkPresets()) for a time window.
@@ -60,6 +72,8 @@ private:
     static constexpr int kModelRole = Qt::UserRole + 1; ///< link model key ("" for a bare rate)
 
     void addLinkRow(QFormLayout* form);
+    /// Sub-band, loss and delivery, and the target: rows shown for a link model only.
+    void addLinkDetailRows(QFormLayout* form);
     void addBudgetRows(QFormLayout* form);
     void updateEnabled();
     /// Turns the inputs into bits (inverting the link model's round) and marks a field that allows none.
@@ -73,6 +87,15 @@ private:
     QComboBox* link_;
     QDoubleSpinBox* customKbps_;
     QComboBox* sf_;
+    QToolButton* details_;
+    QComboBox* duty_;
+    QDoubleSpinBox* loss_;
+    QComboBox* delivery_;
+    QDoubleSpinBox* target_;
+    QComboBox* targetScope_;
+    QFormLayout* form_ = nullptr;
+    QLayout* lossRow_ = nullptr;   ///< loss and delivery
+    QLayout* targetRow_ = nullptr; ///< the target and its scope
     QDoubleSpinBox* window_;
     QDoubleSpinBox* energy_;
     QSpinBox* devices_;

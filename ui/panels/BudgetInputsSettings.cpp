@@ -6,6 +6,7 @@
 #include <QRadioButton>
 #include <QSettings>
 #include <QSpinBox>
+#include <QToolButton>
 #include <algorithm>
 
 namespace dpu::ui {
@@ -24,6 +25,12 @@ void BudgetInputs::saveSettings(QSettings& s) const
     s.setValue(QStringLiteral("budget/window"), window_->value());
     s.setValue(QStringLiteral("budget/energy"), energy_->value());
     s.setValue(QStringLiteral("budget/devices"), devices_->value());
+    s.setValue(QStringLiteral("budget/dutyCycle"), duty_->currentData().toDouble());
+    s.setValue(QStringLiteral("budget/frameLoss"), loss_->value() / 100.0);
+    s.setValue(QStringLiteral("budget/delivery"), delivery_->currentData().toInt());
+    s.setValue(QStringLiteral("budget/target"), target_->value() / 100.0);
+    s.setValue(QStringLiteral("budget/targetEveryDevice"), targetScope_->currentData().toBool());
+    s.setValue(QStringLiteral("budget/linkDetails"), details_->isChecked());
 }
 
 void BudgetInputs::restoreSettings(const QSettings& s)
@@ -45,6 +52,16 @@ void BudgetInputs::restoreSettings(const QSettings& s)
         energy_->setValue(s.value(QStringLiteral("budget/energy")).toDouble());
     if (s.contains(QStringLiteral("budget/devices")))
         devices_->setValue(s.value(QStringLiteral("budget/devices")).toInt());
+    // The link model's details and target (settings of earlier versions lack them: the defaults).
+    dpu::LinkSettings details;
+    details.dutyCycle = s.value(QStringLiteral("budget/dutyCycle"), 0.01).toDouble();
+    details.frameLoss = std::clamp(s.value(QStringLiteral("budget/frameLoss"), 0.0).toDouble(), 0.0, 0.95);
+    details.delivery = static_cast<dpu::DeliveryChoice>(s.value(QStringLiteral("budget/delivery"), 0).toInt());
+    dpu::RoundTarget target;
+    target.probability = std::clamp(s.value(QStringLiteral("budget/target"), 0.99).toDouble(), 0.5, 0.999999);
+    target.everyDevice = s.value(QStringLiteral("budget/targetEveryDevice"), false).toBool();
+    setLinkDetails(details, target);
+    showLinkDetails(s.value(QStringLiteral("budget/linkDetails"), false).toBool());
     (s.value(QStringLiteral("budget/byEnergy"), false).toBool() ? byEnergy_
      : s.value(QStringLiteral("budget/byLink"), false).toBool() ? byWindow_
                                                                  : byBytes_)

@@ -44,7 +44,7 @@ void BudgetPanel::showLinkRound()
     try {
         // The same call as dpu-cli budget --link MODEL: the recommended bytes, rounded, to the devices.
         const dpu::Link link = dpu::linkOf(*settings);
-        linkRound_ = dpu::linkRound(link, std::llround(recommendation_.bytesPerRound), devices());
+        linkRound_ = dpu::linkRound(link, std::llround(recommendation_.bytesPerRound), devices(), inputs_->roundTarget());
         linkReadout_->showRound(link, devices(), *linkRound_);
     } catch (const std::exception& e) {
         linkReadout_->showNothing(QString::fromStdString(e.what()));

@@ -2,6 +2,7 @@
 // FleetInputs: the widgets of a dpu::FleetSettings, saved under "fleet/" in the settings.
 #include "panels/FleetInputs.h"
 #include "dpu/LinkModel.h"
+#include "panels/LinkChoices.h"
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -16,24 +17,9 @@
 #include <cmath>
 
 namespace dpu::ui {
-namespace {
 
-bool isRegion(const QString& key)
-{
-    return key == QLatin1String("lorawan-eu868") || key == QLatin1String("lorawan-us915");
-}
-
-QDoubleSpinBox* percentBox(QWidget* parent, const char* name, double max)
-{
-    auto* box = new QDoubleSpinBox(parent);
-    box->setObjectName(QLatin1String(name));
-    box->setRange(0, max);
-    box->setDecimals(1);
-    box->setSuffix(QStringLiteral(" %"));
-    return box;
-}
-
-} // namespace
+using linkchoices::isRegion;
+using linkchoices::percentBox;
 
 FleetInputs::FleetInputs(QWidget* parent) : QGroupBox(tr("Fleet"), parent)
 {
@@ -85,22 +71,11 @@ void FleetInputs::addLinkRows(QFormLayout* form)
         sf_->addItem(tr("SF%1 for every device").arg(sf), sf);
     sf_->setToolTip(tr("Spreading factor: one for every device, or FUOTASim's mix (a multicast runs at the slowest SF among its devices)"));
     form->addRow(tr("Spreading factor"), sf_);
-    duty_ = new QComboBox(this);
-    duty_->setObjectName(QStringLiteral("fleetDutyCycle"));
-    duty_->addItem(tr("1 % (865-868.6 MHz)"), 0.01);
-    duty_->addItem(tr("0.1 % (863-865 MHz)"), 0.001);
-    duty_->addItem(tr("10 % (869.4-869.65 MHz)"), 0.1);
-    duty_->setToolTip(tr("The EU868 sub-band's duty cycle: the share of time the gateway may transmit"));
+    duty_ = linkchoices::dutyCycleBox(this, QStringLiteral("fleetDutyCycle"));
     form->addRow(tr("Duty cycle"), duty_);
-    loss_ = percentBox(this, "fleetLoss", 95);
-    loss_->setToolTip(tr("Probability that a frame is lost; redundant fragments make up for it"));
+    loss_ = linkchoices::frameLossBox(this, QStringLiteral("fleetLoss"));
     form->addRow(tr("Frame loss"), loss_);
-    delivery_ = new QComboBox(this);
-    delivery_->setObjectName(QStringLiteral("fleetDelivery"));
-    delivery_->addItem(tr("As the link does"), static_cast<int>(dpu::DeliveryChoice::Preset));
-    delivery_->addItem(tr("Multicast"), static_cast<int>(dpu::DeliveryChoice::Multicast));
-    delivery_->addItem(tr("Unicast"), static_cast<int>(dpu::DeliveryChoice::Unicast));
-    delivery_->setToolTip(tr("How a round's delta goes out (LoRaWAN: multicast; cellular and BLE: unicast)"));
+    delivery_ = linkchoices::deliveryBox(this, QStringLiteral("fleetDelivery"));
     form->addRow(tr("Delivery"), delivery_);
 }
 
@@ -111,7 +86,7 @@ void FleetInputs::addFleetRows(QFormLayout* form)
     devices_->setRange(1, 1000000);
     devices_->setGroupSeparatorShown(true);
     form->addRow(tr("Devices"), devices_);
-    availability_ = percentBox(this, "fleetAvailability", 100);
+    availability_ = percentBox(this, QStringLiteral("fleetAvailability"), 100);
     availability_->setToolTip(tr("Probability that a device is on in a round; one that slept needs a catch-up"));
     form->addRow(tr("Available per round"), availability_);
     periodHours_ = new QDoubleSpinBox(this);
@@ -234,7 +209,7 @@ dpu::FleetSettings FleetInputs::settings() const
     s.link.sfMix = region && sf == 0 ? "fuotasim" : "";
     s.link.dutyCycle = s.link.link == "lorawan-eu868" ? duty_->currentData().toDouble() : NAN;
     s.link.frameLoss = loss_->value() / 100.0;
-    s.link.delivery = static_cast<dpu::DeliveryChoice>(delivery_->currentData().toInt());
+    s.link.delivery = linkchoices::deliveryOf(delivery_);
     s.devices = devices_->value();
     s.availability = availability_->value() / 100.0;
     s.roundPeriodSeconds = periodHours_->value() * 3600.0;
@@ -255,14 +230,9 @@ void FleetInputs::setSettings(const dpu::FleetSettings& s)
     link_->setCurrentIndex(link < 0 ? 0 : link);
     const int sf = sf_->findData(s.link.sfMix.empty() ? s.link.spreadingFactor : 0);
     sf_->setCurrentIndex(sf < 0 ? 0 : sf);
-    // The nearest sub-band's entry: the settings hold the exact value.
-    int duty = 0;
-    for (int i = 0; i < duty_->count(); ++i)
-        if (!std::isnan(s.link.dutyCycle) && std::abs(duty_->itemData(i).toDouble() - s.link.dutyCycle) < 1e-12)
-            duty = i;
-    duty_->setCurrentIndex(duty);
+    linkchoices::selectDutyCycle(duty_, s.link.dutyCycle);
     loss_->setValue(100.0 * s.link.frameLoss);
-    delivery_->setCurrentIndex(std::max(0, delivery_->findData(static_cast<int>(s.link.delivery))));
+    linkchoices::selectDelivery(delivery_, s.link.delivery);
     devices_->setValue(s.devices);
     availability_->setValue(100.0 * s.availability);
     periodHours_->setValue(s.roundPeriodSeconds / 3600.0);

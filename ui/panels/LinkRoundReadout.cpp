@@ -67,6 +67,8 @@ void LinkRoundReadout::showRound(const dpu::Link& link, int devices, const dpu::
     where = where.left(where.indexOf(QLatin1String(" ("))); // "LoRaWAN EU868 SF9/125 kHz"
     if (link.dutyCycle < 1)
         where += tr(" at %1 %").arg(link.dutyCycle * 100);
+    if (link.frameLoss > 0) // what the redundancy is for
+        where += tr(", %1 % loss").arg(link.frameLoss * 100);
     link_->setText(tr("%L1 B in %L2 frames (%L3 redundant), %4 to %L5 on %6")
                        .arg(r.bytes)
                        .arg(r.frames)
