@@ -258,8 +258,10 @@ int costCommand(const std::vector<std::string>& argv)
         p.bundle.values = *values;
         p.bundle.denseTensors = *dense;
         const double coded = nominalRoundBits(cm, p) / 8.0;
-        std::printf("nominal %-8s %.0f bytes per round (%g bits per changed value, biases %s; ratio to full %.5f)\n",
-                    valuesText.c_str(), coded, nominalValueBits(*values), denseText.c_str(), coded / full);
+        std::printf("nominal %-8s %.0f bytes per round (%g bits per changed value%s, biases %s; ratio to full %.5f)\n",
+                    valuesText.c_str(), coded, nominalValueBits(*values),
+                    *values == Coding::Q8c ? " and 0.662 of H(k) per position: q8's, context-coded" : "",
+                    denseText.c_str(), coded / full);
     }
     if (budget >= 0)
         std::printf("budget %.0f B    largest k = %.6g\n", budget, largestKForBudget(cm, budget * 8.0));

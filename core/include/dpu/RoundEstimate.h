@@ -26,14 +26,17 @@ struct RoundEstimate {
     std::string why;           ///< one line: which basis and why
 };
 
-/// Nominal bits of one changed value under a coding: fp32 32, fp16 16, q8 and q8c 8, q4 4,
-/// ternary log2(3) (their tables and context coding ignored). Throws PlanError for an unknown coding.
+/// Nominal bits of one changed value under a coding: fp32 32, fp16 16, q8 8, q4 4, ternary
+/// log2(3) (their tables and context coding ignored), and q8c 8 x 0.765: q8's grid with its
+/// context coding's measured share of the values' bytes (docs/benchmarks.md section 9).
+/// Throws PlanError for an unknown coding.
 double nominalValueBits(Coding coding);
 
 /// Bits of one partial round of `plan` at its k on the nominal model: nominal value bits per
 /// changed weight plus H(k) bits of positions per weight of the selection pool, plus the
 /// always-shipped tensors as the plan ships them (exact: 32 bits each; coded: the coding's
-/// nominal bits each; partial: they join the pool). With fp32 and exact dense tensors this is
+/// nominal bits each; partial: they join the pool). q8c's positions take 0.662 of H(k), its
+/// context coding's measured share. With fp32 and exact dense tensors this is
 /// partialRoundBits(). Throws PlanError for an unknown coding.
 double nominalRoundBits(const CostModel& cost, const Plan& plan);
 

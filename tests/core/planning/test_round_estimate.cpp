@@ -31,7 +31,7 @@ private Q_SLOTS:
         QCOMPARE(dpu::nominalValueBits(dpu::Coding::Fp32), 32.0);
         QCOMPARE(dpu::nominalValueBits(dpu::Coding::Fp16), 16.0);
         QCOMPARE(dpu::nominalValueBits(dpu::Coding::Q8), 8.0);
-        QCOMPARE(dpu::nominalValueBits(dpu::Coding::Q8c), 8.0);
+        QCOMPARE(dpu::nominalValueBits(dpu::Coding::Q8c), 8 * 0.765); // q8's grid, context-coded (benchmarks section 9)
         QCOMPARE(dpu::nominalValueBits(dpu::Coding::Q4), 4.0);
         DPU_COMPARE_NEAR(dpu::nominalValueBits(dpu::Coding::Ternary), 1.5849625, 1e-6);
         // Every coding a plan may name has a figure.
@@ -60,6 +60,21 @@ private Q_SLOTS:
         DPU_COMPARE_NEAR(dpu::nominalRoundBits(kCost, p), 4 * 1000 + h * 100000 + 4 * 100, 1e-6);
         p.bundle.denseTensors = dpu::DenseTensors::Partial; // the 100 join the pool of 100100: 1001 changed
         DPU_COMPARE_NEAR(dpu::nominalRoundBits(kCost, p), 4 * 1001 + h * 100100, 1e-6);
+    }
+
+    /// q8 and q8c read the same before a run (issue 27); q8c's context coding takes its measured
+    /// shares of q8's values (0.765) and positions (0.662), the exact biases as they are.
+    void q8cIsCheaperThanQ8BeforeAnyRun()
+    {
+        dpu::Plan q8 = dpu::test::sweepPlan(0.01, 2, {"dpu"}, "q8");
+        dpu::Plan q8c = dpu::test::sweepPlan(0.01, 2, {"dpu"}, "q8c");
+        const double h = entropy(0.01);
+        DPU_COMPARE_NEAR(dpu::nominalRoundBits(kCost, q8), 8 * 1000 + h * 100000 + 32 * 100, 1e-6);
+        DPU_COMPARE_NEAR(dpu::nominalRoundBits(kCost, q8c), 8 * 0.765 * 1000 + 0.662 * h * 100000 + 32 * 100, 1e-6);
+        const dpu::RoundEstimate a = dpu::estimateRound(q8, kCost, {});
+        const dpu::RoundEstimate b = dpu::estimateRound(q8c, kCost, {});
+        QVERIFY(b.bytes < 0.8 * a.bytes);
+        QVERIFY2(QString::fromStdString(b.why).contains(QStringLiteral("context coding's measured shares")), b.why.c_str());
     }
 
     void withoutRunsNominalOrAnalytic()
