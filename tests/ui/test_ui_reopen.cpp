@@ -403,6 +403,9 @@ private Q_SLOTS:
         QVERIFY2(!text.isEmpty(), "pdftotext (poppler-utils, in scripts/deps) could not read the report");
         for (const char* expected : {"tiny-sweep-k0.01", "tiny-three", "Per strategy", "vs FU", "Left out", "The plan"})
             QVERIFY2(text.contains(QString::fromLatin1(expected)), expected);
+        // Three runs of two plans: the legends name each series by what sets its run apart, in
+        // full (by the runs' names, every entry of the column was cut short with an ellipsis).
+        QVERIFY2(!text.contains(QStringLiteral("...")), qPrintable(text)); // Qt elides with three dots
         // Page 2's trade-off chart counts the bundles really sent, as page 1's table does.
         QVERIFY2(text.contains(QStringLiteral("bytes sent per device")), qPrintable(text.left(2000)));
         // ... so the report is as without a fleet.
@@ -429,6 +432,11 @@ private Q_SLOTS:
         const QString cliText = pdfText(cliPdf);
         QVERIFY(cliText.contains(QStringLiteral("tiny-sweep-k0.1")));
         QVERIFY(cliText.contains(QStringLiteral("Budget:")));
+        // Page 2's legends name the series as the window does, by what differs between the runs
+        // (their k), whole: with the runs' full names the entries were cut to "dpu · tiny-sw…".
+        for (const char* entry : {"dpu · k=0.01", "fu · k=0.01", "dpu · k=0.1", "fu · k=0.1"})
+            QVERIFY2(cliText.contains(QString::fromUtf8(entry)), qPrintable(QString::fromUtf8(entry) + QStringLiteral("\n") + cliText));
+        QVERIFY2(!cliText.contains(QStringLiteral("...")), qPrintable(cliText)); // nothing elided
         QVERIFY(!QFile::exists(cliPdf + ".tmp"));
         QVERIFY2(!cliText.contains(QStringLiteral("Fleet simulation")), "no --fleet: no fleet page");
         cliFleetPage();

@@ -10,6 +10,7 @@
 #include "charts/VersionSpreadChart.h"
 #include "dpu/Cost.h"
 #include "dpu/Frontier.h"
+#include "dpu/RunNames.h"
 #include "report/ReportFleetText.h"
 #include "report/ReportText.h"
 #include <QAbstractTextDocumentLayout>
@@ -20,6 +21,7 @@
 #include <QPainter>
 #include <QPdfWriter>
 #include <QTextDocument>
+#include <algorithm>
 #include <cmath>
 
 namespace dpu::ui {
@@ -77,14 +79,28 @@ qreal paintHtml(QPdfWriter& writer, QPainter& painter, const QString& html, qrea
     return height; // the next drawing starts on a new page
 }
 
-QString seriesKey(const dpu::RunFolder& run, const dpu::RoundRecord& r, bool oneRun, bool sweep, bool band)
+/// A series' name, as the window's: its strategy (and seed), then what sets its run apart from
+/// the other runs (`distinction`: dpu::runDistinctions, e.g. "q4" or "k=0.05"; empty for one run).
+/// The runs' full names made every entry of a two-run legend too long for its column.
+QString seriesKey(const dpu::RunFolder& run, const dpu::RoundRecord& r, const std::string& distinction, bool band)
 {
     QString key = QString::fromStdString(r.strategy);
     if (!band && run.plan.seeds.size() > 1)
         key += QStringLiteral(" s%1").arg(r.seed);
-    if (oneRun)
-        return key;
-    return sweep ? key + QStringLiteral(" · k=%1").arg(run.plan.k) : key + QStringLiteral(" · ") + ReportText::runName(run);
+    return distinction.empty() ? key : key + QStringLiteral(" · ") + QString::fromStdString(distinction);
+}
+
+/// What every run shares, for the charts' titles (as the window's): the plan's name of a run
+/// alone, and the coding when all runs have one.
+QString sharedContext(const std::vector<dpu::RunFolder>& runs)
+{
+    QStringList parts;
+    if (runs.size() == 1)
+        parts << QString::fromStdString(runs.front().plan.name);
+    const dpu::Coding coding = runs.front().plan.bundle.values;
+    if (std::all_of(runs.begin(), runs.end(), [coding](const dpu::RunFolder& r) { return r.plan.bundle.values == coding; }))
+        parts << QString::fromStdString(dpu::nameOf(coding));
+    return parts.join(QStringLiteral(" · "));
 }
 
 /// The frontier of the finished runs (ids: their index in `runs`).
@@ -198,9 +214,6 @@ bool ReportWriter::write(const std::vector<dpu::RunFolder>& runs, const ReportOp
     // The frontier of the finished runs; the largest group is drawn.
     const auto groups = frontierOf(runs);
     const int shown = largestGroup(groups);
-    bool sweep = runs.size() > 1;
-    for (const dpu::RunFolder& run : runs)
-        sweep = sweep && dpu::planDifferences(runs.front().plan, run.plan, dpu::defaultSweptKeys()).empty();
 
     QByteArray pdf;
     QBuffer buffer(&pdf);
@@ -226,12 +239,26 @@ bool ReportWriter::write(const std::vector<dpu::RunFolder>& runs, const ReportOp
         writer.newPage();
         AccuracyChart accuracy;
         BytesChart bytes;
+        accuracy.setContext(sharedContext(runs));
+        bytes.setContext(sharedContext(runs));
+        std::vector<dpu::Plan> plans;
+        std::vector<std::string> labels;
         for (const dpu::RunFolder& run : runs) {
+            plans.push_back(run.plan);
+            labels.push_back(ReportText::runName(run).toStdString());
+        }
+        const std::vector<std::string> distinctions = dpu::runDistinctions(plans, labels);
+        static const Qt::PenStyle dashes[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine, Qt::DashDotDotLine};
+        for (size_t i = 0; i < runs.size(); ++i) {
+            const dpu::RunFolder& run = runs[i];
             const bool band = run.plan.seeds.size() > 1;
             for (const dpu::RoundRecord& r : run.records) {
-                const QString key = seriesKey(run, r, runs.size() == 1, sweep, band);
+                const QString key = seriesKey(run, r, distinctions[i], band);
                 accuracy.addRecord(key, r, band);
                 bytes.addRecord(key, r, band);
+                // One line style per run, as in the window: runs of one strategy differ by more than a shade.
+                accuracy.setSeriesDash(key, dashes[i % 5]);
+                bytes.setSeriesDash(key, dashes[i % 5]);
             }
         }
         const qreal chartHeight = (height - 20) / 2;
