@@ -57,6 +57,17 @@ QString tr(const char* text, const char* disambiguation = nullptr, int n = -1)
     return QCoreApplication::translate("dpu::ui::ReportText", text, disambiguation, n);
 }
 
+/// DPU's re-initialisation as the plan sets it: the paper's rule, every n rounds, or never.
+QString reinitInWords(const dpu::Plan& p)
+{
+    if (!p.reinit)
+        return QObject::tr("never re-initialised");
+    if (p.reinitEvery > 0)
+        return p.reinitEvery == 1 ? QObject::tr("re-initialised every round")
+                                  : QObject::tr("re-initialised every %1 rounds").arg(p.reinitEvery);
+    return QObject::tr("re-initialised by the paper's rule");
+}
+
 } // namespace
 
 QString ReportText::runName(const dpu::RunFolder& run)
@@ -86,11 +97,18 @@ QString ReportText::planInWords(const dpu::Plan& p, const dpu::RunStatus& status
     for (const std::string& st : p.strategies)
         strategies << esc(st);
     s << tr("Strategies compared: <b>%1</b>. Partial strategies change a share k = %2 of the weights per round "
-            "(DPU: lambda = %3, re-initialisation %4).")
+            "(DPU: lambda = %3, %4).")
              .arg(strategies.join(QStringLiteral(", ")))
              .arg(p.k)
              .arg(p.lambda)
-             .arg(p.reinit ? tr("on") : tr("off"));
+             .arg(reinitInWords(p));
+    // The paper's ablations, said only when a plan departs from the default (plan-format.md).
+    if (p.fuStart == dpu::FuStart::Fresh)
+        s << tr("Full updating starts each round from a different random model.");
+    else if (p.fuStart == dpu::FuStart::Last)
+        s << tr("Full updating starts each round from the last round's weights.");
+    if (p.rewind && p.mode == dpu::RunMode::Multi)
+        s << tr("The partial strategies rewind iteratively, 20 % of the remaining weights per step.");
     s << tr("Each training step runs %n epoch(s) of %1 (learning rate %2, %3 schedule, batch %4); seeds: %5.", nullptr,
             p.train.epochs)
              .arg(esc(dpu::nameOf(p.train.optimizer)))

@@ -24,7 +24,7 @@ public:
     static dpu::Recommendation recommendation(const std::vector<dpu::RunFolder>& runs,
                                               const std::vector<dpu::FrontierGroup>& groups, int shown,
                                               const ReportOptions& options);
-    /// How the report names a run in tables and legends.
+    /// How the report names a run in its tables (legends name a series by what sets its run apart).
     static QString runName(const dpu::RunFolder& run);
 
 private:
