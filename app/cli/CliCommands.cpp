@@ -87,7 +87,7 @@ constexpr const char* kCommandsHelp =
     "        test accuracy, its difference to FU, the real bundle bytes per round and per run\n"
     "        and their ratio to FU's analytic bits; --image draws it as the application does.\n"
     "  report RUN_DIR... --out FILE.pdf [--link lora|nb-iot|lte-m|ble] [--budget BYTES]\n"
-    "         [--fleet --devices N --link KEY [every option of dpu-cli fleet]]\n"
+    "         [--fleet [every option of dpu-cli fleet; the plan's fleet keys for the rest]]\n"
     "        One PDF of finished runs (a folder of runs opens them all): the plan in words,\n"
     "        the accuracy charts, the frontier with the budget, a table per strategy with\n"
     "        the transfer time on the link (default nb-iot), the machine and the date.\n"

@@ -38,13 +38,16 @@ std::shared_ptr<const Link> uplinkOf(const Link& down)
     return std::make_shared<Link>(up);
 }
 
-/// The option checks that come before the link model's own (validateLink, validateFleet).
-void checkFleetArgs(const FleetArgs& o)
+/// The option checks that come before the link model's own (validateLink, validateFleet);
+/// `complete`: the devices and the link must be there (after withPlanFleet).
+void checkFleetArgs(const FleetArgs& o, bool complete)
 {
-    if (std::isnan(o.devices) || o.devices < 1 || o.devices > 1e8 || o.devices != std::floor(o.devices))
+    if ((complete || !std::isnan(o.devices)) && (std::isnan(o.devices) || o.devices < 1 || o.devices > 1e8 || o.devices != std::floor(o.devices)))
         throw UsageError("--devices: expected a number of devices (1 or more)");
-    if (o.link.settings.link.empty())
+    if (complete && o.link.settings.link.empty())
         throw UsageError("--link: expected lorawan-eu868, lorawan-us915 or a preset (dpu-cli fleet --help lists them)");
+    if (!std::isnan(o.period) && !(o.period > 0))
+        throw UsageError("--period: expected seconds between rounds, more than 0");
     if (o.catchUp != "unicast" && o.catchUp != "multicast")
         throw UsageError("--catch-up: expected unicast or multicast, found '" + o.catchUp + "'");
     if (o.catchUpBytes != "estimate" && o.catchUpBytes != "real")
@@ -59,20 +62,55 @@ void checkFleetArgs(const FleetArgs& o)
 
 } // namespace
 
+void checkGivenFleetArgs(const FleetArgs& given)
+{
+    checkFleetArgs(given, false);
+}
+
+FleetArgs withPlanFleet(FleetArgs o, const PlanFleet& plan)
+{
+    const FleetSettings p = fleetSettingsOf(plan);
+    if (!o.link.linkGiven) {
+        LinkSettings s = p.link;
+        const LinkSettings& given = o.link.settings;
+        if (o.link.sfGiven)
+            s.spreadingFactor = given.spreadingFactor;
+        if (o.link.mixGiven)
+            s.sfMix = given.sfMix;
+        if (o.link.dutyGiven)
+            s.dutyCycle = given.dutyCycle;
+        if (o.link.lossGiven)
+            s.frameLoss = given.frameLoss;
+        if (o.link.deliveryGiven)
+            s.delivery = given.delivery;
+        o.link.settings = s;
+    }
+    if (std::isnan(o.devices))
+        o.devices = p.devices;
+    if (o.availability.empty()) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.17g", p.availability);
+        o.availability = text;
+    }
+    if (std::isnan(o.period))
+        o.period = p.roundPeriodSeconds;
+    return o;
+}
+
 FleetArgs readFleetArgs(ArgList& args)
 {
     FleetArgs o;
     o.devices = args.number("--devices", NAN);
     o.link = readLinkArgs(args);
     o.cpu = readCpuArgs(args);
-    o.availability = args.value("--availability", "1");
+    o.availability = args.value("--availability"); // "": the plan's
     o.catchUp = args.value("--catch-up", "unicast");
     o.order = args.value("--order", "most-stale");
     o.catchUpBytes = args.value("--catch-up-bytes", "estimate");
     o.maxStaleness = args.number("--max-staleness", 0);
     o.repairs = args.number("--repairs", 1);
     o.target = args.number("--target", 0.99);
-    o.period = args.number("--period", 86400);
+    o.period = args.number("--period", NAN); // NaN: the plan's
     o.drain = args.number("--drain", 0);
     o.fleetSeed = args.number("--fleet-seed", 1);
     o.sampleBytes = args.number("--sample-bytes", 0);
@@ -82,7 +120,7 @@ FleetArgs readFleetArgs(ArgList& args)
 
 FleetConfig fleetConfigFromArgs(const FleetArgs& o)
 {
-    checkFleetArgs(o);
+    checkFleetArgs(o, true);
     FleetGroup group;
     group.name = "devices";
     group.devices = static_cast<int>(o.devices);

@@ -4,6 +4,7 @@
 #include "ArgList.h"
 #include "LinkArgs.h"
 #include "dpu/Fleet.h"
+#include "dpu/Plan.h"
 #include "dpu/RunFolder.h"
 #include <cmath>
 #include <cstddef>
@@ -19,7 +20,7 @@ struct FleetArgs {
     CpuSettings cpu;
     std::string availability, catchUp, order;
     std::string catchUpBytes = "estimate"; ///< estimate, or real: built from the runs' files
-    double maxStaleness = 0, repairs = 1, target = 0.99, period = 86400, drain = 0, fleetSeed = 1, sampleBytes = 0;
+    double maxStaleness = 0, repairs = 1, target = 0.99, period = NAN, drain = 0, fleetSeed = 1, sampleBytes = 0;
     bool perSf = false;
 };
 
@@ -28,6 +29,17 @@ struct FleetArgs {
 /// --drain, --fleet-seed, --sample-bytes and --multicast-per-sf. Throws UsageError for a
 /// malformed number or processor.
 FleetArgs readFleetArgs(ArgList& args);
+
+/// Checks the options given, before any run folder is read (devices, availability and the
+/// period may still be missing: the plan's fleet keys fill them in). Throws UsageError naming
+/// the option.
+void checkGivenFleetArgs(const FleetArgs& given);
+
+/// The options given, completed by a plan's `fleet` keys (dpu/Plan.h PlanFleet): without
+/// --link, the plan's link with its SF or mix, duty cycle, loss and delivery, each replaced by
+/// the option of its own when given; without --devices, --availability or --period, the plan's.
+/// With --link, the link is the options' alone (the plan's SF or sub-band belong to its link).
+FleetArgs withPlanFleet(FleetArgs given, const PlanFleet& plan);
 
 /// The simulation's fleet (one group) and policy. Throws UsageError naming the option that is
 /// wrong, LinkError naming the field (an SF the region lacks), or Error naming an unreadable

@@ -18,7 +18,7 @@ std::string fleetUsage()
     std::string presets;
     for (const std::string& key : linkPresetKeysList())
         presets += (presets.empty() ? "" : ", ") + key;
-    return "Usage: dpu-cli fleet RUN_DIR... --devices N --link KEY [OPTIONS]\n"
+    return "Usage: dpu-cli fleet RUN_DIR... [--devices N] [--link KEY] [OPTIONS]\n"
            "\n"
            "Simulates N devices behind a link receiving the deployed versions of finished runs (every\n"
            "strategy of each run, one seed): devices start on a strategy's first deployed version, each\n"
@@ -28,10 +28,12 @@ std::string fleetUsage()
            "or the full model. Prints per\n"
            "strategy the time until 50/90/99 % of the fleet run the last version, the energy per device\n"
            "per round and per year, the fleet's mean accuracy beside the server's, the bytes per node.\n"
-           "Model, rules and sources: docs/fleet.md.\n"
+           "Model, rules and sources: docs/fleet.md. What the options leave out, the first run's plan\n"
+           "says (its fleet.* keys, docs/plan-format.md; without them: 200 devices on LoRaWAN EU868).\n"
            "\n"
            "Link:\n"
-           "  --link KEY            lorawan-eu868, lorawan-us915 (SF from --sf or --sf-mix), or a preset:\n"
+           "  --link KEY            lorawan-eu868, lorawan-us915 (SF from --sf or --sf-mix), or a preset\n"
+           "                        (default: the plan's fleet.link with its SF, sub-band, loss, delivery):\n"
            "                        " + presets + "\n"
            "  --sf N                one spreading factor for every device (LoRa)\n"
            "  --sf-mix SF:W,...     devices per spreading factor, e.g. 7:45,8:22,9:11,10:8,11:8,12:6;\n"
@@ -41,10 +43,10 @@ std::string fleetUsage()
            "  --multicast, --unicast  how the round's delta goes out (LoRaWAN presets: multicast)\n"
            "  --multicast-per-sf    one multicast per spreading factor instead of one at the slowest\n"
            "Fleet:\n"
-           "  --devices N           devices (required)\n"
-           "  --availability P|FILE probability that a device is on in a round (default 1), or a trace:\n"
+           "  --devices N           devices (default: the plan's fleet.devices)\n"
+           "  --availability P|FILE probability that a device is on in a round (default: the plan's), or a trace:\n"
            "                        a CSV of device,round lines or FedScale's availability trace as JSON\n"
-           "  --period S            seconds between rounds (default 86400)\n"
+           "  --period S            seconds between rounds (default: the plan's fleet.round_period_h)\n"
            "  --drain R             rounds after the run's last that only catch devices up (default 0)\n"
            "  --fleet-seed N        seed of the fleet's draws (default 1)\n"
            "Server policy:\n"
@@ -80,13 +82,15 @@ int fleetCommand(const std::vector<std::string>& argv)
     const auto folders = args.positional();
     if (folders.empty())
         throw UsageError("fleet needs at least one run folder (or a folder of runs)");
-    FleetConfig config = fleetConfigFromArgs(given); // bad options are reported before bad folders
+    checkGivenFleetArgs(given); // bad options are reported before bad folders
 
     // Read every folder first: a bad one is reported before anything is simulated.
     std::vector<RunFolder> runs;
     for (const std::string& f : folders)
         for (const std::string& dir : findRunFolders(f))
             runs.push_back(loadRunFolder(dir));
+    // What the options leave out, the first run's plan says (its `fleet` keys, or their defaults).
+    FleetConfig config = fleetConfigFromArgs(withPlanFleet(given, runs.front().plan.fleet));
     const FleetOfRuns fleet = simulateRunsOnFleet(runs, std::move(config), seedArg, runs.size() > 1, given.catchUpBytes == "real");
     if (json)
         std::fputs(fleetResultsToJson(fleet.config, fleet.results).c_str(), stdout);

@@ -44,6 +44,12 @@ LinkArgs readLinkArgs(ArgList& args)
             out.anyModelOption = true;
             out.firstModelOption = name;
         }
+    out.linkGiven = !s.link.empty();
+    out.sfGiven = sf != 0;
+    out.mixGiven = !s.sfMix.empty();
+    out.dutyGiven = !std::isnan(s.dutyCycle);
+    out.lossGiven = !std::isnan(loss);
+    out.deliveryGiven = multicast || unicast;
     return out;
 }
 

@@ -16,6 +16,8 @@ struct LinkArgs {
     LinkSettings settings;
     bool anyModelOption = false; ///< --sf, --sf-mix, --duty-cycle, --loss, --multicast or --unicast
     std::string firstModelOption; ///< the first of those given, for messages
+    /// Which options were given: a plan's fleet keys fill in the others (withPlanFleet).
+    bool linkGiven = false, sfGiven = false, mixGiven = false, dutyGiven = false, lossGiven = false, deliveryGiven = false;
 };
 
 /// Reads --link KEY, --sf N, --sf-mix SF:W,...|fuotasim, --duty-cycle D, --loss P and

@@ -72,14 +72,12 @@ int reportCommand(const std::vector<std::string>& argv)
     bool realCatchUps = false;
     std::string linkName;
     double linkBitsPerSecond = 0;
+    FleetArgs fleetGiven;
     if (withFleet) {
-        const FleetArgs given = readFleetArgs(args);
+        fleetGiven = readFleetArgs(args);
         fleetRunSeed = args.number("--seed", -1);
-        fleetConfig = fleetConfigFromArgs(given);
-        realCatchUps = given.catchUpBytes == "real";
-        validateLink(fleetConfig->groups.front().link);
-        linkName = fleetConfig->groups.front().link.name;
-        linkBitsPerSecond = fleetConfig->groups.front().link.bitsPerSecond;
+        checkGivenFleetArgs(fleetGiven); // the link itself once the runs' plan fills in what is left out
+        realCatchUps = fleetGiven.catchUpBytes == "real";
     } else {
         const std::string link = args.value("--link", "nb-iot");
         const LinkPreset* chosen = findLinkPreset(link);
@@ -100,6 +98,12 @@ int reportCommand(const std::vector<std::string>& argv)
     for (const std::string& f : folders)
         for (const std::string& dir : findRunFolders(f))
             runs.push_back(loadRunFolder(dir));
+    if (withFleet) { // what the options leave out, the first run's plan says (its `fleet` keys)
+        fleetConfig = fleetConfigFromArgs(withPlanFleet(fleetGiven, runs.front().plan.fleet));
+        validateLink(fleetConfig->groups.front().link);
+        linkName = fleetConfig->groups.front().link.name;
+        linkBitsPerSecond = fleetConfig->groups.front().link.bitsPerSecond;
+    }
     dpu::ui::ReportOptions options;
     options.linkName = QString::fromStdString(linkName);
     options.linkBitsPerSecond = linkBitsPerSecond;

@@ -34,6 +34,7 @@ class TestCliFleet : public QObject {
     Q_OBJECT
     QTemporaryDir tmp_;
     QString run_;
+    std::vector<dpu::RoundRecord> records_;
 
 private Q_SLOTS:
     void initTestCase()
@@ -43,10 +44,10 @@ private Q_SLOTS:
         // FU ships the full model (4040 B) every round.
         run_ = tmp_.filePath("run");
         const dpu::Plan plan = dpu::test::sweepPlan(0.01, 5, {"dpu", "fu"});
-        const auto records = dpu::test::joined(
+        records_ = dpu::test::joined(
             {dpu::test::strategyRounds("dpu", 1, {0.60, 0.70, 0.75, 0.74, 0.80}, {300, 300, 300, 0, 300}, {2000, 2000, 2000, 0, 2000}, 4040),
              dpu::test::strategyRounds("fu", 1, {0.62, 0.72, 0.78, 0.80, 0.82}, {4040, 4040, 4040, 4040, 4040}, {4040, 4040, 4040, 4040, 4040}, 4040)});
-        dpu::test::writeRunFolder(run_.toStdString(), plan, records, "finished", {1000, 10});
+        dpu::test::writeRunFolder(run_.toStdString(), plan, records_, "finished", {1000, 10});
     }
 
     void help()
@@ -101,6 +102,41 @@ private Q_SLOTS:
         QCOMPARE(j["groups"].toArray()[0].toObject()["sf_counts"].toObject()["sf9"].toInt(), 150);
         // Another fleet seed, another fleet.
         QVERIFY(fleet(args + QStringList{"--fleet-seed", "2"}).out != a.out);
+    }
+
+    /// The plan's fleet keys (issue 23) are the simulation's defaults: an option replaces one,
+    /// --link replaces the whole link (the plan's loss and sub-band belong to its link).
+    void planFleetKeysFillInTheOptions()
+    {
+        const QString planned = tmp_.filePath("planned");
+        dpu::Plan plan = dpu::test::sweepPlan(0.01, 5, {"dpu", "fu"});
+        plan.fleet.link = "nb-iot-nb1";
+        plan.fleet.frameLoss = 0.05;
+        plan.fleet.devices = 40;
+        plan.fleet.availability = 0.5;
+        plan.fleet.roundPeriodHours = 6;
+        dpu::test::writeRunFolder(planned.toStdString(), plan, records_, "finished", {1000, 10});
+        const QJsonObject fromPlan = json(fleet({planned, "--json"}));
+        const QJsonObject group = fromPlan["groups"].toArray()[0].toObject();
+        QCOMPARE(group["devices"].toInt(), 40);
+        QCOMPARE(group["link"].toString(), QStringLiteral("nb-iot-nb1"));
+        QCOMPARE(group["frame_loss"].toDouble(), 0.05);
+        QCOMPARE(group["availability"].toDouble(), 0.5);
+        QCOMPARE(fromPlan["round_period_s"].toDouble(), 6 * 3600.0);
+        const QJsonObject devices = json(fleet({planned, "--devices", "7", "--loss", "0.2", "--json"}))["groups"].toArray()[0].toObject();
+        QCOMPARE(devices["devices"].toInt(), 7);
+        QCOMPARE(devices["link"].toString(), QStringLiteral("nb-iot-nb1"));
+        QCOMPARE(devices["frame_loss"].toDouble(), 0.2);
+        const QJsonObject link = json(fleet({planned, "--link", "lorawan-eu868-sf9", "--json"}))["groups"].toArray()[0].toObject();
+        QCOMPARE(link["link"].toString(), QStringLiteral("lorawan-eu868-sf9"));
+        QCOMPARE(link["frame_loss"].toDouble(), 0.0);
+        QCOMPARE(link["devices"].toInt(), 40);
+        // Without fleet keys: the plan's defaults, 200 devices on LoRaWAN EU868 (1 % sub-band).
+        const QJsonObject plain = json(fleet({run_, "--json"}))["groups"].toArray()[0].toObject();
+        QCOMPARE(plain["devices"].toInt(), 200);
+        QCOMPARE(plain["link"].toString(), QStringLiteral("lorawan-eu868-sf7"));
+        QCOMPARE(plain["duty_cycle"].toDouble(), 0.01);
+        QCOMPARE(plain["availability"].toDouble(), 1.0);
     }
 
     void perfectFleetFollowsTheServer()
@@ -163,11 +199,15 @@ private Q_SLOTS:
               QStringLiteral("--catch-up-bytes: expected estimate or real, found 'exact'"));
         // Real catch-up sizes need the run's bundles: this run has only its records.
         error({"--link", "lorawan-eu868", "--availability", "0.5", "--drain", "3", "--catch-up-bytes", "real"}, 1, run_);
-        const Result none = fleet({run_, "--link", "lorawan-eu868"});
+        const Result none = fleet({run_, "--link", "lorawan-eu868", "--devices", "0"});
         QCOMPARE(none.code, 2);
         QVERIFY(none.err.contains(QStringLiteral("--devices")));
         const Result missing = fleet({tmp_.filePath("nothing"), "--devices", "3", "--link", "lte-m"});
         QCOMPARE(missing.code, 1);
+        // A bad option is reported before a bad folder, though the plan fills in what is left out.
+        const Result both = fleet({tmp_.filePath("nothing"), "--devices", "0"});
+        QCOMPARE(both.code, 2);
+        QVERIFY(both.err.contains(QStringLiteral("--devices")));
     }
 
     void deviceProcessor()

@@ -5,6 +5,7 @@
 #include "UiTestSupport.h"
 #include "dpu/DatasetSize.h"
 #include "dpu/PlanFields.h"
+#include "panels/PlanFleetDialog.h"
 #include "panels/PlanPanel.h"
 #include "workers/EngineMetatypes.h"
 #include "workers/RunQueue.h"
@@ -17,6 +18,8 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QtTest/QtTest>
@@ -89,6 +92,63 @@ private Q_SLOTS:
         QCOMPARE(panel.fieldFor(QStringLiteral("strategies[2]")), panel.fieldFor(QStringLiteral("strategies")));
         QCOMPARE(panel.fieldFor(QStringLiteral("dataset.normalise.std[0]")), panel.fieldFor(QStringLiteral("dataset.normalise")));
         QVERIFY(!panel.fieldFor(QStringLiteral("mystery")));
+    }
+
+    /// The plan's link and fleet (fleet.* keys): the Fleet… button beside the link edits them in
+    /// a dialog of the Fleet tab's link and fleet rows; plan() carries them; a link the model
+    /// refuses is marked at the button, naming the key.
+    void planFleetThroughItsDialog()
+    {
+        PlanPanel panel;
+        auto* button = panel.findChild<QPushButton*>(QStringLiteral("planFleet"));
+        QVERIFY(button);
+        for (const dpu::PlanField& f : dpu::planFields())
+            if (f.path.rfind("fleet.", 0) == 0)
+                QCOMPARE(panel.fieldFor(QString::fromStdString(f.path)), static_cast<QWidget*>(button));
+        dpu::ui::PlanFleetDialog dialog;
+        // Only the rows a plan holds: no trace, drain, policy or processor.
+        for (const char* hidden : {"fleetTrace", "fleetDrain", "fleetCatchUp", "fleetOrder", "fleetMaxStaleness", "fleetRealCatchUps", "fleetCpu"})
+            QVERIFY2(!dialog.findChild<QWidget*>(QString::fromLatin1(hidden))->isVisibleTo(&dialog), hidden);
+        for (const char* shown : {"fleetLink", "fleetSf", "fleetLoss", "fleetDelivery", "fleetDevices", "fleetAvailability", "fleetPeriod"})
+            QVERIFY2(dialog.findChild<QWidget*>(QString::fromLatin1(shown))->isVisibleTo(&dialog), shown);
+        dpu::PlanFleet f;
+        f.link = "lorawan-eu868";
+        f.spreadingFactor = 10;
+        f.dutyCycle = 0.1;
+        f.frameLoss = 0.05;
+        f.delivery = dpu::DeliveryChoice::Unicast;
+        f.devices = 1234;
+        f.availability = 0.9;
+        f.roundPeriodHours = 3;
+        dialog.setFleet(f);
+        const dpu::PlanFleet back = dialog.fleet();
+        QCOMPARE(back.link, f.link);
+        QCOMPARE(back.spreadingFactor, 10);
+        QCOMPARE(back.dutyCycle, 0.1);
+        QCOMPARE(back.frameLoss, 0.05);
+        QVERIFY(back.delivery == dpu::DeliveryChoice::Unicast);
+        QCOMPARE(back.devices, 1234);
+        QCOMPARE(back.availability, 0.9);
+        QCOMPARE(back.roundPeriodHours, 3.0);
+        QSignalSpy edited(&panel, &PlanPanel::planEdited);
+        panel.setPlanFleet(back);
+        QCOMPARE(edited.count(), 1);
+        QCOMPARE(panel.plan().fleet.devices, 1234);
+        QVERIFY2(button->toolTip().contains(QStringLiteral("1,234 devices")), qPrintable(button->toolTip()));
+        QVERIFY(panel.validate());
+        // The plan file keeps them; opening it again shows them.
+        const dpu::Plan reread = dpu::parsePlan(dpu::planToJson(panel.plan()));
+        panel.setPlan(reread);
+        QCOMPARE(panel.plan().fleet.spreadingFactor, 10);
+        // Multicast over BLE: refused at the button, naming the key.
+        f.link = "ble-smp";
+        f.spreadingFactor = 0;
+        f.dutyCycle = 0;
+        f.delivery = dpu::DeliveryChoice::Multicast;
+        panel.setPlanFleet(f);
+        QVERIFY(!panel.validate());
+        QVERIFY2(panel.fieldError(QStringLiteral("fleet.link")).contains(QStringLiteral("multicast")),
+                 qPrintable(panel.errorText()));
     }
 
     /// Alt+E and Alt+S focus Epochs and Seeds (their labels' buddies are the fields, not the

@@ -24,6 +24,7 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QPushButton>
 #include <QtTest/QtTest>
 #include <cmath>
 
@@ -194,6 +195,49 @@ private Q_SLOTS:
         book.remove(1);
         QVERIFY(settle(panel));
         QCOMPARE(panel.table()->rowCount(), 0);
+    }
+
+    /// "Use the plan's fleet": the newest finished run's fleet keys replace the link and fleet
+    /// inputs; the server's policy and the processor stay; nothing happens without a finished run.
+    void planFleetFillsTheInputs()
+    {
+        RunBook book;
+        FleetPanel panel;
+        panel.setRunBook(&book);
+        dpu::FleetSettings start = perfectFleet();
+        start.policy.maxStaleness = 3;
+        start.cpu.cpu = dpu::CpuChoice::CortexM4;
+        panel.inputs()->setSettings(start);
+        QVERIFY(!panel.usePlanFleet()); // no run yet
+        QCOMPARE(panel.inputs()->settings().devices, 50);
+        dpu::Plan plan = dpu::test::sweepPlan(0.01, 5);
+        plan.fleet.link = "lorawan-eu868";
+        plan.fleet.spreadingFactor = 12;
+        plan.fleet.dutyCycle = 0.1;
+        plan.fleet.frameLoss = 0.1;
+        plan.fleet.delivery = dpu::DeliveryChoice::Unicast;
+        plan.fleet.devices = 321;
+        plan.fleet.availability = 0.75;
+        plan.fleet.roundPeriodHours = 12;
+        const QString planned = tmp_.filePath(QStringLiteral("run-planned"));
+        dpu::test::writeRunFolder(planned.toStdString(), plan, fiveRounds(), "finished", {1000, 10});
+        QVERIFY(book.openFolder(planned) != 0);
+        auto* button = panel.findChild<QPushButton*>(QStringLiteral("fleetUsePlan"));
+        QVERIFY(button);
+        button->click();
+        const dpu::FleetSettings s = panel.inputs()->settings();
+        QCOMPARE(s.link.link, std::string("lorawan-eu868"));
+        QCOMPARE(s.link.spreadingFactor, 12);
+        QCOMPARE(s.link.dutyCycle, 0.1);
+        QCOMPARE(s.link.frameLoss, 0.1);
+        QVERIFY(s.link.delivery == dpu::DeliveryChoice::Unicast);
+        QCOMPARE(s.devices, 321);
+        QCOMPARE(s.availability, 0.75);
+        QCOMPARE(s.roundPeriodSeconds, 12 * 3600.0);
+        QCOMPARE(s.policy.maxStaleness, 3);
+        QVERIFY(s.cpu.cpu == dpu::CpuChoice::CortexM4);
+        QVERIFY(settle(panel));
+        QVERIFY2(panel.statusText().contains(QStringLiteral("321")), qPrintable(panel.statusText()));
     }
 
     void badLinkNamesTheField()

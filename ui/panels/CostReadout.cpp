@@ -48,6 +48,7 @@ CostReadout::CostReadout(QWidget* parent) : QWidget(parent)
     customKbps_->setSuffix(QStringLiteral(" kbit/s"));
     customKbps_->setEnabled(false);
     auto* linkRow = new QHBoxLayout;
+    linkRow_ = linkRow;
     linkRow->addWidget(link_, 1);
     linkRow->addWidget(customKbps_);
     form->addRow(tr("Bytes per round"), bytes_);
@@ -89,6 +90,11 @@ void CostReadout::setFrontierGroups(std::vector<dpu::FrontierGroup> groups)
 void CostReadout::setLinkPreset(int index)
 {
     link_->setCurrentIndex(index);
+}
+
+void CostReadout::addToLinkRow(QWidget* widget)
+{
+    linkRow_->addWidget(widget);
 }
 
 int CostReadout::linkPreset() const

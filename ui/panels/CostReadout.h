@@ -11,6 +11,7 @@
 #include <vector>
 
 class QComboBox;
+class QHBoxLayout;
 class QSettings;
 class QDoubleSpinBox;
 class QLabel;
@@ -54,6 +55,8 @@ public:
     /// Selects a preset by its index in the combo (LoRa, NB-IoT, LTE-M, BLE, custom).
     void setLinkPreset(int index);
     int linkPreset() const;
+    /// Appends `widget` (owned by the caller's parent) to the end of the Link row.
+    void addToLinkRow(QWidget* widget);
     /// The link choice (preset and custom rate) survives a restart.
     void saveSettings(QSettings& settings) const;
     void restoreSettings(const QSettings& settings);
@@ -78,6 +81,7 @@ private:
     QLabel* bytes_;
     QLabel* ratio_;
     QLabel* time_;
+    QHBoxLayout* linkRow_ = nullptr;
     QComboBox* link_;
     QDoubleSpinBox* customKbps_;
 };

@@ -26,6 +26,7 @@ FleetInputs::FleetInputs(QWidget* parent) : QGroupBox(tr("Fleet"), parent)
     // No mnemonics here: the window's Alt letters are all taken (test_ui_use checks); Tab
     // walks the fields in order.
     auto* form = new QFormLayout(this);
+    form_ = form;
     form->setRowWrapPolicy(QFormLayout::WrapLongRows);
     addLinkRows(form);
     addFleetRows(form);
@@ -118,6 +119,7 @@ void FleetInputs::addServerRows(QFormLayout* form)
     traceRow->addWidget(trace_, 1);
     traceRow->addWidget(browse);
     form->addRow(tr("Availability trace"), traceRow);
+    traceRow_ = traceRow;
     catchUp_ = new QComboBox(this);
     catchUp_->setObjectName(QStringLiteral("fleetCatchUp"));
     catchUp_->addItem(tr("A bundle each (unicast)"), static_cast<int>(dpu::CatchUpDelivery::Unicast));
@@ -163,6 +165,13 @@ void FleetInputs::addProcessorRows(QFormLayout* form)
     clockMhz_->setSuffix(QStringLiteral(" MHz"));
     clockMhz_->setToolTip(tr("The processor's clock"));
     form->addRow(tr("Clock"), clockMhz_);
+}
+
+void FleetInputs::showPlanKeysOnly()
+{
+    form_->setRowVisible(traceRow_, false);
+    for (QWidget* w : std::initializer_list<QWidget*>{drain_, catchUp_, order_, maxStaleness_, realCatchUps_, cpu_, clockMhz_})
+        form_->setRowVisible(w, false);
 }
 
 void FleetInputs::chooseTrace()

@@ -7,6 +7,7 @@
 class QCheckBox;
 class QComboBox;
 class QFormLayout;
+class QLayout;
 class QDoubleSpinBox;
 class QLineEdit;
 class QSettings;
@@ -23,6 +24,10 @@ public:
     dpu::FleetSettings settings() const;
     /// Shows `settings` (a link key the list lacks falls back to LoRaWAN EU868).
     void setSettings(const dpu::FleetSettings& settings);
+
+    /// Shows only the rows a plan's fleet keys hold (link, SF, sub-band, loss, delivery,
+    /// devices, availability, period): the trace, drain, server policy and processor are hidden.
+    void showPlanKeysOnly();
 
     /// Under "fleet/" in the settings; missing keys keep the current values.
     void saveSettings(QSettings& settings) const;
@@ -43,6 +48,8 @@ private:
     void chooseTrace();
     void updateEnabled();
 
+    QFormLayout* form_ = nullptr;
+    QLayout* traceRow_ = nullptr;
     QComboBox* link_;
     QComboBox* sf_;
     QComboBox* duty_;

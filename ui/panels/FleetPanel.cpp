@@ -10,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSplitter>
@@ -39,6 +40,12 @@ FleetPanel::FleetPanel(QWidget* parent) : QWidget(parent)
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
     leftLayout->addWidget(inputs_);
+    usePlan_ = new QPushButton(tr("Use the plan's fleet"), this);
+    usePlan_->setObjectName(QStringLiteral("fleetUsePlan"));
+    usePlan_->setToolTip(tr("The link and fleet of the newest finished run's plan (its fleet keys: link, SF, sub-band, "
+                            "loss, delivery, devices, availability, round period); the policy and processor stay"));
+    connect(usePlan_, &QPushButton::clicked, this, &FleetPanel::usePlanFleet);
+    leftLayout->addWidget(usePlan_);
     leftLayout->addWidget(status_);
     leftLayout->addStretch(1);
     auto* scroll = new QScrollArea(this);
@@ -290,6 +297,26 @@ ReportFleet FleetPanel::reportFleet() const
 QString FleetPanel::statusText() const
 {
     return status_->text();
+}
+
+bool FleetPanel::usePlanFleet()
+{
+    const BookRun* newest = nullptr;
+    if (book_)
+        for (const BookRun& run : book_->runs())
+            if (run.over() && run.state != BookRun::State::Failed && !run.records.empty())
+                newest = &run;
+    if (!newest)
+        return false;
+    const dpu::FleetSettings plan = dpu::fleetSettingsOf(newest->plan.fleet);
+    dpu::FleetSettings s = inputs_->settings();
+    s.link = plan.link;
+    s.devices = plan.devices;
+    s.availability = plan.availability;
+    s.availabilityTrace.clear();
+    s.roundPeriodSeconds = plan.roundPeriodSeconds;
+    inputs_->setSettings(s);
+    return true;
 }
 
 void FleetPanel::saveSettings(QSettings& settings) const

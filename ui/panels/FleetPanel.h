@@ -7,6 +7,7 @@
 
 class QComboBox;
 class QLabel;
+class QPushButton;
 class QSettings;
 class QTableWidget;
 class QThread;
@@ -52,6 +53,12 @@ public:
     /// not be of the runs and inputs on screen) or when the simulation failed.
     ReportFleet reportFleet() const;
 
+    /// Takes the link and fleet (link, SF, sub-band, loss, delivery, devices, availability,
+    /// round period) from the newest finished run's plan, its `fleet` keys; the server's policy,
+    /// the processor and the drain stay, a trace is cleared (the plan's share replaces it).
+    /// False (nothing changed) when no run has finished.
+    bool usePlanFleet();
+
     /// Under "fleet/" in the settings.
     void saveSettings(QSettings& settings) const;
     void restoreSettings(const QSettings& settings);
@@ -79,6 +86,7 @@ private:
     QComboBox* spreadChoice_;
     QTableWidget* table_;
     QLabel* status_;
+    QPushButton* usePlan_;
     QThread* thread_;
     FleetWorker* worker_;
     QTimer* timer_;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // PlanPanel: edits a dpu::Plan; validation comes from the engine so the GUI and CLI agree.
 #include "panels/PlanPanel.h"
+#include "dpu/FleetSettings.h"
+#include "panels/PlanFleetDialog.h"
 #include "dpu/Cost.h"
 #include "dpu/DataFormats.h"
 #include "dpu/DatasetSize.h"
@@ -213,6 +215,7 @@ void PlanPanel::setPlan(const dpu::Plan& plan)
     // A name that was made from the fields keeps following them; one chosen by hand stays.
     nameFollows_ = QString::fromStdString(plan.name) == automaticName(plan);
     filling_ = true;
+    setPlanFleet(plan.fleet); // its button's tooltip
     name_->setText(QString::fromStdString(plan.name));
     model_->setCurrentText(QString::fromStdString(plan.model));
     setComboValue(datasetKind_, plan.dataset.kind);
@@ -260,6 +263,36 @@ void PlanPanel::setPlan(const dpu::Plan& plan)
     showProbe();
     validate();
     cost_->setPlan(this->plan()); // the readout estimates for this coding and these strategies
+}
+
+void PlanPanel::setPlanFleet(const dpu::PlanFleet& fleet)
+{
+    base_.fleet = fleet;
+    const dpu::FleetSettings s = dpu::fleetSettingsOf(fleet);
+    QString link = QString::fromStdString(fleet.link);
+    try {
+        link = QString::fromStdString(dpu::linkOf(s.link).name);
+    } catch (const std::exception&) { // validate() names the key; the tooltip shows the key as given
+    }
+    fleet_->setToolTip(tr("The deployment the plan is for (its fleet keys): %L1 devices on %2, %3 % frame loss, "
+                          "%4 % available per round, a round every %5 h. dpu-cli fleet and the Fleet tab start from it.")
+                           .arg(fleet.devices)
+                           .arg(link)
+                           .arg(fleet.frameLoss * 100)
+                           .arg(fleet.availability * 100)
+                           .arg(fleet.roundPeriodHours));
+    if (!filling_)
+        Q_EMIT planEdited();
+}
+
+void PlanPanel::editPlanFleet()
+{
+    PlanFleetDialog dialog(this);
+    dialog.setFleet(base_.fleet);
+    if (dialog.exec() == QDialog::Accepted) {
+        setPlanFleet(dialog.fleet());
+        validate();
+    }
 }
 
 dpu::Plan PlanPanel::plan() const

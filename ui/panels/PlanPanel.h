@@ -40,6 +40,10 @@ public:
     void setPlan(const dpu::Plan& plan);
     /// The plan as edited (not validated).
     dpu::Plan plan() const;
+    /// The plan's link and fleet (its fleet.* keys), as the form's Fleet… dialog sets them.
+    void setPlanFleet(const dpu::PlanFleet& fleet);
+    /// Opens the Fleet… dialog over the plan's fleet keys; OK keeps what it states.
+    void editPlanFleet();
     /// Marks what a plan file got wrong (dpu::recoverPlan's problems; the form holds defaults
     /// there) until the user edits each marked field; Run stays refused meanwhile. setPlan()
     /// clears them, so call this after it.
@@ -188,6 +192,7 @@ private:
     QDoubleSpinBox* k_;
     QSlider* kSlider_;
     CostReadout* cost_;
+    QPushButton* fleet_; ///< the plan's link and fleet (PlanFleetDialog); its tooltip says what they are
     QComboBox* values_;
     QCheckBox* quantAware_;
     QComboBox* dense_;

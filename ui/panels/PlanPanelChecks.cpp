@@ -6,6 +6,7 @@
 #include "dpu/Error.h"
 #include "dpu/PlanFields.h"
 #include "panels/FieldErrorMarks.h"
+#include <QPushButton>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -196,6 +197,8 @@ void PlanPanel::mapFields()
             fields_.insert(path, own.value(path));
         else if (path.startsWith(QLatin1String("dataset.")))
             fields_.insert(path, datasetPath_); // the data's own keys: where the data is named
+        else if (path.startsWith(QLatin1String("fleet.")))
+            fields_.insert(path, fleet_); // the link and fleet: the Fleet… dialog beside the link
         else if (!none.contains(path))
             qWarning("plan field %s has no place in the form", qPrintable(path));
     }

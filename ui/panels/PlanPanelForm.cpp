@@ -136,6 +136,12 @@ void PlanPanel::addRatioRows(QFormLayout* form, QWidget* box)
     marks_->addRow(QStringLiteral("k"), {k_});
     cost_ = new CostReadout(box);
     form->addRow(QString(), cost_);
+    // The deployment the plan is for (its fleet keys), beside the link: no room for rows of its
+    // own in a form that must fit 1366x768.
+    fleet_ = new QPushButton(tr("Fleet…"), box);
+    fleet_->setObjectName(QStringLiteral("planFleet"));
+    cost_->addToLinkRow(fleet_);
+    connect(fleet_, &QPushButton::clicked, this, &PlanPanel::editPlanFleet);
 }
 
 void PlanPanel::addBundleRows(QFormLayout* form, QWidget* box)

@@ -2,6 +2,8 @@
 // A fleet as a user states it (link, SF or mix, duty cycle, loss, delivery, devices, availability or trace, period, processor, policy): one typed struct for the window and the CLI.
 #pragma once
 #include "dpu/Fleet.h"
+#include "dpu/Plan.h"
+#include "dpu/PlanEnums.h"
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -9,8 +11,6 @@
 
 namespace dpu {
 
-/// How the round's delta goes out: as the preset says (LoRaWAN: multicast), or forced.
-enum class DeliveryChoice { Preset, Multicast, Unicast };
 
 /// A link as `dpu-cli fleet --link ... --sf ... --sf-mix ... --duty-cycle ... --loss ...
 /// --multicast|--unicast` and the window's Fleet tab state it.
@@ -66,6 +66,14 @@ std::vector<SpreadingFactorShare> sfMixOf(const LinkSettings& settings);
 DeviceCpu deviceCpuOf(const CpuSettings& settings);
 /// "cortex-m4", "cortex-m0" or "" (none): what the CLI's --cpu and the settings file say.
 std::string cpuChoiceKey(CpuChoice cpu);
+
+/// The fleet a plan is for (its `fleet` keys) as the window's and the CLI's settings: link, SF
+/// or mix, duty cycle (0: the preset's), loss, delivery, devices, availability and round period;
+/// the rest (trace, policy, processor, seed, drain) at FleetSettings' defaults. Throws nothing.
+FleetSettings fleetSettingsOf(const PlanFleet& fleet);
+/// The plan keys of the link and fleet in `settings` (the inverse of fleetSettingsOf(); the
+/// trace, policy and processor are no plan keys and are dropped). Throws nothing.
+PlanFleet planFleetOf(const FleetSettings& settings);
 
 /// One group of `settings.devices` devices with the link, mix, availability (or the trace, read
 /// here) and processor, the settings' policy, the period, drain and seed; `lastRound` and

@@ -93,6 +93,21 @@ struct BudgetSpec {
     bool enabled() const { return bytesPerRound > 0 || bytesTotal > 0; }
 };
 
+/// The deployment the plan is for (plan keys `fleet.*`): the link its rounds travel on and the
+/// devices that receive them. The fleet simulation (`dpu-cli fleet`, the Fleet tab) starts from
+/// it; training ignores it. The defaults are the Fleet tab's: 200 devices behind LoRaWAN EU868.
+struct PlanFleet {
+    std::string link = "lorawan-eu868"; ///< lorawan-eu868, lorawan-us915 or a link preset's key
+    int spreadingFactor = 0;   ///< LoRaWAN: 7..12; 0: SF7, or the mix's first
+    std::string sfMix;         ///< LoRaWAN: "", "fuotasim" or "SF:weight,..."
+    double dutyCycle = 0;      ///< 0: the preset's (EU868: the 1 % sub-band); EU868: 0.001, 0.01 or 0.1
+    double frameLoss = 0;      ///< probability that a frame is lost, in [0, 1)
+    DeliveryChoice delivery = DeliveryChoice::Preset;
+    int devices = 200;
+    double availability = 1;   ///< probability that a device is on in a round, (0, 1]
+    double roundPeriodHours = 24;
+};
+
 struct Plan {
     std::string name = "fashion-mlp-k0.01";
     std::string model = "mlp"; ///< built-in name or "torchscript:PATH"
@@ -117,6 +132,7 @@ struct Plan {
     std::vector<uint64_t> seeds{1};
     ComputeDevice device = ComputeDevice::Auto;
     int threads = 0;             ///< intra-op threads (0: all cores)
+    PlanFleet fleet;             ///< the deployment it is for (the fleet simulation's start)
 };
 
 /// The default plan: Fashion-MNIST, MLP, {1000, 1000}, 10 rounds, DPU vs FU vs RPU at k = 0.01.

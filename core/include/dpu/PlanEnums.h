@@ -29,6 +29,9 @@ enum class ComputeDevice { Auto, Cpu, Cuda };
 /// Seeded: the same seeded random model every round (the paper's baseline); Fresh: a different
 /// random model every round; Last: the previous round's weights.
 enum class FuStart { Seeded, Fresh, Last };
+/// fleet.delivery: how a round's delta goes out: as the link preset says (LoRaWAN: multicast;
+/// cellular and BLE: unicast), or forced.
+enum class DeliveryChoice { Preset, Multicast, Unicast };
 
 /// One value of an enum and its name in plan files.
 template <typename E> struct EnumName {
@@ -49,6 +52,7 @@ template <> const std::vector<EnumName<DenseTensors>>& enumNames<DenseTensors>()
 template <> const std::vector<EnumName<RunMode>>& enumNames<RunMode>();
 template <> const std::vector<EnumName<ComputeDevice>>& enumNames<ComputeDevice>();
 template <> const std::vector<EnumName<FuStart>>& enumNames<FuStart>();
+template <> const std::vector<EnumName<DeliveryChoice>>& enumNames<DeliveryChoice>();
 
 /// The plan-file name of `value` ("q8c" for Coding::Q8c).
 template <typename E> std::string nameOf(E value)

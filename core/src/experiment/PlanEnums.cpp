@@ -83,6 +83,13 @@ template <> const std::vector<EnumName<FuStart>>& enumNames<FuStart>()
     return names;
 }
 
+template <> const std::vector<EnumName<DeliveryChoice>>& enumNames<DeliveryChoice>()
+{
+    static const std::vector<EnumName<DeliveryChoice>> names{
+        {DeliveryChoice::Preset, "preset"}, {DeliveryChoice::Multicast, "multicast"}, {DeliveryChoice::Unicast, "unicast"}};
+    return names;
+}
+
 std::string quotedChoices(const std::vector<std::string>& names)
 {
     std::string out;

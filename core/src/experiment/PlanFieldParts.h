@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Parts of the plan field table defined in their own files: the list-shaped fields, and the bundle and budget fields.
+// Parts of the plan field table defined in their own files: the list-shaped fields, and the bundle and budget fields, the fleet fields.
 #pragma once
 #include "experiment/PlanSchema.h"
 #include <vector>
@@ -16,5 +16,7 @@ FieldBinding strategiesField();
 FieldBinding seedsField();
 /// bundle.* and budget.*.
 std::vector<FieldBinding> bundleAndBudget();
+/// fleet.*: the link and fleet the plan is for.
+std::vector<FieldBinding> fleetFields();
 
 } // namespace dpu::plan

@@ -164,7 +164,7 @@ const std::vector<FieldBinding>& fieldBindings()
 {
     static const std::vector<FieldBinding> table = [] {
         std::vector<FieldBinding> all;
-        for (auto part : {topAndData(), splitAndMethod(), training(), bundleAndBudget()})
+        for (auto part : {topAndData(), splitAndMethod(), training(), bundleAndBudget(), fleetFields()})
             all.insert(all.end(), part.begin(), part.end());
         return all;
     }();

@@ -95,7 +95,10 @@ AvailabilityTrace AvailabilityTrace::parseFedScale(const std::string& text, cons
         throw LinkError(source, "expected an object of clients, each {\"active\": [...], \"inactive\": [...], \"finish_time\": ...}");
     AvailabilityTrace trace;
     trace.timed_ = true;
-    for (const auto& [id, client] : doc.items()) {
+    for (const auto& item : doc.items()) {
+        // Named, not a structured binding: a lambda may not capture one before C++20 (clang refuses).
+        const std::string& id = item.key();
+        const auto& client = item.value();
         const std::string where = source + ": client '" + id + "'";
         const auto numbers = [&](const char* key) {
             const auto it = client.is_object() ? client.find(key) : client.end();

@@ -3,6 +3,7 @@
 #include "dpu/FleetSettings.h"
 #include "fleet/Text.h"
 #include <algorithm>
+#include <cmath>
 #include <memory>
 
 namespace dpu {
@@ -41,6 +42,36 @@ Link linkOf(const LinkSettings& s)
     else if (s.delivery == DeliveryChoice::Unicast)
         link.delivery = LinkDelivery::Unicast;
     return link;
+}
+
+FleetSettings fleetSettingsOf(const PlanFleet& f)
+{
+    FleetSettings s;
+    s.link.link = f.link;
+    s.link.spreadingFactor = f.spreadingFactor;
+    s.link.sfMix = f.sfMix;
+    s.link.dutyCycle = f.dutyCycle > 0 ? f.dutyCycle : NAN; // 0 in a plan file: the preset's
+    s.link.frameLoss = f.frameLoss;
+    s.link.delivery = f.delivery;
+    s.devices = f.devices;
+    s.availability = f.availability;
+    s.roundPeriodSeconds = f.roundPeriodHours * 3600.0;
+    return s;
+}
+
+PlanFleet planFleetOf(const FleetSettings& s)
+{
+    PlanFleet f;
+    f.link = s.link.link;
+    f.spreadingFactor = s.link.spreadingFactor;
+    f.sfMix = s.link.sfMix;
+    f.dutyCycle = std::isnan(s.link.dutyCycle) ? 0 : s.link.dutyCycle;
+    f.frameLoss = s.link.frameLoss;
+    f.delivery = s.link.delivery;
+    f.devices = s.devices;
+    f.availability = s.availability;
+    f.roundPeriodHours = s.roundPeriodSeconds / 3600.0;
+    return f;
 }
 
 DeviceCpu deviceCpuOf(const CpuSettings& s)

@@ -2,6 +2,7 @@
 // Plan JSON: defaults, round trip, and errors that name the field path.
 #include "TestSupport.h"
 #include "dpu/Error.h"
+#include "dpu/FleetSettings.h"
 #include "dpu/Plan.h"
 #include "dpu/PlanFields.h"
 #include <QJsonArray>
@@ -125,6 +126,42 @@ private Q_SLOTS:
         QCOMPARE(dpu::findPlanField("fu_start")->choices, (std::vector<std::string>{"seeded", "fresh", "last"}));
     }
 
+    /// The link and fleet a plan is for (issue 23): plan keys, written only when set, read back
+    /// as set, and the fleet simulation's settings made of them.
+    void fleetKeysRoundTrip()
+    {
+        const dpu::Plan plain = dpu::defaultPlan();
+        QCOMPARE(plain.fleet.link, std::string("lorawan-eu868"));
+        QCOMPARE(plain.fleet.devices, 200);
+        QVERIFY(dpu::planToJson(plain).find("\"fleet\"") == std::string::npos); // earlier plans stay as they were
+        const dpu::Plan p = dpu::parsePlan(R"({"fleet": {"link": "lorawan-eu868", "sf": 12, "duty_cycle": 0.1,
+            "loss": 0.1, "delivery": "unicast", "devices": 50, "availability": 0.8, "round_period_h": 6}})");
+        QCOMPARE(p.fleet.spreadingFactor, 12);
+        QCOMPARE(p.fleet.dutyCycle, 0.1);
+        QCOMPARE(p.fleet.frameLoss, 0.1);
+        QVERIFY(p.fleet.delivery == dpu::DeliveryChoice::Unicast);
+        QCOMPARE(p.fleet.devices, 50);
+        QCOMPARE(p.fleet.availability, 0.8);
+        QCOMPARE(p.fleet.roundPeriodHours, 6.0);
+        const std::string text = dpu::planToJson(p);
+        QVERIFY(text.find("\"devices\": 50") != std::string::npos);
+        QVERIFY(text.find("\"link\"") == std::string::npos); // the default link is not written
+        QCOMPARE(dpu::planToJson(dpu::parsePlan(text)), text);
+        const dpu::FleetSettings s = dpu::fleetSettingsOf(p.fleet);
+        QCOMPARE(s.devices, 50);
+        QCOMPARE(s.roundPeriodSeconds, 6 * 3600.0);
+        const dpu::Link link = dpu::linkOf(s.link);
+        QCOMPARE(link.modulation.spreadingFactor, 12);
+        QCOMPARE(link.dutyCycle, 0.1);
+        QCOMPARE(link.frameLoss, 0.1);
+        QVERIFY(link.delivery == dpu::LinkDelivery::Unicast);
+        // 0 in a plan file is the preset's duty cycle (EU868: the 1 % sub-band).
+        QVERIFY(std::isnan(dpu::fleetSettingsOf(plain.fleet).link.dutyCycle));
+        QCOMPARE(dpu::linkOf(dpu::fleetSettingsOf(plain.fleet).link).dutyCycle, 0.01);
+        QCOMPARE(dpu::parsePlan(R"({"fleet": {"link": "nb-iot-nb1", "sf_mix": ""}})").fleet.link, std::string("nb-iot-nb1"));
+        QCOMPARE(dpu::findPlanField("fleet.delivery")->choices, (std::vector<std::string>{"preset", "multicast", "unicast"}));
+    }
+
     void partialPlansKeepDefaults()
     {
         const dpu::Plan p = dpu::parsePlan(R"({"k": 0.1, "train": {"epochs": 2}, "seeds": 7})");
@@ -182,6 +219,17 @@ private Q_SLOTS:
         QTest::newRow("fu_start") << R"({"fu_start": "random"})" << "fu_start"
                                   << "expected \"seeded\", \"fresh\" or \"last\", found \"random\"";
         QTest::newRow("rewind") << R"({"rewind": "yes"})" << "rewind" << "true or false";
+        QTest::newRow("fleet link") << R"({"fleet": {"link": "wifi"}})" << "fleet.link" << "wifi";
+        QTest::newRow("fleet link empty") << R"({"fleet": {"link": ""}})" << "fleet.link" << "found \"\"";
+        QTest::newRow("fleet sf") << R"({"fleet": {"sf": 13}})" << "fleet.sf" << "SF13";
+        QTest::newRow("fleet sf region") << R"({"fleet": {"link": "lorawan-eu868", "sf": 5}})" << "fleet.sf" << "SF5";
+        QTest::newRow("fleet mix") << R"({"fleet": {"sf_mix": "6:1,7:1"}})" << "fleet.sf" << "SF6";
+        QTest::newRow("fleet sub-band") << R"({"fleet": {"duty_cycle": 0.05}})" << "fleet.duty_cycle" << "sub-bands";
+        QTest::newRow("fleet loss") << R"({"fleet": {"loss": 1}})" << "fleet.loss" << "[0, 1)";
+        QTest::newRow("fleet delivery") << R"({"fleet": {"delivery": "broadcast"}})" << "fleet.delivery" << "\"broadcast\"";
+        QTest::newRow("fleet devices") << R"({"fleet": {"devices": 0}})" << "fleet.devices" << "found 0";
+        QTest::newRow("fleet availability") << R"({"fleet": {"availability": 0}})" << "fleet.availability" << "(0, 1]";
+        QTest::newRow("fleet key") << R"({"fleet": {"nodes": 5}})" << "fleet.nodes" << "unknown key";
     }
     void errorsNameTheField()
     {
@@ -335,7 +383,9 @@ private Q_SLOTS:
             "test_fraction": 0.3, "classes": 4, "image_size": [8, 9], "channels": 3, "train_limit": 5, "test_limit": 6,
             "normalise": {"mean": [0.1], "std": [0.2]}, "augment": {"crop_padding": 2, "flip": true}},
             "bundle": {"values": "q4", "secret_key": "k", "quant_aware": true, "dense_tensors": "coded"},
-            "budget": {"bytes_total": 100}, "reinit_every": 2, "fu_start": "fresh", "rewind": true})");
+            "budget": {"bytes_total": 100}, "reinit_every": 2, "fu_start": "fresh", "rewind": true,
+            "fleet": {"link": "lorawan-us915", "sf": 9, "sf_mix": "9:1,10:1", "duty_cycle": 0.5, "loss": 0.2,
+                      "delivery": "multicast", "devices": 9, "availability": 0.5, "round_period_h": 2}})");
         const QJsonObject all = QJsonDocument::fromJson(QByteArray::fromStdString(dpu::planToJson(p))).object();
         const auto objects = dpu::planObjectPaths();
         std::function<void(const QJsonObject&, const QString&)> walk = [&](const QJsonObject& o, const QString& at) {

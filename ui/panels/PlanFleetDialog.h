@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+// The plan's link and fleet (its fleet.* keys) edited in a dialog: the Fleet tab's link and fleet rows, nothing of the server's policy.
+#pragma once
+#include "dpu/Plan.h"
+#include <QDialog>
+
+namespace dpu::ui {
+
+class FleetInputs;
+
+class PlanFleetDialog : public QDialog {
+    Q_OBJECT
+public:
+    explicit PlanFleetDialog(QWidget* parent = nullptr);
+
+    /// Shows a plan's fleet keys (a mix other than FUOTASim's shows as FUOTASim's).
+    void setFleet(const dpu::PlanFleet& fleet);
+    /// The fleet keys the rows state.
+    dpu::PlanFleet fleet() const;
+    FleetInputs* inputs() const { return inputs_; }
+
+private:
+    FleetInputs* inputs_;
+};
+
+} // namespace dpu::ui
