@@ -19,6 +19,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QToolButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardItemModel>
@@ -100,7 +101,7 @@ private Q_SLOTS:
     void planFleetThroughItsDialog()
     {
         PlanPanel panel;
-        auto* button = panel.findChild<QPushButton*>(QStringLiteral("planFleet"));
+        auto* button = panel.findChild<QToolButton*>(QStringLiteral("planFleet"));
         QVERIFY(button);
         for (const dpu::PlanField& f : dpu::planFields())
             if (f.path.rfind("fleet.", 0) == 0)
@@ -111,6 +112,16 @@ private Q_SLOTS:
             QVERIFY2(!dialog.findChild<QWidget*>(QString::fromLatin1(hidden))->isVisibleTo(&dialog), hidden);
         for (const char* shown : {"fleetLink", "fleetSf", "fleetLoss", "fleetDelivery", "fleetDevices", "fleetAvailability", "fleetPeriod"})
             QVERIFY2(dialog.findChild<QWidget*>(QString::fromLatin1(shown))->isVisibleTo(&dialog), shown);
+        // The default plan's fleet (SF 0: the link's SF7) shows SF7, not the mix, and comes back
+        // unchanged when nothing is edited: confirming the dialog does not rewrite the plan.
+        dialog.setFleet(dpu::PlanFleet{});
+        QCOMPARE(dialog.findChild<QComboBox*>(QStringLiteral("fleetSf"))->currentData().toInt(), 7);
+        QCOMPARE(dpu::planToJson([&] {
+                     dpu::Plan p = dpu::defaultPlan();
+                     p.fleet = dialog.fleet();
+                     return p;
+                 }()),
+                 dpu::planToJson(dpu::defaultPlan()));
         dpu::PlanFleet f;
         f.link = "lorawan-eu868";
         f.spreadingFactor = 10;

@@ -46,9 +46,16 @@ CostReadout::CostReadout(QWidget* parent) : QWidget(parent)
     customKbps_->setDecimals(2);
     customKbps_->setValue(100);
     customKbps_->setSuffix(QStringLiteral(" kbit/s"));
+    // Room for "10000.00 kbit/s", not for the range's widest value: the row keeps the form narrow.
+    customKbps_->setFixedWidth(customKbps_->fontMetrics().horizontalAdvance(QStringLiteral("10000.00 kbit/s")) + 28);
     customKbps_->setEnabled(false);
-    auto* linkRow = new QHBoxLayout;
-    linkRow_ = linkRow;
+    // The row also takes the plan's Fleet… button (addToLinkRow): the list gives up its natural
+    // width (it stretches back over the free room), so the form is no wider than before and the
+    // charts keep their width at 1366x768.
+    link_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    link_->setMinimumContentsLength(10);
+    linkRow_ = new QHBoxLayout;
+    auto* linkRow = linkRow_;
     linkRow->addWidget(link_, 1);
     linkRow->addWidget(customKbps_);
     form->addRow(tr("Bytes per round"), bytes_);

@@ -81,7 +81,7 @@ private:
     QLabel* bytes_;
     QLabel* ratio_;
     QLabel* time_;
-    QHBoxLayout* linkRow_ = nullptr;
+    QHBoxLayout* linkRow_ = nullptr; ///< the list, the custom rate and what addToLinkRow() adds
     QComboBox* link_;
     QDoubleSpinBox* customKbps_;
 };

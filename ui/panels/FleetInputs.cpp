@@ -237,7 +237,8 @@ void FleetInputs::setSettings(const dpu::FleetSettings& s)
 {
     const int link = link_->findData(QString::fromStdString(s.link.link));
     link_->setCurrentIndex(link < 0 ? 0 : link);
-    const int sf = sf_->findData(s.link.sfMix.empty() ? s.link.spreadingFactor : 0);
+    // SF 0 without a mix is the link's own SF7 (linkOf), not the mix entry (data 0).
+    const int sf = sf_->findData(s.link.sfMix.empty() ? (s.link.spreadingFactor > 0 ? s.link.spreadingFactor : 7) : 0);
     sf_->setCurrentIndex(sf < 0 ? 0 : sf);
     linkchoices::selectDutyCycle(duty_, s.link.dutyCycle);
     loss_->setValue(100.0 * s.link.frameLoss);

@@ -14,7 +14,7 @@ PlanFleetDialog::PlanFleetDialog(QWidget* parent) : QDialog(parent)
     setObjectName(QStringLiteral("planFleetDialog"));
     setWindowTitle(tr("Link and fleet of the plan"));
     auto* layout = new QVBoxLayout(this);
-    auto* about = new QLabel(tr("The deployment this plan is for: `dpu-cli fleet` and the Fleet tab's "
+    auto* about = new QLabel(tr("The deployment this plan is for: <b>dpu-cli fleet</b> and the Fleet tab's "
                                 "<i>Use the plan's fleet</i> start from it. Training does not read it."),
                              this);
     about->setWordWrap(true);
@@ -26,16 +26,32 @@ PlanFleetDialog::PlanFleetDialog(QWidget* parent) : QDialog(parent)
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
+    // The Fleet tab's column is narrow; here the lists show their entries whole.
+    setMinimumWidth(460);
 }
+
+namespace {
+
+bool sameKeys(const dpu::PlanFleet& a, const dpu::PlanFleet& b)
+{
+    return a.link == b.link && a.spreadingFactor == b.spreadingFactor && a.sfMix == b.sfMix && a.dutyCycle == b.dutyCycle
+           && a.frameLoss == b.frameLoss && a.delivery == b.delivery && a.devices == b.devices
+           && a.availability == b.availability && a.roundPeriodHours == b.roundPeriodHours;
+}
+
+} // namespace
 
 void PlanFleetDialog::setFleet(const dpu::PlanFleet& fleet)
 {
+    original_ = fleet;
     inputs_->setSettings(dpu::fleetSettingsOf(fleet));
+    shown_ = dpu::planFleetOf(inputs_->settings());
 }
 
 dpu::PlanFleet PlanFleetDialog::fleet() const
 {
-    return dpu::planFleetOf(inputs_->settings());
+    const dpu::PlanFleet now = dpu::planFleetOf(inputs_->settings());
+    return sameKeys(now, shown_) ? original_ : now;
 }
 
 } // namespace dpu::ui

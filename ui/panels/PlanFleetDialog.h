@@ -15,12 +15,15 @@ public:
 
     /// Shows a plan's fleet keys (a mix other than FUOTASim's shows as FUOTASim's).
     void setFleet(const dpu::PlanFleet& fleet);
-    /// The fleet keys the rows state.
+    /// The fleet keys the rows state; the keys given to setFleet() as they were while no row
+    /// changed (a plan opened and confirmed keeps its bytes: SF 0 shows as SF7, and stays 0).
     dpu::PlanFleet fleet() const;
     FleetInputs* inputs() const { return inputs_; }
 
 private:
     FleetInputs* inputs_;
+    dpu::PlanFleet original_; ///< as given to setFleet()
+    dpu::PlanFleet shown_;    ///< what the rows stated right after it
 };
 
 } // namespace dpu::ui

@@ -10,6 +10,7 @@
 #include "panels/CostReadout.h"
 #include "panels/EnumCombo.h"
 #include "panels/FieldErrorMarks.h"
+#include <QToolButton>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>

@@ -22,6 +22,7 @@ class QLineEdit;
 class QSlider;
 class QSpinBox;
 class QThread;
+class QToolButton;
 class QTimer;
 
 namespace dpu::ui {
@@ -192,7 +193,7 @@ private:
     QDoubleSpinBox* k_;
     QSlider* kSlider_;
     CostReadout* cost_;
-    QPushButton* fleet_; ///< the plan's link and fleet (PlanFleetDialog); its tooltip says what they are
+    QToolButton* fleet_; ///< the plan's link and fleet (PlanFleetDialog); its tooltip says what they are
     QComboBox* values_;
     QCheckBox* quantAware_;
     QComboBox* dense_;

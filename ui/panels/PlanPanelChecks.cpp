@@ -6,7 +6,7 @@
 #include "dpu/Error.h"
 #include "dpu/PlanFields.h"
 #include "panels/FieldErrorMarks.h"
-#include <QPushButton>
+#include <QToolButton>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>

@@ -15,6 +15,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QToolButton>
 #include <QSlider>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -138,10 +139,11 @@ void PlanPanel::addRatioRows(QFormLayout* form, QWidget* box)
     form->addRow(QString(), cost_);
     // The deployment the plan is for (its fleet keys), beside the link: no room for rows of its
     // own in a form that must fit 1366x768.
-    fleet_ = new QPushButton(tr("Fleet…"), box);
+    fleet_ = new QToolButton(box);
+    fleet_->setText(tr("Fleet…"));
     fleet_->setObjectName(QStringLiteral("planFleet"));
     cost_->addToLinkRow(fleet_);
-    connect(fleet_, &QPushButton::clicked, this, &PlanPanel::editPlanFleet);
+    connect(fleet_, &QToolButton::clicked, this, &PlanPanel::editPlanFleet);
 }
 
 void PlanPanel::addBundleRows(QFormLayout* form, QWidget* box)
