@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // ChartView: shared behaviour of the live charts (series per key, legend, hover, export).
 #include "charts/ChartView.h"
+#include <algorithm>
 #include "charts/ChartExporter.h"
 #include "charts/LegendFit.h"
 #include "charts/SeedBand.h"
@@ -112,6 +113,20 @@ void ChartView::setSeriesVisible(const QString& key, bool visible)
         m->setLabelBrush(label);
     }
     fitLegend(); // entries the column had to leave out stay out
+}
+
+QString ChartView::sharedContext(const std::vector<dpu::Plan>& plans)
+{
+    // The legend names what differs between runs; the title names what they share.
+    if (plans.empty())
+        return {};
+    QStringList parts;
+    if (plans.size() == 1)
+        parts << QString::fromStdString(plans.front().name);
+    const dpu::Coding coding = plans.front().bundle.values;
+    if (std::all_of(plans.begin(), plans.end(), [coding](const dpu::Plan& p) { return p.bundle.values == coding; }))
+        parts << QString::fromStdString(dpu::nameOf(coding));
+    return parts.join(QStringLiteral(" · "));
 }
 
 void ChartView::setContext(const QString& context)

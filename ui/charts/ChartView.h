@@ -6,9 +6,11 @@
 #include <QPointF>
 #include <QString>
 #include <QStringList>
+#include "dpu/Plan.h"
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <vector>
 
 class QAbstractAxis;
 class QAreaSeries;
@@ -29,6 +31,9 @@ public:
     /// What every series on the chart shares, after the title ("fashion-mlp-k0.05 · q4"): an
     /// exported picture then names its run and coding. Empty: the title alone.
     void setContext(const QString& context);
+    /// The context of charts showing runs of `plans` (the window's and the report's): the plan's
+    /// name of a run alone, and the coding when every run has the same one; empty for none.
+    static QString sharedContext(const std::vector<dpu::Plan>& plans);
     QString title() const;
     QStringList seriesKeys() const { return order_; }
     /// Points in the series of key (0 when there is none).

@@ -123,10 +123,9 @@ bool LegendFit::place(QChart* chart, QSizeF size)
         // of it; the plot's empty corner costs the plot nothing.
         legend->setMaximumWidth(QWIDGETSIZE_MAX);
         legend->setProperty(kInside, true);
-        const QFontMetricsF fm2(font);
         // Qt's detached layout pads the box more than an attached column: a line above and below.
-        legend->setProperty(kInsideSize, QSizeF(widest + 2 * fm2.averageCharWidth(),
-                                                all.size() * rowHeight(font) + 2 * fm2.height() + 8));
+        legend->setProperty(kInsideSize, QSizeF(widest + 2 * fm.averageCharWidth(),
+                                                all.size() * rowHeight(font) + 2 * fm.height() + 8));
         legend->detachFromChart();
         legend->setAlignment(Qt::AlignLeft); // detached, it only orders the entries: top down, left aligned
         // A nearly opaque box: points it covers show faintly through it.

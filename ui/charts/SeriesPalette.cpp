@@ -44,6 +44,12 @@ double SeriesPalette::kOf(const QString& key)
     return ok ? k : -1;
 }
 
+Qt::PenStyle SeriesPalette::runDash(int runIndex)
+{
+    static const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine, Qt::DashDotDotLine};
+    return styles[runIndex % 5];
+}
+
 QColor SeriesPalette::shade(const QColor& base, int index, int count)
 {
     if (count <= 1)

@@ -23,6 +23,9 @@ public:
     /// Colours of a set of keys: each key its strategy's colour; keys of one strategy get
     /// distinct shades, darkest for the smallest k (then by name).
     static QHash<QString, QColor> colorsFor(const QStringList& keys);
+    /// The line style of the run at `runIndex` among the runs shown (solid, dashed, dotted, ...,
+    /// repeating): runs of one strategy differ by more than a shade, in the window and the report.
+    static Qt::PenStyle runDash(int runIndex);
 };
 
 } // namespace dpu::ui

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // ResultsPanel: routes round and epoch events to the charts and the table.
 #include "panels/ResultsPanel.h"
+#include "charts/SeriesPalette.h"
 #include "AtomicFile.h"
 #include "charts/AccuracyChart.h"
 #include "charts/FleetAccuracyChart.h"
@@ -136,28 +137,11 @@ void ResultsPanel::redraw()
 
 QString ResultsPanel::sharedContext() const
 {
-    // The legend names what differs between runs; the title names what they share: the plan of
-    // a run alone, and the coding when every run has the same one.
-    const QList<BookRun>& runs = book_->runs();
-    if (runs.isEmpty())
-        return {};
-    QStringList parts;
-    if (runs.size() == 1)
-        parts << QString::fromStdString(runs.front().plan.name);
-    const dpu::Coding coding = runs.front().plan.bundle.values;
-    if (std::all_of(runs.begin(), runs.end(), [coding](const BookRun& r) { return r.plan.bundle.values == coding; }))
-        parts << QString::fromStdString(dpu::nameOf(coding));
-    return parts.join(QStringLiteral(" · "));
+    std::vector<dpu::Plan> plans;
+    for (const BookRun& r : book_->runs())
+        plans.push_back(r.plan);
+    return ChartView::sharedContext(plans);
 }
-
-namespace {
-// One line style per run, so runs of one strategy differ by more than a shade.
-Qt::PenStyle dashOf(int runIndex)
-{
-    static const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine, Qt::DashDotDotLine};
-    return styles[runIndex % 5];
-}
-} // namespace
 
 void ResultsPanel::drawRecord(const BookRun& run, const dpu::RoundRecord& record)
 {
@@ -166,8 +150,8 @@ void ResultsPanel::drawRecord(const BookRun& run, const dpu::RoundRecord& record
     addRecord(run.label, key, record, band, QString::fromStdString(dpu::nameOf(run.plan.bundle.values)));
     const int index = static_cast<int>(std::distance(book_->runs().begin(), std::find_if(book_->runs().begin(), book_->runs().end(),
                                                      [&](const BookRun& r) { return r.id == run.id; })));
-    accuracy_->setSeriesDash(key, dashOf(index));
-    bytes_->setSeriesDash(key, dashOf(index));
+    accuracy_->setSeriesDash(key, SeriesPalette::runDash(index));
+    bytes_->setSeriesDash(key, SeriesPalette::runDash(index));
 }
 
 void ResultsPanel::drawEpoch(const BookRun& run, const dpu::EpochEvent& epoch)

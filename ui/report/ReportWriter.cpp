@@ -7,6 +7,7 @@
 #include "charts/ChartExporter.h"
 #include "charts/FleetAccuracyChart.h"
 #include "charts/FrontierChart.h"
+#include "charts/SeriesPalette.h"
 #include "charts/VersionSpreadChart.h"
 #include "dpu/Cost.h"
 #include "dpu/Frontier.h"
@@ -88,19 +89,6 @@ QString seriesKey(const dpu::RunFolder& run, const dpu::RoundRecord& r, const st
     if (!band && run.plan.seeds.size() > 1)
         key += QStringLiteral(" s%1").arg(r.seed);
     return distinction.empty() ? key : key + QStringLiteral(" · ") + QString::fromStdString(distinction);
-}
-
-/// What every run shares, for the charts' titles (as the window's): the plan's name of a run
-/// alone, and the coding when all runs have one.
-QString sharedContext(const std::vector<dpu::RunFolder>& runs)
-{
-    QStringList parts;
-    if (runs.size() == 1)
-        parts << QString::fromStdString(runs.front().plan.name);
-    const dpu::Coding coding = runs.front().plan.bundle.values;
-    if (std::all_of(runs.begin(), runs.end(), [coding](const dpu::RunFolder& r) { return r.plan.bundle.values == coding; }))
-        parts << QString::fromStdString(dpu::nameOf(coding));
-    return parts.join(QStringLiteral(" · "));
 }
 
 /// The frontier of the finished runs (ids: their index in `runs`).
@@ -239,16 +227,15 @@ bool ReportWriter::write(const std::vector<dpu::RunFolder>& runs, const ReportOp
         writer.newPage();
         AccuracyChart accuracy;
         BytesChart bytes;
-        accuracy.setContext(sharedContext(runs));
-        bytes.setContext(sharedContext(runs));
         std::vector<dpu::Plan> plans;
         std::vector<std::string> labels;
         for (const dpu::RunFolder& run : runs) {
             plans.push_back(run.plan);
             labels.push_back(ReportText::runName(run).toStdString());
         }
+        accuracy.setContext(ChartView::sharedContext(plans));
+        bytes.setContext(ChartView::sharedContext(plans));
         const std::vector<std::string> distinctions = dpu::runDistinctions(plans, labels);
-        static const Qt::PenStyle dashes[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine, Qt::DashDotDotLine};
         for (size_t i = 0; i < runs.size(); ++i) {
             const dpu::RunFolder& run = runs[i];
             const bool band = run.plan.seeds.size() > 1;
@@ -256,9 +243,8 @@ bool ReportWriter::write(const std::vector<dpu::RunFolder>& runs, const ReportOp
                 const QString key = seriesKey(run, r, distinctions[i], band);
                 accuracy.addRecord(key, r, band);
                 bytes.addRecord(key, r, band);
-                // One line style per run, as in the window: runs of one strategy differ by more than a shade.
-                accuracy.setSeriesDash(key, dashes[i % 5]);
-                bytes.setSeriesDash(key, dashes[i % 5]);
+                accuracy.setSeriesDash(key, SeriesPalette::runDash(static_cast<int>(i)));
+                bytes.setSeriesDash(key, SeriesPalette::runDash(static_cast<int>(i)));
             }
         }
         const qreal chartHeight = (height - 20) / 2;
