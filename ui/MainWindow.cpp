@@ -399,7 +399,6 @@ void MainWindow::restoreSettings()
     splitter_->restoreState(s.value(QStringLiteral("window/splitter")).toByteArray());
     results_->budgetPanel()->restoreSettings(s);
     results_->fleetPanel()->restoreSettings(s);
-    plan_->costReadout()->restoreSettings(s);
     const QString last = s.value(QStringLiteral("lastPlan")).toString();
     if (!last.isEmpty()) {
         try {
@@ -426,7 +425,6 @@ void MainWindow::saveSettings() const
     s.setValue(QStringLiteral("window/splitter"), splitter_->saveState());
     results_->budgetPanel()->saveSettings(s);
     results_->fleetPanel()->saveSettings(s);
-    plan_->costReadout()->saveSettings(s);
     saveOpenRuns(s);
     saveOpenSweep(s);
     s.setValue(QStringLiteral("lastPlan"), QString::fromStdString(dpu::planToJson(plan_->plan())));

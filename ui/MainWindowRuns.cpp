@@ -26,6 +26,7 @@
 #include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
+#include <algorithm>
 #include <set>
 
 namespace dpu::ui {
@@ -82,12 +83,11 @@ bool MainWindow::exportReport(const QString& path, QString* error) const
 {
     const std::vector<dpu::RunFolder> runs = book_->reportRuns();
     ReportOptions options;
-    // The link chosen under the plan's cost readout.
-    options.linkBitsPerSecond = plan_->costReadout()->linkBitsPerSecond();
-    options.linkName = tr("custom link (%1 kbit/s)").arg(options.linkBitsPerSecond / 1000.0);
-    for (const CostReadout::LinkPreset& p : CostReadout::linkPresets())
-        if (p.bitsPerSecond == options.linkBitsPerSecond)
-            options.linkName = p.name;
+    // The plan's link, as the form's per-device row has it (none where its fleet keys are bad).
+    const CostReadout* cost = plan_->costReadout();
+    if (cost->hasLink())
+        options.link = cost->link();
+    options.devices = std::max(1, plan_->plan().fleet.devices);
     options.budgetBytes = results_->budgetPanel()->budgetBits() / 8.0;
     // The Fleet tab's last finished simulation of these runs gives the report its fleet page;
     // the report draws it and simulates nothing (while the tab is still at work: no page).

@@ -10,6 +10,8 @@
 
 #ifdef DPU_CLI_HAS_REPORT
 #include "FleetArgs.h"
+#include "dpu/FleetSettings.h"
+#include "dpu/LinkModel.h"
 #include "report/ReportWriter.h"
 #include <QApplication>
 #include <algorithm>
@@ -70,21 +72,19 @@ int reportCommand(const std::vector<std::string>& argv)
     std::optional<FleetConfig> fleetConfig;
     double fleetRunSeed = -1;
     bool realCatchUps = false;
-    std::string linkName;
-    double linkBitsPerSecond = 0;
+    std::optional<Link> reportLink; // the per-round times' link
+    int reportDevices = 1;
     FleetArgs fleetGiven;
     if (withFleet) {
         fleetGiven = readFleetArgs(args);
         fleetRunSeed = args.number("--seed", -1);
         checkGivenFleetArgs(fleetGiven); // the link itself once the runs' plan fills in what is left out
         realCatchUps = fleetGiven.catchUpBytes == "real";
-    } else {
-        const std::string link = args.value("--link", "nb-iot");
+    } else if (const std::string link = args.value("--link", ""); !link.empty()) {
         const LinkPreset* chosen = findLinkPreset(link);
         if (!chosen)
             throw UsageError("--link: expected " + linkPresetKeys() + ", found '" + link + "'");
-        linkName = chosen->name;
-        linkBitsPerSecond = chosen->bitsPerSecond;
+        reportLink = linkPreset(chosen->modelKey); // the model behind the bare rate, as the fleet has it
     }
     const auto folders = args.positional();
     if (out.empty())
@@ -98,15 +98,23 @@ int reportCommand(const std::vector<std::string>& argv)
     for (const std::string& f : folders)
         for (const std::string& dir : findRunFolders(f))
             runs.push_back(loadRunFolder(dir));
+    if (!withFleet && !reportLink && !runs.empty()) { // the first run's plan's link, as the window's form shows it
+        try {
+            reportLink = slowestLinkOf(fleetSettingsOf(runs.front().plan.fleet).link);
+            reportDevices = std::max(1, runs.front().plan.fleet.devices);
+        } catch (const LinkError&) { // read back from a checked plan: cannot happen; no times then
+        }
+    }
     if (withFleet) { // what the options leave out, the first run's plan says (its `fleet` keys)
         fleetConfig = fleetConfigFromArgs(withPlanFleet(fleetGiven, runs.front().plan.fleet));
         validateLink(fleetConfig->groups.front().link);
-        linkName = fleetConfig->groups.front().link.name;
-        linkBitsPerSecond = fleetConfig->groups.front().link.bitsPerSecond;
+        const FleetGroup& group = fleetConfig->groups.front();
+        reportLink = atSlowestSpreadingFactor(group.link, group.sfMix); // as the window's form has it
+        reportDevices = group.devices;
     }
     dpu::ui::ReportOptions options;
-    options.linkName = QString::fromStdString(linkName);
-    options.linkBitsPerSecond = linkBitsPerSecond;
+    options.link = reportLink;
+    options.devices = reportDevices;
     options.budgetBytes = budget;
     if (fleetConfig) // simulated here, in core: the report writer only draws it
         options.fleet = reportFleetOf(runs, *fleetConfig, fleetRunSeed, realCatchUps);

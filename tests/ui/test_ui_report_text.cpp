@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
-// The PDF report's plan in words: the paper's ablations (re-initialisation, FU's start, rewinding) said as the plan sets them.
+// The PDF report's text: the paper's ablations said as the plan sets them; the per-round times on the link as the plan form has them.
 #include "report/ReportText.h"
+#include "RunFixtures.h"
+#include "charts/Units.h"
+#include "dpu/LinkModel.h"
 #include "dpu/Plan.h"
 #include "dpu/RunFolder.h"
+#include "report/ReportWriter.h"
 #include <QtTest/QtTest>
 
 class TestUiReportText : public QObject {
@@ -38,6 +42,32 @@ private Q_SLOTS:
         p.mode = dpu::RunMode::Single;
         QVERIFY(!words(p).contains(QStringLiteral("The partial strategies rewind")));
         QVERIFY(words(p).contains(QStringLiteral("iterative rewinding")));
+    }
+
+    /// The table's time is one device's session for a round on the given link (the plan
+    /// form's per-device row), duty cycle included; without a link it says so.
+    void timesAreOneDevicesSessionOnTheLink()
+    {
+        dpu::RunFolder run;
+        run.dir = "/tmp/run-a";
+        run.plan = dpu::defaultPlan();
+        run.plan.strategies = {"dpu", "fu"};
+        run.records = dpu::test::joined({dpu::test::strategyRounds("dpu", 1, {0.6, 0.7}, {300, 300}, {2000, 2000}, 40000),
+                                         dpu::test::strategyRounds("fu", 1, {0.6, 0.7}, {40000, 40000}, {40000, 40000}, 40000)});
+        dpu::ui::ReportOptions options;
+        const QString none = dpu::ui::ReportText::firstPage({run}, options);
+        QVERIFY2(none.contains(QStringLiteral("no link was given")), qPrintable(none));
+        options.link = dpu::lorawanEu868(12, 0.01);
+        options.devices = 200;
+        const QString table = dpu::ui::ReportText::firstPage({run}, options);
+        QVERIFY2(table.contains(QStringLiteral("LoRaWAN EU868 SF12")) && table.contains(QStringLiteral("200 devices")),
+                 qPrintable(table));
+        for (const int64_t bytes : {int64_t(2000), int64_t(40000)}) {
+            const QString want = dpu::ui::Units::seconds(dpu::linkRound(*options.link, bytes, 200).deviceSeconds);
+            QVERIFY2(table.contains(QStringLiteral(">%1</td></tr>").arg(want)), qPrintable(want + QStringLiteral(" in ") + table));
+        }
+        // SF12 at 1 %: far slower than the bare 250 bit/s would make 2000 B (64 s).
+        QVERIFY(dpu::linkRound(*options.link, 2000, 200).deviceSeconds > 20 * 64.0);
     }
 };
 

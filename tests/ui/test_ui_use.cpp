@@ -153,15 +153,21 @@ private Q_SLOTS:
 
     void linkChoiceSurvivesARestart()
     {
+        // The Link row is the plan's fleet.link: it comes back with the plan.
         {
             MainWindow w;
-            w.planPanel()->costReadout()->setLinkPreset(3);
+            auto* link = w.planPanel()->findChild<QComboBox*>(QStringLiteral("planLink"));
+            const int lteM = link->findData(QStringLiteral("lte-m"));
+            QVERIFY(lteM > 0);
+            link->setCurrentIndex(lteM);
+            Q_EMIT link->activated(lteM);
             w.show();
             QVERIFY(w.close());
         }
         MainWindow again;
-        QCOMPARE(again.planPanel()->costReadout()->linkPreset(), 3);
-        QCOMPARE(again.planPanel()->costReadout()->linkBitsPerSecond(), 1e6);
+        QCOMPARE(again.planPanel()->plan().fleet.link, std::string("lte-m"));
+        QCOMPARE(again.planPanel()->costReadout()->linkKey(), QStringLiteral("lte-m"));
+        QCOMPARE(again.planPanel()->costReadout()->link().key, std::string("lte-m"));
     }
 
     void exportingNoResultsSaysSo()

@@ -3,6 +3,7 @@
 // chart export and the rounds table.
 #include "MainWindow.h"
 #include "ResultsRenderer.h"
+#include "dpu/LinkModel.h"
 #include "dpu/Runner.h"
 #include "UiTestSupport.h"
 #include "charts/AccuracyChart.h"
@@ -34,6 +35,7 @@
 #include <QScreen>
 #include <QSettings>
 #include <QtTest/QtTest>
+#include <cmath>
 
 using dpu::ui::MainWindow;
 
@@ -77,10 +79,24 @@ private Q_SLOTS:
         QCOMPARE(qRound64(cost->bytesPerRound()), qint64(37637));
         QVERIFY2(cost->bytesText().startsWith(QStringLiteral("37637 B")), qPrintable(cost->bytesText()));
         QVERIFY(panel->findChild<QLabel*>(QStringLiteral("modelInfo"))->text().contains(QStringLiteral("fp32")));
-        // LoRa at 5.5 kbit/s: 37637 * 8 / 5500 s.
-        cost->setLinkPreset(0);
-        QCOMPARE(cost->linkBitsPerSecond(), 5500.0);
-        QVERIFY(qAbs(cost->transferSeconds() - 37637.0 * 8 / 5500) < 0.01);
+        // Per device: one device's session on the plan's own link (fleet.link: LoRaWAN EU868 at
+        // SF7 on the 1 % sub-band, 200 devices by default), as core's linkRound has it; the duty
+        // cycle makes it far longer than the bare 5.5 kbit/s the row once divided by.
+        const auto bytes = static_cast<int64_t>(std::ceil(cost->bytesPerRound()));
+        QVERIFY(cost->hasLink());
+        QCOMPARE(cost->transferSeconds(), dpu::linkRound(dpu::lorawanEu868(7, 0.01), bytes, 200).deviceSeconds);
+        QVERIFY(cost->transferSeconds() > 50 * 37637.0 * 8 / 5500);
+        // The Link row is the plan's fleet.link: choosing NB-IoT there changes the plan and the row.
+        auto* link = panel->findChild<QComboBox*>(QStringLiteral("planLink"));
+        QVERIFY(link);
+        const int nb = link->findData(QStringLiteral("nb-iot-nb2"));
+        QVERIFY(nb > 0);
+        link->setCurrentIndex(nb);
+        Q_EMIT link->activated(nb);
+        QCOMPARE(panel->plan().fleet.link, std::string("nb-iot-nb2"));
+        QCOMPARE(cost->link().key, std::string("nb-iot-nb2"));
+        QCOMPARE(cost->transferSeconds(), dpu::linkRound(dpu::nbIot(2), bytes, 200).deviceSeconds);
+        QVERIFY(panel->findChild<QLabel*>(QStringLiteral("costTime"))->text().contains(QStringLiteral(" J")));
         // k = 1 costs exactly a full round.
         panel->findChild<QDoubleSpinBox*>(QStringLiteral("k"))->setValue(1.0);
         QCOMPARE(cost->bytesPerRound(), cost->fullBytesPerRound());

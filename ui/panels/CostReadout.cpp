@@ -2,13 +2,15 @@
 // CostReadout: one round's cost as the user edits k (DESIGN.md "Communication cost"), calibrated by finished runs where the plan's family ran.
 #include "panels/CostReadout.h"
 #include "charts/Units.h"
+#include "dpu/FleetSettings.h"
 #include "dpu/Links.h"
+#include "panels/LinkChoices.h"
+#include "panels/LinkFigures.h"
 #include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QSettings>
+#include <QSignalBlocker>
 #include <algorithm>
 #include <cmath>
 
@@ -16,7 +18,8 @@ namespace dpu::ui {
 
 QList<CostReadout::LinkPreset> CostReadout::linkPresets()
 {
-    // Core's list (the command line takes the same links), then a rate of the user's own.
+    // Core's bare rates (the Budget tab's time window; the command line takes the same links),
+    // then a rate of the user's own.
     QList<LinkPreset> out;
     for (const dpu::LinkPreset& p : dpu::linkPresets())
         out.append({QString::fromStdString(p.name), p.bitsPerSecond});
@@ -35,38 +38,29 @@ CostReadout::CostReadout(QWidget* parent) : QWidget(parent)
     ratio_->setObjectName(QStringLiteral("costRatio"));
     time_ = new QLabel(this);
     time_->setObjectName(QStringLiteral("costTime"));
-    link_ = new QComboBox(this);
-    link_->setObjectName(QStringLiteral("linkPreset"));
-    for (const LinkPreset& p : linkPresets())
-        link_->addItem(p.name, p.bitsPerSecond);
-    link_->setCurrentIndex(1);
-    customKbps_ = new QDoubleSpinBox(this);
-    customKbps_->setObjectName(QStringLiteral("linkCustomKbps"));
-    customKbps_->setRange(0.01, 1e7);
-    customKbps_->setDecimals(2);
-    customKbps_->setValue(100);
-    customKbps_->setSuffix(QStringLiteral(" kbit/s"));
-    // Room for "10000.00 kbit/s", not for the range's widest value: the row keeps the form narrow.
-    customKbps_->setFixedWidth(customKbps_->fontMetrics().horizontalAdvance(QStringLiteral("10000.00 kbit/s")) + 28);
-    customKbps_->setEnabled(false);
-    // The row also takes the plan's Fleet… button (addToLinkRow): the list gives up its natural
-    // width (it stretches back over the free room), so the form is no wider than before and the
-    // charts keep their width at 1366x768.
-    link_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    link_->setMinimumContentsLength(10);
+    // Time and energy on a slow link read long ("107.6 min, 98.00 J (full: 5.2 d)"): the row
+    // takes the room the form has rather than widening it (the tooltip holds every figure).
+    time_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    // The plan's own link (its fleet.link), the list the Fleet tab has: one link notion in the
+    // window. Its SF, sub-band, loss, delivery and devices are the Fleet… dialog's.
+    linkBox_ = linkchoices::fleetLinkBox(this, QStringLiteral("planLink"));
+    linkBox_->setToolTip(tr("The link the plan is for (its fleet.link): the per-device time and energy below are "
+                            "on it. Fleet… beside it sets the spreading factor, sub-band, loss, delivery and devices."));
+    // The row also takes the plan's Fleet… button (addToLinkRow). The list's width is set, not
+    // its longest name's: this row sets the form's narrowest width, which must keep the model
+    // and data summaries to two lines so the form fits 1366x768 without scrolling, and no wider
+    // so the charts keep their width.
+    linkBox_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    linkBox_->setMinimumContentsLength(26);
     linkRow_ = new QHBoxLayout;
-    auto* linkRow = linkRow_;
-    linkRow->addWidget(link_, 1);
-    linkRow->addWidget(customKbps_);
+    linkRow_->addWidget(linkBox_, 1);
     form->addRow(tr("Bytes per round"), bytes_);
     form->addRow(tr("Ratio to full"), ratio_);
-    form->addRow(tr("Link"), linkRow);
+    auto* linkLabel = new QLabel(tr("Link"), this);
+    linkLabel->setBuddy(linkBox_);
+    form->addRow(linkLabel, linkRow_);
     form->addRow(tr("Per device"), time_);
-    connect(link_, &QComboBox::currentIndexChanged, this, [this] {
-        customKbps_->setEnabled(link_->currentData().toDouble() == 0);
-        refresh();
-    });
-    connect(customKbps_, &QDoubleSpinBox::valueChanged, this, &CostReadout::refresh);
+    connect(linkBox_, &QComboBox::activated, this, [this] { Q_EMIT linkChosen(linkKey()); });
     refresh();
 }
 
@@ -94,9 +88,9 @@ void CostReadout::setFrontierGroups(std::vector<dpu::FrontierGroup> groups)
     refresh();
 }
 
-void CostReadout::setLinkPreset(int index)
+QString CostReadout::linkKey() const
 {
-    link_->setCurrentIndex(index);
+    return linkBox_->currentData().toString();
 }
 
 void CostReadout::addToLinkRow(QWidget* widget)
@@ -104,39 +98,9 @@ void CostReadout::addToLinkRow(QWidget* widget)
     linkRow_->addWidget(widget);
 }
 
-int CostReadout::linkPreset() const
-{
-    return link_->currentIndex();
-}
-
-void CostReadout::saveSettings(QSettings& s) const
-{
-    s.setValue(QStringLiteral("cost/link"), link_->currentIndex());
-    s.setValue(QStringLiteral("cost/customKbps"), customKbps_->value());
-}
-
-void CostReadout::restoreSettings(const QSettings& s)
-{
-    if (s.contains(QStringLiteral("cost/customKbps")))
-        customKbps_->setValue(s.value(QStringLiteral("cost/customKbps")).toDouble());
-    if (s.contains(QStringLiteral("cost/link")))
-        link_->setCurrentIndex(std::clamp(s.value(QStringLiteral("cost/link")).toInt(), 0, link_->count() - 1));
-}
-
 double CostReadout::fullBytesPerRound() const
 {
     return dpu::fullRoundBits(model_) / 8.0;
-}
-
-double CostReadout::linkBitsPerSecond() const
-{
-    const double preset = link_->currentData().toDouble();
-    return preset > 0 ? preset : customKbps_->value() * 1e3;
-}
-
-double CostReadout::transferSeconds() const
-{
-    return bytesPerRound() * 8.0 / linkBitsPerSecond();
 }
 
 QString CostReadout::bytesText() const
@@ -160,13 +124,13 @@ void CostReadout::refresh()
     plan.k = k_;
     estimate_ = dpu::estimateRound(plan, model_, groups_);
     const QString why = QString::fromStdString(estimate_.why);
-    for (QLabel* l : {bytes_, ratio_, time_})
+    for (QLabel* l : {bytes_, ratio_})
         l->setToolTip(why);
     const double bytes = bytesPerRound();
     if (bytes <= 0) {
         bytes_->setText(QStringLiteral("–"));
         ratio_->setText(QStringLiteral("–"));
-        time_->setText(QStringLiteral("–"));
+        refreshLink(0);
         Q_EMIT changed();
         return;
     }
@@ -187,9 +151,49 @@ void CostReadout::refresh()
     const double full = fullBytesPerRound();
     bytes_->setText(basis.isEmpty() ? formatBytes(bytes) : QStringLiteral("%1 · %2").arg(formatBytes(bytes), basis));
     ratio_->setText(QStringLiteral("%1 (full: %2)").arg(bytes / full, 0, 'g', 4).arg(formatBytes(full)));
-    time_->setText(tr("%1 per round (full: %2)")
-                       .arg(formatSeconds(transferSeconds()), formatSeconds(full * 8.0 / linkBitsPerSecond())));
+    refreshLink(bytes);
     Q_EMIT changed();
+}
+
+void CostReadout::refreshLink(double bytes)
+{
+    const dpu::FleetSettings fleet = dpu::fleetSettingsOf(plan_.fleet);
+    {
+        const QSignalBlocker quiet(linkBox_); // the plan's key shown, not chosen
+        linkchoices::selectLink(linkBox_, QString::fromStdString(plan_.fleet.link));
+    }
+    hasLink_ = false;
+    round_ = {};
+    try {
+        link_ = dpu::slowestLinkOf(fleet.link);
+        dpu::validateLink(link_);
+        hasLink_ = true;
+        if (bytes > 0) {
+            const auto devices = std::max(1, fleet.devices);
+            round_ = dpu::linkRound(link_, static_cast<int64_t>(std::ceil(bytes)), devices);
+            const dpu::LinkRound full = dpu::linkRound(link_, static_cast<int64_t>(std::ceil(fullBytesPerRound())), devices);
+            time_->setText(tr("%1, %2 (full: %3)")
+                               .arg(linkDurationText(round_.deviceSeconds), linkEnergyText(round_.energyPerDevice),
+                                    linkDurationText(full.deviceSeconds)));
+            time_->setToolTip(tr("One device's session for one round on %1: %L2 frames (%L3 redundant), %4 under the "
+                                 "duty cycle, %5 of its battery. All %L6 devices (%7): %8 of wall time, %9 on air. "
+                                 "A full model: %10 per device.")
+                                  .arg(QString::fromStdString(link_.name))
+                                  .arg(round_.frames)
+                                  .arg(round_.redundancy)
+                                  .arg(linkDurationText(round_.deviceSeconds), batteryShareText(round_.batteryShare))
+                                  .arg(devices)
+                                  .arg(link_.delivery == dpu::LinkDelivery::Multicast ? tr("multicast") : tr("unicast"),
+                                       linkDurationText(round_.wallTime), linkDurationText(round_.airtime),
+                                       linkDurationText(full.deviceSeconds)));
+            return;
+        }
+        time_->setText(QStringLiteral("–"));
+        time_->setToolTip(QString());
+    } catch (const std::exception& e) { // the plan check names the fleet key; the row says why too
+        time_->setText(tr("no link: see Fleet…"));
+        time_->setToolTip(QString::fromUtf8(e.what()));
+    }
 }
 
 } // namespace dpu::ui

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Live readout beside k: bytes per round (calibrated or nominal for the plan's coding), ratio to full updating, transfer time per device.
+// Live readout beside k: bytes per round (calibrated or nominal for the plan's coding), ratio to full updating, one device's session and energy on the plan's link.
 #pragma once
 #include "dpu/Cost.h"
 #include "dpu/Frontier.h"
+#include "dpu/LinkModel.h"
 #include "dpu/Plan.h"
 #include "dpu/RoundEstimate.h"
 #include <QList>
@@ -12,8 +13,6 @@
 
 class QComboBox;
 class QHBoxLayout;
-class QSettings;
-class QDoubleSpinBox;
 class QLabel;
 
 namespace dpu::ui {
@@ -26,7 +25,7 @@ public:
         QString name;
         double bitsPerSecond;
     };
-    /// LoRa, NB-IoT, LTE-M, BLE, custom: shared with the budget planner.
+    /// LoRa, NB-IoT, LTE-M, BLE, custom as bare rates: the Budget tab's time window.
     static QList<LinkPreset> linkPresets();
 
     explicit CostReadout(QWidget* parent = nullptr);
@@ -48,18 +47,19 @@ public:
     double bytesPerRound() const { return estimate_.bytes; }
     const dpu::RoundEstimate& estimate() const { return estimate_; }
     double fullBytesPerRound() const;
-    /// Link rate in bit/s of the selected preset (or the custom value).
-    double linkBitsPerSecond() const;
-    /// Seconds to send one round to one device at the link rate.
-    double transferSeconds() const;
-    /// Selects a preset by its index in the combo (LoRa, NB-IoT, LTE-M, BLE, custom).
-    void setLinkPreset(int index);
-    int linkPreset() const;
+    /// Whether the plan's fleet names a link core can build (else the per-device row says why).
+    bool hasLink() const { return hasLink_; }
+    /// The plan's link (its fleet keys) at the slowest SF of its mix (dpu::slowestLinkOf).
+    const dpu::Link& link() const { return link_; }
+    /// One round of bytesPerRound() to the plan's devices on link() (dpu::linkRound).
+    const dpu::LinkRound& linkRound() const { return round_; }
+    /// Seconds of one device's session for one round (duty cycle and fixed costs included);
+    /// 0 without a link or bytes.
+    double transferSeconds() const { return round_.deviceSeconds; }
+    /// The fleet link's key selected in the Link row (the plan's `fleet.link`).
+    QString linkKey() const;
     /// Appends `widget` (owned by the caller's parent) to the end of the Link row.
     void addToLinkRow(QWidget* widget);
-    /// The link choice (preset and custom rate) survives a restart.
-    void saveSettings(QSettings& settings) const;
-    void restoreSettings(const QSettings& settings);
     QString bytesText() const;
 
     /// Units::bytes and Units::seconds (charts/Units.h), for the panels' callers.
@@ -67,11 +67,15 @@ public:
     static QString formatSeconds(double seconds);
 
 Q_SIGNALS:
-    /// The cost model, k or the link changed.
+    /// The cost model, k or the plan changed.
     void changed();
+    /// The user chose another link in the Link row: the plan's `fleet.link` becomes `key`.
+    void linkChosen(const QString& key);
 
 private:
     void refresh();
+    /// The per-device row: link_ and round_ from the plan's fleet and the bytes.
+    void refreshLink(double bytes);
 
     dpu::CostModel model_;
     double k_ = 0.01;
@@ -81,9 +85,11 @@ private:
     QLabel* bytes_;
     QLabel* ratio_;
     QLabel* time_;
-    QHBoxLayout* linkRow_ = nullptr; ///< the list, the custom rate and what addToLinkRow() adds
-    QComboBox* link_;
-    QDoubleSpinBox* customKbps_;
+    QHBoxLayout* linkRow_ = nullptr; ///< the list and what addToLinkRow() adds
+    QComboBox* linkBox_;
+    bool hasLink_ = false;
+    dpu::Link link_;
+    dpu::LinkRound round_;
 };
 
 } // namespace dpu::ui

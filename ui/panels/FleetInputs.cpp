@@ -18,6 +18,11 @@
 
 namespace dpu::ui {
 
+namespace {
+constexpr int kOwnMix = -1;                 ///< the SF list's entry for a mix of the plan's own
+constexpr int kMixTextRole = Qt::UserRole + 1; ///< that entry's mix text
+} // namespace
+
 using linkchoices::isRegion;
 using linkchoices::percentBox;
 
@@ -57,13 +62,7 @@ FleetInputs::FleetInputs(QWidget* parent) : QGroupBox(tr("Fleet"), parent)
 
 void FleetInputs::addLinkRows(QFormLayout* form)
 {
-    link_ = new QComboBox(this);
-    link_->setObjectName(QStringLiteral("fleetLink"));
-    link_->addItem(tr("LoRaWAN EU868"), QStringLiteral("lorawan-eu868"));
-    link_->addItem(tr("LoRaWAN US915"), QStringLiteral("lorawan-us915"));
-    for (const std::string& key : dpu::linkPresetKeysList())
-        if (key.rfind("lorawan-", 0) != 0) // the regions above take the SF
-            link_->addItem(QString::fromStdString(dpu::linkPreset(key).name), QString::fromStdString(key));
+    link_ = linkchoices::fleetLinkBox(this, QStringLiteral("fleetLink"));
     form->addRow(tr("Link"), link_);
     sf_ = new QComboBox(this);
     sf_->setObjectName(QStringLiteral("fleetSf"));
@@ -198,6 +197,24 @@ dpu::FleetSettings FleetInputs::flagship()
     return s;
 }
 
+void FleetInputs::selectSpreadingFactor(int spreadingFactor, const std::string& mix)
+{
+    const int own = sf_->findData(kOwnMix);
+    if (own >= 0)
+        sf_->removeItem(own);
+    const QString text = QString::fromStdString(mix).trimmed();
+    if (!text.isEmpty() && text.compare(QLatin1String("fuotasim"), Qt::CaseInsensitive) != 0) {
+        // A plan's (or the settings') own mix: shown as written, kept as written.
+        sf_->insertItem(1, tr("Mix %1").arg(text), kOwnMix);
+        sf_->setItemData(1, text, kMixTextRole);
+        sf_->setCurrentIndex(1);
+        return;
+    }
+    // SF 0 without a mix is the link's own SF7 (linkOf), not the mix entry (data 0).
+    const int sf = sf_->findData(text.isEmpty() ? (spreadingFactor > 0 ? spreadingFactor : 7) : 0);
+    sf_->setCurrentIndex(sf < 0 ? 0 : sf);
+}
+
 void FleetInputs::updateEnabled()
 {
     // The SF belongs to the LoRaWAN regions, the sub-bands to EU868; other links are presets.
@@ -214,8 +231,10 @@ dpu::FleetSettings FleetInputs::settings() const
     s.link.link = link_->currentData().toString().toStdString();
     const bool region = isRegion(link_->currentData().toString());
     const int sf = sf_->currentData().toInt();
-    s.link.spreadingFactor = region ? sf : 0;
-    s.link.sfMix = region && sf == 0 ? "fuotasim" : "";
+    s.link.spreadingFactor = region && sf > 0 ? sf : 0;
+    s.link.sfMix = !region || sf > 0 ? ""
+                   : sf == kOwnMix ? sf_->currentData(kMixTextRole).toString().toStdString()
+                                   : "fuotasim";
     s.link.dutyCycle = s.link.link == "lorawan-eu868" ? duty_->currentData().toDouble() : NAN;
     s.link.frameLoss = loss_->value() / 100.0;
     s.link.delivery = linkchoices::deliveryOf(delivery_);
@@ -235,11 +254,8 @@ dpu::FleetSettings FleetInputs::settings() const
 
 void FleetInputs::setSettings(const dpu::FleetSettings& s)
 {
-    const int link = link_->findData(QString::fromStdString(s.link.link));
-    link_->setCurrentIndex(link < 0 ? 0 : link);
-    // SF 0 without a mix is the link's own SF7 (linkOf), not the mix entry (data 0).
-    const int sf = sf_->findData(s.link.sfMix.empty() ? (s.link.spreadingFactor > 0 ? s.link.spreadingFactor : 7) : 0);
-    sf_->setCurrentIndex(sf < 0 ? 0 : sf);
+    linkchoices::selectLink(link_, QString::fromStdString(s.link.link));
+    selectSpreadingFactor(s.link.spreadingFactor, s.link.sfMix);
     linkchoices::selectDutyCycle(duty_, s.link.dutyCycle);
     loss_->setValue(100.0 * s.link.frameLoss);
     linkchoices::selectDelivery(delivery_, s.link.delivery);
@@ -262,6 +278,7 @@ void FleetInputs::saveSettings(QSettings& q) const
     const dpu::FleetSettings s = settings();
     q.setValue(QStringLiteral("fleet/link"), QString::fromStdString(s.link.link));
     q.setValue(QStringLiteral("fleet/spreadingFactor"), s.link.sfMix.empty() ? s.link.spreadingFactor : 0);
+    q.setValue(QStringLiteral("fleet/sfMix"), QString::fromStdString(s.link.sfMix));
     q.setValue(QStringLiteral("fleet/dutyCycle"), duty_->currentData().toDouble());
     q.setValue(QStringLiteral("fleet/frameLoss"), s.link.frameLoss);
     q.setValue(QStringLiteral("fleet/delivery"), static_cast<int>(s.link.delivery));
@@ -288,7 +305,8 @@ void FleetInputs::restoreSettings(const QSettings& q)
     s.link.link = get("link", QString::fromStdString(s.link.link)).toString().toStdString();
     const int sf = get("spreadingFactor", s.link.sfMix.empty() ? s.link.spreadingFactor : 0).toInt();
     s.link.spreadingFactor = sf;
-    s.link.sfMix = sf == 0 ? "fuotasim" : "";
+    // Settings of earlier versions have no mix key: SF 0 was FUOTASim's mix.
+    s.link.sfMix = get("sfMix", QString::fromLatin1(sf == 0 ? "fuotasim" : "")).toString().toStdString();
     s.link.dutyCycle = get("dutyCycle", s.link.dutyCycle).toDouble();
     s.link.frameLoss = get("frameLoss", s.link.frameLoss).toDouble();
     const int delivery = get("delivery", static_cast<int>(s.link.delivery)).toInt();

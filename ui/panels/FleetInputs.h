@@ -47,6 +47,9 @@ private:
     void addProcessorRows(QFormLayout* form);
     void chooseTrace();
     void updateEnabled();
+    /// Selects the SF row for `mix` (and `spreadingFactor` without one): FUOTASim's entry, an
+    /// SF, or an entry of the mix's own text for any other mix (replacing an earlier one).
+    void selectSpreadingFactor(int spreadingFactor, const std::string& mix);
 
     QFormLayout* form_ = nullptr;
     QLayout* traceRow_ = nullptr;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // LinkChoices: the link settings' widgets, built once for the Fleet tab and the Budget tab.
 #include "panels/LinkChoices.h"
+#include "dpu/LinkModel.h"
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QObject>
@@ -12,6 +13,27 @@ namespace dpu::ui::linkchoices {
 bool isRegion(const QString& key)
 {
     return key == QLatin1String("lorawan-eu868") || key == QLatin1String("lorawan-us915");
+}
+
+QComboBox* fleetLinkBox(QWidget* parent, const QString& objectName)
+{
+    auto* box = new QComboBox(parent);
+    box->setObjectName(objectName);
+    box->addItem(QObject::tr("LoRaWAN EU868"), QStringLiteral("lorawan-eu868"));
+    box->addItem(QObject::tr("LoRaWAN US915"), QStringLiteral("lorawan-us915"));
+    for (const std::string& key : dpu::linkPresetKeysList())
+        if (key.rfind("lorawan-", 0) != 0) // the regions above take the SF
+            box->addItem(QString::fromStdString(dpu::linkPreset(key).name), QString::fromStdString(key));
+    return box;
+}
+
+void selectLink(QComboBox* box, const QString& key)
+{
+    int index = 0;
+    for (int i = 0; i < box->count(); ++i)
+        if (box->itemData(i).toString().compare(key, Qt::CaseInsensitive) == 0)
+            index = i;
+    box->setCurrentIndex(index);
 }
 
 QComboBox* dutyCycleBox(QWidget* parent, const QString& objectName)

@@ -10,6 +10,12 @@ class QWidget;
 
 namespace dpu::ui::linkchoices {
 
+/// The links a plan's fleet can name (its `fleet.link`): the LoRaWAN regions EU868 and US915
+/// (which take a spreading factor), then core's other presets (NB-IoT, LTE-M, BLE). Item data:
+/// the key. Owned by `parent`; the Fleet tab's and the plan form's lists are this one.
+QComboBox* fleetLinkBox(QWidget* parent, const QString& objectName);
+/// Selects the item of `key` (case-insensitive; the first for a key the list lacks).
+void selectLink(QComboBox* box, const QString& key);
 /// True for the LoRaWAN regions, which take a spreading factor ("lorawan-eu868", "lorawan-us915").
 bool isRegion(const QString& key);
 /// The EU868 sub-bands by their duty cycle: 1 % (865-868.6 MHz, first), 0.1 %, 10 %. Item data:

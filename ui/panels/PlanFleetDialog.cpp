@@ -15,7 +15,8 @@ PlanFleetDialog::PlanFleetDialog(QWidget* parent) : QDialog(parent)
     setWindowTitle(tr("Link and fleet of the plan"));
     auto* layout = new QVBoxLayout(this);
     auto* about = new QLabel(tr("The deployment this plan is for: <b>dpu-cli fleet</b> and the Fleet tab's "
-                                "<i>Use the plan's fleet</i> start from it. Training does not read it."),
+                                "<i>Use the plan's fleet</i> start from it, and the form's per-device time and energy are on its link. "
+                                "Training does not read it."),
                              this);
     about->setWordWrap(true);
     layout->addWidget(about);

@@ -13,7 +13,7 @@ class PlanFleetDialog : public QDialog {
 public:
     explicit PlanFleetDialog(QWidget* parent = nullptr);
 
-    /// Shows a plan's fleet keys (a mix other than FUOTASim's shows as FUOTASim's).
+    /// Shows a plan's fleet keys (a mix of its own as written, in the SF list).
     void setFleet(const dpu::PlanFleet& fleet);
     /// The fleet keys the rows state; the keys given to setFleet() as they were while no row
     /// changed (a plan opened and confirmed keeps its bytes: SF 0 shows as SF7, and stays 0).

@@ -3,6 +3,7 @@
 #include "panels/PlanPanel.h"
 #include "dpu/FleetSettings.h"
 #include "panels/PlanFleetDialog.h"
+#include "panels/PlanMethodDialog.h"
 #include "dpu/Cost.h"
 #include "dpu/DataFormats.h"
 #include "dpu/DatasetSize.h"
@@ -217,6 +218,8 @@ void PlanPanel::setPlan(const dpu::Plan& plan)
     nameFollows_ = QString::fromStdString(plan.name) == automaticName(plan);
     filling_ = true;
     setPlanFleet(plan.fleet); // its button's tooltip
+    method_->setToolTip(tr("The plan's method: %1. Opens the mode, re-initialisation, FU's start and rewinding.")
+                            .arg(PlanMethodDialog::summary(plan)));
     name_->setText(QString::fromStdString(plan.name));
     model_->setCurrentText(QString::fromStdString(plan.model));
     setComboValue(datasetKind_, plan.dataset.kind);
@@ -282,7 +285,40 @@ void PlanPanel::setPlanFleet(const dpu::PlanFleet& fleet)
                            .arg(fleet.frameLoss * 100)
                            .arg(fleet.availability * 100)
                            .arg(fleet.roundPeriodHours));
-    if (!filling_)
+    if (filling_) // setPlan() gives the readout the whole plan once it is filled
+        return;
+    cost_->setPlan(plan()); // the per-device row is on this link
+    Q_EMIT planEdited();
+}
+
+void PlanPanel::choosePlanLink(const QString& key)
+{
+    if (key.toStdString() == base_.fleet.link)
+        return;
+    dpu::PlanFleet fleet = base_.fleet;
+    fleet.link = key.toStdString();
+    // An SF, a sub-band or multicast belongs to the link they were chosen for.
+    fleet.spreadingFactor = 0;
+    fleet.sfMix.clear();
+    fleet.dutyCycle = 0;
+    fleet.delivery = dpu::DeliveryChoice::Preset;
+    setPlanFleet(fleet);
+    validate();
+}
+
+void PlanPanel::editPlanMethod()
+{
+    PlanMethodDialog dialog(this);
+    const dpu::Plan before = plan();
+    dialog.setPlan(before);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    dialog.applyTo(base_);
+    method_->setToolTip(tr("The plan's method: %1. Opens the mode, re-initialisation, FU's start and rewinding.")
+                            .arg(PlanMethodDialog::summary(base_)));
+    validate();
+    cost_->setPlan(plan());
+    if (dpu::planToJson(plan()) != dpu::planToJson(before))
         Q_EMIT planEdited();
 }
 

@@ -45,6 +45,12 @@ public:
     void setPlanFleet(const dpu::PlanFleet& fleet);
     /// Opens the Fleet… dialog over the plan's fleet keys; OK keeps what it states.
     void editPlanFleet();
+    /// Opens the Method… dialog over the plan's mode, reinit, reinit_every, fu_start and
+    /// rewind; OK keeps what it states.
+    void editPlanMethod();
+    /// The Link row's choice: the plan's `fleet.link` becomes `key`; another link starts from
+    /// its own SF, sub-band and delivery (devices, loss, availability and period stay).
+    void choosePlanLink(const QString& key);
     /// Marks what a plan file got wrong (dpu::recoverPlan's problems; the form holds defaults
     /// there) until the user edits each marked field; Run stays refused meanwhile. setPlan()
     /// clears them, so call this after it.
@@ -194,6 +200,7 @@ private:
     QSlider* kSlider_;
     CostReadout* cost_;
     QToolButton* fleet_; ///< the plan's link and fleet (PlanFleetDialog); its tooltip says what they are
+    QToolButton* method_; ///< mode, re-initialisation, FU's start, rewinding (PlanMethodDialog)
     QComboBox* values_;
     QCheckBox* quantAware_;
     QComboBox* dense_;

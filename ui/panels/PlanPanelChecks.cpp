@@ -189,7 +189,9 @@ void PlanPanel::mapFields()
         {QStringLiteral("train.optimizer"), optimizer_}, {QStringLiteral("seeds"), seeds_}, {QStringLiteral("device"), device_},
         {QStringLiteral("bundle.values"), values_}, {QStringLiteral("bundle.quant_aware"), values_},
         {QStringLiteral("bundle.dense_tensors"), dense_}, {QStringLiteral("budget.bytes_per_round"), budget_},
-        {QStringLiteral("budget.bytes_total"), budget_}};
+        {QStringLiteral("budget.bytes_total"), budget_}, {QStringLiteral("mode"), method_},
+        {QStringLiteral("reinit"), method_}, {QStringLiteral("reinit_every"), method_},
+        {QStringLiteral("fu_start"), method_}, {QStringLiteral("rewind"), method_}};
     const QStringList none = pathsWithoutField();
     for (const dpu::PlanField& f : dpu::planFields()) {
         const QString path = QString::fromStdString(f.path);

@@ -103,8 +103,24 @@ void PlanPanel::addSplitRows(QFormLayout* form, QWidget* box)
 
 void PlanPanel::addStrategyBox(QFormLayout* form, QWidget* box)
 {
-    strategiesBox_ = new QGroupBox(tr("Strategies to compare"), box);
+    // The heading carries the plan's Method… (mode, re-initialisation, FU's start, rewinding:
+    // the paper's ablations) at its right, in a dialog: the form has no row to spare at 1366x768.
+    auto* heading = new QHBoxLayout;
+    heading->setContentsMargins(0, 0, 0, 0);
+    heading->addWidget(new QLabel(tr("Strategies to compare"), box));
+    heading->addStretch(1);
+    method_ = new QToolButton(box);
+    method_->setText(tr("Method…"));
+    method_->setObjectName(QStringLiteral("planMethod"));
+    heading->addWidget(method_);
+    connect(method_, &QToolButton::clicked, this, &PlanPanel::editPlanMethod);
+    form->addRow(heading);
+    strategiesBox_ = new QGroupBox(box);
     auto* grid = new QGridLayout(strategiesBox_);
+    // The heading's button is taller than a group box's title: tighter rows give it back.
+    const QMargins m = grid->contentsMargins();
+    grid->setContentsMargins(m.left(), 4, m.right(), 4);
+    grid->setVerticalSpacing(2);
     int i = 0;
     for (const auto& s : dpu::strategyNames()) {
         auto* c = new QCheckBox(QString::fromStdString(s), strategiesBox_);
@@ -144,6 +160,7 @@ void PlanPanel::addRatioRows(QFormLayout* form, QWidget* box)
     fleet_->setObjectName(QStringLiteral("planFleet"));
     cost_->addToLinkRow(fleet_);
     connect(fleet_, &QToolButton::clicked, this, &PlanPanel::editPlanFleet);
+    connect(cost_, &CostReadout::linkChosen, this, &PlanPanel::choosePlanLink);
 }
 
 void PlanPanel::addBundleRows(QFormLayout* form, QWidget* box)

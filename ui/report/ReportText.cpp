@@ -20,6 +20,39 @@ QString esc(const std::string& s)
     return QString::fromStdString(s).toHtmlEscaped();
 }
 
+QString trText(const char* text)
+{
+    return QCoreApplication::translate("dpu::ui::ReportText", text);
+}
+
+/// What the time column is: one device's session on the report's link (as the plan form's
+/// per-device row), or why there is none.
+QString linkSentence(const ReportOptions& options)
+{
+    if (!options.link)
+        return trText("no link was given, so no times.");
+    const dpu::Link& l = *options.link;
+    return trText("the time one device's session for one round takes on %1 (%2, %L3 devices, duty cycle %4 %, "
+                  "frame loss %5 %).")
+        .arg(QString::fromStdString(l.name).toHtmlEscaped(),
+             l.delivery == dpu::LinkDelivery::Multicast ? trText("multicast") : trText("unicast"))
+        .arg(options.devices)
+        .arg(l.dutyCycle * 100)
+        .arg(l.frameLoss * 100);
+}
+
+QString sessionTime(const ReportOptions& options, double bytes)
+{
+    if (!options.link || bytes <= 0)
+        return QStringLiteral("–");
+    try {
+        return Units::seconds(
+            dpu::linkRound(*options.link, static_cast<int64_t>(std::ceil(bytes)), std::max(1, options.devices)).deviceSeconds);
+    } catch (const std::exception&) { // a link the caller did not check: no time rather than none at all
+        return QStringLiteral("–");
+    }
+}
+
 struct StrategyFigures {
     double meanAccuracy = 0;
     double bytesPerRound = 0; ///< bundle bytes (analytic when no bundle was measured) per round
@@ -196,9 +229,8 @@ QString ReportText::strategyTable(const std::vector<dpu::RunFolder>& runs, const
     h += QStringLiteral("<h2>%1</h2>").arg(tr("Per strategy"));
     h += QStringLiteral("<p>%1</p>")
              .arg(tr("Mean test accuracy over every round and seed; the difference to full updating (FU) of the same run in "
-                     "percentage points; bytes of the update bundles a device receives, per round and over the run; the time "
-                     "one round takes on %1.")
-                      .arg(options.linkName.toHtmlEscaped()));
+                     "percentage points; bytes of the update bundles a device receives, per round and over the run; %1")
+                      .arg(linkSentence(options)));
     h += QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\">");
     h += QStringLiteral("<tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th><th>%6</th><th>%7</th></tr>")
              .arg(tr("Run"), tr("Strategy"), tr("Mean accuracy"), tr("vs FU"), tr("Bytes per round"), tr("Bytes in total"),
@@ -214,9 +246,7 @@ QString ReportText::strategyTable(const std::vector<dpu::RunFolder>& runs, const
                                                             : QStringLiteral("%1%2 pp")
                                                                   .arg(f.meanAccuracy >= fu.meanAccuracy ? QStringLiteral("+") : QString())
                                                                   .arg(100.0 * (f.meanAccuracy - fu.meanAccuracy), 0, 'f', 2);
-            const QString time = options.linkBitsPerSecond > 0
-                                     ? Units::seconds(f.bytesPerRound * 8.0 / options.linkBitsPerSecond)
-                                     : QStringLiteral("–");
+            const QString time = sessionTime(options, f.bytesPerRound);
             h += QStringLiteral("<tr><td>%1</td><td>%2</td><td align=\"right\">%3</td><td align=\"right\">%4</td>"
                                 "<td align=\"right\">%5</td><td align=\"right\">%6</td><td align=\"right\">%7</td></tr>")
                      .arg(shortName(run), esc(strategy), Units::percent(f.meanAccuracy), diff,

@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: MIT
 // The report of a set of runs as one PDF (QPdfWriter): plan, charts, frontier with the budget, a table per strategy, the fleet.
 #pragma once
+#include "dpu/LinkModel.h"
 #include "dpu/RunFolder.h"
 #include "report/ReportFleet.h"
 #include <QSize>
 #include <QString>
+#include <optional>
 #include <vector>
 
 namespace dpu::ui {
 
 struct ReportOptions {
-    QString linkName = QStringLiteral("NB-IoT (60 kbit/s)"); ///< the link transfer times are given for
-    double linkBitsPerSecond = 60e3;
+    /// The link the per-round times are given for: one device's session (dpu::linkRound's
+    /// deviceSeconds, duty cycle and fixed costs included) with `devices` devices; none: no times.
+    std::optional<dpu::Link> link;
+    int devices = 1;
     double budgetBytes = 0;      ///< bytes per round per device drawn on the frontier (0: none)
     /// A finished fleet simulation of these runs (the caller's: the writer simulates nothing);
     /// no series: no fleet page.

@@ -60,6 +60,13 @@ struct FleetSettings {
 /// field for an unknown key, an SF or a sub-band the region lacks; other ranges are checked by
 /// validateLink()/validateFleet() (the CLI reports them in that order).
 Link linkOf(const LinkSettings& settings);
+/// linkOf() at the slowest spreading factor of the settings' mix (the pace a multicast to the
+/// whole mix keeps, and the longest session one of its devices has): what the plan form's and
+/// the report's per-device figures use. Without a mix, linkOf(). Throws as linkOf().
+Link slowestLinkOf(const LinkSettings& settings);
+/// `link` moved to the slowest spreading factor that has a share in `mix`; `link` itself for an
+/// empty mix or a link without LoRa. Throws LinkError as withSpreadingFactor().
+Link atSlowestSpreadingFactor(const Link& link, const std::vector<SpreadingFactorShare>& mix);
 /// The SF mix the settings name, SF ascending (empty: none). Throws LinkError("sfMix").
 std::vector<SpreadingFactorShare> sfMixOf(const LinkSettings& settings);
 /// The processor (clockHz 0 for CpuChoice::None). Throws nothing; validateDeviceCpu() checks it.

@@ -17,9 +17,9 @@ FieldBinding required(const std::string& path, Ref<std::string> ref, const std::
 /// reinit_every: a round count replacing the rule; it needs the rule's strategies to re-initialise.
 FieldBinding reinitEveryField()
 {
-    FieldBinding b = advanced(integer<int>(
+    FieldBinding b = integer<int>(
         "reinit_every", [](Plan& p) -> int& { return p.reinitEvery; }, 0, 100000, "0 (the rule) .. 100000", Write::Set,
-        "DPU/LCPU/GCPU-reinit re-initialise every n rounds (rounds 1, 1 + n, ...) instead of the rule; 0: the rule"));
+        "DPU/LCPU/GCPU-reinit re-initialise every n rounds (rounds 1, 1 + n, ...) instead of the rule; 0: the rule");
     b.check = [range = b.check](const Plan& p) {
         range(p);
         if (p.reinitEvery == 0)
@@ -108,20 +108,21 @@ std::vector<FieldBinding> splitAndMethod()
                        Write::Always, "updating ratio: share of partial weights changed per round"));
     t.push_back(number("lambda", [](Plan& p) -> double& { return p.lambda; }, {0, 1, true, true}, "a value in [0, 1]",
                        Write::Always, "DPU's weight of the normalised global contribution (1 - lambda: local)"));
-    t.push_back(advanced(flag("reinit", [](Plan& p) -> bool& { return p.reinit; }, Write::Always,
+    // The window edits these five in its Method… dialog.
+    t.push_back(flag("reinit", [](Plan& p) -> bool& { return p.reinit; }, Write::Always,
                      "DPU/LCPU re-initialise by the rule of the paper (Sec. 4.2), or every `reinit_every` "
-                     "rounds; false: never")));
+                     "rounds; false: never"));
     t.push_back(reinitEveryField());
-    t.push_back(advanced(choice<FuStart>("fu_start", [](Plan& p) -> FuStart& { return p.fuStart; }, Write::Set,
-                                         "FU's start each round: `seeded` (the same seeded random model, the paper's "
-                                         "baseline), `fresh` (a new random model each round), `last` (the deployed "
-                                         "weights of the round before)")));
-    t.push_back(advanced(flag("rewind", [](Plan& p) -> bool& { return p.rewind; }, Write::Set,
-                              "multi mode: DPU/GCPU/LCPU rewind iteratively, 20 % of the remaining weights per step "
-                              "(as single mode always does), instead of all at once")));
-    t.push_back(advanced(choice<RunMode>("mode", [](Plan& p) -> RunMode& { return p.mode; }, Write::Always,
+    t.push_back(choice<FuStart>("fu_start", [](Plan& p) -> FuStart& { return p.fuStart; }, Write::Set,
+                                "FU's start each round: `seeded` (the same seeded random model, the paper's "
+                                "baseline), `fresh` (a new random model each round), `last` (the deployed "
+                                "weights of the round before)"));
+    t.push_back(flag("rewind", [](Plan& p) -> bool& { return p.rewind; }, Write::Set,
+                     "multi mode: DPU/GCPU/LCPU rewind iteratively, 20 % of the remaining weights per step "
+                     "(as single mode always does), instead of all at once"));
+    t.push_back(choice<RunMode>("mode", [](Plan& p) -> RunMode& { return p.mode; }, Write::Always,
                                 "`multi`: multi-round updating; `single`: round 1 trains the deployed model fully, round 2 "
-                                "updates it once with iterative rewinding (20 % of the remaining weights per step)")));
+                                "updates it once with iterative rewinding (20 % of the remaining weights per step)"));
     return t;
 }
 

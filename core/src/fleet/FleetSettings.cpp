@@ -44,6 +44,22 @@ Link linkOf(const LinkSettings& s)
     return link;
 }
 
+Link atSlowestSpreadingFactor(const Link& link, const std::vector<SpreadingFactorShare>& mix)
+{
+    int slowest = 0;
+    for (const SpreadingFactorShare& m : mix)
+        if (m.share > 0)
+            slowest = std::max(slowest, m.spreadingFactor);
+    if (slowest == 0 || !link.lora || slowest == link.modulation.spreadingFactor)
+        return link;
+    return withSpreadingFactor(link, slowest);
+}
+
+Link slowestLinkOf(const LinkSettings& s)
+{
+    return atSlowestSpreadingFactor(linkOf(s), sfMixOf(s));
+}
+
 FleetSettings fleetSettingsOf(const PlanFleet& f)
 {
     FleetSettings s;

@@ -154,6 +154,33 @@ private Q_SLOTS:
         s = {};
         s.sfMix = "7:x";
         QVERIFY(errorOf([&] { dpu::linkOf(s); }).startsWith(QStringLiteral("sfMix: ")));
+        QVERIFY(errorOf([&] { dpu::slowestLinkOf(s); }).startsWith(QStringLiteral("sfMix: ")));
+    }
+
+    void slowestLinkOfAMix()
+    {
+        // The per-device figures of the plan form and the report: the mix's slowest SF, the
+        // sub-band, loss and delivery kept; without a mix (or off LoRa) linkOf() itself.
+        dpu::LinkSettings s;
+        s.sfMix = "fuotasim";
+        s.dutyCycle = 0.1;
+        s.frameLoss = 0.1;
+        dpu::Link l = dpu::slowestLinkOf(s);
+        QCOMPARE(l.modulation.spreadingFactor, 12);
+        QCOMPARE(l.maxPayloadBytes, 51);
+        QCOMPARE(l.dutyCycle, 0.1);
+        QCOMPARE(l.frameLoss, 0.1);
+        QVERIFY(l.modulation.lowDataRateOptimize);
+        s.sfMix = "7:3,9:1,12:0"; // an SF without a share is no device's
+        QCOMPARE(dpu::slowestLinkOf(s).modulation.spreadingFactor, 9);
+        s.sfMix.clear();
+        s.spreadingFactor = 8;
+        QCOMPARE(dpu::slowestLinkOf(s).key, dpu::linkOf(s).key);
+        s = {};
+        s.link = "nb-iot-nb2";
+        QCOMPARE(dpu::slowestLinkOf(s).key, std::string("nb-iot-nb2"));
+        QCOMPARE(dpu::atSlowestSpreadingFactor(dpu::linkOf(s), dpu::fuotaSimSpreadingFactorMix()).key,
+                 std::string("nb-iot-nb2"));
     }
 
     void processorAndConfig()

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+// PlanMethodDialog: the mode and the paper's ablations (re-initialisation, FU's start, rewinding) over a plan, OK to keep them.
+#include "panels/PlanMethodDialog.h"
+#include <QCheckBox>
+#include <algorithm>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace dpu::ui {
+
+namespace {
+
+enum class Reinit { Rule, Every, Never };
+
+} // namespace
+
+PlanMethodDialog::PlanMethodDialog(QWidget* parent) : QDialog(parent)
+{
+    setObjectName(QStringLiteral("planMethodDialog"));
+    setWindowTitle(tr("Method of the plan"));
+    auto* layout = new QVBoxLayout(this);
+    auto* about = new QLabel(tr("How the strategies train each round: the paper's choices by default, its appendix's "
+                                "alternatives to compare against them (plan keys <b>mode</b>, <b>reinit</b>, "
+                                "<b>reinit_every</b>, <b>fu_start</b>, <b>rewind</b>)."),
+                             this);
+    about->setWordWrap(true);
+    layout->addWidget(about);
+    auto* form = new QFormLayout;
+    mode_ = new QComboBox(this);
+    mode_->setObjectName(QStringLiteral("methodMode"));
+    mode_->addItem(tr("Multi-round: every round updates the deployed model"), static_cast<int>(dpu::RunMode::Multi));
+    mode_->addItem(tr("Single update: round 2 updates round 1's model once"), static_cast<int>(dpu::RunMode::Single));
+    mode_->setToolTip(tr("Single mode trains the deployed model fully in round 1 and updates it once in round 2 "
+                         "with iterative rewinding (20 % of the remaining weights per step), as the paper's Table 3"));
+    form->addRow(tr("&Mode"), mode_);
+    reinit_ = new QComboBox(this);
+    reinit_->setObjectName(QStringLiteral("methodReinit"));
+    reinit_->addItem(tr("By the paper's rule"), static_cast<int>(Reinit::Rule));
+    reinit_->addItem(tr("Every n rounds"), static_cast<int>(Reinit::Every));
+    reinit_->addItem(tr("Never"), static_cast<int>(Reinit::Never));
+    reinit_->setToolTip(tr("When DPU, LCPU, dpu-memory and gcpu-reinit start over from the seeded random model: when "
+                           "the data has grown enough to pay off (the paper's Sec. 4.2), every n rounds (its appendix "
+                           "compares 1, 5, 10, 20), or never"));
+    every_ = new QSpinBox(this);
+    every_->setObjectName(QStringLiteral("methodReinitEvery"));
+    every_->setRange(1, 100000);
+    every_->setValue(5);
+    every_->setPrefix(tr("n = "));
+    auto* reinitRow = new QHBoxLayout;
+    reinitRow->addWidget(reinit_, 1);
+    reinitRow->addWidget(every_);
+    auto* reinitLabel = new QLabel(tr("&Re-initialise"), this);
+    reinitLabel->setBuddy(reinit_);
+    form->addRow(reinitLabel, reinitRow);
+    fuStart_ = new QComboBox(this);
+    fuStart_->setObjectName(QStringLiteral("methodFuStart"));
+    fuStart_->addItem(tr("The same seeded random model (the paper)"), static_cast<int>(dpu::FuStart::Seeded));
+    fuStart_->addItem(tr("A new random model each round"), static_cast<int>(dpu::FuStart::Fresh));
+    fuStart_->addItem(tr("The last round's weights"), static_cast<int>(dpu::FuStart::Last));
+    fuStart_->setToolTip(tr("Where full updating's training starts each round (the paper's appendix compares the three)"));
+    form->addRow(tr("&FU starts from"), fuStart_);
+    rewind_ = new QCheckBox(tr("Rewind iteratively in multi-round mode"), this);
+    rewind_->setObjectName(QStringLiteral("methodRewind"));
+    rewind_->setToolTip(tr("DPU, GCPU and LCPU reach k in steps of 20 % of the remaining weights with a fine-tune each, "
+                           "as single mode always does, instead of one top-k mask (several times the training time)"));
+    form->addRow(QString(), rewind_);
+    layout->addLayout(form);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    layout->addWidget(buttons);
+    connect(mode_, &QComboBox::currentIndexChanged, this, &PlanMethodDialog::updateEnabled);
+    connect(reinit_, &QComboBox::currentIndexChanged, this, &PlanMethodDialog::updateEnabled);
+    setMinimumWidth(480);
+    updateEnabled();
+}
+
+void PlanMethodDialog::setPlan(const dpu::Plan& plan)
+{
+    mode_->setCurrentIndex(std::max(0, mode_->findData(static_cast<int>(plan.mode))));
+    const Reinit r = !plan.reinit ? Reinit::Never : plan.reinitEvery > 0 ? Reinit::Every : Reinit::Rule;
+    reinit_->setCurrentIndex(reinit_->findData(static_cast<int>(r)));
+    if (plan.reinitEvery > 0)
+        every_->setValue(plan.reinitEvery);
+    fuStart_->setCurrentIndex(std::max(0, fuStart_->findData(static_cast<int>(plan.fuStart))));
+    rewind_->setChecked(plan.rewind);
+    updateEnabled();
+}
+
+void PlanMethodDialog::applyTo(dpu::Plan& plan) const
+{
+    plan.mode = static_cast<dpu::RunMode>(mode_->currentData().toInt());
+    const auto r = static_cast<Reinit>(reinit_->currentData().toInt());
+    plan.reinit = r != Reinit::Never;
+    plan.reinitEvery = r == Reinit::Every ? every_->value() : 0;
+    plan.fuStart = static_cast<dpu::FuStart>(fuStart_->currentData().toInt());
+    plan.rewind = rewind_->isChecked();
+}
+
+void PlanMethodDialog::updateEnabled()
+{
+    const bool multi = mode_->currentData().toInt() == static_cast<int>(dpu::RunMode::Multi);
+    // Single mode always rewinds and re-initialises nothing between its two rounds.
+    rewind_->setEnabled(multi);
+    every_->setEnabled(reinit_->currentData().toInt() == static_cast<int>(Reinit::Every));
+}
+
+QString PlanMethodDialog::summary(const dpu::Plan& plan)
+{
+    const QString mode = plan.mode == dpu::RunMode::Single ? tr("single update") : tr("multi-round");
+    const QString reinit = !plan.reinit            ? tr("never re-initialised")
+                           : plan.reinitEvery > 0 ? tr("re-initialised every %1 rounds").arg(plan.reinitEvery)
+                                                  : tr("re-initialised by the paper's rule");
+    const QString fu = plan.fuStart == dpu::FuStart::Fresh  ? tr("FU from a new random model")
+                       : plan.fuStart == dpu::FuStart::Last ? tr("FU from the last weights")
+                                                            : tr("FU from the seeded model");
+    QString s = QStringLiteral("%1, %2, %3").arg(mode, reinit, fu);
+    if (plan.rewind)
+        s += tr(", iterative rewinding");
+    return s;
+}
+
+} // namespace dpu::ui

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+// The plan's method options (mode, re-initialisation, FU's start, rewinding) edited in a dialog: the paper's ablations, beside λ on the form.
+#pragma once
+#include "dpu/Plan.h"
+#include <QDialog>
+#include <QString>
+
+class QCheckBox;
+class QComboBox;
+class QSpinBox;
+
+namespace dpu::ui {
+
+class PlanMethodDialog : public QDialog {
+    Q_OBJECT
+public:
+    explicit PlanMethodDialog(QWidget* parent = nullptr);
+
+    /// Shows the plan's mode, reinit, reinit_every, fu_start and rewind.
+    void setPlan(const dpu::Plan& plan);
+    /// Writes the five keys the rows state into `plan` (nothing else changes). Throws nothing;
+    /// the plan's check names a key a combination breaks (reinit_every in single mode).
+    void applyTo(dpu::Plan& plan) const;
+    /// The five keys of `plan` in one line, for the form's button.
+    static QString summary(const dpu::Plan& plan);
+
+private:
+    void updateEnabled();
+
+    QComboBox* mode_;
+    QComboBox* reinit_;   ///< the rule, every n rounds, never
+    QSpinBox* every_;
+    QComboBox* fuStart_;
+    QCheckBox* rewind_;
+};
+
+} // namespace dpu::ui
