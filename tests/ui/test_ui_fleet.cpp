@@ -25,6 +25,8 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QPushButton>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QtTest/QtTest>
 #include <cmath>
 
@@ -159,6 +161,22 @@ private Q_SLOTS:
         const dpu::ui::VersionSpreadChart* spread = panel.spreadChart();
         QCOMPARE(spread->versionNames(),
                  (QStringList{"v0 · round 1", "v1 · round 2", "v2 · round 3", "v3 · round 4", "v4 · round 5"}));
+        // In the tab's narrow column the legend says "v3" (the hover names the round): Qt had
+        // shrunk "v3 · round 4" and the rest to nothing in one row below the plot.
+        panel.resize(1000, 600);
+        panel.QWidget::show(); // FleetPanel::show(answer) is the panel's own
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY2(spread->width() < 500, qPrintable(QString::number(spread->width())));
+        QLegend* legend = spread->chart()->legend();
+        QVERIFY(legend->isVisible());
+        QCOMPARE(legend->markers(spread->area(3)).front()->label(), QStringLiteral("v3"));
+        if (legend->alignment() == Qt::AlignBottom) { // one row: every label whole
+            const QFontMetricsF fm(legend->font());
+            qreal row = 0;
+            for (QLegendMarker* m : legend->markers())
+                row += fm.horizontalAdvance(m->label()) + fm.height() + 3 * fm.averageCharWidth();
+            QVERIFY2(row <= spread->width(), qPrintable(QStringLiteral("%1 > %2").arg(row).arg(spread->width())));
+        }
         // Stacked: each area starts where the one below ends, and the top reaches 100 %.
         for (int round = 0; round < 6; ++round) {
             double below = 0;

@@ -24,12 +24,13 @@ const char* const kInside = "dpuLegendInside"; // the legend is in that corner n
 const char* const kInsideSize = "dpuLegendInsideSize"; // its box: a detached legend's size hint is Qt's guess
 
 /// The entries a legend shows: seed bands' areas are hidden by the charts (their line's entry
-/// toggles both). A marker reads as hidden until the legend is laid out, so visibility cannot tell.
+/// toggles both); areas that are entries of their own say so (kAreaEntry). A marker reads as hidden until the legend is laid out, so visibility cannot tell.
 QList<QLegendMarker*> entries(QLegend* legend)
 {
     QList<QLegendMarker*> out;
     for (QLegendMarker* m : legend->markers())
-        if (!(m->series() && m->series()->type() == QAbstractSeries::SeriesTypeArea))
+        if (!(m->series() && m->series()->type() == QAbstractSeries::SeriesTypeArea)
+            || m->series()->property(LegendFit::kAreaEntry).toBool())
             out.append(m);
     return out;
 }

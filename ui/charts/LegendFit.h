@@ -34,6 +34,10 @@ public:
     /// Entries the column could not show at the last place() (0: all shown).
     static int hiddenEntries(const QChart* chart);
 
+    /// A property set true on an area series that is a legend entry of its own (the version
+    /// spread's areas); other areas are seed bands, which the legend does not list.
+    static constexpr const char* kAreaEntry = "dpuLegendAreaEntry";
+
     static constexpr qreal kColumnShare = 0.32;
     static constexpr qreal kMinFontShare = 0.7;
 };

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 // VersionSpreadChart: stacked areas of the share of the fleet on each version after each round.
 #include "charts/VersionSpreadChart.h"
+#include "charts/LegendFit.h"
 #include "charts/NiceAxis.h"
 #include "charts/SeriesPalette.h"
 #include <QAreaSeries>
 #include <QChart>
 #include <QCursor>
 #include <QLegend>
+#include <QLegendMarker>
+#include <QResizeEvent>
 #include <QLineSeries>
 #include <QToolTip>
 #include <QValueAxis>
@@ -68,6 +71,7 @@ void VersionSpreadChart::showResult(const QString& key, const dpu::FleetResult& 
         auto* area = new QAreaSeries(upper, lower);
         const int round = v < versions.size() ? versions[v].round : 0;
         area->setName(tr("v%1 · round %2").arg(v).arg(round));
+        area->setProperty(LegendFit::kAreaEntry, true);
         QColor color = SeriesPalette::shade(base, static_cast<int>(count - 1 - v), static_cast<int>(count));
         area->setColor(color);
         area->setBorderColor(color.darker(130));
@@ -78,6 +82,9 @@ void VersionSpreadChart::showResult(const QString& key, const dpu::FleetResult& 
                 QToolTip::hideText();
         });
         chart()->addSeries(area);
+        // The tab's column is narrow: the legend says "v3", the hover the round that deployed it.
+        for (QLegendMarker* m : chart()->legend()->markers(area))
+            m->setLabel(tr("v%1").arg(v));
         area->attachAxis(x_);
         area->attachAxis(y_);
         areas_ << area;
@@ -86,6 +93,14 @@ void VersionSpreadChart::showResult(const QString& key, const dpu::FleetResult& 
     NiceAxis::fit(y_, 0, 100, 5, 0, 100);
     // Many versions: the legend would cover the chart; the hover names them instead.
     chart()->legend()->setVisible(count <= 12);
+    // In the Fleet tab's narrow column Qt's row below shrank "v3 · round 4" to nothing.
+    LegendFit::place(chart(), size());
+}
+
+void VersionSpreadChart::resizeEvent(QResizeEvent* event)
+{
+    LegendFit::place(chart(), event->size());
+    QChartView::resizeEvent(event);
 }
 
 QStringList VersionSpreadChart::versionNames() const

@@ -29,6 +29,10 @@ public:
     /// The area of version `v` (nullptr when there is none).
     QAreaSeries* area(int v) const;
 
+protected:
+    /// The legend below while its names fit one row, else a column beside the plot (LegendFit).
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     QValueAxis* x_;
     QValueAxis* y_;
