@@ -98,10 +98,11 @@ int reportCommand(const std::vector<std::string>& argv)
     for (const std::string& f : folders)
         for (const std::string& dir : findRunFolders(f))
             runs.push_back(loadRunFolder(dir));
-    if (!withFleet && !reportLink && !runs.empty()) { // the first run's plan's link, as the window's form shows it
+    if (!withFleet && !runs.empty()) { // the first run's plan's link and devices, as the window's form shows them
+        reportDevices = std::max(1, runs.front().plan.fleet.devices);
         try {
-            reportLink = slowestLinkOf(fleetSettingsOf(runs.front().plan.fleet).link);
-            reportDevices = std::max(1, runs.front().plan.fleet.devices);
+            if (!reportLink)
+                reportLink = slowestLinkOf(fleetSettingsOf(runs.front().plan.fleet).link);
         } catch (const LinkError&) { // read back from a checked plan: cannot happen; no times then
         }
     }

@@ -60,7 +60,7 @@ private Q_SLOTS:
         options.link = dpu::lorawanEu868(12, 0.01);
         options.devices = 200;
         const QString table = dpu::ui::ReportText::firstPage({run}, options);
-        QVERIFY2(table.contains(QStringLiteral("LoRaWAN EU868 SF12")) && table.contains(QStringLiteral("200 devices")),
+        QVERIFY2(table.contains(QStringLiteral("LoRaWAN EU868 SF12")) && table.contains(QStringLiteral("to 200 devices")),
                  qPrintable(table));
         for (const int64_t bytes : {int64_t(2000), int64_t(40000)}) {
             const QString want = dpu::ui::Units::seconds(dpu::linkRound(*options.link, bytes, 200).deviceSeconds);

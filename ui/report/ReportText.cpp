@@ -32,11 +32,11 @@ QString linkSentence(const ReportOptions& options)
     if (!options.link)
         return trText("no link was given, so no times.");
     const dpu::Link& l = *options.link;
-    return trText("the time one device's session for one round takes on %1 (%2, %L3 devices, duty cycle %4 %, "
+    const QString devices = options.devices == 1 ? trText("one device") : trText("%L1 devices").arg(options.devices);
+    return trText("the time one device's session for one round takes on %1 (%2 to %3, duty cycle %4 %, "
                   "frame loss %5 %).")
         .arg(QString::fromStdString(l.name).toHtmlEscaped(),
-             l.delivery == dpu::LinkDelivery::Multicast ? trText("multicast") : trText("unicast"))
-        .arg(options.devices)
+             l.delivery == dpu::LinkDelivery::Multicast ? trText("multicast") : trText("unicast"), devices)
         .arg(l.dutyCycle * 100)
         .arg(l.frameLoss * 100);
 }
