@@ -1,30 +1,46 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-# One line per sweep cell of bench/ablations: its ablation value, re-initialised rounds, accuracy and bytes.
+# One line per sweep cell of bench/ablations: its ablation value, re-initialised rounds, accuracy (mean ± std over seeds) and bytes.
 """Usage: summarise.py SWEEP_DIR... (each merged by `dpu-cli sweep merge`)."""
 import json
+import statistics
 import sys
 
 
+def spread(values):
+    """Mean and sample std in points ("82.55" for one seed, "82.55 ± 0.40" for several)."""
+    mean = 100 * statistics.mean(values)
+    if len(values) < 2:
+        return f"{mean:.2f}"
+    return f"{mean:.2f} ± {100 * statistics.stdev(values):.2f}"
+
+
 def main(dirs):
-    print("| sweep | cell | re-initialised rounds | deployed rounds | final test (%) "
-          "| mean test over rounds (%) | bundle bytes (all rounds) | seconds |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| sweep | cell | seeds | re-initialised rounds (first seed) | deployed rounds | final test (%) "
+          "| mean test over rounds (%) | bundle bytes (all rounds, mean) | seconds |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for d in dirs:
         cells = {}
         with open(d + "/results.jsonl") as f:
             for line in f:
                 r = json.loads(line)
-                cells.setdefault(json.dumps(r["axes"], sort_keys=True), []).append(r)
-        for axes, rs in cells.items():
-            rs.sort(key=lambda r: r["round"])
+                cell = cells.setdefault(json.dumps(r["axes"], sort_keys=True), {})
+                cell.setdefault(r.get("seed", 1), []).append(r)
+        for axes, seeds in cells.items():
             name = ", ".join(f"{k} {json.dumps(v)}" for k, v in json.loads(axes).items() if k != "strategies")
-            reinit = ",".join(str(r["round"]) for r in rs if r["reinitialised"]) or "none"
-            deployed = sum(1 for r in rs if r["deployed"])
-            mean = sum(r["test_accuracy"] for r in rs) / len(rs)
-            print(f"| {d.rstrip('/').split('/')[-1]} | {name} | {reinit} | {deployed}/{len(rs)} "
-                  f"| {100 * rs[-1]['test_accuracy']:.2f} | {100 * mean:.2f} "
-                  f"| {rs[-1]['cumulative_bundle_bytes']} | {sum(r['seconds'] for r in rs):.0f} |")
+            finals, means, deployed, total, byts, secs = [], [], 0, 0, [], 0.0
+            for rs in seeds.values():
+                rs.sort(key=lambda r: r["round"])
+                finals.append(rs[-1]["test_accuracy"])
+                means.append(sum(r["test_accuracy"] for r in rs) / len(rs))
+                deployed += sum(1 for r in rs if r["deployed"])
+                total += len(rs)
+                byts.append(rs[-1]["cumulative_bundle_bytes"])
+                secs += sum(r["seconds"] for r in rs)
+            first = seeds[min(seeds)]
+            reinit = ",".join(str(r["round"]) for r in first if r["reinitialised"]) or "none"
+            print(f"| {d.rstrip('/').split('/')[-1]} | {name} | {len(seeds)} | {reinit} | {deployed}/{total} "
+                  f"| {spread(finals)} | {spread(means)} | {round(statistics.mean(byts)):,} | {secs:.0f} |")
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 // Bundle assembly: decide each tensor's mode, encode sections, then preamble, manifest, digest
 // and signature (docs/bundle-format.md, "Layout").
 #include "bundle/BundleWriter.h"
+#include "bundle/BundleEnvelope.h"
 #include "bundle/CqPlanner.h"
 #include "bundle/DenseStream.h"
 #include "bundle/ExactSection.h"
@@ -17,18 +18,16 @@
 #include <cstring>
 
 #ifdef DPU_PATCH_WITH_SODIUM
-#include <sodium.h>
+#include <sodium.h> // generateKeyPair
 #endif
 
 namespace dpu::bundle {
 
 namespace {
 
-struct Planned {
-    uint8_t mode = DPU_MODE_DENSE;
-    uint8_t coding = DPU_CODING_NONE;
-    std::vector<uint8_t> section;
-};
+using Planned = PlannedTensor;
+using envelope::le;
+using envelope::put;
 
 bool cqCoding(ValueCoding c)
 {
@@ -40,28 +39,6 @@ struct Grid {
     bool ok = false;
     CqGrid g;
 };
-
-void le(std::vector<uint8_t>& out, uint64_t v, int bytes)
-{
-    for (int i = 0; i < bytes; ++i)
-        out.push_back(uint8_t(v >> (8 * i)));
-}
-
-// Unsigned LEB128, the shortest form (docs/bundle-format.md 2.3).
-void varint(std::vector<uint8_t>& out, uint64_t v)
-{
-    while (v >= 0x80) {
-        out.push_back(uint8_t(v | 0x80));
-        v >>= 7;
-    }
-    out.push_back(uint8_t(v));
-}
-
-void put(std::vector<uint8_t>& out, const void* p, size_t n)
-{
-    const auto* b = static_cast<const uint8_t*>(p);
-    out.insert(out.end(), b, b + n);
-}
 
 std::vector<uint8_t> floatBytes(const std::vector<float>& v)
 {
@@ -75,13 +52,6 @@ std::vector<uint8_t> floatBytes(const std::vector<float>& v)
 bool sameBits(const std::vector<float>& a, const std::vector<float>& b)
 {
     return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), 4 * a.size()) == 0);
-}
-
-std::array<uint8_t, 32> sha(const std::vector<uint8_t>& v)
-{
-    std::array<uint8_t, 32> d{};
-    dpu_sha256_buf(v.data(), v.size(), d.data());
-    return d;
 }
 
 // Changed always-shipped tensors (biases, BatchNorm) into one shared dense stream when that is
@@ -313,110 +283,6 @@ Planned planQuantisedDense(const BundleInput& in, const std::vector<TensorData>&
     return p;
 }
 
-// The tensor table: offsets follow from the order, so an entry is its mode byte and varints.
-// Also computes the sections digest: SHA-256 over the header's and every section's SHA-256.
-std::vector<uint8_t> tensorTable(const BundleInput& in, const std::vector<Planned>& plan,
-                                 const std::vector<uint8_t>& header, std::array<uint8_t, 32>& sectionsDigest)
-{
-    std::vector<uint8_t> table;
-    table.reserve(8 * plan.size());
-    dpu_sha256 root;
-    dpu_sha256_init(&root);
-    dpu_sha256_update(&root, sha(header).data(), 32);
-    for (size_t i = 0; i < plan.size(); ++i) {
-        const TensorData& t = in.target[i];
-        if (t.values.size() >= DPU_MAX_NUMEL)
-            throw Error("bundle: tensor \"" + t.name + "\" has 2^61 or more elements");
-        const InitSpec spec = in.kind == Kind::ReinitDelta && plan[i].mode == DPU_MODE_INIT_SPARSE ? in.init[i] : InitSpec{};
-        table.push_back(uint8_t(plan[i].mode | (plan[i].coding & 3u) << 2 | uint8_t(spec.rule) << 4 |
-                                ((plan[i].coding & 4u) ? DPU_ENTRY_CODING_HIGH : 0u)));
-        varint(table, t.values.size());
-        if (plan[i].mode == DPU_MODE_SPARSE || plan[i].mode == DPU_MODE_INIT_SPARSE ||
-            (plan[i].mode == DPU_MODE_DENSE && plan[i].coding == DPU_CODING_FP32))
-            varint(table, plan[i].section.size());
-        if (plan[i].mode == DPU_MODE_INIT_SPARSE) {
-            varint(table, spec.index);
-            if (spec.rule == InitSpec::Rule::Uniform)
-                varint(table, spec.fanIn);
-            else
-                le(table, dpu_float_bits(spec.constant), 4);
-        }
-        dpu_sha256_update(&root, sha(plan[i].section).data(), 32);
-    }
-    dpu_sha256_final(&root, sectionsDigest.data());
-    return table;
-}
-
-// The manifest's fields that follow from the encoded sections rather than from the input.
-struct ManifestFields {
-    const std::vector<uint8_t>* targetFile = nullptr;
-    uint64_t baseDataStart = 0;
-    uint32_t headerForm = DPU_HEADER_VERBATIM;
-    uint64_t sectionsStart = 0;
-    uint64_t headerSize = 0;
-    std::array<uint8_t, 32> sectionsDigest{};
-};
-
-// The manifest: fixed fields, model and compat strings, then the tensor table.
-std::vector<uint8_t> manifest(const BundleInput& in, const ManifestFields& f, const std::vector<uint8_t>& table)
-{
-    std::vector<uint8_t> m;
-    m.reserve(DPU_MANIFEST_FIXED_SIZE + in.model.size() + in.compat.size() + table.size());
-    m.push_back(uint8_t(in.kind));
-    le(m, 0, 3);
-    le(m, in.target.size(), 4);
-    le(m, in.updateVersion, 8);
-    std::array<uint8_t, 32> baseSha{};
-    if (in.kind == Kind::Delta)
-        baseSha = sha(in.baseFile);
-    put(m, baseSha.data(), 32);
-    put(m, sha(*f.targetFile).data(), 32);
-    le(m, in.kind == Kind::Delta ? in.baseFile.size() : 0, 8);
-    le(m, f.targetFile->size(), 8);
-    le(m, f.baseDataStart, 8);
-    le(m, in.kind == Kind::ReinitDelta ? in.seed : 0, 8);
-    le(m, in.kind == Kind::ReinitDelta ? DPU_INIT_VERSION : 0, 4);
-    le(m, f.headerForm, 4);
-    le(m, f.sectionsStart, 8);
-    le(m, f.headerSize, 8);
-    put(m, f.sectionsDigest.data(), 32);
-    m.push_back(uint8_t(in.model.size()));
-    m.push_back(uint8_t(in.compat.size()));
-    le(m, 0, 6);
-    put(m, in.model.data(), in.model.size());
-    put(m, in.compat.data(), in.compat.size());
-    put(m, table.data(), table.size());
-    return m;
-}
-
-// Preamble, manifest, the digest of both and, with a secret key, its Ed25519 signature.
-void appendEnvelope(std::vector<uint8_t>& b, const std::vector<uint8_t>& m, const std::vector<uint8_t>& secretKey,
-                    unsigned version)
-{
-    const bool sign = !secretKey.empty();
-    put(b, DPU_BUNDLE_MAGIC, 4);
-    le(b, version, 2);
-    le(b, sign ? DPU_BUNDLE_FLAG_SIGNED : 0, 2);
-    le(b, m.size(), 4);
-    le(b, 0, 4);
-    put(b, m.data(), m.size());
-    const std::array<uint8_t, 32> digest = sha(b);
-    put(b, digest.data(), 32);
-    if (!sign)
-        return;
-#ifdef DPU_PATCH_WITH_SODIUM
-    if (secretKey.size() != crypto_sign_SECRETKEYBYTES || sodium_init() < 0)
-        throw Error("bundle: Ed25519 secret key must be 64 bytes");
-    uint8_t msg[48], sig[64];
-    std::memcpy(msg, DPU_SIG_CONTEXT, 16);
-    std::memcpy(msg + 16, digest.data(), 32);
-    crypto_sign_detached(sig, nullptr, msg, sizeof msg, secretKey.data());
-    put(b, sig, 64);
-#else
-    throw Error("bundle: signing needs libsodium (built without it)");
-#endif
-}
-
 } // namespace
 
 std::vector<float> BundleWriter::initialValues(const TensorData& t, const InitSpec& spec, uint64_t seed)
@@ -468,7 +334,7 @@ BundleOutput BundleWriter::write(const BundleInput& in)
         in.kind == Kind::Delta ? HeaderSection::encode(in.baseFile, baseDataStart, fullHeader, headerForm) : fullHeader;
 
     std::array<uint8_t, 32> sectionsDigest{};
-    const std::vector<uint8_t> table = tensorTable(in, plan, header, sectionsDigest);
+    const std::vector<uint8_t> table = envelope::tensorTable(in, plan, header, sectionsDigest);
     const uint64_t manifestSize = DPU_MANIFEST_FIXED_SIZE + in.model.size() + in.compat.size() + table.size();
     if (manifestSize > DPU_MAX_MANIFEST)
         throw Error("bundle: manifest of " + std::to_string(manifestSize) + " bytes too large");
@@ -480,10 +346,10 @@ BundleOutput BundleWriter::write(const BundleInput& in)
     fields.sectionsStart = DPU_BUNDLE_PREAMBLE_SIZE + manifestSize + 32 + (sign ? 64 : 0);
     fields.headerSize = header.size();
     fields.sectionsDigest = sectionsDigest;
-    const std::vector<uint8_t> m = manifest(in, fields, table);
+    const std::vector<uint8_t> m = envelope::manifest(in, fields, table);
 
     std::vector<uint8_t>& b = out.bytes;
-    appendEnvelope(b, m, in.secretKey, version);
+    envelope::appendEnvelope(b, m, in.secretKey, version);
     put(b, header.data(), header.size());
     for (const Planned& p : plan)
         put(b, p.section.data(), p.section.size());
