@@ -2,6 +2,7 @@
 // BundleEnvelope: the writer's tensor table, manifest, preamble, digest and signature (docs/bundle-format.md 2.1-2.3).
 #include "bundle/BundleEnvelope.h"
 #include "dpu/Error.h"
+#include "dpu_init.h"
 #include "dpu_sha256.h"
 
 #include <cstring>
@@ -74,8 +75,6 @@ std::vector<uint8_t> tensorTable(const BundleInput& in, const std::vector<Planne
     dpu_sha256_final(&root, sectionsDigest.data());
     return table;
 }
-
-};
 
 // The manifest: fixed fields, model and compat strings, then the tensor table.
 std::vector<uint8_t> manifest(const BundleInput& in, const ManifestFields& f, const std::vector<uint8_t>& table)
