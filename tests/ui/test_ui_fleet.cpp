@@ -161,8 +161,7 @@ private Q_SLOTS:
         const dpu::ui::VersionSpreadChart* spread = panel.spreadChart();
         QCOMPARE(spread->versionNames(),
                  (QStringList{"v0 · round 1", "v1 · round 2", "v2 · round 3", "v3 · round 4", "v4 · round 5"}));
-        // In the tab's narrow column the legend says "v3" (the hover names the round): Qt had
-        // shrunk "v3 · round 4" and the rest to nothing in one row below the plot.
+        // In the tab's narrow column the legend says "v3" (the hover the round), not nothing.
         panel.resize(1000, 600);
         panel.QWidget::show(); // FleetPanel::show(answer) is the panel's own
         QVERIFY(QTest::qWaitForWindowExposed(&panel));

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+// The plan form's dialogs: Fleet… (the plan's link and fleet keys, a mix of its own kept as written) and Method… (mode and the paper's ablations).
+#include "UiTestSupport.h"
+#include "dpu/PlanFields.h"
+#include "panels/FleetInputs.h"
+#include "panels/PlanFleetDialog.h"
+#include "panels/PlanMethodDialog.h"
+#include "panels/PlanPanel.h"
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QToolButton>
+#include <QtTest/QtTest>
+
+using dpu::ui::PlanPanel;
+
+class TestUiPlanDialogs : public QObject {
+    Q_OBJECT
+    QTemporaryDir tmp_;
+
+private Q_SLOTS:
+    void initTestCase() { QVERIFY(dpu::uitest::prepareUiTest(tmp_)); }
+
+    /// The plan's link and fleet (fleet.* keys): the Fleet… button beside the link edits them in
+    /// a dialog of the Fleet tab's link and fleet rows; plan() carries them; a link the model
+    /// refuses is marked at the button, naming the key.
+    void planFleetThroughItsDialog()
+    {
+        PlanPanel panel;
+        auto* button = panel.findChild<QToolButton*>(QStringLiteral("planFleet"));
+        QVERIFY(button);
+        for (const dpu::PlanField& f : dpu::planFields())
+            if (f.path.rfind("fleet.", 0) == 0)
+                QCOMPARE(panel.fieldFor(QString::fromStdString(f.path)), static_cast<QWidget*>(button));
+        dpu::ui::PlanFleetDialog dialog;
+        // Only the rows a plan holds: no trace, drain, policy or processor.
+        for (const char* hidden : {"fleetTrace", "fleetDrain", "fleetCatchUp", "fleetOrder", "fleetMaxStaleness", "fleetRealCatchUps", "fleetCpu"})
+            QVERIFY2(!dialog.findChild<QWidget*>(QString::fromLatin1(hidden))->isVisibleTo(&dialog), hidden);
+        for (const char* shown : {"fleetLink", "fleetSf", "fleetLoss", "fleetDelivery", "fleetDevices", "fleetAvailability", "fleetPeriod"})
+            QVERIFY2(dialog.findChild<QWidget*>(QString::fromLatin1(shown))->isVisibleTo(&dialog), shown);
+        // The default plan's fleet (SF 0: the link's SF7) shows SF7, not the mix, and comes back
+        // unchanged when nothing is edited: confirming the dialog does not rewrite the plan.
+        dialog.setFleet(dpu::PlanFleet{});
+        QCOMPARE(dialog.findChild<QComboBox*>(QStringLiteral("fleetSf"))->currentData().toInt(), 7);
+        QCOMPARE(dpu::planToJson([&] {
+                     dpu::Plan p = dpu::defaultPlan();
+                     p.fleet = dialog.fleet();
+                     return p;
+                 }()),
+                 dpu::planToJson(dpu::defaultPlan()));
+        dpu::PlanFleet f;
+        f.link = "lorawan-eu868";
+        f.spreadingFactor = 10;
+        f.dutyCycle = 0.1;
+        f.frameLoss = 0.05;
+        f.delivery = dpu::DeliveryChoice::Unicast;
+        f.devices = 1234;
+        f.availability = 0.9;
+        f.roundPeriodHours = 3;
+        dialog.setFleet(f);
+        const dpu::PlanFleet back = dialog.fleet();
+        QCOMPARE(back.link, f.link);
+        QCOMPARE(back.spreadingFactor, 10);
+        QCOMPARE(back.dutyCycle, 0.1);
+        QCOMPARE(back.frameLoss, 0.05);
+        QVERIFY(back.delivery == dpu::DeliveryChoice::Unicast);
+        QCOMPARE(back.devices, 1234);
+        QCOMPARE(back.availability, 0.9);
+        QCOMPARE(back.roundPeriodHours, 3.0);
+        QSignalSpy edited(&panel, &PlanPanel::planEdited);
+        panel.setPlanFleet(back);
+        QCOMPARE(edited.count(), 1);
+        QCOMPARE(panel.plan().fleet.devices, 1234);
+        QVERIFY2(button->toolTip().contains(QStringLiteral("1,234 devices")), qPrintable(button->toolTip()));
+        QVERIFY(panel.validate());
+        // The plan file keeps them; opening it again shows them.
+        const dpu::Plan reread = dpu::parsePlan(dpu::planToJson(panel.plan()));
+        panel.setPlan(reread);
+        QCOMPARE(panel.plan().fleet.spreadingFactor, 10);
+        // Multicast over BLE: refused at the button, naming the key.
+        f.link = "ble-smp";
+        f.spreadingFactor = 0;
+        f.dutyCycle = 0;
+        f.delivery = dpu::DeliveryChoice::Multicast;
+        panel.setPlanFleet(f);
+        QVERIFY(!panel.validate());
+        QVERIFY2(panel.fieldError(QStringLiteral("fleet.link")).contains(QStringLiteral("multicast")),
+                 qPrintable(panel.errorText()));
+    }
+
+    /// The paper's ablations (mode, reinit, reinit_every, fu_start, rewind) are edited in the
+    /// Method… dialog beside λ, marked at its button, and kept in the plan file.
+    void methodThroughItsDialog()
+    {
+        PlanPanel panel;
+        auto* button = panel.findChild<QToolButton*>(QStringLiteral("planMethod"));
+        QVERIFY(button);
+        for (const char* key : {"mode", "reinit", "reinit_every", "fu_start", "rewind"})
+            QCOMPARE(panel.fieldFor(QString::fromLatin1(key)), static_cast<QWidget*>(button));
+        QVERIFY2(button->toolTip().contains(QStringLiteral("the paper's rule")), qPrintable(button->toolTip()));
+        const dpu::Plan start = panel.plan();
+        // Confirmed untouched: the plan is as it was, and no edit is reported.
+        QSignalSpy edited(&panel, &PlanPanel::planEdited);
+        QTimer::singleShot(0, this, [] {
+            if (auto* d = qobject_cast<dpu::ui::PlanMethodDialog*>(QApplication::activeModalWidget()))
+                d->accept();
+        });
+        panel.editPlanMethod();
+        QCOMPARE(dpu::planToJson(panel.plan()), dpu::planToJson(start));
+        QCOMPARE(edited.count(), 0);
+        // Every 5 rounds, FU from a new random model, rewinding: through the dialog as a user does.
+        QTimer::singleShot(0, this, [] {
+            auto* d = qobject_cast<dpu::ui::PlanMethodDialog*>(QApplication::activeModalWidget());
+            QVERIFY(d);
+            auto* reinit = d->findChild<QComboBox*>(QStringLiteral("methodReinit"));
+            auto* every = d->findChild<QSpinBox*>(QStringLiteral("methodReinitEvery"));
+            QVERIFY(!every->isEnabled()); // the rule needs no n
+            reinit->setCurrentIndex(1);
+            QVERIFY(every->isEnabled());
+            every->setValue(5);
+            d->findChild<QComboBox*>(QStringLiteral("methodFuStart"))->setCurrentIndex(1);
+            d->findChild<QCheckBox*>(QStringLiteral("methodRewind"))->setChecked(true);
+            d->accept();
+        });
+        panel.editPlanMethod();
+        QCOMPARE(edited.count(), 1);
+        dpu::Plan p = panel.plan();
+        QVERIFY(p.reinit);
+        QCOMPARE(p.reinitEvery, 5);
+        QVERIFY(p.fuStart == dpu::FuStart::Fresh);
+        QVERIFY(p.rewind);
+        QVERIFY(panel.validate());
+        QVERIFY2(button->toolTip().contains(QStringLiteral("every 5 rounds")), qPrintable(button->toolTip()));
+        // Kept in the plan file and shown again from it.
+        const dpu::Plan reread = dpu::parsePlan(dpu::planToJson(p));
+        QCOMPARE(reread.reinitEvery, 5);
+        dpu::ui::PlanMethodDialog dialog;
+        dialog.setPlan(reread);
+        dpu::Plan back = dpu::defaultPlan();
+        dialog.applyTo(back);
+        QCOMPARE(back.reinitEvery, 5);
+        QVERIFY(back.rewind && back.fuStart == dpu::FuStart::Fresh);
+        // Never; single mode leaves rewinding to itself.
+        dialog.findChild<QComboBox*>(QStringLiteral("methodReinit"))->setCurrentIndex(2);
+        dialog.findChild<QComboBox*>(QStringLiteral("methodMode"))->setCurrentIndex(1);
+        QVERIFY(!dialog.findChild<QCheckBox*>(QStringLiteral("methodRewind"))->isEnabled());
+        dialog.applyTo(back);
+        QVERIFY(!back.reinit);
+        QCOMPARE(back.reinitEvery, 0);
+        QVERIFY(back.mode == dpu::RunMode::Single);
+        // A combination the engine refuses is named at the button.
+        dpu::Plan bad = dpu::defaultPlan();
+        bad.mode = dpu::RunMode::Single;
+        bad.reinitEvery = 3;
+        panel.setPlan(bad);
+        QVERIFY(!panel.validate());
+        QVERIFY2(panel.fieldError(QStringLiteral("reinit_every")).contains(QStringLiteral("single mode")),
+                 qPrintable(panel.errorText()));
+    }
+
+    /// A plan's own SF mix shows as written in the dialog's SF list and comes back as written
+    /// (it once came back as FUOTASim's), through the Fleet tab's settings too.
+    void ownSpreadingFactorMixKeptAsWritten()
+    {
+        dpu::ui::PlanFleetDialog dialog;
+        auto* sf = dialog.findChild<QComboBox*>(QStringLiteral("fleetSf"));
+        const int entries = sf->count();
+        dpu::PlanFleet f;
+        f.sfMix = "7:50,12:50";
+        dialog.setFleet(f);
+        QVERIFY2(sf->currentText().contains(QStringLiteral("7:50,12:50")), qPrintable(sf->currentText()));
+        QCOMPARE(sf->count(), entries + 1);
+        dialog.findChild<QSpinBox*>(QStringLiteral("fleetDevices"))->setValue(99); // another row edited
+        QCOMPARE(dialog.fleet().sfMix, std::string("7:50,12:50"));
+        QCOMPARE(dialog.fleet().devices, 99);
+        QCOMPARE(dialog.fleet().spreadingFactor, 0);
+        // Kept across the Fleet tab's settings file.
+        QTemporaryDir dir;
+        {
+            QSettings q(dir.filePath(QStringLiteral("s.ini")), QSettings::IniFormat);
+            dialog.inputs()->saveSettings(q);
+        }
+        dpu::ui::PlanFleetDialog again;
+        again.inputs()->restoreSettings(QSettings(dir.filePath(QStringLiteral("s.ini")), QSettings::IniFormat));
+        QCOMPARE(again.inputs()->settings().link.sfMix, std::string("7:50,12:50"));
+        // FUOTASim's entry chosen: its mix; a plan without a mix drops the own entry.
+        sf->setCurrentIndex(sf->findData(0));
+        QCOMPARE(dialog.fleet().sfMix, std::string("fuotasim"));
+        dialog.setFleet(dpu::PlanFleet{});
+        QCOMPARE(sf->count(), entries);
+        QCOMPARE(sf->currentData().toInt(), 7);
+    }
+};
+
+QTEST_MAIN(TestUiPlanDialogs)
+#include "test_ui_plan_dialogs.moc"
