@@ -24,10 +24,14 @@ def main(dirs):
         with open(d + "/results.jsonl") as f:
             for line in f:
                 r = json.loads(line)
-                cell = cells.setdefault(json.dumps(r["axes"], sort_keys=True), {})
+                # A cell of several strategies (FU beside DPU) gives a line per strategy.
+                cell = cells.setdefault((json.dumps(r["axes"], sort_keys=True), r.get("strategy", "")), {})
                 cell.setdefault(r.get("seed", 1), []).append(r)
-        for axes, seeds in cells.items():
+        strategies = {strategy for _, strategy in cells}
+        for (axes, strategy), seeds in cells.items():
             name = ", ".join(f"{k} {json.dumps(v)}" for k, v in json.loads(axes).items() if k != "strategies")
+            if len(strategies) > 1:
+                name += f" · {strategy}"
             finals, means, deployed, total, byts, secs = [], [], 0, 0, [], 0.0
             for rs in seeds.values():
                 rs.sort(key=lambda r: r["round"])

@@ -113,11 +113,6 @@ QString CostReadout::formatBytes(double bytes)
     return Units::bytes(bytes);
 }
 
-QString CostReadout::formatSeconds(double seconds)
-{
-    return Units::seconds(seconds);
-}
-
 void CostReadout::refresh()
 {
     dpu::Plan plan = plan_;

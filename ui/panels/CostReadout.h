@@ -62,9 +62,8 @@ public:
     void addToLinkRow(QWidget* widget);
     QString bytesText() const;
 
-    /// Units::bytes and Units::seconds (charts/Units.h), for the panels' callers.
+    /// Units::bytes (charts/Units.h), for the panels' callers.
     static QString formatBytes(double bytes);
-    static QString formatSeconds(double seconds);
 
 Q_SIGNALS:
     /// The cost model, k or the plan changed.
