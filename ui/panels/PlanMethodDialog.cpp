@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // PlanMethodDialog: the mode and the paper's ablations (re-initialisation, FU's start, rewinding) over a plan, OK to keep them.
 #include "panels/PlanMethodDialog.h"
+#include "report/ReportText.h"
 #include <QCheckBox>
 #include <algorithm>
 #include <QComboBox>
@@ -113,9 +114,7 @@ void PlanMethodDialog::updateEnabled()
 QString PlanMethodDialog::summary(const dpu::Plan& plan)
 {
     const QString mode = plan.mode == dpu::RunMode::Single ? tr("single update") : tr("multi-round");
-    const QString reinit = !plan.reinit            ? tr("never re-initialised")
-                           : plan.reinitEvery > 0 ? tr("re-initialised every %1 rounds").arg(plan.reinitEvery)
-                                                  : tr("re-initialised by the paper's rule");
+    const QString reinit = ReportText::reinitInWords(plan);
     const QString fu = plan.fuStart == dpu::FuStart::Fresh  ? tr("FU from a new random model")
                        : plan.fuStart == dpu::FuStart::Last ? tr("FU from the last weights")
                                                             : tr("FU from the seeded model");

@@ -218,8 +218,7 @@ void PlanPanel::setPlan(const dpu::Plan& plan)
     nameFollows_ = QString::fromStdString(plan.name) == automaticName(plan);
     filling_ = true;
     setPlanFleet(plan.fleet); // its button's tooltip
-    method_->setToolTip(tr("The plan's method: %1. Opens the mode, re-initialisation, FU's start and rewinding.")
-                            .arg(PlanMethodDialog::summary(plan)));
+    showMethod(plan);
     name_->setText(QString::fromStdString(plan.name));
     model_->setCurrentText(QString::fromStdString(plan.model));
     setComboValue(datasetKind_, plan.dataset.kind);
@@ -306,6 +305,12 @@ void PlanPanel::choosePlanLink(const QString& key)
     validate();
 }
 
+void PlanPanel::showMethod(const dpu::Plan& plan)
+{
+    method_->setToolTip(tr("The plan's method: %1. Opens the mode, re-initialisation, FU's start and rewinding.")
+                            .arg(PlanMethodDialog::summary(plan)));
+}
+
 void PlanPanel::editPlanMethod()
 {
     PlanMethodDialog dialog(this);
@@ -314,8 +319,7 @@ void PlanPanel::editPlanMethod()
     if (dialog.exec() != QDialog::Accepted)
         return;
     dialog.applyTo(base_);
-    method_->setToolTip(tr("The plan's method: %1. Opens the mode, re-initialisation, FU's start and rewinding.")
-                            .arg(PlanMethodDialog::summary(base_)));
+    showMethod(base_);
     validate();
     cost_->setPlan(plan());
     if (dpu::planToJson(plan()) != dpu::planToJson(before))

@@ -116,6 +116,8 @@ Q_SIGNALS:
     void dataProbed();
 
 private:
+    /// The Method… button's tooltip: the plan's mode and ablations in words.
+    void showMethod(const dpu::Plan& plan);
     QWidget* buildForm();
     void addModelRows(QFormLayout* form, QWidget* box);
     void addDatasetRows(QFormLayout* form, QWidget* box);

@@ -20,9 +20,9 @@ QString esc(const std::string& s)
     return QString::fromStdString(s).toHtmlEscaped();
 }
 
-QString trText(const char* text)
+QString tr(const char* text, const char* disambiguation = nullptr, int n = -1)
 {
-    return QCoreApplication::translate("dpu::ui::ReportText", text);
+    return QCoreApplication::translate("dpu::ui::ReportText", text, disambiguation, n);
 }
 
 /// What the time column is: one device's session on the report's link (as the plan form's
@@ -30,13 +30,13 @@ QString trText(const char* text)
 QString linkSentence(const ReportOptions& options)
 {
     if (!options.link)
-        return trText("no link was given, so no times.");
+        return tr("no link was given, so no times.");
     const dpu::Link& l = *options.link;
-    const QString devices = options.devices == 1 ? trText("one device") : trText("%L1 devices").arg(options.devices);
-    return trText("the time one device's session for one round takes on %1 (%2 to %3, duty cycle %4 %, "
+    const QString devices = options.devices == 1 ? tr("one device") : tr("%L1 devices").arg(options.devices);
+    return tr("the time one device's session for one round takes on %1 (%2 to %3, duty cycle %4 %, "
                   "frame loss %5 %).")
         .arg(QString::fromStdString(l.name).toHtmlEscaped(),
-             l.delivery == dpu::LinkDelivery::Multicast ? trText("multicast") : trText("unicast"), devices)
+             l.delivery == dpu::LinkDelivery::Multicast ? tr("multicast") : tr("unicast"), devices)
         .arg(l.dutyCycle * 100)
         .arg(l.frameLoss * 100);
 }
@@ -85,13 +85,9 @@ StrategyFigures figures(const dpu::RunFolder& run, const std::string& strategy)
     return f;
 }
 
-QString tr(const char* text, const char* disambiguation = nullptr, int n = -1)
-{
-    return QCoreApplication::translate("dpu::ui::ReportText", text, disambiguation, n);
-}
+} // namespace
 
-/// DPU's re-initialisation as the plan sets it: the paper's rule, every n rounds, or never.
-QString reinitInWords(const dpu::Plan& p)
+QString ReportText::reinitInWords(const dpu::Plan& p)
 {
     if (!p.reinit)
         return QObject::tr("never re-initialised");
@@ -100,8 +96,6 @@ QString reinitInWords(const dpu::Plan& p)
                                   : QObject::tr("re-initialised every %1 rounds").arg(p.reinitEvery);
     return QObject::tr("re-initialised by the paper's rule");
 }
-
-} // namespace
 
 QString ReportText::runName(const dpu::RunFolder& run)
 {

@@ -24,6 +24,9 @@ public:
     static dpu::Recommendation recommendation(const std::vector<dpu::RunFolder>& runs,
                                               const std::vector<dpu::FrontierGroup>& groups, int shown,
                                               const ReportOptions& options);
+    /// DPU's re-initialisation as the plan sets it: the paper's rule, every n rounds, or never
+    /// (the report's sentence and the form's Method… button say it alike).
+    static QString reinitInWords(const dpu::Plan& plan);
     /// How the report names a run in its tables (legends name a series by what sets its run apart).
     static QString runName(const dpu::RunFolder& run);
 
