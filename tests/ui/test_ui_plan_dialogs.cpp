@@ -2,6 +2,7 @@
 // The plan form's dialogs: Fleet… (the plan's link and fleet keys, a mix of its own kept as written) and Method… (mode and the paper's ablations).
 #include "UiTestSupport.h"
 #include "dpu/PlanFields.h"
+#include "panels/CostReadout.h"
 #include "panels/FleetInputs.h"
 #include "panels/PlanFleetDialog.h"
 #include "panels/PlanMethodDialog.h"
@@ -100,7 +101,7 @@ private Q_SLOTS:
         PlanPanel panel;
         auto* button = panel.findChild<QToolButton*>(QStringLiteral("planMethod"));
         QVERIFY(button);
-        for (const char* key : {"mode", "reinit", "reinit_every", "fu_start", "rewind"})
+        for (const char* key : {"mode", "reinit", "reinit_every", "fu_start", "rewind", "deployed", "deployed_sparsity"})
             QCOMPARE(panel.fieldFor(QString::fromLatin1(key)), static_cast<QWidget*>(button));
         QVERIFY2(button->toolTip().contains(QStringLiteral("the paper's rule")), qPrintable(button->toolTip()));
         const dpu::Plan start = panel.plan();
@@ -161,6 +162,50 @@ private Q_SLOTS:
         QVERIFY(!panel.validate());
         QVERIFY2(panel.fieldError(QStringLiteral("reinit_every")).contains(QStringLiteral("single mode")),
                  qPrintable(panel.errorText()));
+    }
+
+    /// A sparse deployed model (the paper's Table 3) through the dialog: the sparsity box
+    /// follows the choice, the plan gets both keys, the button says so, and a k beyond the
+    /// nonzeros is named at the k field. Back to dense, the sparsity leaves the plan.
+    void sparseDeployedModelThroughTheDialog()
+    {
+        PlanPanel panel;
+        auto* button = panel.findChild<QToolButton*>(QStringLiteral("planMethod"));
+        // The model's size is known once the data folder is probed (on the panel's own thread).
+        QTRY_VERIFY_WITH_TIMEOUT(panel.costReadout()->costModel().partialWeights > 0, 20000);
+        QCOMPARE(panel.costReadout()->costModel().nonzeroWeights, int64_t(0));
+        QTimer::singleShot(0, this, [] {
+            auto* d = qobject_cast<dpu::ui::PlanMethodDialog*>(QApplication::activeModalWidget());
+            QVERIFY(d);
+            auto* sparsity = d->findChild<QSpinBox*>(QStringLiteral("methodSparsity"));
+            QVERIFY(!sparsity->isEnabled()); // a dense model has no sparsity
+            d->findChild<QComboBox*>(QStringLiteral("methodDeployed"))->setCurrentIndex(1);
+            QVERIFY(sparsity->isEnabled());
+            sparsity->setValue(75);
+            d->accept();
+        });
+        panel.editPlanMethod();
+        dpu::Plan p = panel.plan();
+        QVERIFY(p.deployed == dpu::DeployedForm::Sparse);
+        QCOMPARE(p.deployedSparsity, 0.75);
+        QVERIFY(panel.validate());
+        // The cost rows count the sparse model's nonzeros, tensor by tensor as the engine prunes.
+        QCOMPARE(panel.costReadout()->costModel().nonzeroWeights,
+                 dpu::keptAtSparsity(784 * 512, 0.75) + dpu::keptAtSparsity(512 * 512, 0.75) + dpu::keptAtSparsity(512 * 10, 0.75));
+        QVERIFY2(button->toolTip().contains(QStringLiteral("75 %-sparse")), qPrintable(button->toolTip()));
+        QVERIFY2(button->toolTip().contains(QStringLiteral("never re-initialised")), qPrintable(button->toolTip()));
+        p.k = 0.3;
+        panel.setPlan(p);
+        QVERIFY(!panel.validate());
+        QVERIFY2(panel.fieldError(QStringLiteral("k")).contains(QStringLiteral("1 - deployed_sparsity")),
+                 qPrintable(panel.errorText()));
+        dpu::ui::PlanMethodDialog dialog;
+        dialog.setPlan(p);
+        QCOMPARE(dialog.findChild<QSpinBox*>(QStringLiteral("methodSparsity"))->value(), 75);
+        dialog.findChild<QComboBox*>(QStringLiteral("methodDeployed"))->setCurrentIndex(0);
+        dialog.applyTo(p);
+        QVERIFY(p.deployed == dpu::DeployedForm::Fp32);
+        QVERIFY(dpu::planToJson(p).find("deployed") == std::string::npos);
     }
 
     /// A plan's own SF mix shows as written in the dialog's SF list and comes back as written

@@ -4,6 +4,7 @@
 #include "report/ReportText.h"
 #include <QCheckBox>
 #include <algorithm>
+#include <cmath>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -27,7 +28,8 @@ PlanMethodDialog::PlanMethodDialog(QWidget* parent) : QDialog(parent)
     auto* layout = new QVBoxLayout(this);
     auto* about = new QLabel(tr("How the strategies train each round: the paper's choices by default, its appendix's "
                                 "alternatives to compare against them (plan keys <b>mode</b>, <b>reinit</b>, "
-                                "<b>reinit_every</b>, <b>fu_start</b>, <b>rewind</b>)."),
+                                "<b>reinit_every</b>, <b>fu_start</b>, <b>rewind</b>), and the form of the model on "
+                                "the devices (<b>deployed</b>, <b>deployed_sparsity</b>)."),
                              this);
     about->setWordWrap(true);
     layout->addWidget(about);
@@ -70,6 +72,7 @@ PlanMethodDialog::PlanMethodDialog(QWidget* parent) : QDialog(parent)
     rewind_->setToolTip(tr("DPU, GCPU and LCPU reach k in steps of 20 % of the remaining weights with a fine-tune each, "
                            "as single mode always does, instead of one top-k mask (several times the training time)"));
     form->addRow(QString(), rewind_);
+    addDeployedRow(form);
     layout->addLayout(form);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
@@ -77,8 +80,33 @@ PlanMethodDialog::PlanMethodDialog(QWidget* parent) : QDialog(parent)
     layout->addWidget(buttons);
     connect(mode_, &QComboBox::currentIndexChanged, this, &PlanMethodDialog::updateEnabled);
     connect(reinit_, &QComboBox::currentIndexChanged, this, &PlanMethodDialog::updateEnabled);
+    connect(deployed_, &QComboBox::currentIndexChanged, this, &PlanMethodDialog::updateEnabled);
     setMinimumWidth(480);
     updateEnabled();
+}
+
+void PlanMethodDialog::addDeployedRow(QFormLayout* form)
+{
+    deployed_ = new QComboBox(this);
+    deployed_->setObjectName(QStringLiteral("methodDeployed"));
+    deployed_->addItem(tr("Dense FP32"), static_cast<int>(dpu::DeployedForm::Fp32));
+    deployed_->addItem(tr("Sparse: pruned, its zeros kept"), static_cast<int>(dpu::DeployedForm::Sparse));
+    deployed_->setToolTip(tr("Sparse: round 1 deploys a fully trained model pruned per layer by magnitude (with a "
+                             "masked fine-tune); later rounds change only its nonzeros, so the devices' inference "
+                             "cost stays, and FU prunes what it trains to the same sparsity (the paper's Table 3). "
+                             "Nothing re-initialises a sparse model."));
+    sparsity_ = new QSpinBox(this);
+    sparsity_->setObjectName(QStringLiteral("methodSparsity"));
+    sparsity_->setRange(1, 99);
+    sparsity_->setValue(50);
+    sparsity_->setSuffix(tr(" % zeros"));
+    sparsity_->setToolTip(tr("The share of each layer's weights that are zero (the paper: 50 %)"));
+    auto* row = new QHBoxLayout;
+    row->addWidget(deployed_, 1);
+    row->addWidget(sparsity_);
+    auto* label = new QLabel(tr("&Deployed model"), this);
+    label->setBuddy(deployed_);
+    form->addRow(label, row);
 }
 
 void PlanMethodDialog::setPlan(const dpu::Plan& plan)
@@ -90,6 +118,8 @@ void PlanMethodDialog::setPlan(const dpu::Plan& plan)
         every_->setValue(plan.reinitEvery);
     fuStart_->setCurrentIndex(std::max(0, fuStart_->findData(static_cast<int>(plan.fuStart))));
     rewind_->setChecked(plan.rewind);
+    deployed_->setCurrentIndex(std::max(0, deployed_->findData(static_cast<int>(plan.deployed))));
+    sparsity_->setValue(static_cast<int>(std::lround(plan.deployedSparsity * 100.0)));
     updateEnabled();
 }
 
@@ -101,6 +131,9 @@ void PlanMethodDialog::applyTo(dpu::Plan& plan) const
     plan.reinitEvery = r == Reinit::Every ? every_->value() : 0;
     plan.fuStart = static_cast<dpu::FuStart>(fuStart_->currentData().toInt());
     plan.rewind = rewind_->isChecked();
+    plan.deployed = static_cast<dpu::DeployedForm>(deployed_->currentData().toInt());
+    // The sparsity belongs to a sparse model only (the plan refuses it on a dense one).
+    plan.deployedSparsity = plan.deployed == dpu::DeployedForm::Sparse ? sparsity_->value() / 100.0 : 0.5;
 }
 
 void PlanMethodDialog::updateEnabled()
@@ -109,6 +142,7 @@ void PlanMethodDialog::updateEnabled()
     // Single mode always rewinds and re-initialises nothing between its two rounds.
     rewind_->setEnabled(multi);
     every_->setEnabled(reinit_->currentData().toInt() == static_cast<int>(Reinit::Every));
+    sparsity_->setEnabled(deployed_->currentData().toInt() == static_cast<int>(dpu::DeployedForm::Sparse));
 }
 
 QString PlanMethodDialog::summary(const dpu::Plan& plan)
@@ -121,6 +155,8 @@ QString PlanMethodDialog::summary(const dpu::Plan& plan)
     QString s = QStringLiteral("%1, %2, %3").arg(mode, reinit, fu);
     if (plan.rewind)
         s += tr(", iterative rewinding");
+    if (plan.deployed == dpu::DeployedForm::Sparse)
+        s += tr(", a %1 %-sparse deployed model").arg(std::lround(plan.deployedSparsity * 100.0));
     return s;
 }
 

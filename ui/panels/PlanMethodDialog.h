@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The plan's method options (mode, re-initialisation, FU's start, rewinding) edited in a dialog: the paper's ablations, beside λ on the form.
+// The plan's method options (mode, re-initialisation, FU's start, rewinding, the deployed model's form) edited in a dialog: the paper's ablations, beside λ on the form.
 #pragma once
 #include "dpu/Plan.h"
 #include <QDialog>
@@ -7,6 +7,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QFormLayout;
 class QSpinBox;
 
 namespace dpu::ui {
@@ -16,15 +17,16 @@ class PlanMethodDialog : public QDialog {
 public:
     explicit PlanMethodDialog(QWidget* parent = nullptr);
 
-    /// Shows the plan's mode, reinit, reinit_every, fu_start and rewind.
+    /// Shows the plan's mode, reinit, reinit_every, fu_start, rewind, deployed and deployed_sparsity.
     void setPlan(const dpu::Plan& plan);
-    /// Writes the five keys the rows state into `plan` (nothing else changes). Throws nothing;
+    /// Writes the seven keys the rows state into `plan` (nothing else changes). Throws nothing;
     /// the plan's check names a key a combination breaks (reinit_every in single mode).
     void applyTo(dpu::Plan& plan) const;
-    /// The five keys of `plan` in one line, for the form's button.
+    /// The seven keys of `plan` in one line, for the form's button.
     static QString summary(const dpu::Plan& plan);
 
 private:
+    void addDeployedRow(QFormLayout* form);
     void updateEnabled();
 
     QComboBox* mode_;
@@ -32,6 +34,8 @@ private:
     QSpinBox* every_;
     QComboBox* fuStart_;
     QCheckBox* rewind_;
+    QComboBox* deployed_;  ///< fp32 or sparse
+    QSpinBox* sparsity_;   ///< percent of zeros per layer
 };
 
 } // namespace dpu::ui

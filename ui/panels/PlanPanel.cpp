@@ -307,7 +307,8 @@ void PlanPanel::choosePlanLink(const QString& key)
 
 void PlanPanel::showMethod(const dpu::Plan& plan)
 {
-    method_->setToolTip(tr("The plan's method: %1. Opens the mode, re-initialisation, FU's start and rewinding.")
+    method_->setToolTip(tr("The plan's method: %1. Opens the mode, re-initialisation, FU's start, rewinding and the "
+                           "deployed model's form.")
                             .arg(PlanMethodDialog::summary(plan)));
 }
 
@@ -320,6 +321,7 @@ void PlanPanel::editPlanMethod()
         return;
     dialog.applyTo(base_);
     showMethod(base_);
+    onModelOrDatasetChanged(); // the cost of a sparse deployed model's rounds
     validate();
     cost_->setPlan(plan());
     if (dpu::planToJson(plan()) != dpu::planToJson(before))
@@ -424,7 +426,7 @@ void PlanPanel::onModelOrDatasetChanged()
                             .arg(info.partialWeights)
                             .arg(info.denseWeights)
                             .arg(CostReadout::formatBytes(static_cast<double>(info.fp32Bytes()))));
-    cost_->setCostModel({info.partialWeights, info.denseWeights});
+    cost_->setCostModel(dpu::costModelOf(info, base_)); // a sparse deployed model's nonzeros too
 }
 
 void PlanPanel::setK(double k)

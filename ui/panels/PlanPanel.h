@@ -45,8 +45,8 @@ public:
     void setPlanFleet(const dpu::PlanFleet& fleet);
     /// Opens the Fleet… dialog over the plan's fleet keys; OK keeps what it states.
     void editPlanFleet();
-    /// Opens the Method… dialog over the plan's mode, reinit, reinit_every, fu_start and
-    /// rewind; OK keeps what it states.
+    /// Opens the Method… dialog over the plan's mode, reinit, reinit_every, fu_start, rewind,
+    /// deployed and deployed_sparsity; OK keeps what it states.
     void editPlanMethod();
     /// The Link row's choice: the plan's `fleet.link` becomes `key`; another link starts from
     /// its own SF, sub-band and delivery (devices, loss, availability and period stay).

@@ -191,7 +191,8 @@ void PlanPanel::mapFields()
         {QStringLiteral("bundle.dense_tensors"), dense_}, {QStringLiteral("budget.bytes_per_round"), budget_},
         {QStringLiteral("budget.bytes_total"), budget_}, {QStringLiteral("mode"), method_},
         {QStringLiteral("reinit"), method_}, {QStringLiteral("reinit_every"), method_},
-        {QStringLiteral("fu_start"), method_}, {QStringLiteral("rewind"), method_}};
+        {QStringLiteral("fu_start"), method_}, {QStringLiteral("rewind"), method_},
+        {QStringLiteral("deployed"), method_}, {QStringLiteral("deployed_sparsity"), method_}};
     const QStringList none = pathsWithoutField();
     for (const dpu::PlanField& f : dpu::planFields()) {
         const QString path = QString::fromStdString(f.path);

@@ -89,6 +89,8 @@ StrategyFigures figures(const dpu::RunFolder& run, const std::string& strategy)
 
 QString ReportText::reinitInWords(const dpu::Plan& p)
 {
+    if (p.deployed == dpu::DeployedForm::Sparse) // chooseStart(): a sparse model is never replaced
+        return QObject::tr("never re-initialised (the deployed model is sparse)");
     if (!p.reinit)
         return QObject::tr("never re-initialised");
     if (p.reinitEvery > 0)
@@ -136,6 +138,10 @@ QString ReportText::planInWords(const dpu::Plan& p, const dpu::RunStatus& status
         s << tr("Full updating starts each round from the last round's weights.");
     if (p.rewind && p.mode == dpu::RunMode::Multi)
         s << tr("The partial strategies rewind iteratively, 20 % of the remaining weights per step.");
+    if (p.deployed == dpu::DeployedForm::Sparse)
+        s << tr("The deployed model is sparse: round 1 deploys it pruned to %1 % zeros per layer; later rounds "
+                "change only its nonzeros and full updating prunes to the same sparsity (no re-initialisation).")
+                 .arg(p.deployedSparsity * 100.0);
     s << tr("Each training step runs %n epoch(s) of %1 (learning rate %2, %3 schedule, batch %4); seeds: %5.", nullptr,
             p.train.epochs)
              .arg(esc(dpu::nameOf(p.train.optimizer)))

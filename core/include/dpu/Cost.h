@@ -8,6 +8,9 @@ namespace dpu {
 struct CostModel {
     int64_t partialWeights = 0; ///< I
     int64_t denseWeights = 0;   ///< always shipped, 32 bits each
+    /// A sparse deployed model's nonzero partial weights (0: a dense model). Its updates code
+    /// the positions among the nonzeros, and a full update ships the nonzeros and a bitmap.
+    int64_t nonzeroWeights = 0;
 };
 
 /// Binary entropy H(k) in bits; 0 at k = 0 or 1. k outside [0, 1] is clamped.
@@ -16,13 +19,24 @@ double indexEntropyBits(double k);
 /// Number of partial weights a round changes: round(k * I).
 int64_t updatedCount(int64_t partialWeights, double k);
 
-/// Bits of one partial round: 32 * round(kI) + H(k) * I + 32 * dense.
+/// Weights a tensor of `numel` keeps when pruned to `sparsity`: numel - round(sparsity * numel).
+int64_t keptAtSparsity(int64_t numel, double sparsity);
+
+/// Bits of one partial round: 32 * round(kI) + H(k) * I + 32 * dense. On a sparse deployed
+/// model (nonzeroWeights N > 0) the positions are coded among the nonzeros:
+/// 32 * n + H(n / N) * N + 32 * dense with n = min(round(kI), N) (k stays a share of all I).
 double partialRoundBits(const CostModel& model, double k);
 
-/// Bits of one full-updating round: 32 * (I + dense).
+/// Bits of one full-updating round of a dense FP32 model: 32 * (I + dense), the reference every
+/// ratio is taken against (the paper's "full updating on the FP32 dense model").
 double fullRoundBits(const CostModel& model);
 
-/// The largest k in [0, 1] whose partialRoundBits() fits budgetBits (0 if even the dense part
+/// Bits of one full update of the deployed model: fullRoundBits() for a dense one; for a sparse
+/// one its nonzeros and a bitmap of their positions, 32 * N + I + 32 * dense (the paper's 0.53
+/// at 50 % sparsity).
+double deployedFullRoundBits(const CostModel& model);
+
+/// The largest k in [0, 1] (at most N / I on a sparse model) whose partialRoundBits() fits budgetBits (0 if even the dense part
 /// does not fit). Monotone bisection to within 1e-9.
 double largestKForBudget(const CostModel& model, double budgetBits);
 

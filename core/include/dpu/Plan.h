@@ -126,6 +126,12 @@ struct Plan {
     /// weights per step) as single mode does, instead of one top-k mask
     bool rewind = false;
     RunMode mode = RunMode::Multi; ///< Single: one update of a trained model, iterative rewinding
+    /// The model on the devices. Sparse: round 1 deploys a fully trained model pruned to
+    /// `deployedSparsity` (per partial tensor, by magnitude, with a masked fine-tune), and the
+    /// updates after it keep its zeros: the partial-updating strategies change only nonzeros,
+    /// FU prunes what it trains to the same sparsity (the paper's Table 3)
+    DeployedForm deployed = DeployedForm::Fp32;
+    double deployedSparsity = 0.5; ///< sparse: share of each partial tensor's weights that are zero
     TrainSpec train;
     BundleSpec bundle;
     BudgetSpec budget;

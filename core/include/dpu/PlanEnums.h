@@ -32,6 +32,9 @@ enum class FuStart { Seeded, Fresh, Last };
 /// fleet.delivery: how a round's delta goes out: as the link preset says (LoRaWAN: multicast;
 /// cellular and BLE: unicast), or forced.
 enum class DeliveryChoice { Preset, Multicast, Unicast };
+/// deployed: the form of the model on the devices (the paper's Table 3). Fp32: dense float32;
+/// Sparse: pruned to `deployed_sparsity`, whose zeros every update keeps.
+enum class DeployedForm { Fp32, Sparse };
 
 /// One value of an enum and its name in plan files.
 template <typename E> struct EnumName {
@@ -53,6 +56,7 @@ template <> const std::vector<EnumName<RunMode>>& enumNames<RunMode>();
 template <> const std::vector<EnumName<ComputeDevice>>& enumNames<ComputeDevice>();
 template <> const std::vector<EnumName<FuStart>>& enumNames<FuStart>();
 template <> const std::vector<EnumName<DeliveryChoice>>& enumNames<DeliveryChoice>();
+template <> const std::vector<EnumName<DeployedForm>>& enumNames<DeployedForm>();
 
 /// The plan-file name of `value` ("q8c" for Coding::Q8c).
 template <typename E> std::string nameOf(E value)

@@ -20,11 +20,22 @@ int64_t updatedCount(int64_t partialWeights, double k)
     return static_cast<int64_t>(std::llround(k * static_cast<double>(partialWeights)));
 }
 
+int64_t keptAtSparsity(int64_t numel, double sparsity)
+{
+    sparsity = std::clamp(sparsity, 0.0, 1.0);
+    return numel - static_cast<int64_t>(std::llround(sparsity * static_cast<double>(numel)));
+}
+
 double partialRoundBits(const CostModel& model, double k)
 {
+    const double dense = 32.0 * static_cast<double>(model.denseWeights);
+    if (model.nonzeroWeights > 0) { // a position among N nonzeros: the device knows the pattern
+        const int64_t n = std::min(updatedCount(model.partialWeights, k), model.nonzeroWeights);
+        const double N = static_cast<double>(model.nonzeroWeights);
+        return 32.0 * static_cast<double>(n) + indexEntropyBits(static_cast<double>(n) / N) * N + dense;
+    }
     const double I = static_cast<double>(model.partialWeights);
-    return 32.0 * static_cast<double>(updatedCount(model.partialWeights, k))
-           + indexEntropyBits(k) * I + 32.0 * static_cast<double>(model.denseWeights);
+    return 32.0 * static_cast<double>(updatedCount(model.partialWeights, k)) + indexEntropyBits(k) * I + dense;
 }
 
 double fullRoundBits(const CostModel& model)
@@ -32,15 +43,27 @@ double fullRoundBits(const CostModel& model)
     return 32.0 * static_cast<double>(model.partialWeights + model.denseWeights);
 }
 
+double deployedFullRoundBits(const CostModel& model)
+{
+    if (model.nonzeroWeights <= 0)
+        return fullRoundBits(model);
+    return 32.0 * static_cast<double>(model.nonzeroWeights + model.denseWeights)
+           + static_cast<double>(model.partialWeights);
+}
+
 double largestKForBudget(const CostModel& model, double budgetBits)
 {
     if (!(budgetBits >= partialRoundBits(model, 0.0)))
         return 0.0;
-    if (budgetBits >= partialRoundBits(model, 1.0))
-        return 1.0;
+    // A sparse model changes at most its N nonzeros: k = N / I is the most a round can use.
+    const double top = model.nonzeroWeights > 0 && model.partialWeights > 0
+                           ? std::min(1.0, static_cast<double>(model.nonzeroWeights) / static_cast<double>(model.partialWeights))
+                           : 1.0;
+    if (budgetBits >= partialRoundBits(model, top))
+        return top;
     // The cost rises monotonically on [0, 1/2] where H(k) rises too; past 1/2 the 32 bits per
     // changed weight outweigh the falling H(k) for any model with I >= 1, so bisection holds.
-    double lo = 0.0, hi = 1.0;
+    double lo = 0.0, hi = top;
     while (hi - lo > 1e-9) {
         const double mid = 0.5 * (lo + hi);
         if (partialRoundBits(model, mid) <= budgetBits)

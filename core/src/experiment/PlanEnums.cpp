@@ -90,6 +90,12 @@ template <> const std::vector<EnumName<DeliveryChoice>>& enumNames<DeliveryChoic
     return names;
 }
 
+template <> const std::vector<EnumName<DeployedForm>>& enumNames<DeployedForm>()
+{
+    static const std::vector<EnumName<DeployedForm>> names{{DeployedForm::Fp32, "fp32"}, {DeployedForm::Sparse, "sparse"}};
+    return names;
+}
+
 std::string quotedChoices(const std::vector<std::string>& names)
 {
     std::string out;

@@ -32,6 +32,49 @@ FieldBinding reinitEveryField()
     return b;
 }
 
+/// deployed: a sparse model keeps its zeros, so nothing may replace it with a dense one.
+FieldBinding deployedField()
+{
+    FieldBinding b = choice<DeployedForm>(
+        "deployed", [](Plan& p) -> DeployedForm& { return p.deployed; }, Write::Set,
+        "the model on the devices: `fp32` (dense) or `sparse` (round 1 deploys a trained model pruned to "
+        "`deployed_sparsity` per partial tensor by magnitude with a masked fine-tune; later updates change only "
+        "its nonzeros, FU prunes to the same sparsity; no re-initialisation)");
+    b.check = [range = b.check](const Plan& p) {
+        if (range)
+            range(p);
+        if (p.deployed != DeployedForm::Sparse)
+            return;
+        for (const auto& s : p.strategies)
+            require(s != "pruning", "strategies",
+                    "\"pruning\" ships a model of its own sparsity; expected no \"pruning\" with deployed \"sparse\"");
+        require(p.reinitEvery == 0, "reinit_every",
+                "expected 0 with deployed \"sparse\" (a re-initialisation would replace the sparse model), found "
+                    + std::to_string(p.reinitEvery));
+    };
+    return b;
+}
+
+FieldBinding deployedSparsityField()
+{
+    FieldBinding b = number("deployed_sparsity", [](Plan& p) -> double& { return p.deployedSparsity; },
+                            {0, 1, false, false}, "a share in (0, 1)", Write::Set,
+                            "`deployed` sparse: the share of each partial tensor's weights that are zero (the paper: 0.5)");
+    b.check = [range = b.check](const Plan& p) {
+        range(p);
+        if (p.deployed != DeployedForm::Sparse) {
+            require(p.deployedSparsity == defaults().deployedSparsity, "deployed_sparsity",
+                    "only a sparse deployed model has a sparsity; expected deployed \"sparse\" or no deployed_sparsity");
+            return;
+        }
+        // k stays a share of all partial weights; a round cannot change more than the nonzeros.
+        require(p.k <= 1.0 - p.deployedSparsity, "k",
+                "expected at most 1 - deployed_sparsity = " + showNumber(1.0 - p.deployedSparsity)
+                    + " (a round changes only nonzeros), found " + showNumber(p.k));
+    };
+    return b;
+}
+
 std::vector<FieldBinding> topAndData()
 {
     std::vector<FieldBinding> t;
@@ -123,6 +166,8 @@ std::vector<FieldBinding> splitAndMethod()
     t.push_back(choice<RunMode>("mode", [](Plan& p) -> RunMode& { return p.mode; }, Write::Always,
                                 "`multi`: multi-round updating; `single`: round 1 trains the deployed model fully, round 2 "
                                 "updates it once with iterative rewinding (20 % of the remaining weights per step)"));
+    t.push_back(deployedField());
+    t.push_back(deployedSparsityField());
     return t;
 }
 

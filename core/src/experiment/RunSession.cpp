@@ -3,6 +3,7 @@
 #include "experiment/RunSession.h"
 #include "experiment/RoundRules.h"
 #include "experiment/RoundPreview.h"
+#include "strategies/SparseModel.h"
 #include "dpu/DatasetSize.h"
 #include "dpu/Error.h"
 #include "train/Evaluator.h"
@@ -101,6 +102,8 @@ void RunSession::prepare()
             partialNames_.push_back(p.name);
             partialSizes_.push_back(p.tensor.numel());
             cost_.partialWeights += p.tensor.numel();
+            if (plan_.deployed == DeployedForm::Sparse)
+                cost_.nonzeroWeights += keptAtSparsity(p.tensor.numel(), plan_.deployedSparsity);
         } else {
             cost_.denseWeights += p.tensor.numel();
         }
@@ -285,13 +288,15 @@ RunSession::UnitStart RunSession::chooseStart(const StrategyPolicy& policy, cons
                                               int64_t samples) const
 {
     UnitStart start;
-    start.singleBase = plan_.mode == RunMode::Single && round == 1;
+    const bool sparse = plan_.deployed == DeployedForm::Sparse;
+    // A sparse deployment starts with its pruned model, as single mode starts with its trained one.
+    start.singleBase = (plan_.mode == RunMode::Single || sparse) && round == 1;
     // reinit_every replaces the paper's rule with a fixed count of rounds (its appendix's ablation).
     const bool ruleFires = plan_.reinitEvery > 0 ? reinitialisesEvery(round, plan_.reinitEvery)
                                                  : shouldReinitialise(samples, st.lastReinitSamples);
     start.fresh = !start.singleBase && policy.start == StartFrom::Fresh && round > 1;
     start.reinit = start.singleBase || policy.start == StartFrom::Seeded || policy.start == StartFrom::Fresh
-                   || (policy.start == StartFrom::DeployedOrSeeded && ruleFires);
+                   || (policy.start == StartFrom::DeployedOrSeeded && ruleFires && !sparse);
     start.full = start.singleBase || policy.shipsFullModel;
     return start;
 }
@@ -310,6 +315,7 @@ RoundOutput RunSession::trainUnit(size_t seedIndex, int round, size_t s, const T
         // Seeded without the strategy, so every strategy updates the very same deployed model.
         const uint64_t baseSeed = deriveSeed(plan_.seeds[seedIndex], 1, 0);
         RoundInput in{*network_, train, split_.validation, randomModel_, plan_.train, 1.0, baseSeed, ctx};
+        in.sparsity = plan_.deployed == DeployedForm::Sparse ? plan_.deployedSparsity : 0.0;
         return createStrategy("fu", plan_)->runRound(in);
     }
     Strategy& strategy = *strategies_[s];
@@ -333,6 +339,12 @@ RoundOutput RunSession::trainUnit(size_t seedIndex, int round, size_t s, const T
         in.budgetBytes = roundBudget(strategy.name(), ctx.seed, round);
     in.quantAware = plan_.bundle.quantAware;
     in.selectDense = plan_.bundle.denseTensors == DenseTensors::Partial;
+    MaskSet pattern; // the zeros the devices' sparse model holds, read from it
+    if (plan_.deployed == DeployedForm::Sparse) {
+        pattern = nonzeroPattern(st.deployed);
+        in.pattern = &pattern;
+        in.sparsity = plan_.deployedSparsity;
+    }
     RoundOutput out = strategy.runRound(in);
     budget = in.budgetBytes;
     if (!out.fitsBudget)
@@ -348,9 +360,11 @@ void RunSession::deployUnit(RoundRecord& r, StrategyState& st, const UnitStart& 
                             double candidateTest, int64_t budget)
 {
     // The first deployment regenerates the seeded model too: it is what the devices start from.
-    const bundle::Kind kind = start.full ? bundle::Kind::Full
-                              : (start.reinit || st.deviceVersion == 0) ? bundle::Kind::ReinitDelta
-                                                                        : bundle::Kind::Delta;
+    // A sparse model's vanilla update ships as a delta: the positions its new pattern changes.
+    const bool sparseFull = start.full && !start.singleBase && plan_.deployed == DeployedForm::Sparse;
+    const bundle::Kind kind = start.full && !sparseFull                 ? bundle::Kind::Full
+                              : (start.reinit && !start.full) || st.deviceVersion == 0 ? bundle::Kind::ReinitDelta
+                                                                                      : bundle::Kind::Delta;
     deployBundle(r, st, kind, out.weights);
     if (budget >= 0 && r.bundleBytes > budget) // the preview wrote this very bundle
         throw InternalError("round " + std::to_string(r.round) + " of " + r.strategy + ": its bundle of "
@@ -365,7 +379,7 @@ void RunSession::deployUnit(RoundRecord& r, StrategyState& st, const UnitStart& 
     }
     if (start.reinit)
         st.lastReinitSamples = r.samples;
-    r.analyticBits = start.full ? fullRoundBits(cost_) : partialRoundBits(cost_, r.k);
+    r.analyticBits = start.full ? deployedFullRoundBits(cost_) : partialRoundBits(cost_, r.k);
     r.layers = layerUpdates(start.full ? MaskSet{} : out.masks, true);
     for (const auto& l : r.layers)
         r.updatedWeights += l.updated;

@@ -25,7 +25,7 @@ private:
     void runSeed(size_t seedIndex, int64_t& unit);
     /// Where a unit starts and what it ships, from the strategy's policy and the plan's mode.
     struct UnitStart {
-        bool singleBase = false; ///< single-round mode's round 1: the fully trained base model
+        bool singleBase = false; ///< round 1 of single mode or of a sparse deployment: the trained base model
         bool reinit = false;     ///< starts from a random model (the seeded one unless `fresh`)
         bool fresh = false;      ///< starts from a new random model of this round (FU, fu_start "fresh")
         bool full = false;       ///< ships a full bundle

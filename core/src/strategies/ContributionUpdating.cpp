@@ -31,6 +31,16 @@ std::vector<torch::Tensor> within(std::vector<torch::Tensor> scores, const MaskS
     return scores;
 }
 
+/// Weights in the tensors of more than one dimension (those a sparse model's pattern covers).
+int64_t partialCount(const std::vector<torch::Tensor>& selectable)
+{
+    int64_t n = 0;
+    for (const auto& t : selectable)
+        if (t.defined() && t.dim() > 1)
+            n += t.numel();
+    return n;
+}
+
 /// c_global of Alg. 1: each selectable weight's squared move from the round's start.
 std::vector<torch::Tensor> globalContribution(const std::vector<torch::Tensor>& partial, const std::vector<torch::Tensor>& start)
 {
@@ -99,24 +109,29 @@ RoundOutput ContributionUpdating::runRound(const RoundInput& in)
     full.shuffleSeed = deriveSeed(in.unitSeed, 1);
     full.localContribution = needLocal ? &local : nullptr;
     full.selectBest = false;
+    full.masks = in.pattern; // a sparse model's zeros do not train
     trainNetwork(net, in.train, in.validation, in.spec, full, in.ctx);
 
     RoundOutput out;
     out.selectable = total;
     if (memory_)
         out.server = snapshot(net);
-    int64_t remaining = total;
+    // A sparse model's zeros are never selected: the rounds choose among its nonzeros.
+    int64_t remaining = in.pattern ? total - (partialCount(partial) - maskCount(*in.pattern)) : total;
+    target = std::min(target, remaining);
     int iteration = 0;
     std::vector<torch::Tensor> scores;
     while (true) {
         scores = combineContributions(globalContribution(partial, in.start.params), local, lambda_);
+        if (in.pattern)
+            scores = within(std::move(scores), *in.pattern);
         if (!out.masks.empty()) // weights already rewound may not come back
             scores = within(std::move(scores), out.masks);
         if (budgeted && iteration == 0) {
             // The most valuable weights whose bundle fits, sized with the full step's values
             // (the fine-tune moves them a little; the final candidate is checked again below).
             const auto ranked = [&](int64_t n) { return topKMask(scores, n); };
-            target = largestFitting(total, in.budgetBytes, snapshot(net), in.start, ranked, *in.preview);
+            target = largestFitting(remaining, in.budgetBytes, snapshot(net), in.start, ranked, *in.preview);
             if (target < 0)
                 return nothingFits(std::move(out), scores, in.start);
         }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // FU: train everything from the start the runner chose, keep the best validation epoch.
 #include "strategies/FullUpdating.h"
+#include "strategies/SparseModel.h"
 #include "train/Trainer.h"
 #include "util/Rng.h"
 
@@ -14,8 +15,11 @@ RoundOutput FullUpdating::runRound(const RoundInput& in)
     opt.shuffleSeed = deriveSeed(in.unitSeed, 1);
     const TrainResult r = trainNetwork(in.network, in.train, in.validation, in.spec, opt, in.ctx);
     RoundOutput out;
-    out.weights = snapshot(in.network);
     out.valAccuracy = r.bestValAccuracy;
+    if (in.sparsity > 0) // the vanilla update of a sparse model: trained, then pruned like the deployed one
+        out.valAccuracy = pruneToSparsity(in.network, in.sparsity, in.train, in.validation, in.spec,
+                                          deriveSeed(in.unitSeed, 6), in.ctx);
+    out.weights = snapshot(in.network);
     return out;
 }
 

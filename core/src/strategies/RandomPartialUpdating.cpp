@@ -46,7 +46,7 @@ RoundOutput RandomPartialUpdating::runRound(const RoundInput& in)
     // masks lie inside a larger one's, as the budget search needs.
     const auto ranked = [&](int64_t n) {
         return randomLayerMasks(partial, total > 0 ? static_cast<double>(n) / static_cast<double>(total) : 0.0,
-                                maskSeed);
+                                maskSeed, in.pattern);
     };
     RoundOutput out;
     out.selectable = total;
@@ -65,7 +65,7 @@ RoundOutput RandomPartialUpdating::runRound(const RoundInput& in)
         }
         k = total > 0 ? static_cast<double>(n) / static_cast<double>(total) : 0.0;
     }
-    out.masks = randomLayerMasks(partial, k, maskSeed);
+    out.masks = randomLayerMasks(partial, k, maskSeed, in.pattern);
     TrainOptions opt;
     opt.phase = Phase::FineTune;
     opt.shuffleSeed = deriveSeed(in.unitSeed, 2);

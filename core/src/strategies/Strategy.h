@@ -36,6 +36,12 @@ struct RoundInput {
     /// 1-D parameters (biases) join the selection like partial weights (bundle.dense_tensors
     /// "partial"); otherwise they always train and ship.
     bool selectDense = false;
+    /// A sparse deployed model's nonzeros (nonzeroPattern()): the partial-updating strategies
+    /// train, select and change only these, so its zeros stay; null: a dense model.
+    const MaskSet* pattern = nullptr;
+    /// FU on a sparse deployed model: prune what it trains to this sparsity (pruneToSparsity());
+    /// 0: keep it dense.
+    double sparsity = 0;
 };
 
 struct RoundOutput {

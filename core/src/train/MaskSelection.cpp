@@ -138,7 +138,7 @@ std::vector<torch::Tensor> combineContributions(const std::vector<torch::Tensor>
     return out;
 }
 
-MaskSet randomLayerMasks(const std::vector<torch::Tensor>& like, double k, uint64_t seed)
+MaskSet randomLayerMasks(const std::vector<torch::Tensor>& like, double k, uint64_t seed, const MaskSet* within)
 {
     MaskSet masks(like.size());
     for (size_t t = 0; t < like.size(); ++t) {
@@ -148,10 +148,23 @@ MaskSet randomLayerMasks(const std::vector<torch::Tensor>& like, double k, uint6
         const auto ones = static_cast<int64_t>(std::llround(k * static_cast<double>(n)));
         Rng rng(deriveSeed(seed, t));
         const auto perm = rng.permutation(n);
+        torch::Tensor allowed;
+        const float* a = nullptr;
+        if (within && t < within->size() && (*within)[t].defined()) {
+            allowed = (*within)[t].to(torch::kCPU, torch::kFloat).contiguous();
+            a = allowed.data_ptr<float>();
+        }
         torch::Tensor m = torch::zeros(like[t].sizes(), torch::kFloat);
         float* d = m.data_ptr<float>();
-        for (int64_t i = 0; i < ones; ++i)
-            d[perm[static_cast<size_t>(i)]] = 1.0f;
+        // The permutation's first `ones` allowed positions: a smaller k's masks stay inside a larger one's.
+        int64_t set = 0;
+        for (int64_t i = 0; i < n && set < ones; ++i) {
+            const auto pos = perm[static_cast<size_t>(i)];
+            if (a && a[pos] == 0.0f)
+                continue;
+            d[pos] = 1.0f;
+            ++set;
+        }
         masks[t] = m.to(like[t].device());
     }
     return masks;

@@ -26,8 +26,10 @@ std::vector<torch::Tensor> combineContributions(const std::vector<torch::Tensor>
                                                 const std::vector<torch::Tensor>& local, double lambda);
 
 /// RPU: for every tensor of `like` that is defined, exactly round(k * numel) ones at seeded
-/// random positions (each tensor fixes its own (1 - k) share).
-MaskSet randomLayerMasks(const std::vector<torch::Tensor>& like, double k, uint64_t seed);
+/// random positions (each tensor fixes its own (1 - k) share). With `within` (a sparse model's
+/// pattern), only its ones are drawn, the first of the same permutation, at most all of them.
+MaskSet randomLayerMasks(const std::vector<torch::Tensor>& like, double k, uint64_t seed,
+                         const MaskSet* within = nullptr);
 
 /// w + (w_f - w) * m as a selection, so rewound weights are bit-identical to `base`
 /// and kept weights to `trained`. Undefined masks keep the trained tensor.

@@ -63,6 +63,29 @@ private Q_SLOTS:
         const double k = dpu::largestKForBudget(m, dpu::partialRoundBits(m, 0.01));
         QCOMPARE(dpu::updatedCount(m.partialWeights, k), int64_t(6687));
     }
+
+    /// A 50 %-sparse deployed model (the paper's Table 3): its full update is the nonzeros and a
+    /// bitmap (0.53 of the dense FP32 one, as the paper's vanilla update), and a partial round
+    /// codes positions among the nonzeros, cheaper than among all weights for the same k.
+    void sparseDeployedModel()
+    {
+        QCOMPARE(dpu::keptAtSparsity(1000, 0.5), int64_t(500));
+        QCOMPARE(dpu::keptAtSparsity(5, 0.5), int64_t(2)); // round(2.5) is 3 zeros
+        QCOMPARE(dpu::keptAtSparsity(10, 0.0), int64_t(10));
+        const dpu::CostModel dense{1000000, 0};
+        const dpu::CostModel sparse{1000000, 0, 500000};
+        QCOMPARE(dpu::deployedFullRoundBits(dense), dpu::fullRoundBits(dense));
+        QCOMPARE(dpu::deployedFullRoundBits(sparse), 32.0 * 500000 + 1000000);
+        QVERIFY(std::abs(dpu::deployedFullRoundBits(sparse) / dpu::fullRoundBits(sparse) - 0.53125) < 1e-12);
+        // k = 0.2 of all weights: 200,000 changes among 500,000 nonzeros, H(0.4) bits per nonzero.
+        QCOMPARE(dpu::partialRoundBits(sparse, 0.2), 32.0 * 200000 + dpu::indexEntropyBits(0.4) * 500000);
+        QVERIFY(dpu::partialRoundBits(sparse, 0.2) < dpu::partialRoundBits(dense, 0.2));
+        QCOMPARE(dpu::partialRoundBits(sparse, 0.9), 32.0 * 500000); // never more than the nonzeros
+        // The budget's k stops at the nonzeros' share.
+        QCOMPARE(dpu::largestKForBudget(sparse, dpu::fullRoundBits(sparse)), 0.5);
+        const double k = dpu::largestKForBudget(sparse, dpu::partialRoundBits(sparse, 0.1));
+        QCOMPARE(dpu::updatedCount(sparse.partialWeights, k), int64_t(100000));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestCost)

@@ -126,6 +126,21 @@ private Q_SLOTS:
         QCOMPARE(dpu::findPlanField("fu_start")->choices, (std::vector<std::string>{"seeded", "fresh", "last"}));
     }
 
+    /// The deployed model's form (the paper's Table 3): written only when sparse, read back.
+    void deployedKeysRoundTrip()
+    {
+        QVERIFY(dpu::defaultPlan().deployed == dpu::DeployedForm::Fp32);
+        QVERIFY(dpu::planToJson(dpu::defaultPlan()).find("deployed") == std::string::npos);
+        const dpu::Plan p = dpu::parsePlan(R"({"deployed": "sparse", "deployed_sparsity": 0.75, "k": 0.25})");
+        QVERIFY(p.deployed == dpu::DeployedForm::Sparse);
+        QCOMPARE(p.deployedSparsity, 0.75);
+        const std::string text = dpu::planToJson(p);
+        QVERIFY(text.find("\"deployed\": \"sparse\"") != std::string::npos);
+        QVERIFY(text.find("\"deployed_sparsity\": 0.75") != std::string::npos);
+        QCOMPARE(dpu::planToJson(dpu::parsePlan(text)), text);
+        QCOMPARE(dpu::findPlanField("deployed")->choices, (std::vector<std::string>{"fp32", "sparse"}));
+    }
+
     /// The link and fleet a plan is for (issue 23): plan keys, written only when set, read back
     /// as set, and the fleet simulation's settings made of them.
     void fleetKeysRoundTrip()
@@ -230,6 +245,18 @@ private Q_SLOTS:
         QTest::newRow("fleet devices") << R"({"fleet": {"devices": 0}})" << "fleet.devices" << "found 0";
         QTest::newRow("fleet availability") << R"({"fleet": {"availability": 0}})" << "fleet.availability" << "(0, 1]";
         QTest::newRow("fleet key") << R"({"fleet": {"nodes": 5}})" << "fleet.nodes" << "unknown key";
+        QTest::newRow("deployed") << R"({"deployed": "int4"})" << "deployed"
+                                  << "expected \"fp32\" or \"sparse\", found \"int4\"";
+        QTest::newRow("sparsity of a dense model") << R"({"deployed_sparsity": 0.7})" << "deployed_sparsity"
+                                                   << "only a sparse deployed model";
+        QTest::newRow("sparsity one") << R"({"deployed": "sparse", "deployed_sparsity": 1})" << "deployed_sparsity"
+                                      << "(0, 1), found 1";
+        QTest::newRow("k beyond the nonzeros") << R"({"deployed": "sparse", "deployed_sparsity": 0.9, "k": 0.2})" << "k"
+                                               << "at most 1 - deployed_sparsity = 0.1";
+        QTest::newRow("pruning on a sparse model") << R"({"deployed": "sparse", "strategies": ["dpu", "pruning"]})"
+                                                   << "strategies" << "no \"pruning\"";
+        QTest::newRow("reinit_every on a sparse model") << R"({"deployed": "sparse", "reinit_every": 2})"
+                                                        << "reinit_every" << "deployed \"sparse\"";
     }
     void errorsNameTheField()
     {

@@ -135,6 +135,20 @@ private Q_SLOTS:
         QVERIFY(!torch::equal(m[0], dpu::randomLayerMasks(like, 0.05, 43)[0]));
     }
 
+    /// Within a sparse model's pattern: the same count, drawn among the pattern's ones only,
+    /// nested in a larger k's; a count beyond the pattern stops at all of it.
+    void randomLayerMasksWithinAPattern()
+    {
+        std::vector<torch::Tensor> like{torch::zeros({100, 50}), torch::Tensor()};
+        const dpu::MaskSet pattern{(torch::arange(5000).reshape({100, 50}) % 2 == 0).to(torch::kFloat), torch::Tensor()};
+        const auto m = dpu::randomLayerMasks(like, 0.05, 42, &pattern);
+        QCOMPARE(m[0].sum().item<int64_t>(), int64_t(250));
+        QCOMPARE((m[0] * (1 - pattern[0])).sum().item<int64_t>(), int64_t(0)); // none outside
+        const auto larger = dpu::randomLayerMasks(like, 0.2, 42, &pattern);
+        QCOMPARE((m[0] * larger[0]).sum().item<int64_t>(), int64_t(250)); // nested
+        QVERIFY(torch::equal(dpu::randomLayerMasks(like, 0.9, 42, &pattern)[0], pattern[0]));
+    }
+
     void rewindSelectsExactly()
     {
         auto trained = std::vector<torch::Tensor>{torch::tensor({1.1f, 2.2f, 3.3f}), torch::tensor({9.0f})};

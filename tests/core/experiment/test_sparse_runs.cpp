@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: MIT
+// A sparse deployed model (plan `deployed` sparse) run for real: the pattern kept, FU re-pruned, devices agree.
+#include "TestSupport.h"
+#include "bundle/SafetensorsFile.h"
+#include "dpu/Cost.h"
+#include "dpu/Runner.h"
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <cmath>
+#include <map>
+
+namespace {
+
+/// A small real plan on a 50 %-sparse MLP: Fashion-MNIST's first 1,200/1,000 images, one epoch per step.
+dpu::Plan sparsePlan(dpu::RunMode mode, std::vector<std::string> strategies, double k)
+{
+    dpu::Plan p;
+    p.name = "sparse-check";
+    p.dataset.path = dpu::test::fashionMnistSubset(1200, 1000);
+    p.dataset.testLimit = 1000;
+    p.split = {300, 300, 3, 300};
+    p.mode = mode;
+    p.strategies = std::move(strategies);
+    p.k = k;
+    p.train.epochs = 1;
+    p.seeds = {7};
+    p.deployed = dpu::DeployedForm::Sparse;
+    p.deployedSparsity = 0.5;
+    return p;
+}
+
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+/// Per partial tensor of a device file: which weights are zero.
+std::map<std::string, std::vector<bool>> zerosOf(const QString& deviceFile)
+{
+    const QByteArray bytes = readAll(deviceFile);
+    const std::vector<uint8_t> file(bytes.begin(), bytes.end());
+    std::map<std::string, std::vector<bool>> zeros;
+    for (const auto& t : dpu::bundle::SafetensorsFile::read(file)) {
+        if (t.shape.size() < 2)
+            continue;
+        auto& z = zeros[t.name];
+        for (float v : t.values)
+            z.push_back(v == 0.0f);
+    }
+    return zeros;
+}
+
+int64_t count(const std::vector<bool>& v)
+{
+    return std::count(v.begin(), v.end(), true);
+}
+
+int runApply(const QStringList& args, QString* output)
+{
+    QProcess p;
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(QStringLiteral(DPU_APPLY_EXE), args);
+    p.waitForFinished(60000);
+    *output = QString::fromLocal8Bit(p.readAll());
+    return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+}
+
+} // namespace
+
+class TestSparseRuns : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+    /// Applies `strategy`'s bundles in order with dpu-apply and returns each round's zeros,
+    /// checking the file against the engine's recorded deployed state after every round.
+    std::map<int, std::map<std::string, std::vector<bool>>> deviceZeros(const QString& run,
+                                                                        const std::vector<dpu::RoundRecord>& records,
+                                                                        const std::string& strategy)
+    {
+        const QString device = dir_.filePath(QString::fromStdString("device-" + strategy + ".safetensors"));
+        QFile::remove(device);
+        if (!QFile::copy(run + "/bundles/seed-7/initial.safetensors", device))
+            return {};
+        std::map<int, std::map<std::string, std::vector<bool>>> zeros;
+        for (const auto& r : records) {
+            if (r.strategy != strategy || !r.deployed)
+                continue;
+            const QString bundle = run + QStringLiteral("/bundles/seed-7/%1/round-%2.dpub")
+                                             .arg(QString::fromStdString(strategy))
+                                             .arg(r.round, 3, 10, QLatin1Char('0'));
+            QString out;
+            if (runApply({bundle, device}, &out) != 0) {
+                qWarning("%s", qPrintable(out));
+                return {};
+            }
+            const QByteArray hash = QCryptographicHash::hash(readAll(device), QCryptographicHash::Sha256).toHex();
+            if (QString::fromLatin1(hash) != QString::fromStdString(r.deviceSha256))
+                return {};
+            zeros[r.round] = zerosOf(device);
+        }
+        return zeros;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (dpu::test::fashionMnistDir().empty())
+            QFAIL("Fashion-MNIST is missing: install the Debian package dataset-fashion-mnist (scripts/deps does)");
+    }
+
+    /// Multi-round on a 50 %-sparse model: round 1 deploys one pruned model to every strategy
+    /// (a full bundle, exactly half of each tensor zero); DPU and RPU then change only nonzeros
+    /// (the zeros the devices hold after dpu-apply are round 1's, round after round) and never
+    /// re-initialise; FU ships its re-pruned model as a delta at the same sparsity. The
+    /// analytic cost is the sparse model's: nonzeros and a bitmap for a full update, positions
+    /// among the nonzeros for a partial one.
+    void multiRoundKeepsThePattern()
+    {
+        const QString run = dir_.filePath(QStringLiteral("multi"));
+        const dpu::Plan plan = sparsePlan(dpu::RunMode::Multi, {"dpu", "fu", "rpu"}, 0.05);
+        dpu::validatePlan(plan);
+        dpu::RunObserver quiet;
+        const auto records = dpu::Runner(plan, {run.toStdString()}).run(quiet).records;
+        QCOMPARE(records.size(), size_t(9));
+
+        dpu::CostModel cost{668672, 1034, 0};
+        for (const int64_t n : {int64_t(784 * 512), int64_t(512 * 512), int64_t(512 * 10)})
+            cost.nonzeroWeights += dpu::keptAtSparsity(n, 0.5);
+        QCOMPARE(cost.nonzeroWeights, int64_t(668672 / 2));
+        std::map<std::string, std::string> baseSha;
+        for (const auto& r : records) {
+            QVERIFY(r.deployed || r.round > 1); // the base always beats the random model
+            if (!r.deployed) // the gate refused the candidate: nothing shipped
+                continue;
+            if (r.round == 1) {
+                QCOMPARE(r.bundleKind, std::string("full"));
+                QCOMPARE(r.analyticBits, dpu::deployedFullRoundBits(cost));
+                baseSha[r.strategy] = r.deviceSha256;
+                continue;
+            }
+            QCOMPARE(r.bundleKind, std::string("delta"));
+            QVERIFY(!r.reinitialised || r.strategy == "fu");
+            QCOMPARE(r.analyticBits, r.strategy == "fu" ? dpu::deployedFullRoundBits(cost) : dpu::partialRoundBits(cost, 0.05));
+            if (r.strategy == "dpu") // a global top-k
+                QCOMPARE(r.updatedWeights, dpu::updatedCount(668672, 0.05));
+            if (r.strategy == "rpu") // round(k n) per layer
+                QCOMPARE(r.updatedWeights, int64_t(20070 + 13107 + 256));
+        }
+        QCOMPARE(baseSha["dpu"], baseSha["fu"]); // one base model, trained and pruned alike
+        QCOMPARE(baseSha["dpu"], baseSha["rpu"]);
+
+        for (const std::string strategy : {"dpu", "rpu", "fu"}) {
+            const auto zeros = deviceZeros(run, records, strategy);
+            QVERIFY2(zeros.size() >= 2 && zeros.count(1), strategy.c_str()); // and every deployed round applied
+            for (const auto& [round, tensors] : zeros) {
+                QCOMPARE(tensors.size(), size_t(3));
+                for (const auto& [name, z] : tensors) {
+                    const auto n = static_cast<int64_t>(z.size());
+                    if (strategy == "fu" || round == 1) // pruned to exactly the sparsity, tensor by tensor
+                        QCOMPARE(count(z), n - dpu::keptAtSparsity(n, 0.5));
+                    else // the partial strategies keep round 1's zeros, every one
+                        QVERIFY2(z == zeros.at(1).at(name), qPrintable(QStringLiteral("%1 round %2 %3").arg(
+                                                              QString::fromStdString(strategy)).arg(round).arg(QString::fromStdString(name))));
+                }
+            }
+        }
+    }
+
+    /// Single mode (the paper's Table 3): round 2's DPU at k = 0.2 rewinds iteratively among
+    /// the nonzeros only and ships k * I changes; its zeros are round 1's.
+    void singleUpdateAmongTheNonzeros()
+    {
+        const QString run = dir_.filePath(QStringLiteral("single"));
+        const dpu::Plan plan = sparsePlan(dpu::RunMode::Single, {"dpu"}, 0.2);
+        dpu::validatePlan(plan);
+        dpu::RunObserver quiet;
+        const auto records = dpu::Runner(plan, {run.toStdString()}).run(quiet).records;
+        QCOMPARE(records.size(), size_t(2));
+        QCOMPARE(records[1].updatedWeights, dpu::updatedCount(668672, 0.2));
+        const auto zeros = deviceZeros(run, records, "dpu");
+        QCOMPARE(zeros.size(), size_t(2));
+        QVERIFY(zeros.at(2) == zeros.at(1));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSparseRuns)
+#include "test_sparse_runs.moc"
