@@ -9,15 +9,12 @@ round 2 against a full update of the dense FP32 model (the paper's ratio), then 
 bundle's bytes against the dense FP32 full bundle of the same run's round 1.
 """
 import json
+import os
 import statistics
 import sys
 
-
-def spread(values):
-    mean = 100 * statistics.mean(values)
-    if len(values) < 2:
-        return f"{mean:.2f}"
-    return f"{mean:.2f} ± {100 * statistics.stdev(values):.2f}"
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ablations"))
+from summarise import spread  # noqa: E402  (mean ± std in points, as the ablations print them)
 
 
 def main(folder):

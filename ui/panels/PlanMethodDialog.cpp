@@ -19,6 +19,18 @@ namespace {
 
 enum class Reinit { Rule, Every, Never };
 
+/// A row of a choice with its number beside it (re-initialise every n, the sparsity), the
+/// label's mnemonic on the choice.
+void addChoiceRow(QFormLayout* form, const QString& label, QComboBox* choice, QSpinBox* number)
+{
+    auto* row = new QHBoxLayout;
+    row->addWidget(choice, 1);
+    row->addWidget(number);
+    auto* text = new QLabel(label, choice->parentWidget());
+    text->setBuddy(choice);
+    form->addRow(text, row);
+}
+
 } // namespace
 
 PlanMethodDialog::PlanMethodDialog(QWidget* parent) : QDialog(parent)
@@ -54,12 +66,7 @@ PlanMethodDialog::PlanMethodDialog(QWidget* parent) : QDialog(parent)
     every_->setRange(1, 100000);
     every_->setValue(5);
     every_->setPrefix(tr("n = "));
-    auto* reinitRow = new QHBoxLayout;
-    reinitRow->addWidget(reinit_, 1);
-    reinitRow->addWidget(every_);
-    auto* reinitLabel = new QLabel(tr("&Re-initialise"), this);
-    reinitLabel->setBuddy(reinit_);
-    form->addRow(reinitLabel, reinitRow);
+    addChoiceRow(form, tr("&Re-initialise"), reinit_, every_);
     fuStart_ = new QComboBox(this);
     fuStart_->setObjectName(QStringLiteral("methodFuStart"));
     fuStart_->addItem(tr("The same seeded random model (the paper)"), static_cast<int>(dpu::FuStart::Seeded));
@@ -101,12 +108,7 @@ void PlanMethodDialog::addDeployedRow(QFormLayout* form)
     sparsity_->setValue(50);
     sparsity_->setSuffix(tr(" % zeros"));
     sparsity_->setToolTip(tr("The share of each layer's weights that are zero (the paper: 50 %)"));
-    auto* row = new QHBoxLayout;
-    row->addWidget(deployed_, 1);
-    row->addWidget(sparsity_);
-    auto* label = new QLabel(tr("&Deployed model"), this);
-    label->setBuddy(deployed_);
-    form->addRow(label, row);
+    addChoiceRow(form, tr("&Deployed model"), deployed_, sparsity_);
 }
 
 void PlanMethodDialog::setPlan(const dpu::Plan& plan)
@@ -132,6 +134,8 @@ void PlanMethodDialog::applyTo(dpu::Plan& plan) const
     plan.fuStart = static_cast<dpu::FuStart>(fuStart_->currentData().toInt());
     plan.rewind = rewind_->isChecked();
     plan.deployed = static_cast<dpu::DeployedForm>(deployed_->currentData().toInt());
+    if (plan.deployed == dpu::DeployedForm::Sparse) // its row is off: a count would be refused
+        plan.reinitEvery = 0;
     // The sparsity belongs to a sparse model only (the plan refuses it on a dense one).
     plan.deployedSparsity = plan.deployed == dpu::DeployedForm::Sparse ? sparsity_->value() / 100.0 : 0.5;
 }
@@ -141,8 +145,11 @@ void PlanMethodDialog::updateEnabled()
     const bool multi = mode_->currentData().toInt() == static_cast<int>(dpu::RunMode::Multi);
     // Single mode always rewinds and re-initialises nothing between its two rounds.
     rewind_->setEnabled(multi);
-    every_->setEnabled(reinit_->currentData().toInt() == static_cast<int>(Reinit::Every));
-    sparsity_->setEnabled(deployed_->currentData().toInt() == static_cast<int>(dpu::DeployedForm::Sparse));
+    // Nothing re-initialises a sparse model (the seeded random model is dense).
+    const bool sparse = deployed_->currentData().toInt() == static_cast<int>(dpu::DeployedForm::Sparse);
+    reinit_->setEnabled(!sparse);
+    every_->setEnabled(!sparse && reinit_->currentData().toInt() == static_cast<int>(Reinit::Every));
+    sparsity_->setEnabled(sparse);
 }
 
 QString PlanMethodDialog::summary(const dpu::Plan& plan)

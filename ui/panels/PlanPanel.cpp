@@ -321,7 +321,6 @@ void PlanPanel::editPlanMethod()
         return;
     dialog.applyTo(base_);
     showMethod(base_);
-    onModelOrDatasetChanged(); // the cost of a sparse deployed model's rounds
     validate();
     cost_->setPlan(plan());
     if (dpu::planToJson(plan()) != dpu::planToJson(before))
@@ -426,7 +425,7 @@ void PlanPanel::onModelOrDatasetChanged()
                             .arg(info.partialWeights)
                             .arg(info.denseWeights)
                             .arg(CostReadout::formatBytes(static_cast<double>(info.fp32Bytes()))));
-    cost_->setCostModel(dpu::costModelOf(info, base_)); // a sparse deployed model's nonzeros too
+    cost_->setCostModel({info.partialWeights, info.denseWeights});
 }
 
 void PlanPanel::setK(double k)

@@ -1,15 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Model zoo descriptions without torch types: names, tensors, weight counts.
 #pragma once
-#include "dpu/Cost.h"
 #include "dpu/Shape.h"
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace dpu {
-
-struct Plan;
 
 struct TensorInfo {
     std::string name;
@@ -38,9 +35,5 @@ std::string modelDescription(const std::string& name);
 /// Throws Error for an unknown name or an unreadable TorchScript file.
 ModelInfo describeModel(const std::string& name, const InputShape& input, int classes,
                         double widthMultiplier = 1.0);
-
-/// The analytic cost model of `info` deployed as `plan` says: with a sparse deployed model, the
-/// nonzeros are counted tensor by tensor as the engine prunes them (keptAtSparsity).
-CostModel costModelOf(const ModelInfo& info, const Plan& plan);
 
 } // namespace dpu

@@ -30,6 +30,7 @@ extern "C" {
 #define DPU_MAX_HEADER (64u << 20)    /* safetensors header bytes */
 #define DPU_SIG_CONTEXT "DPU-BUNDLE-SIG-1" /* 16 bytes signed before the manifest digest */
 #define DPU_SPARSE_DIRECT 0x10u       /* sparse flags bit 4 (fp32): words are the new bits, no XOR */
+#define DPU_SPARSE_NONZERO 0x20u      /* sparse flags bit 5: gaps count only the source's nonzeros */
 #define DPU_CENTROIDS_F32 0u          /* q8 centroid table: C raw f32 */
 #define DPU_CENTROIDS_F16 1u          /* q8 centroid table: sorted binary16, Rice-coded key steps */
 #define DPU_HEADER_VERBATIM 0u        /* section H: the target header's bytes */

@@ -73,7 +73,8 @@ static dpu_status read_tables(dpu_apply_state *ctx, const dpu_entry *e, uint64_t
     if (*rice > 31)
         return dpu_fail(ctx, DPU_E_RICE_PARAM, "rice parameter", index);
     *planes = e->coding == DPU_CODING_FP32 ? 4u : e->coding == DPU_CODING_FP16 ? 2u : 1u;
-    if ((*mask & ~(((1u << *planes) - 1u) | (e->coding == DPU_CODING_FP32 ? DPU_SPARSE_DIRECT : 0u))) != 0)
+    if ((*mask & ~(((1u << *planes) - 1u) | DPU_SPARSE_NONZERO | (e->coding == DPU_CODING_FP32 ? DPU_SPARSE_DIRECT : 0u)))
+        != 0)
         return dpu_fail(ctx, DPU_E_PLANES, "plane mask", index);
     *ncent = 256;
     if (e->coding == DPU_CODING_Q8 && (s = dpu_read_centroids(ctx, index, ncent)) != DPU_OK)
@@ -160,12 +161,32 @@ dpu_status dpu_apply_chunks(dpu_apply_state *ctx, const dpu_apply_io *io, const 
     return DPU_OK;
 }
 
-/* Where the position stream stands between chunks. */
+/* Where the position stream stands between chunks. With DPU_SPARSE_NONZERO a gap counts the
+ * source's nonzeros only: `skip` of them are still to pass before the position, searched from
+ * `next` while `seeking` (the search may cross chunks; the source values ahead of `next` are
+ * still the source's, as positions only increase). */
 typedef struct sparse_state {
-    uint64_t count, done, next, pos;
+    uint64_t count, done, next, pos, skip;
     unsigned rice, mask, planes, ncent;
-    int have_pos;
+    int have_pos, seeking;
 } sparse_state;
+
+/* DPU_SPARSE_NONZERO: moves `next` over the chunk to the nonzero `skip` nonzeros ahead. Returns
+ * 1 when found (st->pos), 0 when the chunk ends first, -1 when the tensor ends first. */
+static int seek_nonzero(dpu_apply_state *ctx, const dpu_entry *e, sparse_state *st, uint64_t first, size_t n)
+{
+    for (; st->next < first + n; ++st->next) {
+        if (ctx->vals[st->next - first] == 0.0f) /* -0.0 too: a pruned weight */
+            continue;
+        if (st->skip == 0) {
+            st->pos = st->next;
+            st->seeking = 0;
+            return 1;
+        }
+        --st->skip;
+    }
+    return st->next >= e->numel ? -1 : 0;
+}
 
 /* Positions and values of the changes inside elements first..first+n-1. */
 static dpu_status sparse_chunk(dpu_apply_state *ctx, const dpu_entry *e, uint64_t index, void *state,
@@ -174,15 +195,29 @@ static dpu_status sparse_chunk(dpu_apply_state *ctx, const dpu_entry *e, uint64_
     sparse_state *st = (sparse_state *)state;
     int ok;
     for (;;) {
-        if (!st->have_pos) {
+        if (!st->have_pos && !st->seeking) {
             if (st->done == st->count)
                 break;
             /* gap = pos - next; pos must stay inside the tensor */
             if (st->next >= e->numel)
                 return dpu_fail(ctx, DPU_E_POSITION, "more changes than positions", index);
-            st->pos = st->next + dpu_rice_get(&ctx->bits, st->rice, e->numel - 1u - st->next, &ok);
+            const uint64_t gap = dpu_rice_get(&ctx->bits, st->rice, e->numel - 1u - st->next, &ok);
             if (!ok)
                 return dpu_fail(ctx, DPU_E_POSITION, "position code", index);
+            if (st->mask & DPU_SPARSE_NONZERO) {
+                st->skip = gap;
+                st->seeking = 1;
+            } else {
+                st->pos = st->next + gap;
+                st->have_pos = 1;
+            }
+        }
+        if (st->seeking) {
+            const int found = seek_nonzero(ctx, e, st, first, n);
+            if (found < 0)
+                return dpu_fail(ctx, DPU_E_POSITION, "fewer nonzeros than the gap skips", index);
+            if (found == 0)
+                break; /* the search goes on in the next chunk */
             st->have_pos = 1;
         }
         if (st->pos >= first + n)

@@ -169,6 +169,8 @@ void describeSection(std::ostream& o, const std::vector<uint8_t>& bundle, uint64
         const uint64_t changed = s.u(8, "change count"), rice = s.u(1, "rice parameter");
         const uint64_t planes = s.u(1, "plane flags");
         o << " " << codingName(coding) << ", " << changed << "/" << numel << " changed, rice k=" << rice;
+        if (planes & DPU_SPARSE_NONZERO)
+            o << " among the nonzeros";
         if (coding == DPU_CODING_FP32)
             o << ((planes & DPU_SPARSE_DIRECT) ? ", direct" : ", xor");
         if (coding == DPU_CODING_Q8) {

@@ -92,6 +92,31 @@ void SparseEncoder::writeCentroids(BitWriter& w, const std::vector<float>& centr
     w.align();
 }
 
+bool SparseEncoder::nonzeroGapsOf(const std::vector<float>& source, const std::vector<uint64_t>& positions,
+                                   std::vector<uint64_t>& gaps)
+{
+    gaps.clear();
+    if (std::find(source.begin(), source.end(), 0.0f) == source.end())
+        return false; // a dense source: the same gaps
+    uint64_t skipped = 0; // nonzeros passed since the last change
+    size_t c = 0;
+    for (uint64_t i = 0; i < source.size() && c < positions.size(); ++i) {
+        if (source[i] == 0.0f) { // -0.0 too, as the decoder compares
+            if (i == positions[c])
+                return false; // a zero changes: not expressible among the nonzeros
+            continue;
+        }
+        if (i == positions[c]) {
+            gaps.push_back(skipped);
+            skipped = 0;
+            ++c;
+        } else {
+            ++skipped;
+        }
+    }
+    return c == positions.size();
+}
+
 std::vector<uint8_t> SparseEncoder::encode(const std::vector<float>& source, const std::vector<float>& target,
                                            const std::vector<uint8_t>& mask, ValueCoding coding,
                                            std::vector<float>& applied, BundleStats& stats)
@@ -144,7 +169,20 @@ std::vector<uint8_t> SparseEncoder::encode(const std::vector<float>& source, con
             planeMask = directMask | DPU_SPARSE_DIRECT;
         }
     }
-    const unsigned k = bestRiceParameter(gaps);
+    unsigned k = bestRiceParameter(gaps);
+    // A sparse deployed model's updates change only nonzeros: counting the gaps over those
+    // alone (the device reads them from its own file) codes fewer and shorter gaps.
+    std::vector<uint64_t> nonzeroGaps;
+    if (nonzeroGapsOf(source, pos, nonzeroGaps)) {
+        uint64_t over, among;
+        bestRiceParameter(gaps, &over);
+        const unsigned kn = bestRiceParameter(nonzeroGaps, &among);
+        if (among < over) {
+            gaps.swap(nonzeroGaps);
+            k = kn;
+            planeMask |= DPU_SPARSE_NONZERO;
+        }
+    }
 
     BitWriter w;
     for (int i = 0; i < 8; ++i)

@@ -29,6 +29,12 @@ public:
 
     /// Rice parameter (0..31) minimising the total code length of `gaps`, and that length.
     static unsigned bestRiceParameter(const std::vector<uint64_t>& gaps, uint64_t* bits = nullptr);
+
+    /// The gaps of `positions` (ascending) counted over the nonzeros of `source` only (flag
+    /// DPU_SPARSE_NONZERO). False, with no gaps, when the source has no zero or a position
+    /// falls on a zero (then only the gaps over all elements can code it).
+    static bool nonzeroGapsOf(const std::vector<float>& source, const std::vector<uint64_t>& positions,
+                              std::vector<uint64_t>& gaps);
 };
 
 } // namespace dpu::bundle

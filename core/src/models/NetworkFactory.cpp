@@ -2,7 +2,6 @@
 // Model zoo: builds networks by name, loads TorchScript files, describes tensors for planning.
 #include "dpu/Error.h"
 #include "dpu/Models.h"
-#include "dpu/Plan.h"
 #include "models/MlpNet.h"
 #include "models/MobileNetV1.h"
 #include "models/Network.h"
@@ -134,16 +133,6 @@ ModelInfo describeModel(const std::string& name, const InputShape& input, int cl
         if (b.tensor.is_floating_point())
             info.denseWeights += b.tensor.numel();
     return info;
-}
-
-CostModel costModelOf(const ModelInfo& info, const Plan& plan)
-{
-    CostModel cost{info.partialWeights, info.denseWeights};
-    if (plan.deployed == DeployedForm::Sparse)
-        for (const TensorInfo& t : info.parameters)
-            if (t.partial)
-                cost.nonzeroWeights += keptAtSparsity(t.numel, plan.deployedSparsity);
-    return cost;
 }
 
 } // namespace dpu

@@ -78,6 +78,73 @@ private Q_SLOTS:
             }
     }
 
+    /// Positions among the nonzeros (DPU_SPARSE_NONZERO) on a base with fewer nonzeros than
+    /// the gaps skip (a lab signer's bundle for another base): the decoder names the position
+    /// and never reads past the tensor.
+    void nonzeroGapsPastTheLastNonzeroRejected()
+    {
+        std::vector<TensorData> old = {{"w", {16, 16}, std::vector<float>(256, 0.0f)},
+                                       {"b", {16}, std::vector<float>(16, 0.5f)}};
+        for (int i = 0; i < 10; ++i)
+            old[0].values[size_t(20 * i)] = 0.1f * float(i + 1); // 10 nonzeros: 0, 20, ..., 180
+        std::vector<std::vector<uint8_t>> masks = {std::vector<uint8_t>(256, 0), {}};
+        masks[0][180] = 1; // the last nonzero: a gap of 9 among the nonzeros, 180 over all
+        auto target = old;
+        target[0].values[180] = -2.0f;
+        const auto base = deviceFile(old, 1);
+        const BundleOutput out = BundleWriter::write(deltaInput(base, target, masks, ValueCoding::Fp32, 2));
+        QVERIFY(BundleInspector::inspect(out.bytes, &base).find("among the nonzeros") != std::string::npos);
+        BundleApplier::Options o;
+        o.currentVersion = 1;
+        QCOMPARE(BundleApplier::apply(out.bytes, base, o).status, 0);
+        // The same bundle, resealed for a base whose last nonzero is pruned: 9 nonzeros, a gap of 9.
+        auto fewer = old;
+        fewer[0].values[180] = 0.0f;
+        const auto other = deviceFile(fewer, 1);
+        uint8_t baseHash[32], otherHash[32];
+        dpu_sha256_buf(base.data(), base.size(), baseHash);
+        dpu_sha256_buf(other.data(), other.size(), otherHash);
+        std::vector<uint8_t> b = out.bytes;
+        const auto at = std::search(b.begin(), b.end(), baseHash, baseHash + 32);
+        QVERIFY(at != b.end());
+        std::copy(otherHash, otherHash + 32, at);
+        reseal(b);
+        const auto r = BundleApplier::apply(b, other, o);
+        QCOMPARE(r.status, int(DPU_E_POSITION));
+        QVERIFY2(QString::fromStdString(r.message).contains(QStringLiteral("nonzeros")), r.message.c_str());
+        QVERIFY(r.file.empty());
+    }
+
+    /// Sections with their gaps among the nonzeros under payload mutations with recomputed
+    /// digests (the nonzero search crosses the decoder's chunks): rejected or harmless.
+    void resealedMutationsAmongTheNonzeros()
+    {
+        std::vector<TensorData> old = {{"w", {40, 30}, {}}, {"b", {30}, {}}};
+        std::mt19937 rng(11);
+        fillNormal(old, rng, 0.05f);
+        std::vector<std::vector<uint8_t>> masks = {std::vector<uint8_t>(1200, 0), {}};
+        for (size_t i = 0; i < 1200; ++i) {
+            if (rng() % 3 == 0)
+                old[0].values[i] = 0.0f;
+            else if (rng() % 4 == 0)
+                masks[0][i] = 1;
+        }
+        const auto base = deviceFile(old, 1);
+        for (ValueCoding coding : {ValueCoding::Fp32, ValueCoding::Q8}) {
+            const BundleOutput out = BundleWriter::write(deltaInput(base, roundLike(old, masks, 12), masks, coding, 2));
+            QVERIFY(BundleInspector::inspect(out.bytes, &base).find("among the nonzeros") != std::string::npos);
+            const auto [secOff, secLen] = sectionSpans(out.bytes).at(1);
+            for (uint64_t i = secOff; i < secOff + std::min<uint64_t>(secLen, 400); ++i)
+                for (unsigned x : {0x01u, 0x20u, 0x80u, 0xffu}) {
+                    std::vector<uint8_t> b = out.bytes;
+                    b[i] ^= uint8_t(x);
+                    reseal(b);
+                    const auto r = BundleApplier::apply(b, base, {});
+                    QVERIFY(r.status != 0 || r.file == out.targetFile);
+                }
+        }
+    }
+
     void resealedPayloadMutationsNeverCrash()
     {
         // Digests recomputed after each mutation, as a hostile lab signer could: the payload

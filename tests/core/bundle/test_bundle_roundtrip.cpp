@@ -347,6 +347,70 @@ private Q_SLOTS:
         }
     }
 
+    /// A sparse deployed model's update (issue 26): every changed position is a nonzero of the
+    /// base, so the writer counts the gaps among the nonzeros (DPU_SPARSE_NONZERO): fewer
+    /// position bits than over all weights, applied exactly by the device decoder, the zeros
+    /// kept. A mask that also touches a zero keeps the gaps over all weights.
+    void positionsAmongTheNonzeros()
+    {
+        auto old = modelState("mlp", 7);
+        std::mt19937 rng(8);
+        for (auto& t : old)
+            if (t.shape.size() > 1)
+                for (auto& v : t.values)
+                    if (rng() & 1u)
+                        v = 0.0f; // half pruned, at random
+        const auto base = deviceFile(old, 1);
+        std::vector<std::vector<uint8_t>> masks(old.size());
+        uint64_t allGapBits = 0;
+        for (size_t t = 0; t < old.size(); ++t) {
+            if (old[t].shape.size() < 2)
+                continue;
+            masks[t].resize(old[t].values.size());
+            std::vector<uint64_t> gaps;
+            for (uint64_t i = 0, next = 0; i < masks[t].size(); ++i)
+                if (old[t].values[i] != 0.0f && rng() % 5 == 0) {
+                    masks[t][i] = 1;
+                    gaps.push_back(i - next);
+                    next = i + 1;
+                }
+            uint64_t bits = 0;
+            SparseEncoder::bestRiceParameter(gaps, &bits);
+            allGapBits += bits;
+        }
+        const auto next = roundLike(old, masks, 9);
+        for (ValueCoding coding : {ValueCoding::Fp32, ValueCoding::Fp16, ValueCoding::Q8}) {
+            const BundleOutput out = BundleWriter::write(deltaInput(base, next, masks, coding, 2));
+            const std::string text = BundleInspector::inspect(out.bytes, &base);
+            QVERIFY2(text.find("among the nonzeros") != std::string::npos, text.c_str());
+            QVERIFY2(out.stats.positionBits < allGapBits * 9 / 10,
+                     qPrintable(QStringLiteral("%1 position bits, %2 over all weights").arg(out.stats.positionBits).arg(allGapBits)));
+            BundleApplier::Options o;
+            o.currentVersion = 1;
+            const auto r = BundleApplier::apply(out.bytes, base, o);
+            QVERIFY2(r.status == 0, r.message.c_str());
+            QVERIFY(r.file == out.targetFile);
+            for (size_t t = 0; t < old.size(); ++t)
+                for (size_t i = 0; i < old[t].values.size(); ++i)
+                    if (!masks[t].empty() && old[t].values[i] == 0.0f)
+                        QVERIFY(out.applied[t].values[i] == 0.0f);
+        }
+        // One change on a zero in every partial tensor: the plain gaps, as before.
+        auto touching = masks;
+        for (size_t t = 0; t < old.size(); ++t)
+            for (size_t i = 0; i < touching[t].size(); ++i)
+                if (old[t].values[i] == 0.0f) {
+                    touching[t][i] = 1;
+                    break;
+                }
+        const BundleOutput plain =
+            BundleWriter::write(deltaInput(base, roundLike(old, touching, 9), touching, ValueCoding::Fp32, 2));
+        QVERIFY(BundleInspector::inspect(plain.bytes, &base).find("among the nonzeros") == std::string::npos);
+        BundleApplier::Options o;
+        o.currentVersion = 1;
+        QCOMPARE(BundleApplier::apply(plain.bytes, base, o).status, 0);
+    }
+
     void sizesAgainstAnalytic()
     {
         // MLP-shaped delta at k = 0.01: report real bytes beside 32 kI + H(k) I (+ dense).

@@ -2,6 +2,7 @@
 // A sparse deployed model (plan `deployed` sparse) run for real: the pattern kept, FU re-pruned, devices agree.
 #include "TestSupport.h"
 #include "bundle/SafetensorsFile.h"
+#include "dpu/Bundles.h"
 #include "dpu/Cost.h"
 #include "dpu/Runner.h"
 #include <QCryptographicHash>
@@ -92,6 +93,14 @@ class TestSparseRuns : public QObject {
             const QString bundle = run + QStringLiteral("/bundles/seed-7/%1/round-%2.dpub")
                                              .arg(QString::fromStdString(strategy))
                                              .arg(r.round, 3, 10, QLatin1Char('0'));
+            if (r.round > 1 && strategy != "fu") { // a partial update: positions among the nonzeros
+                const std::string text = dpu::inspectBundleFile(bundle.toStdString(), device.toStdString());
+                if (text.find("fc1.weight [512x784]") == std::string::npos
+                    || text.find("among the nonzeros") == std::string::npos) {
+                    qWarning("%s", text.c_str());
+                    return {};
+                }
+            }
             QString out;
             if (runApply({bundle, device}, &out) != 0) {
                 qWarning("%s", qPrintable(out));
@@ -114,8 +123,8 @@ private Q_SLOTS:
 
     /// Multi-round on a 50 %-sparse model: round 1 deploys one pruned model to every strategy
     /// (a full bundle, exactly half of each tensor zero); DPU and RPU then change only nonzeros
-    /// (the zeros the devices hold after dpu-apply are round 1's, round after round) and never
-    /// re-initialise; FU ships its re-pruned model as a delta at the same sparsity. The
+    /// (the zeros the devices hold after dpu-apply are round 1's, round after round; their
+    /// bundles code the positions among the nonzeros) and never re-initialise; FU ships its re-pruned model as a delta at the same sparsity. The
     /// analytic cost is the sparse model's: nonzeros and a bitmap for a full update, positions
     /// among the nonzeros for a partial one.
     void multiRoundKeepsThePattern()
