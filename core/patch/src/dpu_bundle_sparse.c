@@ -176,7 +176,8 @@ typedef struct sparse_state {
 static int seek_nonzero(dpu_apply_state *ctx, const dpu_entry *e, sparse_state *st, uint64_t first, size_t n)
 {
     for (; st->next < first + n; ++st->next) {
-        if (ctx->vals[st->next - first] == 0.0f) /* -0.0 too: a pruned weight */
+        /* +0.0 and -0.0 (a pruned weight), by their bits: no float arithmetic on soft-float MCUs */
+        if ((dpu_float_bits(ctx->vals[st->next - first]) & 0x7fffffffu) == 0u)
             continue;
         if (st->skip == 0) {
             st->pos = st->next;
