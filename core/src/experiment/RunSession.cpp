@@ -359,13 +359,7 @@ RoundOutput RunSession::trainUnit(size_t seedIndex, int round, size_t s, const T
 void RunSession::deployUnit(RoundRecord& r, StrategyState& st, const UnitStart& start, const RoundOutput& out,
                             double candidateTest, int64_t budget)
 {
-    // The first deployment regenerates the seeded model too: it is what the devices start from.
-    // A sparse model's vanilla update ships as a delta: the positions its new pattern changes.
-    const bool sparseFull = start.full && !start.singleBase && plan_.deployed == DeployedForm::Sparse;
-    const bundle::Kind kind = start.full && !sparseFull                 ? bundle::Kind::Full
-                              : (start.reinit && !start.full) || st.deviceVersion == 0 ? bundle::Kind::ReinitDelta
-                                                                                      : bundle::Kind::Delta;
-    deployBundle(r, st, kind, out.weights);
+    deployBundle(r, st, shippedKind(start, st), out.weights);
     if (budget >= 0 && r.bundleBytes > budget) // the preview wrote this very bundle
         throw InternalError("round " + std::to_string(r.round) + " of " + r.strategy + ": its bundle of "
                             + std::to_string(r.bundleBytes) + " bytes exceeds the round's budget of "
@@ -383,6 +377,16 @@ void RunSession::deployUnit(RoundRecord& r, StrategyState& st, const UnitStart& 
     r.layers = layerUpdates(start.full ? MaskSet{} : out.masks, true);
     for (const auto& l : r.layers)
         r.updatedWeights += l.updated;
+}
+
+bundle::Kind RunSession::shippedKind(const UnitStart& start, const StrategyState& st) const
+{
+    if (start.full && (start.singleBase || plan_.deployed != DeployedForm::Sparse))
+        return bundle::Kind::Full;
+    if (start.full) // a sparse model's vanilla update: the positions its new pattern changes
+        return bundle::Kind::Delta;
+    // The first deployment regenerates the seeded model too: it is what the devices start from.
+    return start.reinit || st.deviceVersion == 0 ? bundle::Kind::ReinitDelta : bundle::Kind::Delta;
 }
 
 void RunSession::recordTotals(RoundRecord& r, StrategyState& st, int round,

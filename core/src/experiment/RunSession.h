@@ -44,6 +44,8 @@ private:
     /// A candidate that passed the gate: its bundle, the devices' new state and accuracy.
     void deployUnit(RoundRecord& r, StrategyState& st, const UnitStart& start, const RoundOutput& out,
                     double candidateTest, int64_t budget);
+    /// The bundle a deployed unit ships: full, a delta, or a delta from the regenerated seed.
+    bundle::Kind shippedKind(const UnitStart& start, const StrategyState& st) const;
     /// Running sums, the devices' state and the unit's wall time into the record.
     void recordTotals(RoundRecord& r, StrategyState& st, int round, std::chrono::steady_clock::time_point t0) const;
     void writeResults(bool withCheckpoint);
