@@ -183,6 +183,17 @@ private Q_SLOTS:
         QCOMPARE(points(acc->lowerSeries(key)), (QList<QPointF>{{1, 60}}));
         QCOMPARE(w.resultsPanel()->roundsModel()->rowCount(), 2);
     }
+
+    /// The title names what all shown runs share: the coding, and a sparse deployed model
+    /// (whose round 1 and costs mean something else); runs of two forms leave it out.
+    void titleNamesASharedSparseModel()
+    {
+        dpu::Plan sparse = dpu::defaultPlan();
+        sparse.deployed = dpu::DeployedForm::Sparse;
+        QCOMPARE(dpu::ui::ChartView::sharedContext({sparse}),
+                 QString::fromStdString(sparse.name) + QStringLiteral(" · fp32 · 50 %-sparse model"));
+        QCOMPARE(dpu::ui::ChartView::sharedContext({sparse, dpu::defaultPlan()}), QStringLiteral("fp32"));
+    }
 };
 
 QTEST_MAIN(TestUiCharts)

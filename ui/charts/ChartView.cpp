@@ -126,6 +126,13 @@ QString ChartView::sharedContext(const std::vector<dpu::Plan>& plans)
     const dpu::Coding coding = plans.front().bundle.values;
     if (std::all_of(plans.begin(), plans.end(), [coding](const dpu::Plan& p) { return p.bundle.values == coding; }))
         parts << QString::fromStdString(dpu::nameOf(coding));
+    // A sparse deployed model changes what round 1 and every cost mean: say it where all share it.
+    const dpu::Plan& first = plans.front();
+    if (first.deployed == dpu::DeployedForm::Sparse
+        && std::all_of(plans.begin(), plans.end(), [&first](const dpu::Plan& p) {
+               return p.deployed == first.deployed && p.deployedSparsity == first.deployedSparsity;
+           }))
+        parts << tr("%1 %-sparse model").arg(first.deployedSparsity * 100.0);
     return parts.join(QStringLiteral(" · "));
 }
 
