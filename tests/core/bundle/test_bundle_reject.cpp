@@ -31,6 +31,21 @@ Fixture smallBundle(ValueCoding coding, const std::vector<uint8_t>& secretKey, K
     return f;
 }
 
+/// Flips each of `flips` in every byte of [from, from + len) of `out`, reseals it as a hostile
+/// lab signer could, and applies it to `base`: each must be rejected or give exactly the target.
+void mutateResealed(const BundleOutput& out, const std::vector<uint8_t>& base, uint64_t from, uint64_t len,
+                    std::initializer_list<unsigned> flips)
+{
+    for (uint64_t i = from; i < from + len; ++i)
+        for (unsigned x : flips) {
+            std::vector<uint8_t> b = out.bytes;
+            b[i] ^= uint8_t(x);
+            reseal(b);
+            const auto r = BundleApplier::apply(b, base, {});
+            QVERIFY(r.status != 0 || r.file == out.targetFile);
+        }
+}
+
 uint64_t le(const std::vector<uint8_t>& b, uint64_t off, int n)
 {
     uint64_t v = 0;
@@ -134,14 +149,7 @@ private Q_SLOTS:
             const BundleOutput out = BundleWriter::write(deltaInput(base, roundLike(old, masks, 12), masks, coding, 2));
             QVERIFY(BundleInspector::inspect(out.bytes, &base).find("among the nonzeros") != std::string::npos);
             const auto [secOff, secLen] = sectionSpans(out.bytes).at(1);
-            for (uint64_t i = secOff; i < secOff + std::min<uint64_t>(secLen, 400); ++i)
-                for (unsigned x : {0x01u, 0x20u, 0x80u, 0xffu}) {
-                    std::vector<uint8_t> b = out.bytes;
-                    b[i] ^= uint8_t(x);
-                    reseal(b);
-                    const auto r = BundleApplier::apply(b, base, {});
-                    QVERIFY(r.status != 0 || r.file == out.targetFile);
-                }
+            mutateResealed(out, base, secOff, std::min<uint64_t>(secLen, 400), {0x01u, 0x20u, 0x80u, 0xffu});
         }
     }
 
@@ -155,14 +163,7 @@ private Q_SLOTS:
             const uint64_t entry0 = 16 + DPU_MANIFEST_FIXED_SIZE + 4 + 8;
             const auto [secOff, secLen] = sectionSpans(good).at(1);
             QCOMPARE(good[entry0] & 3, int(DPU_MODE_SPARSE));
-            for (uint64_t i = secOff; i < secOff + secLen; ++i)
-                for (unsigned x : {0x01u, 0x10u, 0x80u, 0xffu}) {
-                    std::vector<uint8_t> b = good;
-                    b[i] ^= uint8_t(x);
-                    reseal(b);
-                    const auto r = BundleApplier::apply(b, f.base, {});
-                    QVERIFY(r.status != 0 || r.file == f.out.targetFile);
-                }
+            mutateResealed(f.out, f.base, secOff, secLen, {0x01u, 0x10u, 0x80u, 0xffu});
         }
     }
 
@@ -182,14 +183,7 @@ private Q_SLOTS:
                      text.c_str());
             const std::vector<uint8_t>& good = out.bytes;
             const auto [secOff, secLen] = sectionSpans(good).at(1);
-            for (uint64_t i = secOff; i < secOff + std::min<uint64_t>(secLen, 600); ++i)
-                for (unsigned x : {0x01u, 0x10u, 0x80u, 0xffu}) {
-                    std::vector<uint8_t> b = good;
-                    b[i] ^= uint8_t(x);
-                    reseal(b);
-                    const auto r = BundleApplier::apply(b, base, {});
-                    QVERIFY(r.status != 0 || r.file == out.targetFile);
-                }
+            mutateResealed(out, base, secOff, std::min<uint64_t>(secLen, 600), {0x01u, 0x10u, 0x80u, 0xffu});
         }
     }
 
