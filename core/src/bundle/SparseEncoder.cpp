@@ -169,13 +169,13 @@ std::vector<uint8_t> SparseEncoder::encode(const std::vector<float>& source, con
             planeMask = directMask | DPU_SPARSE_DIRECT;
         }
     }
-    unsigned k = bestRiceParameter(gaps);
+    uint64_t over = 0;
+    unsigned k = bestRiceParameter(gaps, &over);
     // A sparse deployed model's updates change only nonzeros: counting the gaps over those
     // alone (the device reads them from its own file) codes fewer and shorter gaps.
     std::vector<uint64_t> nonzeroGaps;
     if (nonzeroGapsOf(source, pos, nonzeroGaps)) {
-        uint64_t over, among;
-        bestRiceParameter(gaps, &over);
+        uint64_t among = 0;
         const unsigned kn = bestRiceParameter(nonzeroGaps, &among);
         if (among < over) {
             gaps.swap(nonzeroGaps);
