@@ -4,7 +4,8 @@
 # CUDA by the engine (dpu-cli run, one process per seed, side by side) and by the plain eager
 # PyTorch script bench/python/fidelity_plan.py (likewise one process per seed), wall time each and
 # the ratio. Raw output to $OUT/compare (default out/gpu/compare).
-# Usage: bench/gpu/compare-plan.sh [BUILD_DIR]   Environment: SEEDS (default "1 2 3"), LIMIT (s per side, default 400)
+# Usage: bench/gpu/compare-plan.sh [BUILD_DIR]   Environment: SEEDS (default "1 2 3"), LIMIT (s per side, default 400),
+# SIDES (default "engine script"; "engine" times the engine alone)
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 build="${1:-$root/build-cuda}"
@@ -41,6 +42,7 @@ script() { timeout "$limit" python3 "$root/bench/python/fidelity_plan.py" --devi
 
 engine_s=$(side engine engine) || echo "compare-plan: an engine process failed (logs in $out)" >&2
 echo "engine: $engine_s s for seeds $seeds"
+[[ " ${SIDES:-engine script} " == *" script "* ]] || exit 0
 script_s=$(side script script) || echo "compare-plan: a script process failed (logs in $out)" >&2
 echo "script: $script_s s for seeds $seeds"
 for s in $seeds; do echo "engine seed $s: $(wc -l < "$out/engine-run-$s/results.jsonl" 2>/dev/null) records; script: $(tail -n 1 "$out/script-$s.log")"; done

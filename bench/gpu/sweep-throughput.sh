@@ -8,7 +8,9 @@
 # Prints wall seconds and cells per minute; raw output under $OUT/sweeps (default out/gpu/sweeps).
 # Usage: bench/gpu/sweep-throughput.sh [BUILD_DIR]
 # Environment: STEPS (default "plan one ksweep"), DEVICE (cuda), ROUNDS/EPOCHS (a short smoke
-# test on a CPU), LIMIT (s per step, default 300).
+# test on a CPU), LIMIT (s per step, default 300), MPS=1 (run the steps under NVIDIA's
+# Multi-Process Service, started here and stopped at the end: the cells' kernels then run side by
+# side on the GPU instead of in turns; docs/gpu.md "Several runs on one GPU").
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 build="${1:-$root/build-cuda}"
@@ -17,6 +19,13 @@ steps=" ${STEPS:-plan one ksweep} "
 cli="$build/app/cli/dpu-cli"
 mkdir -p "$out"
 export OMP_WAIT_POLICY=passive
+if [[ "${MPS:-0}" == 1 ]]; then
+  export CUDA_MPS_PIPE_DIRECTORY="${CUDA_MPS_PIPE_DIRECTORY:-/tmp/dpu-mps-pipe}" CUDA_MPS_LOG_DIRECTORY="${CUDA_MPS_LOG_DIRECTORY:-/tmp/dpu-mps-log}"
+  mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
+  nvidia-cuda-mps-control -d || { echo "sweep-throughput: nvidia-cuda-mps-control -d failed" >&2; exit 1; }
+  trap 'echo quit | nvidia-cuda-mps-control' EXIT
+  echo "MPS: on"
+fi
 
 # The base plan: bench/fidelity.json on DEVICE (ROUNDS and EPOCHS shorten it for a smoke test).
 python3 - "$root/bench/fidelity.json" "$out/base.json" "${DEVICE:-cuda}" "${ROUNDS:-}" "${EPOCHS:-}" <<'PY'
