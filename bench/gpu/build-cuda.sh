@@ -4,7 +4,7 @@
 # (default: the one in Python's torch).
 # Usage: bench/gpu/build-cuda.sh [BUILD_DIR] [extra cmake args...]
 # DPU_GPU_DEPS: a folder with nlohmann_json (and optionally zlib) unpacked from Debian packages
-# (see docs/gpu.md); DPU_TORCH_PREFIX overrides the LibTorch location.
+# (see docs/gpu.md); DPU_TORCH_PREFIX overrides the LibTorch location; DPU_TARGETS limits the targets.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 build="${1:-$root/build-cuda}"
@@ -33,4 +33,7 @@ cmake -S "$root" -B "$build" "${generator[@]}" "${args[@]}" "$@"
 # shown in one pass, rather than the first one alone (a new compiler's errors come in groups).
 keep=()
 [[ -n "${DPU_KEEP_GOING:-}" && ${#generator[@]} -gt 0 ]] && keep=(-- -k 0)
-cmake --build "$build" -j "${DPU_JOBS:-$(nproc)}" "${keep[@]}"
+# DPU_TARGETS: build only these targets (a short device call), e.g. "dpu-cli bench_device".
+targets=()
+[[ -n "${DPU_TARGETS:-}" ]] && read -ra targets <<< "--target ${DPU_TARGETS}"
+cmake --build "$build" -j "${DPU_JOBS:-$(nproc)}" "${targets[@]}" "${keep[@]}"

@@ -20,6 +20,22 @@ MaskedAdam::MaskedAdam(std::vector<torch::Tensor> params, double lr, double weig
 void MaskedAdam::beginStep()
 {
     ++step_;
+    k_.b1 = static_cast<float>(beta1_);
+    k_.b2 = static_cast<float>(beta2_);
+    const float bc1 = static_cast<float>(1.0 - std::pow(beta1_, static_cast<double>(step_)));
+    const float bc2 = static_cast<float>(1.0 - std::pow(beta2_, static_cast<double>(step_)));
+    k_.stepSize = static_cast<float>(lr_) / bc1;
+    k_.bc2Sqrt = std::sqrt(bc2);
+    k_.eps = static_cast<float>(eps_);
+    k_.wd = static_cast<float>(weightDecay_);
+    if (deviceK_.defined())
+        cuda::storeAdamConstants(reinterpret_cast<AdamConstants*>(deviceK_.data_ptr<float>()), k_);
+}
+
+void MaskedAdam::useDeviceConstants(bool on)
+{
+    static_assert(sizeof(AdamConstants) == 6 * sizeof(float), "AdamConstants is six floats");
+    deviceK_ = on ? torch::zeros({6}, params_.front().options().dtype(torch::kFloat)) : torch::Tensor();
 }
 
 namespace {
@@ -61,20 +77,14 @@ void MaskedAdam::stepFused(size_t index, float* p, const float* g, const float* 
 {
     // The same arithmetic as torch.optim.Adam (single-tensor path), in one pass instead of
     // eight: this is where most of the speed over the Python loop comes from.
-    AdamConstants k;
-    k.b1 = static_cast<float>(beta1_);
-    k.b2 = static_cast<float>(beta2_);
-    const float bc1 = static_cast<float>(1.0 - std::pow(beta1_, static_cast<double>(step_)));
-    const float bc2 = static_cast<float>(1.0 - std::pow(beta2_, static_cast<double>(step_)));
-    k.stepSize = static_cast<float>(lr_) / bc1;
-    k.bc2Sqrt = std::sqrt(bc2);
-    k.eps = static_cast<float>(eps_);
-    k.wd = static_cast<float>(weightDecay_);
+    const AdamConstants& k = k_;
     const bool decay = k.wd != 0.0f;
     float* m = m_[index].data_ptr<float>();
     float* v = v_[index].data_ptr<float>();
     if (onCuda)
-        return cuda::maskedAdamStep(p, g, m, v, mask, c, n, k);
+        return cuda::maskedAdamStep(p, g, m, v, mask, c, n, k,
+                                    deviceK_.defined() ? reinterpret_cast<const AdamConstants*>(deviceK_.data_ptr<float>())
+                                                       : nullptr);
     if (mask && c)
         adamDispatch<true, true>(decay, p, g, m, v, mask, c, n, k);
     else if (mask)

@@ -4,6 +4,7 @@
 #include "train/MaskedAdam.h"
 #include "train/MaskedSgd.h"
 #include "train/cuda/MaskedKernels.h"
+#include <stdexcept>
 
 namespace dpu {
 
@@ -16,8 +17,35 @@ std::unique_ptr<MaskedOptimizer> MaskedOptimizer::create(const TrainSpec& spec, 
 
 void MaskedOptimizer::step()
 {
-    torch::NoGradGuard guard;
+    prepareStep();
+    applyStep();
+}
+
+void MaskedOptimizer::prepareStep()
+{
     beginStep();
+}
+
+bool MaskedOptimizer::graphable() const
+{
+    if (!fused_ || !hasDeviceConstants() || !cuda::kernelsBuilt() || params_.empty())
+        return false;
+    for (const auto& p : params_)
+        if (!p.is_cuda() || p.scalar_type() != torch::kFloat || !p.is_contiguous())
+            return false;
+    return true;
+}
+
+void MaskedOptimizer::setDeviceConstants(bool on)
+{
+    if (on && !graphable())
+        throw std::logic_error("device constants need float32 CUDA parameters, the fused kernels and Adam");
+    useDeviceConstants(on);
+}
+
+void MaskedOptimizer::applyStep()
+{
+    torch::NoGradGuard guard;
     for (size_t i = 0; i < params_.size(); ++i) {
         torch::Tensor& p = params_[i];
         const torch::Tensor& g = p.grad();

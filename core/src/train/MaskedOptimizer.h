@@ -31,13 +31,32 @@ public:
     void setFused(bool fused) { fused_ = fused; }
 
     /// One step from the parameters' current .grad(); parameters without a gradient are skipped.
+    /// The same as prepareStep() then applyStep().
     void step();
+    /// The host's part of a step: advances the step count and computes its constants (with
+    /// device constants on, also writes them to the device in stream order).
+    void prepareStep();
+    /// The per-tensor kernels of the step prepared last: what a CUDA graph captures.
+    void applyStep();
+
+    /// True when every step runs in the fused CUDA kernels and the optimiser can read its
+    /// per-step constants from device memory: the condition for capturing steps in a CUDA graph.
+    bool graphable() const;
+    /// Device constants (graph mode): the kernels read each step's constants from device memory
+    /// written by prepareStep(), so one captured applyStep() replays every later step. Throws
+    /// std::logic_error when the optimiser is not graphable().
+    void setDeviceConstants(bool on);
 
 protected:
     MaskedOptimizer(std::vector<torch::Tensor> params, double lr, double weightDecay)
         : params_(std::move(params)), lr_(lr), weightDecay_(weightDecay) {}
 
     virtual void beginStep() {}
+    /// Whether this optimiser can take its constants from the device (Adam; SGD's first step
+    /// differs from the later ones, so a captured step could not replay it).
+    virtual bool hasDeviceConstants() const { return false; }
+    /// Allocates (on) or drops (off) the device copy of the constants.
+    virtual void useDeviceConstants(bool) {}
     /// Fused float32 path for one tensor of n contiguous values (device memory when `onCuda`);
     /// mask/c may be null.
     virtual void stepFused(size_t index, float* p, const float* g, const float* mask, float* c, int64_t n,

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Mini-batch training loop with masked optimiser steps, best-epoch selection and events.
 #include "train/Trainer.h"
-#include "data/Augment.h"
 #include "train/Evaluator.h"
 #include "train/MaskedOptimizer.h"
 #include "train/Schedule.h"
+#include "train/TrainStep.h"
+#include "train/cuda/StepGraph.h"
 #include "util/Rng.h"
+#include <optional>
 
 namespace dpu {
 
@@ -20,6 +22,10 @@ TrainResult trainNetwork(Network& network, const TensorDataset& data, const Tens
     optimizer->setMasks(options.masks);
     optimizer->setLocalContribution(options.localContribution);
     network.setTraining(true);
+    // Graphs are captured on a side stream; it outlives everything below that queues work.
+    std::optional<cuda::SideStream> side;
+    if (TrainStep::graphsPossible(*optimizer, data))
+        side.emplace();
 
     Weights best;
     if (options.selectBest) {
@@ -31,15 +37,17 @@ TrainResult trainNetwork(Network& network, const TensorDataset& data, const Tens
     const int64_t batch = spec.batch;
     const int batches = static_cast<int>((n + batch - 1) / batch);
     const torch::Device device = data.images.device();
+    // The loss sum stays on the data's device (in double, added in batch order): reading it back
+    // per batch would stall a GPU once per batch. One tensor for the call: a graph writes into it.
+    torch::Tensor lossSum = torch::zeros({}, torch::TensorOptions().dtype(torch::kDouble).device(device));
+    TrainStep step(network, params, *optimizer, lossSum, data, batch, side.has_value());
     for (int epoch = 0; epoch < spec.epochs; ++epoch) {
         const double lr = learningRate(spec, epoch);
         optimizer->setLearningRate(lr);
         Rng rng(deriveSeed(options.shuffleSeed, static_cast<uint64_t>(epoch)));
         const auto order = rng.permutation(n);
         torch::Tensor orderTensor = torch::from_blob(const_cast<int64_t*>(order.data()), {n}, torch::kLong).to(device);
-        // The loss sum stays on the data's device (in double, added in batch order as before):
-        // reading it back per batch would stall a GPU once per batch.
-        torch::Tensor lossSum = torch::zeros({}, torch::TensorOptions().dtype(torch::kDouble).device(device));
+        lossSum.zero_();
         int lossCount = 0;
         for (int b = 0; b < batches; ++b) {
             ctx.checkCancel();
@@ -47,18 +55,9 @@ TrainResult trainNetwork(Network& network, const TensorDataset& data, const Tens
             const int64_t len = std::min(batch, n - start);
             if (len < 2 && n > 1)
                 continue;
-            torch::Tensor idx = orderTensor.narrow(0, start, len);
-            torch::Tensor x = data.images.index_select(0, idx);
-            if (data.augment.enabled()) // seeded per (unit, epoch, batch): a resumed unit sees the same batches
-                x = data::augmentBatch(x, data.augment, deriveSeed(options.shuffleSeed, static_cast<uint64_t>(epoch),
-                                                                   static_cast<uint64_t>(b), 0x617567));
-            torch::Tensor y = data.labels.index_select(0, idx);
-            for (auto& p : params)
-                p.mutable_grad().reset(); // autograd then hands its buffer over instead of adding
-            torch::Tensor loss = torch::nn::functional::cross_entropy(network.forward(x), y);
-            loss.backward();
-            optimizer->step();
-            lossSum.add_(loss.detach().to(torch::kDouble));
+            // Augmentation is seeded per (unit, epoch, batch): a resumed unit sees the same batches.
+            step.run(orderTensor.narrow(0, start, len),
+                     deriveSeed(options.shuffleSeed, static_cast<uint64_t>(epoch), static_cast<uint64_t>(b), 0x617567));
             ++lossCount;
             if (ctx.observer && ctx.reportBatches)
                 ctx.observer->batchDone({ctx.strategy, ctx.seed, ctx.round, options.phase, epoch + 1, b + 1, batches});

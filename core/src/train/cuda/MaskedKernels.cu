@@ -31,8 +31,11 @@ __device__ __forceinline__ void finish(float* __restrict__ p, const float* __res
 template <bool Masked, bool Local, bool Decay>
 __global__ void adamKernel(float* __restrict__ p, const float* __restrict__ g, float* __restrict__ m,
                            float* __restrict__ v, const float* __restrict__ mask, float* __restrict__ c, int64_t n,
-                           AdamConstants k)
+                           AdamConstants byValue, const AdamConstants* __restrict__ onDevice)
 {
+    // A captured CUDA graph bakes its kernels' arguments in: replayed, it reads the step's
+    // constants from device memory, where storeAdamConstants put them for this step.
+    const AdamConstants k = onDevice ? *onDevice : byValue;
     for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x) {
         const float grad = Decay ? g[i] + k.wd * p[i] : g[i];
         const float mi = m[i] * k.b1 + grad * (1.0f - k.b1);
@@ -80,12 +83,17 @@ void check(const char* what)
 
 template <bool Masked, bool Local>
 void launchAdam(bool decay, float* p, const float* g, float* m, float* v, const float* mask, float* c, int64_t n,
-                const AdamConstants& k, cudaStream_t s)
+                const AdamConstants& k, const AdamConstants* kd, cudaStream_t s)
 {
     if (decay)
-        adamKernel<Masked, Local, true><<<blocksFor(n), kThreads, 0, s>>>(p, g, m, v, mask, c, n, k);
+        adamKernel<Masked, Local, true><<<blocksFor(n), kThreads, 0, s>>>(p, g, m, v, mask, c, n, k, kd);
     else
-        adamKernel<Masked, Local, false><<<blocksFor(n), kThreads, 0, s>>>(p, g, m, v, mask, c, n, k);
+        adamKernel<Masked, Local, false><<<blocksFor(n), kThreads, 0, s>>>(p, g, m, v, mask, c, n, k, kd);
+}
+
+__global__ void storeAdamKernel(AdamConstants* __restrict__ dst, AdamConstants k)
+{
+    *dst = k;
 }
 
 template <bool Masked, bool Local, bool Decay>
@@ -126,21 +134,29 @@ bool kernelsBuilt()
 }
 
 void maskedAdamStep(float* p, const float* g, float* m, float* v, const float* mask, float* c, int64_t n,
-                    const AdamConstants& k)
+                    const AdamConstants& k, const AdamConstants* deviceK)
 {
     if (n <= 0)
         return;
     const auto s = static_cast<cudaStream_t>(currentStream());
     const bool decay = k.wd != 0.0f;
     if (mask && c)
-        launchAdam<true, true>(decay, p, g, m, v, mask, c, n, k, s);
+        launchAdam<true, true>(decay, p, g, m, v, mask, c, n, k, deviceK, s);
     else if (mask)
-        launchAdam<true, false>(decay, p, g, m, v, mask, c, n, k, s);
+        launchAdam<true, false>(decay, p, g, m, v, mask, c, n, k, deviceK, s);
     else if (c)
-        launchAdam<false, true>(decay, p, g, m, v, mask, c, n, k, s);
+        launchAdam<false, true>(decay, p, g, m, v, mask, c, n, k, deviceK, s);
     else
-        launchAdam<false, false>(decay, p, g, m, v, mask, c, n, k, s);
+        launchAdam<false, false>(decay, p, g, m, v, mask, c, n, k, deviceK, s);
     check("masked Adam kernel");
+}
+
+void storeAdamConstants(AdamConstants* deviceDst, const AdamConstants& k)
+{
+    // A one-thread kernel, not cudaMemcpyAsync: a copy from pageable host memory would wait for
+    // the stream, and one from pinned memory could be overwritten before the stream reads it.
+    storeAdamKernel<<<1, 1, 0, static_cast<cudaStream_t>(currentStream())>>>(deviceDst, k);
+    check("Adam constants kernel");
 }
 
 void maskedSgdStep(float* p, const float* g, float* buf, const float* mask, float* c, int64_t n,

@@ -10,7 +10,13 @@ bool kernelsBuilt()
     return false;
 }
 
-void maskedAdamStep(float*, const float*, float*, float*, const float*, float*, int64_t, const AdamConstants&)
+void maskedAdamStep(float*, const float*, float*, float*, const float*, float*, int64_t, const AdamConstants&,
+                    const AdamConstants*)
+{
+    throw std::runtime_error("this build has no CUDA optimiser kernels (configure with DPU_CUDA_KERNELS=ON)");
+}
+
+void storeAdamConstants(AdamConstants*, const AdamConstants&)
 {
     throw std::runtime_error("this build has no CUDA optimiser kernels (configure with DPU_CUDA_KERNELS=ON)");
 }

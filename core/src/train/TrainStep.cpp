@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+// The trainer's step, eager or as a replayed CUDA graph (see TrainStep.h).
+#include "train/TrainStep.h"
+#include "data/Augment.h"
+
+namespace dpu {
+
+TrainStep::TrainStep(Network& network, std::vector<torch::Tensor>& params, MaskedOptimizer& optimizer,
+                     torch::Tensor& lossSum, const TensorDataset& data, int64_t batch, bool graphs)
+    : network_(network), params_(params), optimizer_(optimizer), lossSum_(lossSum), data_(data), batch_(batch)
+{
+    graphed_ = graphs && graphsPossible(optimizer, data) && data.size() >= batch;
+    if (!graphed_)
+        return;
+    optimizer_.setDeviceConstants(true);
+    auto xs = data.images.sizes().vec();
+    xs[0] = batch;
+    staticX_ = torch::empty(xs, data.images.options());
+    staticY_ = torch::empty({batch}, data.labels.options());
+}
+
+TrainStep::~TrainStep()
+{
+    if (graphed_)
+        optimizer_.setDeviceConstants(false);
+}
+
+bool TrainStep::graphsPossible(const MaskedOptimizer& optimizer, const TensorDataset& data)
+{
+    return cuda::graphsEnabled() && data.images.is_cuda() && !data.augment.enabled() && optimizer.graphable();
+}
+
+void TrainStep::run(const torch::Tensor& idx, uint64_t augmentSeed)
+{
+    if (!graphed_ || idx.size(0) != batch_) {
+        torch::Tensor x = data_.images.index_select(0, idx);
+        if (data_.augment.enabled())
+            x = data::augmentBatch(x, data_.augment, augmentSeed);
+        optimizer_.prepareStep();
+        eager(x, data_.labels.index_select(0, idx));
+        return;
+    }
+    torch::index_select_out(staticX_, data_.images, 0, idx);
+    torch::index_select_out(staticY_, data_.labels, 0, idx);
+    // The constants are written outside the graph, in stream order before its replay reads them.
+    optimizer_.prepareStep();
+    if (warmups_ < 1) {
+        ++warmups_;
+        eager(staticX_, staticY_);
+        return;
+    }
+    // Captured once: the gradients are reset on the host, so backward allocates them in the
+    // graph's own memory, where every replay writes them and the captured optimiser reads them.
+    if (!graph_.captured())
+        graph_.capture([this] { eager(staticX_, staticY_); });
+    graph_.replay();
+}
+
+void TrainStep::eager(const torch::Tensor& x, const torch::Tensor& y)
+{
+    for (auto& p : params_)
+        p.mutable_grad().reset(); // autograd then hands its buffer over instead of adding
+    torch::Tensor loss = torch::nn::functional::cross_entropy(network_.forward(x), y);
+    loss.backward();
+    optimizer_.applyStep();
+    lossSum_.add_(loss.detach().to(torch::kDouble));
+}
+
+} // namespace dpu

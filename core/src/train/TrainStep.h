@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+// One mini-batch step of the trainer: eager, or on CUDA replayed from a captured graph.
+#pragma once
+#include "data/Dataset.h"
+#include "models/Network.h"
+#include "train/MaskedOptimizer.h"
+#include "train/cuda/StepGraph.h"
+#include <torch/torch.h>
+#include <vector>
+
+namespace dpu {
+
+/// The steps of one training call on one network and optimiser. Eagerly, a step is what it
+/// always was: forward, loss, backward, optimiser step. In graph mode (CUDA, Adam in the fused
+/// kernels, no augmentation) a full batch is gathered into fixed input tensors and the
+/// forward, backward and optimiser kernels run as one CUDA graph, captured at the second full
+/// batch (the first warms LibTorch's lazy state up eagerly) and replayed for every later one:
+/// about 40 launches become 4. The step's constants reach the graph through device memory and
+/// the kernels are the same, so both modes give the same weights bit for bit. Batches of
+/// another size run eagerly. Each step adds its loss to `lossSum` (a double on the device).
+class TrainStep {
+public:
+    /// `graphs` asks for graph mode; it is used only where possible (graphed() tells).
+    /// Graph mode needs the caller to hold a cuda::SideStream for the step's lifetime.
+    TrainStep(Network& network, std::vector<torch::Tensor>& params, MaskedOptimizer& optimizer, torch::Tensor& lossSum,
+              const TensorDataset& data, int64_t batch, bool graphs);
+    ~TrainStep();
+
+    /// True when full batches replay a CUDA graph.
+    bool graphed() const { return graphed_; }
+    /// Whether graph mode is possible for these inputs (CUDA, fused Adam, no augmentation).
+    static bool graphsPossible(const MaskedOptimizer& optimizer, const TensorDataset& data);
+
+    /// One step on the samples `idx` of the data (augmented with `augmentSeed` when the data
+    /// augments). Throws std::runtime_error when a graph cannot be captured.
+    void run(const torch::Tensor& idx, uint64_t augmentSeed);
+
+private:
+    /// Forward, loss, backward and the optimiser's kernels of the prepared step (what a graph captures).
+    void eager(const torch::Tensor& x, const torch::Tensor& y);
+
+    Network& network_;
+    std::vector<torch::Tensor>& params_;
+    MaskedOptimizer& optimizer_;
+    torch::Tensor& lossSum_;
+    const TensorDataset& data_;
+    int64_t batch_;
+    bool graphed_ = false;
+    int warmups_ = 0;
+    torch::Tensor staticX_, staticY_; ///< graph mode: the full batch's inputs, fixed storage
+    cuda::StepGraph graph_;
+};
+
+} // namespace dpu
