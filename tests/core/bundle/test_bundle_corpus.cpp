@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The fuzz target's seed corpus (tests/data/bundle/corpus) is current: every value coding, kind
-// and compact form, byte-identical to what the writer produces now, and each seed applies.
+// and compact form (format 5's I8 tensors too), byte-identical to what the writer produces now,
+// and each seed applies.
 //
 // Regenerate after a format change: DPU_WRITE_FUZZ_CORPUS=tests/data/bundle/corpus test_bundle_corpus
 #include "BundleTestUtil.h"
@@ -74,6 +75,25 @@ std::vector<Seed> seeds()
     s.push_back({"pooled-delta", BundleWriter::write(in).bytes, bnBase, "shared dense stream (here: xor)"});
     makeReinit(in, bn, 7);
     s.push_back({"pooled-reinit", BundleWriter::write(in).bytes, {}, "shared dense stream (here: direct)"});
+    // Format 5's I8 tensors: raw new codes, Huffman-coded differences among the nonzeros of a
+    // sparse model, and dense codes in a reinit bundle.
+    const auto i8Tiny = int8State("tiny", 1);
+    const auto i8TinyBase = deviceFile(i8Tiny, 1);
+    const auto i8TinyMasks = randomMasks(i8Tiny, 0.4, 2);
+    s.push_back({"int8-codes",
+                 BundleWriter::write(deltaInput(i8TinyBase, int8Round(i8Tiny, i8TinyMasks, 3, false), i8TinyMasks,
+                                                ValueCoding::Fp32, 2)).bytes,
+                 i8TinyBase, "codes raw"});
+    const auto i8 = int8State("conv", 4, 0.3);
+    const auto i8Base = deviceFile(i8, 1);
+    auto i8Masks = randomMasks(i8, 0.2, 5);
+    for (size_t t = 0; t < i8.size(); ++t)
+        for (size_t j = 0; j < i8Masks[t].size(); ++j)
+            i8Masks[t][j] = i8Masks[t][j] && i8[t].codes[j] != 0;
+    in = deltaInput(i8Base, int8Round(i8, i8Masks, 6, true), i8Masks, ValueCoding::Fp32, 2);
+    s.push_back({"int8-diff-nonzero", BundleWriter::write(in).bytes, i8Base, "diff huffman"});
+    makeReinit(in, i8, 8);
+    s.push_back({"int8-reinit", BundleWriter::write(in).bytes, {}, "I8 dense"});
     return s;
 }
 
