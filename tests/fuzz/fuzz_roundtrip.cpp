@@ -2,6 +2,7 @@
 // libFuzzer round trip: tensors, masks, a kind and a value coding derived from the input go
 // through the bundle writer, then the C decoder; the file it produces must be the writer's
 // intended target file byte for byte, and where a coding promises exactness the values must be.
+// Some tensors are I8 (format 5: an INT8 model's codes), which always arrive exactly.
 #include "bundle/BundleApplier.h"
 #include "bundle/BundleWriter.h"
 #include "bundle/SafetensorsFile.h"
@@ -90,12 +91,31 @@ size_t numel(const std::vector<int64_t>& shape)
 // The exactness a bundle promises: positions outside a partial tensor's mask keep their source
 // value; fp32 codings carry changed values exactly, fp16 as their binary16 rounding; always-
 // shipped tensors arrive exactly unless q8c may quantise them.
-void checkValues(const BundleInput& bin, const std::vector<std::vector<float>>& sources, const BundleOutput& out)
+// I8 codes are exact everywhere: a delta keeps a partial tensor's unmasked codes from its base,
+// any other position (and every position of a full or reinit bundle: no seeded int8 model) takes
+// the target's code.
+void checkCodes(const BundleInput& bin, const TensorData& base, const TensorData& got, size_t i)
+{
+    const TensorData& want = bin.target[i];
+    const bool partial = bin.kind == Kind::Delta && !bin.masks[i].empty();
+    if (got.dtype != DType::I8 || got.codes.size() != want.codes.size())
+        fail("an I8 tensor changed its dtype or size", want.name);
+    for (size_t j = 0; j < got.codes.size(); ++j)
+        if (got.codes[j] != (partial && !bin.masks[i][j] ? base.codes[j] : want.codes[j]))
+            fail("an I8 code differs", want.name + "[" + std::to_string(j) + "]");
+}
+
+void checkValues(const BundleInput& bin, const std::vector<TensorData>& base,
+                 const std::vector<std::vector<float>>& sources, const BundleOutput& out)
 {
     const std::vector<TensorData> file = SafetensorsFile::read(out.targetFile);
     if (file.size() != bin.target.size())
         fail("target file tensor count");
     for (size_t i = 0; i < file.size(); ++i) {
+        if (bin.target[i].dtype == DType::I8) {
+            checkCodes(bin, base[i], file[i], i);
+            continue;
+        }
         const auto& got = file[i].values;
         const auto& want = bin.target[i].values;
         const bool partial = bin.kind != Kind::Full && !bin.masks[i].empty();
@@ -111,6 +131,25 @@ void checkValues(const BundleInput& bin, const std::vector<std::vector<float>>& 
             }
         }
     }
+}
+
+// Turns the tensor pair into I8 codes: the base's codes (some zero: a sparse model) and the
+// target's, which differ where `mask` is set (or, unmasked, at about half the positions), by a
+// few steps or to unrelated codes as `style` says; unmasked target codes may differ too (ignored
+// by a delta, taken by a reinit bundle).
+void toInt8(TensorData& old, TensorData& d, const std::vector<uint8_t>& mask, std::mt19937& rng, uint8_t style)
+{
+    const size_t n = d.values.size();
+    old.values.clear();
+    d.values.clear();
+    old.dtype = d.dtype = DType::I8;
+    old.codes.resize(n);
+    for (int8_t& c : old.codes)
+        c = (style & 1) && (rng() & 1) ? int8_t(0) : int8_t(rng());
+    d.codes = old.codes;
+    for (size_t j = 0; j < n; ++j)
+        if (mask.empty() ? (rng() & 1) : (mask[j] || (style & 2 && rng() % 4 == 0)))
+            d.codes[j] = style & 4 ? int8_t(d.codes[j] + int(rng() % 7) - 3) : int8_t(rng());
 }
 
 } // namespace
@@ -172,6 +211,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
                 if ((role & 4) || (rng() & 1)) // every value, or about half of them
                     d.values[j] = fresh[j];
         }
+        if ((role & 0x30) == 0x30) // a quarter of the tensors: I8 codes instead (format 5)
+            toInt8(old, d, mask, rng, style);
         base.push_back(old);
         bin.target.push_back(d);
         if (bin.kind != Kind::Full)
@@ -190,6 +231,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         fail("the decoder rejected the writer's bundle:", r.message);
     if (r.file != out.targetFile)
         fail("the decoded file differs from the writer's target file");
-    checkValues(bin, sources, out);
+    checkValues(bin, base, sources, out);
     return 0;
 }

@@ -27,7 +27,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         const TensorData& a = tensors[i];
         const TensorData& b = again[i];
         // Bit patterns, not float equality: a NaN must survive too.
-        if (a.name != b.name || a.shape != b.shape || a.values.size() != b.values.size() ||
+        if (a.name != b.name || a.shape != b.shape || a.dtype != b.dtype || a.codes != b.codes ||
+            a.values.size() != b.values.size() ||
             (!a.values.empty() && std::memcmp(a.values.data(), b.values.data(), a.values.size() * sizeof(float)) != 0))
             std::abort();
     }

@@ -31,9 +31,11 @@ def safetensors(tensors, metadata):
     header, offset, data = {}, 0, b""
     if metadata:
         header["__metadata__"] = metadata
-    for name, shape, values in tensors:
-        raw = struct.pack("<%df" % len(values), *values)
-        header[name] = {"dtype": "F32", "shape": shape, "data_offsets": [offset, offset + len(raw)]}
+    for name, shape, values, *dtype in tensors:
+        # F32 by default; "I8": int8 codes, one byte each (bundle format 5's INT8 models)
+        i8 = dtype == ["I8"]
+        raw = struct.pack("<%d%s" % (len(values), "b" if i8 else "f"), *values)
+        header[name] = {"dtype": "I8" if i8 else "F32", "shape": shape, "data_offsets": [offset, offset + len(raw)]}
         offset += len(raw)
         data += raw
     text = json.dumps(header, separators=(",", ":")).encode()
@@ -61,6 +63,10 @@ def main():
                     {"dpu.compat": "c", "dpu.model": "mlp", "dpu.update_version": "7", "format": "pt"}))
     put("safetensors", "bare.safetensors", safetensors([("x", [1], [42.0])], None))
     put("safetensors", "empty-tensor.safetensors", safetensors([("e", [0], [])], None))
+    put("safetensors", "int8.safetensors",
+        safetensors([("fc.weight", [2, 3], [-128, -1, 0, 1, 5, 127], "I8"), ("fc.weight.scale", [2], [0.5, 0.25]),
+                     ("fc.bias", [2], [1.0, -1.0])],
+                    {"dpu.compat": "c", "dpu.model": "mlp-int8", "dpu.update_version": "3", "format": "pt"}))
     # round trip: fuzz_roundtrip.cpp takes its choices from the input's end (FuzzedDataProvider):
     # a 4-byte seed, then the kind (byte % 3), the coding (byte % 6) and the q8c dense flag; the
     # bytes before them shape the tensors. One seed per kind and coding.

@@ -16,7 +16,8 @@ extern "C" {
 
 /* ---- Format constants (docs/bundle-format.md, "Layout") ---- */
 #define DPU_BUNDLE_MAGIC "DPUB"
-#define DPU_BUNDLE_FORMAT_VERSION 4u  /* newest format; the writer emits 4 only when a tensor uses cq */
+#define DPU_BUNDLE_FORMAT_VERSION 5u  /* newest format; the writer emits 5 only when a tensor is I8 */
+#define DPU_BUNDLE_FORMAT_CQ 4u       /* the format of cq sections; the writer emits 4 for them without I8 */
 #define DPU_BUNDLE_FORMAT_MIN 3u      /* oldest format still decoded (3: no coding cq, bit 6 reserved) */
 #define DPU_BUNDLE_PREAMBLE_SIZE 16u
 #define DPU_BUNDLE_SIGNATURE_SIZE 64u
@@ -37,6 +38,8 @@ extern "C" {
 #define DPU_HEADER_BASE_EDIT 1u       /* section H: base header prefix + literal + a base header range */
 #define DPU_HEADER_EDIT_FIELDS 32u    /* u64 length, prefix, tail source offset, tail length */
 #define DPU_ENTRY_CODING_HIGH 0x40u   /* entry flags bit 6 (format 4): bit 2 of the value coding */
+#define DPU_ENTRY_DTYPE_I8 0x80u      /* entry flags bit 7 (format 5): the tensor is I8 (int8 codes) */
+#define DPU_SPARSE_DIFF 0x10u         /* sparse flags bit 4 (i8): words are new - old codes mod 256 */
 #define DPU_CQ_HEADER_SIZE 16u        /* cq section: count, form, flags, limits, reserved, row length */
 #define DPU_CQ_GRID 0u                /* cq values: level = step * i, step = m * 2^(x - 127) */
 #define DPU_CQ_TABLE 1u               /* cq values: level = table[i] (a q8-style centroid table) */
@@ -49,7 +52,10 @@ extern "C" {
 
 enum dpu_kind { DPU_KIND_FULL = 1, DPU_KIND_DELTA = 2, DPU_KIND_REINIT_DELTA = 3 };
 enum dpu_mode { DPU_MODE_COPY = 0, DPU_MODE_DENSE = 1, DPU_MODE_SPARSE = 2, DPU_MODE_INIT_SPARSE = 3 };
-enum dpu_coding { DPU_CODING_NONE = 0, DPU_CODING_FP32 = 1, DPU_CODING_FP16 = 2, DPU_CODING_Q8 = 3, DPU_CODING_CQ = 4 };
+enum dpu_coding { DPU_CODING_NONE = 0, DPU_CODING_FP32 = 1, DPU_CODING_FP16 = 2, DPU_CODING_Q8 = 3, DPU_CODING_CQ = 4,
+                  DPU_CODING_I8 = 5 /* format 5: raw or Huffman-coded int8 codes of an I8 tensor */ };
+/* A tensor's element type in the device file (entry flags bit 7): F32 4 bytes, I8 1 byte. */
+enum dpu_dtype { DPU_DTYPE_F32 = 0, DPU_DTYPE_I8 = 1 };
 enum dpu_init_rule { DPU_INIT_NONE = 0, DPU_INIT_UNIFORM = 1, DPU_INIT_CONSTANT = 2 };
 
 /** Writes `len` bytes of the produced file, in order; returns 0 on success. */

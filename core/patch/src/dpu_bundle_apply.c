@@ -75,7 +75,7 @@ dpu_status dpu_bundle_apply(dpu_apply_ctx *c, const dpu_apply_io *io, const dpu_
         ctx->section = NULL; /* the sparse and pooled decoders point it at their reader */
         switch (e.mode) {
         case DPU_MODE_COPY:
-            s = copy_range(ctx, io, 0, ctx->base_data_start + e.data_offset, e.numel * 4u);
+            s = copy_range(ctx, io, 0, ctx->base_data_start + e.data_offset, e.numel * dpu_elem_size(&e));
             break;
         case DPU_MODE_DENSE:
             s = e.coding == DPU_CODING_NONE ? copy_range(ctx, io, 1, e.section_offset, e.section_length)

@@ -2,8 +2,8 @@
 /* Parsing and bounds-checking one tensor entry of the manifest (docs/bundle-format.md 2.3). */
 #include "dpu_bundle_internal.h"
 
-/* Whether (mode, coding, init rule) is allowed in a bundle of `kind`. */
-static int mode_allowed(uint32_t kind, const dpu_entry *e)
+/* Whether (mode, coding, init rule) is allowed for an F32 tensor in a bundle of `kind`. */
+static int mode_allowed_f32(uint32_t kind, const dpu_entry *e)
 {
     const int value_coding = e->coding >= DPU_CODING_FP32 && e->coding <= DPU_CODING_CQ;
     switch (e->mode) {
@@ -16,6 +16,25 @@ static int mode_allowed(uint32_t kind, const dpu_entry *e)
     case DPU_MODE_INIT_SPARSE:
         return kind == DPU_KIND_REINIT_DELTA && value_coding &&
                (e->init_rule == DPU_INIT_UNIFORM || e->init_rule == DPU_INIT_CONSTANT);
+    default:
+        return 0;
+    }
+}
+
+/* The same for an I8 tensor (format 5): its codes are never floats, so no float coding, no
+ * shared dense stream and no initialiser (there is no seeded int8 model): copy, raw dense codes,
+ * or a sparse section of coding i8 over the base file's codes. */
+static int mode_allowed_i8(uint32_t kind, const dpu_entry *e)
+{
+    if (e->init_rule != DPU_INIT_NONE)
+        return 0;
+    switch (e->mode) {
+    case DPU_MODE_COPY:
+        return kind == DPU_KIND_DELTA && e->coding == DPU_CODING_NONE;
+    case DPU_MODE_DENSE:
+        return e->coding == DPU_CODING_NONE;
+    case DPU_MODE_SPARSE:
+        return kind == DPU_KIND_DELTA && e->coding == DPU_CODING_I8;
     default:
         return 0;
     }
@@ -65,22 +84,25 @@ dpu_status dpu_read_entry(dpu_apply_state *ctx, const dpu_apply_io *io, uint64_t
         return dpu_fail(ctx, DPU_E_TENSOR_ENTRY, "entry runs past the manifest", index);
     if ((s = dpu_read_bundle(ctx, io, *off, avail)) != DPU_OK)
         return s;
-    /* bit 7 is reserved; bit 6 extends the coding in format 4 (format 3 reserves it too) */
-    if ((b[0] & 0x80u) || ((b[0] & DPU_ENTRY_CODING_HIGH) && ctx->format_version < 4u))
+    /* bit 6 extends the coding from format 4 on, bit 7 is the I8 dtype from format 5 on; older
+     * formats reserve them */
+    if (((b[0] & DPU_ENTRY_DTYPE_I8) && ctx->format_version < 5u) ||
+        ((b[0] & DPU_ENTRY_CODING_HIGH) && ctx->format_version < 4u))
         return dpu_fail(ctx, DPU_E_TENSOR_ENTRY, "reserved bits", index);
     e->mode = b[0] & 3u;
     e->coding = ((b[0] >> 2) & 3u) | ((b[0] & DPU_ENTRY_CODING_HIGH) ? 4u : 0u);
     e->init_rule = (b[0] >> 4) & 3u;
+    e->dtype = (b[0] & DPU_ENTRY_DTYPE_I8) ? DPU_DTYPE_I8 : DPU_DTYPE_F32;
     e->init_index = 0;
     e->fan_in = 0;
     e->constant = 0.f;
-    if (!mode_allowed(ctx->info.kind, e))
+    if (!(e->dtype == DPU_DTYPE_I8 ? mode_allowed_i8(ctx->info.kind, e) : mode_allowed_f32(ctx->info.kind, e)))
         return dpu_fail(ctx, DPU_E_TENSOR_MODE, "mode/coding/init rule", index);
     if (get_varint(b, avail, &pos, UINT64_MAX, &e->numel) != 0)
         return dpu_fail(ctx, DPU_E_TENSOR_ENTRY, "numel varint", index);
     if (e->numel >= DPU_MAX_NUMEL)
         return dpu_fail(ctx, DPU_E_TENSOR_SHAPE, "numel of 2^61 or more", index);
-    nbytes = e->numel * 4u;
+    nbytes = e->numel * dpu_elem_size(e); /* below 2^63: no wrap */
     if (e->mode == DPU_MODE_COPY) {
         e->section_length = 0;
     } else if (e->mode == DPU_MODE_DENSE && e->coding == DPU_CODING_NONE) {

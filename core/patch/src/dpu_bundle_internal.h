@@ -44,7 +44,7 @@ typedef struct dpu_apply_state {
     uint32_t pooled_mask;        /* its plane mask and DIRECT flag */
     int pooled_started;          /* its header was read (apply pass) */
     int table_pooled;            /* a pooled entry was seen (either pass) */
-    uint32_t format_version;     /* 3 or 4, from the preamble */
+    uint32_t format_version;     /* 3, 4 or 5, from the preamble */
     dpu_arith arith;             /* cq section: decoder state */
     dpu_arith_model cq_pos[DPU_CQ_POS_CONTEXTS];     /* cq: position models */
     dpu_arith_model cq_val[DPU_CQ_TABLE_CONTEXTS];   /* cq: value models (grid or table) */
@@ -99,11 +99,18 @@ static inline uint64_t dpu_table_start(const dpu_apply_state *ctx)
  *  not stored in the bundle: they follow from the entries before (docs/bundle-format.md 2.3). */
 typedef struct dpu_entry {
     uint32_t mode, coding, init_rule;
+    uint32_t dtype;              /* DPU_DTYPE_F32 or DPU_DTYPE_I8 (format 5, entry flags bit 7) */
     uint32_t init_index, fan_in;
     float constant;
     uint64_t data_offset, numel;
     uint64_t section_offset, section_length;
 } dpu_entry;
+
+/** Bytes per element of the entry's tensor in the device file: 4 (F32) or 1 (I8). */
+static inline uint64_t dpu_elem_size(const dpu_entry *e)
+{
+    return e->dtype == DPU_DTYPE_I8 ? 1u : 4u;
+}
 
 /** Sets the sticky error (status, static `what`, tensor `index` or DPU_NO_TENSOR, and the
  *  offset of the failing check) unless one is set already, and returns the sticky error. */
@@ -130,7 +137,8 @@ dpu_status dpu_apply_cq(dpu_apply_state *ctx, const dpu_apply_io *io, const dpu_
 dpu_status dpu_read_centroids(dpu_apply_state *ctx, uint64_t index, unsigned *ncent);
 
 /** Fills ctx->vals[0..n) with a sparse tensor's source elements first..first+n-1 (the base file's
- *  values, or the seeded initialiser's for init+sparse). */
+ *  values, or the seeded initialiser's for init+sparse); for an I8 tensor, ctx->buf[0..n) with
+ *  the base file's codes. */
 dpu_status dpu_fill_source(dpu_apply_state *ctx, const dpu_apply_io *io, const dpu_entry *e, uint64_t first,
                            size_t n);
 

@@ -73,8 +73,9 @@ static dpu_status read_tables(dpu_apply_state *ctx, const dpu_entry *e, uint64_t
     if (*rice > 31)
         return dpu_fail(ctx, DPU_E_RICE_PARAM, "rice parameter", index);
     *planes = e->coding == DPU_CODING_FP32 ? 4u : e->coding == DPU_CODING_FP16 ? 2u : 1u;
-    if ((*mask & ~(((1u << *planes) - 1u) | DPU_SPARSE_NONZERO | (e->coding == DPU_CODING_FP32 ? DPU_SPARSE_DIRECT : 0u)))
-        != 0)
+    /* bit 4 is DIRECT for fp32 and DIFF for i8 (the same bit: the word's relation to the source) */
+    if ((*mask & ~(((1u << *planes) - 1u) | DPU_SPARSE_NONZERO |
+                   (e->coding == DPU_CODING_FP32 || e->coding == DPU_CODING_I8 ? DPU_SPARSE_DIRECT : 0u))) != 0)
         return dpu_fail(ctx, DPU_E_PLANES, "plane mask", index);
     *ncent = 256;
     if (e->coding == DPU_CODING_Q8 && (s = dpu_read_centroids(ctx, index, ncent)) != DPU_OK)
@@ -99,6 +100,11 @@ dpu_status dpu_fill_source(dpu_apply_state *ctx, const dpu_apply_io *io, const d
                               uint64_t first, size_t n)
 {
     size_t i;
+    if (e->dtype == DPU_DTYPE_I8) { /* codes stay bytes, in ctx->buf; no initialiser makes them */
+        if (io->read_base(io->base_user, ctx->base_data_start + e->data_offset + first, ctx->buf, n) != 0)
+            return dpu_fail(ctx, DPU_E_READ, "device file read", DPU_NO_TENSOR);
+        return DPU_OK;
+    }
     if (e->mode == DPU_MODE_INIT_SPARSE) {
         if (e->init_rule == DPU_INIT_UNIFORM)
             dpu_init_uniform(ctx->vals, n, dpu_init_key(ctx->info.init_seed, e->init_index), first,
@@ -114,19 +120,28 @@ dpu_status dpu_fill_source(dpu_apply_state *ctx, const dpu_apply_io *io, const d
     return DPU_OK;
 }
 
-/* Decodes one value over `old`; -1 on a bad code. */
-static int decode_value(dpu_apply_state *ctx, const dpu_entry *e, unsigned mask, unsigned planes,
-                        unsigned ncent, float old, float *out)
+/* Reads one record's byte planes into the word *x; -1 on a bad code. */
+static int decode_word(dpu_apply_state *ctx, unsigned mask, unsigned planes, uint32_t *x)
 {
-    uint32_t x = 0;
     unsigned p;
+    *x = 0;
     for (p = 0; p < planes; ++p) {
         const int sym = (mask >> p & 1u) ? dpu_huff_get(&ctx->huff[p], &ctx->bits)
                                          : (int)dpu_bits_get(&ctx->bits, 8);
         if (sym < 0 || ctx->bits.error)
             return -1;
-        x |= (uint32_t)sym << (8 * p);
+        *x |= (uint32_t)sym << (8 * p);
     }
+    return 0;
+}
+
+/* Decodes one value over `old`; -1 on a bad code. */
+static int decode_value(dpu_apply_state *ctx, const dpu_entry *e, unsigned mask, unsigned planes,
+                        unsigned ncent, float old, float *out)
+{
+    uint32_t x;
+    if (decode_word(ctx, mask, planes, &x) != 0)
+        return -1;
     if (e->coding == DPU_CODING_FP32)
         *out = dpu_bits_float((mask & DPU_SPARSE_DIRECT) ? x : dpu_float_bits(old) ^ x);
     else if (e->coding == DPU_CODING_FP16)
@@ -150,9 +165,10 @@ dpu_status dpu_apply_chunks(dpu_apply_state *ctx, const dpu_apply_io *io, const 
             return s;
         if ((s = decode(ctx, e, index, state, first, n)) != DPU_OK)
             return s;
-        for (i = 0; i < n; ++i)
-            dpu_put_le32(ctx->buf + 4 * i, dpu_float_bits(ctx->vals[i]));
-        if ((s = dpu_emit(ctx, io, ctx->buf, n * 4u)) != DPU_OK)
+        if (e->dtype != DPU_DTYPE_I8) /* I8 codes were decoded in place, in ctx->buf */
+            for (i = 0; i < n; ++i)
+                dpu_put_le32(ctx->buf + 4 * i, dpu_float_bits(ctx->vals[i]));
+        if ((s = dpu_emit(ctx, io, ctx->buf, n * (size_t)dpu_elem_size(e))) != DPU_OK)
             return s;
     }
     ctx->consumed += e->section_length;
@@ -171,13 +187,28 @@ typedef struct sparse_state {
     int have_pos, seeking;
 } sparse_state;
 
+/* Decodes the change at chunk element j in place: a float in ctx->vals, or an I8 code in ctx->buf:
+ * the record's byte, or with DIFF the source code plus it, mod 256 (two's complement int8). */
+static int decode_at(dpu_apply_state *ctx, const dpu_entry *e, const sparse_state *st, size_t j)
+{
+    uint32_t x;
+    if (e->dtype != DPU_DTYPE_I8)
+        return decode_value(ctx, e, st->mask, st->planes, st->ncent, ctx->vals[j], &ctx->vals[j]);
+    if (decode_word(ctx, st->mask, 1u, &x) != 0)
+        return -1;
+    ctx->buf[j] = (uint8_t)((st->mask & DPU_SPARSE_DIFF) ? ctx->buf[j] + x : x);
+    return 0;
+}
+
 /* DPU_SPARSE_NONZERO: moves `next` over the chunk to the nonzero `skip` nonzeros ahead. Returns
  * 1 when found (st->pos), 0 when the chunk ends first, -1 when the tensor ends first. */
 static int seek_nonzero(dpu_apply_state *ctx, const dpu_entry *e, sparse_state *st, uint64_t first, size_t n)
 {
     for (; st->next < first + n; ++st->next) {
-        /* +0.0 and -0.0 (a pruned weight), by their bits: no float arithmetic on soft-float MCUs */
-        if ((dpu_float_bits(ctx->vals[st->next - first]) & 0x7fffffffu) == 0u)
+        /* +0.0 and -0.0 (a pruned weight), by their bits: no float arithmetic on soft-float MCUs;
+         * an I8 code 0 */
+        if (e->dtype == DPU_DTYPE_I8 ? ctx->buf[st->next - first] == 0u
+                                     : (dpu_float_bits(ctx->vals[st->next - first]) & 0x7fffffffu) == 0u)
             continue;
         if (st->skip == 0) {
             st->pos = st->next;
@@ -223,8 +254,7 @@ static dpu_status sparse_chunk(dpu_apply_state *ctx, const dpu_entry *e, uint64_
         }
         if (st->pos >= first + n)
             break; /* belongs to a later chunk */
-        const int r = decode_value(ctx, e, st->mask, st->planes, st->ncent, ctx->vals[st->pos - first],
-                                   &ctx->vals[st->pos - first]);
+        const int r = decode_at(ctx, e, st, (size_t)(st->pos - first));
         if (r != 0)
             return dpu_fail(ctx, r == -2 ? DPU_E_CENTROIDS : DPU_E_VALUE_CODE, "value code", index);
         st->next = st->pos + 1u;

@@ -54,14 +54,15 @@ std::vector<uint8_t> tensorTable(const BundleInput& in, const std::vector<Planne
     dpu_sha256_update(&root, sha(header).data(), 32);
     for (size_t i = 0; i < plan.size(); ++i) {
         const TensorData& t = in.target[i];
-        if (t.values.size() >= DPU_MAX_NUMEL)
+        if (t.numel() >= DPU_MAX_NUMEL)
             throw Error("bundle: tensor \"" + t.name + "\" has 2^61 or more elements");
         const InitSpec spec = in.kind == Kind::ReinitDelta && plan[i].mode == DPU_MODE_INIT_SPARSE ? in.init[i] : InitSpec{};
         table.push_back(uint8_t(plan[i].mode | (plan[i].coding & 3u) << 2 | uint8_t(spec.rule) << 4 |
-                                ((plan[i].coding & 4u) ? DPU_ENTRY_CODING_HIGH : 0u)));
-        varint(table, t.values.size());
+                                ((plan[i].coding & 4u) ? DPU_ENTRY_CODING_HIGH : 0u) |
+                                (t.dtype == DType::I8 ? DPU_ENTRY_DTYPE_I8 : 0u)));
+        varint(table, t.numel());
         if (plan[i].mode == DPU_MODE_SPARSE || plan[i].mode == DPU_MODE_INIT_SPARSE ||
-            (plan[i].mode == DPU_MODE_DENSE && plan[i].coding == DPU_CODING_FP32))
+            (plan[i].mode == DPU_MODE_DENSE && plan[i].coding == DPU_CODING_FP32)) // pooled
             varint(table, plan[i].section.size());
         if (plan[i].mode == DPU_MODE_INIT_SPARSE) {
             varint(table, spec.index);

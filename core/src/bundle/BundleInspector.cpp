@@ -79,8 +79,8 @@ const char* modeName(uint64_t m)
 
 const char* codingName(uint64_t c)
 {
-    static const char* const names[] = {"-", "fp32", "fp16", "q8", "cq"};
-    return c < 5 ? names[c] : "unknown";
+    static const char* const names[] = {"-", "fp32", "fp16", "q8", "cq", "i8"};
+    return c < 6 ? names[c] : "unknown";
 }
 
 struct Named {
@@ -173,6 +173,8 @@ void describeSection(std::ostream& o, const std::vector<uint8_t>& bundle, uint64
             o << " among the nonzeros";
         if (coding == DPU_CODING_FP32)
             o << ((planes & DPU_SPARSE_DIRECT) ? ", direct" : ", xor");
+        if (coding == DPU_CODING_I8)
+            o << ((planes & DPU_SPARSE_DIFF) ? ", diff" : ", codes") << ((planes & 1u) ? " huffman" : " raw");
         if (coding == DPU_CODING_Q8) {
             const uint64_t ncent = s.u(2, "centroid count"), form = s.u(1, "centroid form");
             o << ", " << ncent << (form == DPU_CENTROIDS_F16 ? " f16" : " f32") << " centroids";
@@ -232,9 +234,10 @@ std::string BundleInspector::inspect(const std::vector<uint8_t>& bundle, const s
     for (uint64_t i = 0; i < count && i < DPU_MAX_TENSORS; ++i) {
         const uint64_t entry = c.u(1, "mode"), mode = entry & 3;
         const uint64_t coding = ((entry >> 2) & 3) | ((entry & DPU_ENTRY_CODING_HIGH) ? 4 : 0);
+        const bool i8 = version >= 5 && (entry & DPU_ENTRY_DTYPE_I8); // format 5: int8 codes, 1 byte each
         const uint64_t numel = c.varint("numel");
         const bool pooled = mode == DPU_MODE_DENSE && coding == DPU_CODING_FP32;
-        uint64_t secLen = mode == DPU_MODE_DENSE && !pooled ? 4 * numel : 0;
+        uint64_t secLen = mode == DPU_MODE_DENSE && !pooled ? (i8 ? 1 : 4) * numel : 0;
         if (mode >= DPU_MODE_SPARSE || pooled)
             secLen = c.varint("section length");
         if (mode == DPU_MODE_INIT_SPARSE) {
@@ -246,7 +249,7 @@ std::string BundleInspector::inspect(const std::vector<uint8_t>& bundle, const s
         }
         const std::string label = named ? names[i].name + " [" + names[i].shape + "]"
                                          : "#" + std::to_string(i) + " [" + std::to_string(numel) + " values]";
-        o << "  " << std::left << std::setw(36) << label << " " << modeName(mode);
+        o << "  " << std::left << std::setw(36) << label << " " << (i8 ? "I8 " : "") << modeName(mode);
         describeSection(o, bundle, secPos, mode, coding, numel, pooled, secLen);
         o << ", " << secLen << " bytes\n";
         secPos += secLen;

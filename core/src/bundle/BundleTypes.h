@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace dpu::bundle {
@@ -30,11 +31,33 @@ inline ValueCoding codingOf(dpu::Coding c)
     return ValueCoding::Fp32; // unreachable: every coding is listed
 }
 
-/// One float32 tensor in row-major order.
+/// A tensor's element type in the device file (docs/bundle-format.md 1): F32, or I8 for the int8
+/// codes of an INT8 deployed model's partial weights (format 5; their per-output-channel scales
+/// are an F32 tensor "<name>.scale" beside them).
+enum class DType : uint8_t { F32 = 0, I8 = 1 };
+
+/// One tensor in row-major order: float32 `values`, or with dtype I8 the int8 `codes` (then
+/// `values` stays empty).
 struct TensorData {
+    TensorData() = default;
+    /// A constructor rather than aggregate initialisation: the many {name, shape, values} of F32
+    /// tensors stay valid without -Wmissing-field-initializers for the I8 members.
+    TensorData(std::string n, std::vector<int64_t> s, std::vector<float> v = {}, DType d = DType::F32,
+               std::vector<int8_t> c = {})
+        : name(std::move(n)), shape(std::move(s)), values(std::move(v)), dtype(d), codes(std::move(c))
+    {
+    }
+
     std::string name;
     std::vector<int64_t> shape;
     std::vector<float> values;
+    DType dtype = DType::F32;
+    std::vector<int8_t> codes;
+
+    /// Elements: of `codes` for an I8 tensor, else of `values`.
+    size_t numel() const { return dtype == DType::I8 ? codes.size() : values.size(); }
+    /// Bytes per element in the device file.
+    size_t elementSize() const { return dtype == DType::I8 ? 1 : 4; }
 };
 
 /// How the portable initialiser sets a tensor (docs/initializer.md); reinit bundles only.

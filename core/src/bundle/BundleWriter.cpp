@@ -7,6 +7,7 @@
 #include "bundle/DenseStream.h"
 #include "bundle/ExactSection.h"
 #include "bundle/HeaderSection.h"
+#include "bundle/Int8Section.h"
 #include "bundle/SafetensorsFile.h"
 #include "bundle/SparseEncoder.h"
 #include "dpu/Error.h"
@@ -63,7 +64,8 @@ void poolDenseTensors(const BundleInput& in, const std::vector<TensorData>& base
     std::vector<size_t> pool;
     uint64_t values = 0;
     for (size_t i = 0; i < plan.size(); ++i)
-        if (in.masks[i].empty() && plan[i].mode != DPU_MODE_COPY && plan[i].coding != DPU_CODING_CQ) {
+        if (in.masks[i].empty() && plan[i].mode != DPU_MODE_COPY && plan[i].coding != DPU_CODING_CQ &&
+            in.target[i].dtype == DType::F32) { // the stream's words are f32: I8 codes travel on their own
             pool.push_back(i);
             values += in.target[i].values.size();
         }
@@ -115,6 +117,9 @@ void checkInput(const BundleInput& in)
         throw Error("bundle: " + std::to_string(in.masks.size()) + " masks for " + std::to_string(n) + " tensors");
     if (in.kind == Kind::ReinitDelta && in.init.size() != n)
         throw Error("bundle: reinit needs one init rule per tensor");
+    for (const TensorData& t : in.target)
+        if (t.dtype == DType::I8 && !t.values.empty())
+            throw Error("bundle: I8 tensor " + t.name + " has float values (its codes go in `codes`)");
 }
 
 // A delta's base: the device's current file, tensor for tensor like the target.
@@ -125,9 +130,10 @@ std::vector<TensorData> readBase(const BundleInput& in, uint64_t& baseDataStart)
         throw Error("bundle: base file has " + std::to_string(base.size()) + " tensors, target " +
                     std::to_string(in.target.size()));
     for (size_t i = 0; i < base.size(); ++i)
-        if (base[i].name != in.target[i].name || base[i].shape != in.target[i].shape)
+        if (base[i].name != in.target[i].name || base[i].shape != in.target[i].shape ||
+            base[i].dtype != in.target[i].dtype)
             throw Error("bundle: tensor " + std::to_string(i) + " (" + in.target[i].name +
-                        ") differs in name or shape from the base file's " + base[i].name);
+                        ") differs in name, shape or dtype from the base file's " + base[i].name);
     return base;
 }
 
@@ -237,7 +243,7 @@ std::vector<std::vector<float>> partialSources(const BundleInput& in, const std:
         return sources;
     for (size_t i = 0; i < in.target.size(); ++i) {
         const TensorData& t = in.target[i];
-        if (in.masks[i].empty())
+        if (in.masks[i].empty() || t.dtype == DType::I8) // I8: its codes are their own source (Int8Section)
             continue;
         if (in.masks[i].size() != t.values.size())
             throw Error("bundle: mask of " + t.name + " has " + std::to_string(in.masks[i].size()) +
@@ -312,7 +318,9 @@ BundleOutput BundleWriter::write(const BundleInput& in)
     std::vector<std::vector<uint8_t>> denseMasks(n);
     const Grid grid = chooseGrid(in, base, sources, denseMasks);
     for (size_t i = 0; i < n; ++i) {
-        if (in.kind != Kind::Full && !in.masks[i].empty())
+        if (in.target[i].dtype == DType::I8)
+            plan[i] = Int8Section::plan(in, base, i, out);
+        else if (in.kind != Kind::Full && !in.masks[i].empty())
             plan[i] = planPartialTensor(in, sources[i], i, grid, out);
         else if (!denseMasks[i].empty())
             plan[i] = planQuantisedDense(in, base, i, grid, denseMasks[i], out);
@@ -321,9 +329,14 @@ BundleOutput BundleWriter::write(const BundleInput& in)
     }
     if (in.kind != Kind::Full)
         poolDenseTensors(in, base, plan, out.stats);
-    unsigned version = DPU_BUNDLE_FORMAT_MIN; // devices with a format-3 decoder keep working
+    // The oldest format that holds the bundle, so that devices with an older decoder keep working
+    // for every bundle they can read: 3, 4 with a cq section, 5 with an I8 tensor.
+    unsigned version = DPU_BUNDLE_FORMAT_MIN;
     for (const Planned& p : plan)
         if (p.coding == DPU_CODING_CQ)
+            version = DPU_BUNDLE_FORMAT_CQ;
+    for (const TensorData& t : in.target)
+        if (t.dtype == DType::I8)
             version = DPU_BUNDLE_FORMAT_VERSION;
 
     const auto meta = SafetensorsFile::deviceMetadata(in.model, in.compat, in.updateVersion);

@@ -123,6 +123,8 @@ bool CqPlanner::bundleStep(const BundleInput& in, const std::vector<TensorData>&
         return false;
     std::vector<CqChanges> changes;
     for (size_t i = 0; i < in.target.size(); ++i) {
+        if (in.target[i].dtype == DType::I8)
+            continue; // int8 codes travel exactly (Int8Section): no grid, no error
         if (!in.masks[i].empty()) {
             changes.push_back({&sources[i], &in.target[i].values, &in.masks[i], true,
                                CqEncoder::rowLength(in.target[i].shape, in.target[i].values.size())});

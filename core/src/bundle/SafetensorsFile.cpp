@@ -28,11 +28,14 @@ uint64_t numelOf(const TensorData& t)
             throw Error("tensor " + t.name + ": negative dimension");
         n *= uint64_t(d);
     }
-    if (n != t.values.size())
-        throw Error("tensor " + t.name + ": shape has " + std::to_string(n) + " elements, values " +
-                    std::to_string(t.values.size()));
+    if (n != t.numel() || (t.dtype == DType::I8 && !t.values.empty()))
+        throw Error("tensor " + t.name + ": shape has " + std::to_string(n) + " elements, " +
+                    (t.dtype == DType::I8 ? "codes " : "values ") + std::to_string(t.numel()) +
+                    (t.dtype == DType::I8 && !t.values.empty() ? " (and float values)" : ""));
     return n;
 }
+
+const char* dtypeName(DType d) { return d == DType::I8 ? "I8" : "F32"; }
 
 } // namespace
 
@@ -58,8 +61,8 @@ std::vector<uint8_t> SafetensorsFile::header(const std::vector<TensorData>& tens
     for (const TensorData& t : tensors) {
         if (t.name.empty() || t.name == "__metadata__" || j.contains(t.name))
             throw Error("tensor name \"" + t.name + "\" empty, reserved or repeated");
-        const uint64_t bytes = numelOf(t) * 4;
-        j[t.name] = {{"dtype", "F32"}, {"shape", t.shape}, {"data_offsets", {offset, offset + bytes}}};
+        const uint64_t bytes = numelOf(t) * t.elementSize();
+        j[t.name] = {{"dtype", dtypeName(t.dtype)}, {"shape", t.shape}, {"data_offsets", {offset, offset + bytes}}};
         offset += bytes;
     }
     std::string text = j.dump(); // compact, no spaces; UTF-8 as given
@@ -75,13 +78,16 @@ std::vector<uint8_t> SafetensorsFile::write(const std::vector<TensorData>& tenso
                                             const std::map<std::string, std::string>& metadata)
 {
     std::vector<uint8_t> out = header(tensors, metadata);
-    for (const TensorData& t : tensors)
+    for (const TensorData& t : tensors) {
+        for (int8_t c : t.codes) // I8: one byte per code, two's complement
+            out.push_back(uint8_t(c));
         for (float v : t.values) {
             uint32_t u;
             std::memcpy(&u, &v, 4);
             for (int i = 0; i < 4; ++i)
                 out.push_back(uint8_t(u >> (8 * i)));
         }
+    }
     return out;
 }
 
@@ -122,8 +128,9 @@ std::vector<TensorData> SafetensorsFile::read(const std::vector<uint8_t>& file, 
         if (it.key().empty())
             throw Error("safetensors: a tensor has an empty name");
         const auto dtype = v.is_object() ? v.find("dtype") : v.end();
-        if (!v.is_object() || dtype == v.end() || !dtype->is_string() || *dtype != "F32")
-            throw Error("safetensors: tensor " + it.key() + ": dtype must be F32");
+        if (!v.is_object() || dtype == v.end() || !dtype->is_string() || (*dtype != "F32" && *dtype != "I8"))
+            throw Error("safetensors: tensor " + it.key() + ": dtype must be F32 or I8");
+        const uint64_t size = *dtype == "I8" ? 1 : 4; // bytes per element
         const auto offsets = v.find("data_offsets");
         const auto shape = v.find("shape");
         if (offsets == v.end() || !offsets->is_array() || offsets->size() != 2 || !(*offsets)[0].is_number_unsigned() ||
@@ -132,6 +139,7 @@ std::vector<TensorData> SafetensorsFile::read(const std::vector<uint8_t>& file, 
         if (shape == v.end() || !shape->is_array())
             throw Error("safetensors: tensor " + it.key() + ": shape must be an array");
         Item item{(*offsets)[0].get<uint64_t>(), (*offsets)[1].get<uint64_t>(), {it.key(), {}, {}}};
+        item.t.dtype = size == 1 ? DType::I8 : DType::F32;
         // Elements are bounded by the data present, so checking each step against it keeps the
         // product from overflowing (a shape of [2^62] must not wrap to a size that fits).
         uint64_t numel = 1;
@@ -140,16 +148,20 @@ std::vector<TensorData> SafetensorsFile::read(const std::vector<uint8_t>& file, 
                 throw Error("safetensors: tensor " + it.key() + ": shape entries must be unsigned integers");
             const uint64_t dim = d.get<uint64_t>();
             item.t.shape.push_back(int64_t(std::min<uint64_t>(dim, uint64_t(INT64_MAX))));
-            if (dim != 0 && numel > dataSize / 4 / dim)
-                numel = dataSize / 4 + 1; // more than the file holds: rejected below
+            if (dim != 0 && numel > dataSize / size / dim)
+                numel = dataSize / size + 1; // more than the file holds: rejected below
             else
                 numel *= dim;
         }
-        if (item.begin > item.end || item.end > dataSize || item.end - item.begin != 4 * numel)
+        if (item.begin > item.end || item.end > dataSize || item.end - item.begin != size * numel)
             throw Error("safetensors: tensor " + it.key() + ": data offsets out of range");
-        item.t.values.resize(numel);
+        if (size == 1)
+            item.t.codes.resize(numel);
+        else
+            item.t.values.resize(numel);
         if (numel > 0)
-            std::memcpy(item.t.values.data(), file.data() + start + item.begin, 4 * numel); // LE host
+            std::memcpy(size == 1 ? static_cast<void*>(item.t.codes.data()) : static_cast<void*>(item.t.values.data()),
+                        file.data() + start + item.begin, size * numel); // LE host
         items.push_back(std::move(item));
     }
     // An empty tensor shares its offset with the next one: (begin, end) order puts it first, as

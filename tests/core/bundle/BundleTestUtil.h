@@ -6,6 +6,8 @@
 #include "bundle/SafetensorsFile.h"
 #include "dpu_bundle.h"
 
+#include <algorithm>
+#include <cmath>
 #include <random>
 #include <stdexcept>
 #include <utility>
@@ -64,7 +66,7 @@ inline std::vector<std::vector<uint8_t>> randomMasks(const std::vector<TensorDat
     std::vector<std::vector<uint8_t>> m(t.size());
     for (size_t i = 0; i < t.size(); ++i)
         if (t[i].shape.size() > 1) {
-            m[i].resize(t[i].values.size());
+            m[i].resize(t[i].numel());
             for (auto& b : m[i])
                 b = bd(rng) ? 1 : 0;
         }
@@ -111,6 +113,58 @@ inline std::vector<TensorData> roundLike(const std::vector<TensorData>& prev,
         for (size_t j = 0; j < t[i].values.size(); ++j)
             if (masks[i].empty() || masks[i][j])
                 t[i].values[j] = nd(rng);
+    return t;
+}
+
+/// An INT8 deployed model shaped like modelState(shape, seed): every tensor of two or more
+/// dimensions becomes I8 codes (its values over a per-output-channel scale, max |value| / 127,
+/// rounded), followed by that scale as the F32 tensor "<name>.scale" of [out channels]; the
+/// others stay F32. A share `zeros` of the codes is 0 (a sparse deployed model).
+inline std::vector<TensorData> int8State(const std::string& shape, uint32_t seed, double zeros = 0)
+{
+    std::mt19937 rng(seed + 1000);
+    std::bernoulli_distribution pruned(zeros);
+    std::vector<TensorData> out;
+    for (const TensorData& t : modelState(shape, seed)) {
+        if (t.shape.size() < 2) {
+            out.push_back(t);
+            continue;
+        }
+        const size_t rows = size_t(t.shape[0]), cols = t.values.size() / rows;
+        TensorData q{t.name, t.shape, {}, DType::I8, std::vector<int8_t>(t.values.size())};
+        TensorData scale{t.name + ".scale", {t.shape[0]}, std::vector<float>(rows)};
+        for (size_t r = 0; r < rows; ++r) {
+            float peak = 1e-8f;
+            for (size_t c = 0; c < cols; ++c)
+                peak = std::max(peak, std::abs(t.values[r * cols + c]));
+            scale.values[r] = peak / 127.f;
+            for (size_t c = 0; c < cols; ++c)
+                q.codes[r * cols + c] =
+                    pruned(rng) ? int8_t(0) : int8_t(std::lround(t.values[r * cols + c] / scale.values[r]));
+        }
+        out.push_back(std::move(q));
+        out.push_back(std::move(scale));
+    }
+    return out;
+}
+
+/// The next INT8 round over `prev`: every masked code moves (by 1..3 steps when `small`, else to
+/// an unrelated code, never staying the same), each F32 tensor is perturbed, unmasked codes stay.
+inline std::vector<TensorData> int8Round(const std::vector<TensorData>& prev,
+                                         const std::vector<std::vector<uint8_t>>& masks, uint32_t seed, bool small)
+{
+    std::vector<TensorData> t = perturbed(prev, seed);
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<int> step(1, 3), code(-128, 127), sign(0, 1);
+    for (size_t i = 0; i < t.size(); ++i)
+        for (size_t j = 0; j < t[i].codes.size(); ++j) {
+            if (masks[i].empty() || !masks[i][j])
+                continue;
+            const int old = t[i].codes[j];
+            int v = small ? old + (sign(rng) ? step(rng) : -step(rng)) : code(rng);
+            v = std::clamp(v, -128, 127);
+            t[i].codes[j] = int8_t(v == old ? (old == 127 ? 126 : old + 1) : v);
+        }
     return t;
 }
 
@@ -175,7 +229,8 @@ inline std::vector<std::pair<uint64_t, uint64_t>> sectionSpans(const std::vector
         const uint8_t entry = b.at(off++);
         const uint64_t numel = varint();
         const bool pooled = (entry & 3) == DPU_MODE_DENSE && ((entry >> 2) & 3) == DPU_CODING_FP32;
-        uint64_t len = (entry & 3) == DPU_MODE_DENSE && !pooled ? 4 * numel : 0;
+        const uint64_t size = b.at(4) >= 5 && (entry & DPU_ENTRY_DTYPE_I8) ? 1 : 4; // format 5: I8 codes
+        uint64_t len = (entry & 3) == DPU_MODE_DENSE && !pooled ? size * numel : 0;
         if ((entry & 3) >= DPU_MODE_SPARSE || pooled)
             len = varint();
         if ((entry & 3) == DPU_MODE_INIT_SPARSE) {

@@ -3,6 +3,7 @@
 // untouched, and a simulated power cut at every write and sync point.
 #include "BundleTestUtil.h"
 #include "TestSupport.h"
+#include "bundle/BundleInspector.h"
 
 #include <QProcess>
 #include <QTemporaryDir>
@@ -78,6 +79,37 @@ private Q_SLOTS:
             out = BundleWriter::write(d);
             expected = out.targetFile;
         }
+    }
+
+    void int8Chain()
+    {
+        // An INT8 deployed model through the real tool (format 5): a reinit+delta onto a device
+        // without a file (I8 codes dense), then deltas with sparse i8 sections (codes, differences,
+        // among the nonzeros) and an unchanged I8 tensor copied; each file byte for byte.
+        QTemporaryDir dir;
+        const std::string weights = dir.filePath("int8.safetensors").toStdString();
+        auto state = int8State("conv", 2, 0.3);
+        BundleInput in = deltaInput({}, state, randomMasks(state, 0.05, 1), ValueCoding::Fp32, 1);
+        makeReinit(in, state, 42);
+        BundleOutput out = BundleWriter::write(in);
+        for (uint64_t round = 1;; ++round) {
+            const std::string path = dir.filePath(QStringLiteral("i%1.dpub").arg(round)).toStdString();
+            writeFile(path, out.bytes);
+            QString err;
+            QCOMPARE(runApply({QString::fromStdString(path), QString::fromStdString(weights)}, 0, &err), 0);
+            QVERIFY2(readFile(weights) == out.targetFile, qPrintable(err));
+            QCOMPARE(int(out.bytes[4]), 5);
+            if (round == 4)
+                break;
+            auto masks = randomMasks(state, round == 3 ? 0.0 : 0.1, uint32_t(round));
+            for (size_t t = 0; t < state.size(); ++t) // round 2: only nonzero codes change
+                for (size_t i = 0; i < masks[t].size(); ++i)
+                    masks[t][i] = masks[t][i] && (round != 2 || state[t].codes[i] != 0);
+            state = int8Round(SafetensorsFile::read(out.targetFile), masks, uint32_t(round), round == 2);
+            out = BundleWriter::write(deltaInput(out.targetFile, state, masks, ValueCoding::Fp32, round + 1));
+        }
+        const std::string text = BundleInspector::inspect(out.bytes, nullptr);
+        QVERIFY2(text.find("I8 copy") != std::string::npos, text.c_str()); // the last round changed no code
     }
 
     void refusedBundleLeavesFileUntouched()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The fuzz target's seed corpus (tests/data/bundle/corpus) is current: every value coding, kind
-// and compact form, byte-identical to what the writer produces now, and each seed applies.
+// and compact form (format 5's I8 tensors too), byte-identical to what the writer produces now,
+// and each seed applies.
 //
 // Regenerate after a format change: DPU_WRITE_FUZZ_CORPUS=tests/data/bundle/corpus test_bundle_corpus
 #include "BundleTestUtil.h"
@@ -74,7 +75,43 @@ std::vector<Seed> seeds()
     s.push_back({"pooled-delta", BundleWriter::write(in).bytes, bnBase, "shared dense stream (here: xor)"});
     makeReinit(in, bn, 7);
     s.push_back({"pooled-reinit", BundleWriter::write(in).bytes, {}, "shared dense stream (here: direct)"});
+    // Format 5's I8 tensors: raw new codes, Huffman-coded differences among the nonzeros of a
+    // sparse model, and dense codes in a reinit bundle.
+    const auto i8Tiny = int8State("tiny", 1);
+    const auto i8TinyBase = deviceFile(i8Tiny, 1);
+    const auto i8TinyMasks = randomMasks(i8Tiny, 0.4, 2);
+    s.push_back({"int8-codes",
+                 BundleWriter::write(deltaInput(i8TinyBase, int8Round(i8Tiny, i8TinyMasks, 3, false), i8TinyMasks,
+                                                ValueCoding::Fp32, 2)).bytes,
+                 i8TinyBase, "codes raw"});
+    const auto i8 = int8State("conv", 4, 0.3);
+    const auto i8Base = deviceFile(i8, 1);
+    auto i8Masks = randomMasks(i8, 0.2, 5);
+    for (size_t t = 0; t < i8.size(); ++t)
+        for (size_t j = 0; j < i8Masks[t].size(); ++j)
+            i8Masks[t][j] = i8Masks[t][j] && i8[t].codes[j] != 0;
+    in = deltaInput(i8Base, int8Round(i8, i8Masks, 6, true), i8Masks, ValueCoding::Fp32, 2);
+    s.push_back({"int8-diff-nonzero", BundleWriter::write(in).bytes, i8Base, "diff huffman"});
+    makeReinit(in, i8, 8);
+    s.push_back({"int8-reinit", BundleWriter::write(in).bytes, {}, "I8 dense"});
     return s;
+}
+
+// The mcu_apply fixture of format 5 (tests/data/mcu/int8): an INT8 model's chain from no device
+// file, since no engine run makes one yet. Round 1 a reinit+delta (dense codes), round 2 a delta
+// with raw codes, Huffman-coded differences among the nonzeros and a copied I8 tensor.
+std::vector<std::vector<uint8_t>> mcuInt8Chain()
+{
+    auto state = int8State("conv", 11, 0.3);
+    BundleInput in = deltaInput({}, state, randomMasks(state, 0.1, 12), ValueCoding::Fp32, 1);
+    makeReinit(in, state, 13);
+    const BundleOutput first = BundleWriter::write(in);
+    auto masks = randomMasks(state, 0.2, 14);
+    for (size_t t = 0; t < state.size(); ++t)
+        for (size_t j = 0; j < masks[t].size(); ++j)
+            masks[t][j] = masks[t][j] && state[t].codes[j] != 0 && state[t].name != "dw.weight";
+    const auto next = int8Round(state, masks, 15, true);
+    return {first.bytes, BundleWriter::write(deltaInput(first.targetFile, next, masks, ValueCoding::Fp32, 2)).bytes};
 }
 
 std::vector<uint8_t> readFile(const QString& path)
@@ -111,6 +148,34 @@ private Q_SLOTS:
                 QVERIFY2(readFile(path) == input, qPrintable(path + " is stale: regenerate (see the file header)"));
             }
         }
+    }
+
+    void mcuInt8ChainIsCurrent()
+    {
+        // Regenerate with DPU_WRITE_MCU_FIXTURES=tests/data/mcu test_bundle_corpus.
+        const bool write = qEnvironmentVariableIsSet("DPU_WRITE_MCU_FIXTURES");
+        const QString dir = (write ? qEnvironmentVariable("DPU_WRITE_MCU_FIXTURES") : QStringLiteral(DPU_MCU_FIXTURE_DIR)) +
+                            "/int8";
+        const auto chain = mcuInt8Chain();
+        std::vector<uint8_t> file;
+        for (size_t r = 0; r < chain.size(); ++r) {
+            BundleApplier::Options o;
+            o.currentVersion = r;
+            const auto applied = BundleApplier::apply(chain[r], file, o);
+            QVERIFY2(applied.status == 0, applied.message.c_str());
+            file = applied.file;
+            const QString path = dir + QStringLiteral("/round-%1.dpub").arg(r + 1, 3, 10, QLatin1Char('0'));
+            if (write) {
+                QDir().mkpath(dir);
+                std::ofstream f(path.toStdString(), std::ios::binary);
+                f.write(reinterpret_cast<const char*>(chain[r].data()), std::streamsize(chain[r].size()));
+                QVERIFY(bool(f));
+            }
+            QVERIFY2(readFile(path) == chain[r], qPrintable(path + " is stale: regenerate (see the test)"));
+        }
+        const std::string text = BundleInspector::inspect(chain[1]);
+        for (const char* form : {"codes raw", "diff huffman", "among the nonzeros", "I8 copy"})
+            QVERIFY2(text.find(form) != std::string::npos, text.c_str());
     }
 };
 

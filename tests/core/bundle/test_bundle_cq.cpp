@@ -269,13 +269,15 @@ private Q_SLOTS:
         b[4] = 3; // the same entries claimed as format 3: bit 6 is reserved there
         QCOMPARE(status(b), int(DPU_E_TENSOR_ENTRY));
         b = q8c.bytes;
-        b[4] = 5;
+        b[4] = 5; // format 5 only adds I8 tensors: the same entries read the same
+        QCOMPARE(status(b), 0);
+        b[4] = 6;
         QCOMPARE(status(b), int(DPU_E_FORMAT_VERSION));
         b = q8c.bytes;
         b[entry0] = uint8_t(b[entry0] | 1u << 2); // coding 5
         QCOMPARE(status(b), int(DPU_E_TENSOR_MODE));
         b = q8c.bytes;
-        b[entry0] = uint8_t(b[entry0] | 0x80u);
+        b[entry0] = uint8_t(b[entry0] | 0x80u); // the I8 dtype bit of format 5
         QCOMPARE(status(b), int(DPU_E_TENSOR_ENTRY));
     }
 

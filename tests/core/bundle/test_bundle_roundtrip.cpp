@@ -411,6 +411,89 @@ private Q_SLOTS:
         QCOMPARE(BundleApplier::apply(plain.bytes, base, o).status, 0);
     }
 
+    void int8CopyDenseSparseRoundTrip()
+    {
+        // An INT8 deployed model (format 5): I8 weight codes with F32 scales. Every I8 mode and
+        // word form, applied by the C decoder to exactly the writer's file; unmasked codes kept.
+        const struct {
+            const char* shape;
+            double k;
+            bool small;
+            const char* form; // what the inspector shows for the first weight
+        } cases[] = {{"mlp", 0.01, true, "I8 sparse i8"}, {"mlp", 0.01, true, ", diff huffman"},
+                     {"conv", 0.2, false, ", codes"}, {"conv", 0.0, false, "I8 copy"},
+                     {"mlp", 1.0, false, "I8 dense"}};
+        for (const auto& c : cases) {
+            const auto old = int8State(c.shape, 3);
+            const auto base = deviceFile(old, 1);
+            const auto masks = randomMasks(old, c.k, 4);
+            const auto next = int8Round(old, masks, 5, c.small);
+            const BundleOutput out = BundleWriter::write(deltaInput(base, next, masks, ValueCoding::Fp32, 2));
+            QCOMPARE(int(out.bytes[4]), 5); // an I8 tensor: format 5
+            BundleApplier::Options o;
+            o.currentVersion = 1;
+            const auto r = BundleApplier::apply(out.bytes, base, o);
+            QVERIFY2(r.status == 0, r.message.c_str());
+            QVERIFY(r.file == out.targetFile);
+            const std::string text = BundleInspector::inspect(out.bytes, &base);
+            const std::string line = text.substr(text.find(old[0].name + " ["));
+            QVERIFY2(line.substr(0, line.find('\n')).find(c.form) != std::string::npos, text.c_str());
+            const auto read = SafetensorsFile::read(r.file);
+            for (size_t t = 0; t < old.size(); ++t) {
+                QCOMPARE(int(read[t].dtype), int(old[t].dtype));
+                QVERIFY(read[t].codes == out.applied[t].codes);
+                for (size_t i = 0; i < old[t].codes.size(); ++i)
+                    QCOMPARE(out.applied[t].codes[i], masks[t][i] ? next[t].codes[i] : old[t].codes[i]);
+            }
+        }
+        // Unmasked I8 tensors (always shipped) travel as their changed codes, and F32-only
+        // bundles keep their formats (3, and 4 with cq), byte for byte what older writers made.
+        auto old = int8State("tiny", 6);
+        const auto base = deviceFile(old, 1);
+        auto next = old;
+        next[0].codes[3] = int8_t(next[0].codes[3] + 1);
+        const BundleOutput shipped = BundleWriter::write(deltaInput(base, next, {{}, {}, {}}, ValueCoding::Fp32, 2));
+        QVERIFY(BundleApplier::apply(shipped.bytes, base, {}).file == shipped.targetFile);
+        QVERIFY(SafetensorsFile::read(shipped.targetFile)[0].codes == next[0].codes);
+        const auto f32 = modelState("mlp", 6); // q8c needs more than 256 distinct values to take cq
+        const auto f32Base = deviceFile(f32, 1);
+        const auto f32Masks = randomMasks(f32, 0.05, 7);
+        for (ValueCoding coding : {ValueCoding::Fp32, ValueCoding::Q8c})
+            QCOMPARE(int(BundleWriter::write(deltaInput(f32Base, roundLike(f32, f32Masks, 8), f32Masks, coding, 2)).bytes[4]),
+                     coding == ValueCoding::Q8c ? 4 : 3);
+    }
+
+    void int8NonzeroFullAndReinit()
+    {
+        // A sparse INT8 model: changes only on nonzero codes take gaps among the nonzeros.
+        const auto old = int8State("mlp", 9, 0.5);
+        const auto base = deviceFile(old, 1);
+        auto masks = randomMasks(old, 0.1, 10);
+        for (size_t t = 0; t < old.size(); ++t)
+            for (size_t i = 0; i < masks[t].size(); ++i)
+                masks[t][i] = masks[t][i] && old[t].codes[i] != 0;
+        const BundleOutput out = BundleWriter::write(deltaInput(base, int8Round(old, masks, 11, true), masks, ValueCoding::Fp32, 2));
+        QVERIFY2(BundleInspector::inspect(out.bytes, &base).find("among the nonzeros") != std::string::npos,
+                 BundleInspector::inspect(out.bytes, &base).c_str());
+        BundleApplier::Options o;
+        o.currentVersion = 1;
+        auto r = BundleApplier::apply(out.bytes, base, o);
+        QVERIFY2(r.status == 0, r.message.c_str());
+        QVERIFY(r.file == out.targetFile);
+        // Full and reinit+delta bundles carry I8 tensors as dense codes (no seeded int8 model).
+        BundleInput in = deltaInput(base, int8Round(old, masks, 12, false), masks, ValueCoding::Q8, 2);
+        makeReinit(in, old, 77);
+        for (Kind kind : {Kind::ReinitDelta, Kind::Full}) {
+            in.kind = kind;
+            const BundleOutput fresh = BundleWriter::write(in);
+            r = BundleApplier::apply(fresh.bytes, {}, {});
+            QVERIFY2(r.status == 0, r.message.c_str());
+            QVERIFY(r.file == fresh.targetFile);
+            QVERIFY(SafetensorsFile::read(r.file)[0].codes == in.target[0].codes);
+            QVERIFY(BundleInspector::inspect(fresh.bytes).find("I8 dense") != std::string::npos);
+        }
+    }
+
     void sizesAgainstAnalytic()
     {
         // MLP-shaped delta at k = 0.01: report real bytes beside 32 kI + H(k) I (+ dense).

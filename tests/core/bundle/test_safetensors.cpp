@@ -42,6 +42,8 @@ private Q_SLOTS:
         QTest::newRow("offsets negative") << R"({"x":{"dtype":"F32","shape":[1],"data_offsets":[-4,0]}})" << 4 << "data_offsets must be two";
         QTest::newRow("empty name") << R"({"":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})" << 4 << "empty name";
         QTest::newRow("not an object") << R"([1,2])" << 0 << "not a JSON object";
+        QTest::newRow("unknown dtype") << R"({"x":{"dtype":"I16","shape":[1],"data_offsets":[0,2]}})" << 2 << "dtype must be F32 or I8";
+        QTest::newRow("I8 sized as F32") << R"({"x":{"dtype":"I8","shape":[2],"data_offsets":[0,8]}})" << 8 << "data offsets out of range";
     }
 
     void hostileHeadersAreNamedErrors()
@@ -75,6 +77,23 @@ private Q_SLOTS:
         QCOMPARE(back.size(), tensors.size());
         QCOMPARE(metaBack, meta);
         QCOMPARE(SafetensorsFile::write(back, metaBack), file);
+    }
+
+    void int8TensorsRoundTrip()
+    {
+        // I8 tensors (an INT8 deployed model's codes): "I8" in the header, one byte per code.
+        TensorData codes{"w", {2, 3}, {}, dpu::bundle::DType::I8, {-128, -1, 0, 1, 5, 127}};
+        const std::vector<TensorData> tensors{codes, {"w.scale", {2}, {0.5f, 0.25f}}};
+        const auto file = SafetensorsFile::write(tensors, {});
+        const std::string text(file.begin() + 8, file.end());
+        QVERIFY2(text.find(R"("w":{"dtype":"I8","shape":[2,3],"data_offsets":[0,6]})") != std::string::npos, text.c_str());
+        const auto back = SafetensorsFile::read(file);
+        QCOMPARE(int(back[0].dtype), int(dpu::bundle::DType::I8));
+        QVERIFY(back[0].codes == codes.codes && back[0].values.empty());
+        QCOMPARE(back[1].values, tensors[1].values);
+        QCOMPARE(SafetensorsFile::write(back, {}), file);
+        codes.codes.pop_back(); // five codes for a shape of six
+        QVERIFY_THROWS_EXCEPTION(dpu::Error, SafetensorsFile::write({codes}, {}));
     }
 };
 

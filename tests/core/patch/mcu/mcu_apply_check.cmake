@@ -93,8 +93,9 @@ foreach(coding ${codings})
   endif()
   math(EXPR chains "${chains} + 1")
 endforeach()
-# the six value codings (fp32, fp16, q8, q8c, q4, ternary): a missing fixture folder is an error
-if(chains LESS 6)
-  message(FATAL_ERROR "mcu_apply: expected the six codings' chains in ${FIXTURES}, found ${chains}")
+# the six value codings (fp32, fp16, q8, q8c, q4, ternary) and format 5's int8 chain (written by
+# test_bundle_corpus): a missing fixture folder is an error
+if(chains LESS 7)
+  message(FATAL_ERROR "mcu_apply: expected the seven chains (six codings, int8) in ${FIXTURES}, found ${chains}")
 endif()
 message(STATUS "mcu_apply: ${chains} chains equal to dpu-apply's byte for byte on every machine")

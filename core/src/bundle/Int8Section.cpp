@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+// I8 tensors in format-5 bundles: the writer's sparse i8 sections and the choice of copy, dense or sparse.
+#include "bundle/Int8Section.h"
+#include "bundle/BitWriter.h"
+#include "bundle/HuffmanCode.h"
+#include "bundle/SparseEncoder.h"
+#include "dpu/Error.h"
+#include "dpu_bundle.h"
+
+namespace dpu::bundle {
+
+std::vector<uint8_t> Int8Section::encode(const std::vector<int8_t>& source, const std::vector<int8_t>& target,
+                                         const std::vector<uint8_t>& mask, std::vector<int8_t>& applied,
+                                         BundleStats& stats)
+{
+    applied = source;
+    std::vector<uint64_t> pos, gaps;
+    std::vector<uint32_t> raw, diff;
+    for (uint64_t i = 0, next = 0; i < mask.size(); ++i)
+        if (mask[i]) {
+            pos.push_back(i);
+            gaps.push_back(i - next);
+            next = i + 1;
+            raw.push_back(uint8_t(target[i]));
+            diff.push_back(uint8_t(uint8_t(target[i]) - uint8_t(source[i]))); // mod 256
+            applied[i] = target[i];
+        }
+    // Retrained int8 codes often move by a few steps: their differences concentrate near 0 and
+    // code shorter; a code unrelated to its old one codes no worse raw.
+    std::vector<HuffmanCode> codes, diffCodes;
+    unsigned planeMask = 0, diffMask = 0;
+    if (SparseEncoder::planeCodes(diff, 1, diffCodes, diffMask) < SparseEncoder::planeCodes(raw, 1, codes, planeMask)) {
+        raw.swap(diff);
+        codes.swap(diffCodes);
+        planeMask = diffMask | DPU_SPARSE_DIFF;
+    }
+    uint64_t over = 0;
+    unsigned k = SparseEncoder::bestRiceParameter(gaps, &over);
+    // A sparse deployed model changes only its nonzero codes: the gaps among those are shorter.
+    // The float copy is exact (|code| <= 128) and zero exactly where the code is.
+    std::vector<uint64_t> nonzeroGaps;
+    if (SparseEncoder::nonzeroGapsOf(std::vector<float>(source.begin(), source.end()), pos, nonzeroGaps)) {
+        uint64_t among = 0;
+        const unsigned kn = SparseEncoder::bestRiceParameter(nonzeroGaps, &among);
+        if (among < over) {
+            gaps.swap(nonzeroGaps);
+            k = kn;
+            planeMask |= DPU_SPARSE_NONZERO;
+        }
+    }
+    BitWriter w;
+    for (int i = 0; i < 8; ++i)
+        w.byte(uint8_t(uint64_t(pos.size()) >> (8 * i)));
+    w.byte(uint8_t(k));
+    w.byte(uint8_t(planeMask));
+    if (planeMask & 1u)
+        codes[0].writeTable(w);
+    for (size_t c = 0; c < pos.size(); ++c) {
+        const uint64_t before = w.bits();
+        w.rice(gaps[c], k);
+        const uint64_t mid = w.bits();
+        if (planeMask & 1u)
+            codes[0].write(w, raw[c]);
+        else
+            w.byte(uint8_t(raw[c]));
+        stats.positionBits += mid - before;
+        stats.valueBits += w.bits() - mid;
+    }
+    stats.changed += pos.size();
+    stats.partialWeights += mask.size();
+    return w.finish();
+}
+
+PlannedTensor Int8Section::plan(const BundleInput& in, const std::vector<TensorData>& base, size_t i,
+                                BundleOutput& out)
+{
+    const TensorData& t = in.target[i];
+    const bool masked = in.kind != Kind::Full && !in.masks[i].empty();
+    if (masked && in.masks[i].size() != t.codes.size())
+        throw Error("bundle: mask of " + t.name + " has " + std::to_string(in.masks[i].size()) + " entries, tensor " +
+                    std::to_string(t.codes.size()));
+    PlannedTensor p;
+    if (in.kind != Kind::Delta) {
+        p.section.assign(t.codes.begin(), t.codes.end());
+        out.stats.denseBytes += p.section.size();
+        return p;
+    }
+    const std::vector<int8_t>& old = base[i].codes;
+    std::vector<uint8_t> changed = masked ? in.masks[i] : std::vector<uint8_t>(old.size());
+    bool any = false;
+    for (size_t j = 0; j < changed.size(); ++j) {
+        if (!masked)
+            changed[j] = old[j] != t.codes[j];
+        any |= changed[j] != 0;
+    }
+    if (!any) { // nothing to change: the device's own codes
+        p.mode = DPU_MODE_COPY;
+        out.applied[i].codes = old;
+        return p;
+    }
+    BundleStats s;
+    std::vector<int8_t> applied;
+    std::vector<uint8_t> sparse = encode(old, t.codes, changed, applied, s);
+    if (sparse.size() < applied.size()) {
+        p.mode = DPU_MODE_SPARSE;
+        p.coding = DPU_CODING_I8;
+        p.section.swap(sparse);
+    } else { // nearly every code changed: the codes themselves are smaller
+        p.section.assign(applied.begin(), applied.end());
+    }
+    if (masked && p.mode == DPU_MODE_SPARSE) {
+        out.stats.positionBits += s.positionBits;
+        out.stats.valueBits += s.valueBits;
+        out.stats.changed += s.changed;
+        out.stats.partialWeights += s.partialWeights;
+        out.stats.sparseBytes += p.section.size();
+    } else {
+        out.stats.denseBytes += p.section.size();
+    }
+    out.applied[i].codes.swap(applied);
+    return p;
+}
+
+} // namespace dpu::bundle
