@@ -9,6 +9,27 @@
 
 namespace dpu::bundle {
 
+namespace {
+
+// The shorter of the two words per change, `raw` (new codes) or `diff` (differences mod 256),
+// each with its plane coded raw or Huffman as SparseEncoder::planeCodes decides; leaves the
+// chosen words in `raw` and sets `planeMask` (bit 0 Huffman, DPU_SPARSE_DIFF for differences).
+// Retrained int8 codes often move by a few steps: their differences concentrate near 0 and code
+// shorter; a code unrelated to its old one codes no worse raw.
+void chooseWords(std::vector<uint32_t>& raw, std::vector<uint32_t>& diff, std::vector<HuffmanCode>& codes,
+                 unsigned& planeMask)
+{
+    std::vector<HuffmanCode> diffCodes;
+    unsigned diffMask = 0;
+    if (SparseEncoder::planeCodes(diff, 1, diffCodes, diffMask) < SparseEncoder::planeCodes(raw, 1, codes, planeMask)) {
+        raw.swap(diff);
+        codes.swap(diffCodes);
+        planeMask = diffMask | DPU_SPARSE_DIFF;
+    }
+}
+
+} // namespace
+
 std::vector<uint8_t> Int8Section::encode(const std::vector<int8_t>& source, const std::vector<int8_t>& target,
                                          const std::vector<uint8_t>& mask, std::vector<int8_t>& applied,
                                          BundleStats& stats)
@@ -25,15 +46,9 @@ std::vector<uint8_t> Int8Section::encode(const std::vector<int8_t>& source, cons
             diff.push_back(uint8_t(uint8_t(target[i]) - uint8_t(source[i]))); // mod 256
             applied[i] = target[i];
         }
-    // Retrained int8 codes often move by a few steps: their differences concentrate near 0 and
-    // code shorter; a code unrelated to its old one codes no worse raw.
-    std::vector<HuffmanCode> codes, diffCodes;
-    unsigned planeMask = 0, diffMask = 0;
-    if (SparseEncoder::planeCodes(diff, 1, diffCodes, diffMask) < SparseEncoder::planeCodes(raw, 1, codes, planeMask)) {
-        raw.swap(diff);
-        codes.swap(diffCodes);
-        planeMask = diffMask | DPU_SPARSE_DIFF;
-    }
+    std::vector<HuffmanCode> codes;
+    unsigned planeMask = 0;
+    chooseWords(raw, diff, codes, planeMask);
     uint64_t over = 0;
     unsigned k = SparseEncoder::bestRiceParameter(gaps, &over);
     // A sparse deployed model changes only its nonzero codes: the gaps among those are shorter.
