@@ -30,7 +30,7 @@ def main(folder):
         dense_full_bytes = statistics.mean(r["bundle_bytes"] for r in runs["fp32"][("fu", 1)])
     print("| deployed model | initial | vanilla update (FU) | DPU, k = 0.2 |")
     print("|---|---|---|---|")
-    for form in ("fp32", "sparse"):
+    for form in ("fp32", "sparse", "int8"):
         if form not in runs:
             continue
         cells = runs[form]

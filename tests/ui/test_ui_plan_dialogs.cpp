@@ -206,6 +206,31 @@ private Q_SLOTS:
         QVERIFY(dpu::planToJson(p).find("deployed") == std::string::npos);
     }
 
+    /// The INT8 deployed model chosen in the same row: no sparsity, no re-initialisation, kept
+    /// in the plan and named in the button's tooltip.
+    void int8DeployedModelThroughTheDialog()
+    {
+        PlanPanel panel;
+        auto* button = panel.findChild<QToolButton*>(QStringLiteral("planMethod"));
+        QTimer::singleShot(0, this, [] {
+            auto* d = qobject_cast<dpu::ui::PlanMethodDialog*>(QApplication::activeModalWidget());
+            QVERIFY(d);
+            auto* deployed = d->findChild<QComboBox*>(QStringLiteral("methodDeployed"));
+            deployed->setCurrentIndex(deployed->findData(static_cast<int>(dpu::DeployedForm::Int8)));
+            QVERIFY(deployed->currentIndex() > 0);
+            QVERIFY(!d->findChild<QSpinBox*>(QStringLiteral("methodSparsity"))->isEnabled());
+            QVERIFY(!d->findChild<QComboBox*>(QStringLiteral("methodReinit"))->isEnabled());
+            d->accept();
+        });
+        panel.editPlanMethod();
+        const dpu::Plan p = panel.plan();
+        QVERIFY(p.deployed == dpu::DeployedForm::Int8);
+        QCOMPARE(p.deployedSparsity, 0.5); // left at its default: the plan refuses a sparsity here
+        QVERIFY(panel.validate());
+        QVERIFY2(button->toolTip().contains(QStringLiteral("INT8 deployed model")), qPrintable(button->toolTip()));
+        QVERIFY(dpu::planToJson(p).find("\"deployed\": \"int8\"") != std::string::npos);
+    }
+
     /// A plan's own SF mix shows as written in the dialog's SF list and comes back as written
     /// (it once came back as FUOTASim's), through the Fleet tab's settings too.
     void ownSpreadingFactorMixKeptAsWritten()

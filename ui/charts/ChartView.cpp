@@ -133,6 +133,9 @@ QString ChartView::sharedContext(const std::vector<dpu::Plan>& plans)
                return p.deployed == first.deployed && p.deployedSparsity == first.deployedSparsity;
            }))
         parts << tr("%1 %-sparse model").arg(first.deployedSparsity * 100.0);
+    if (first.deployed == dpu::DeployedForm::Int8
+        && std::all_of(plans.begin(), plans.end(), [](const dpu::Plan& p) { return p.deployed == dpu::DeployedForm::Int8; }))
+        parts << tr("INT8 model");
     return parts.join(QStringLiteral(" · "));
 }
 

@@ -98,10 +98,14 @@ void PlanMethodDialog::addDeployedRow(QFormLayout* form)
     deployed_->setObjectName(QStringLiteral("methodDeployed"));
     deployed_->addItem(tr("Dense FP32"), static_cast<int>(dpu::DeployedForm::Fp32));
     deployed_->addItem(tr("Sparse: pruned, its zeros kept"), static_cast<int>(dpu::DeployedForm::Sparse));
+    deployed_->addItem(tr("INT8: int8 codes, per-channel scales"), static_cast<int>(dpu::DeployedForm::Int8));
     deployed_->setToolTip(tr("Sparse: round 1 deploys a fully trained model pruned per layer by magnitude (with a "
                              "masked fine-tune); later rounds change only its nonzeros, so the devices' inference "
-                             "cost stays, and FU prunes what it trains to the same sparsity (the paper's Table 3). "
-                             "Nothing re-initialises a sparse model."));
+                             "cost stays, and FU prunes what it trains to the same sparsity (the paper's Table 3).\n"
+                             "INT8: round 1 deploys a fully trained model as int8 codes with a float scale per output "
+                             "channel; later rounds train through the quantiser and ship changed codes only (8 bits "
+                             "a value), FU ships codes and scales of its own.\n"
+                             "Nothing re-initialises a sparse or INT8 model."));
     sparsity_ = new QSpinBox(this);
     sparsity_->setObjectName(QStringLiteral("methodSparsity"));
     sparsity_->setRange(1, 99);
@@ -134,7 +138,7 @@ void PlanMethodDialog::applyTo(dpu::Plan& plan) const
     plan.fuStart = static_cast<dpu::FuStart>(fuStart_->currentData().toInt());
     plan.rewind = rewind_->isChecked();
     plan.deployed = static_cast<dpu::DeployedForm>(deployed_->currentData().toInt());
-    if (plan.deployed == dpu::DeployedForm::Sparse) // its row is off: a count would be refused
+    if (plan.deployed != dpu::DeployedForm::Fp32) // its row is off: a count would be refused
         plan.reinitEvery = 0;
     // The sparsity belongs to a sparse model only (the plan refuses it on a dense one).
     plan.deployedSparsity = plan.deployed == dpu::DeployedForm::Sparse ? sparsity_->value() / 100.0 : 0.5;
@@ -145,11 +149,11 @@ void PlanMethodDialog::updateEnabled()
     const bool multi = mode_->currentData().toInt() == static_cast<int>(dpu::RunMode::Multi);
     // Single mode always rewinds and re-initialises nothing between its two rounds.
     rewind_->setEnabled(multi);
-    // Nothing re-initialises a sparse model (the seeded random model is dense).
-    const bool sparse = deployed_->currentData().toInt() == static_cast<int>(dpu::DeployedForm::Sparse);
-    reinit_->setEnabled(!sparse);
-    every_->setEnabled(!sparse && reinit_->currentData().toInt() == static_cast<int>(Reinit::Every));
-    sparsity_->setEnabled(sparse);
+    // Nothing re-initialises a sparse or INT8 model (the seeded random model is neither).
+    const auto form = static_cast<dpu::DeployedForm>(deployed_->currentData().toInt());
+    reinit_->setEnabled(form == dpu::DeployedForm::Fp32);
+    every_->setEnabled(form == dpu::DeployedForm::Fp32 && reinit_->currentData().toInt() == static_cast<int>(Reinit::Every));
+    sparsity_->setEnabled(form == dpu::DeployedForm::Sparse);
 }
 
 QString PlanMethodDialog::summary(const dpu::Plan& plan)
@@ -164,6 +168,8 @@ QString PlanMethodDialog::summary(const dpu::Plan& plan)
         s += tr(", iterative rewinding");
     if (plan.deployed == dpu::DeployedForm::Sparse)
         s += tr(", a %1 %-sparse deployed model").arg(std::lround(plan.deployedSparsity * 100.0));
+    if (plan.deployed == dpu::DeployedForm::Int8)
+        s += tr(", an INT8 deployed model");
     return s;
 }
 

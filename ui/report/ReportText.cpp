@@ -91,6 +91,8 @@ QString ReportText::reinitInWords(const dpu::Plan& p)
 {
     if (p.deployed == dpu::DeployedForm::Sparse) // chooseStart(): a sparse model is never replaced
         return QObject::tr("never re-initialised (the deployed model is sparse)");
+    if (p.deployed == dpu::DeployedForm::Int8)
+        return QObject::tr("never re-initialised (the deployed model is INT8)");
     if (!p.reinit)
         return QObject::tr("never re-initialised");
     if (p.reinitEvery > 0)
@@ -142,6 +144,10 @@ QString ReportText::planInWords(const dpu::Plan& p, const dpu::RunStatus& status
         s << tr("The deployed model is sparse: round 1 deploys it pruned to %1 % zeros per layer; later rounds "
                 "change only its nonzeros and full updating prunes to the same sparsity (no re-initialisation).")
                  .arg(p.deployedSparsity * 100.0);
+    if (p.deployed == dpu::DeployedForm::Int8)
+        s << tr("The deployed model is INT8: int8 codes with a float scale per output channel; round 1 deploys it "
+                "quantised, later rounds train through the quantiser and change codes only (8 bits a value), and full "
+                "updating ships codes and scales of its own (no re-initialisation).");
     s << tr("Each training step runs %n epoch(s) of %1 (learning rate %2, %3 schedule, batch %4); seeds: %5.", nullptr,
             p.train.epochs)
              .arg(esc(dpu::nameOf(p.train.optimizer)))

@@ -11,6 +11,12 @@ struct CostModel {
     /// A sparse deployed model's nonzero partial weights (0: a dense model). Its updates code
     /// the positions among the nonzeros, and a full update ships the nonzeros and a bitmap.
     int64_t nonzeroWeights = 0;
+    /// Bits per partial weight value on the link: 32, or 8 for an INT8 deployed model (its
+    /// codes; the paper's Table 3 prices them so).
+    int valueBits = 32;
+    /// An INT8 model's float scales (one per output channel of each partial tensor): a full
+    /// update ships them, 32 bits each; a partial update keeps them.
+    int64_t scaleValues = 0;
 };
 
 /// Binary entropy H(k) in bits; 0 at k = 0 or 1. k outside [0, 1] is clamped.
@@ -25,6 +31,7 @@ int64_t keptAtSparsity(int64_t numel, double sparsity);
 /// Bits of one partial round: 32 * round(kI) + H(k) * I + 32 * dense. On a sparse deployed
 /// model (nonzeroWeights N > 0) the positions are coded among the nonzeros:
 /// 32 * n + H(n / N) * N + 32 * dense with n = min(round(kI), N) (k stays a share of all I).
+/// On an INT8 model a value takes valueBits (8): 8 * round(kI) + H(k) * I + 32 * dense.
 double partialRoundBits(const CostModel& model, double k);
 
 /// Bits of one full-updating round of a dense FP32 model: 32 * (I + dense), the reference every
@@ -33,7 +40,7 @@ double fullRoundBits(const CostModel& model);
 
 /// Bits of one full update of the deployed model: fullRoundBits() for a dense one; for a sparse
 /// one its nonzeros and a bitmap of their positions, 32 * N + I + 32 * dense (the paper's 0.53
-/// at 50 % sparsity).
+/// at 50 % sparsity); for an INT8 one its codes and scales, 8 * I + 32 * (scales + dense).
 double deployedFullRoundBits(const CostModel& model);
 
 /// The largest k in [0, 1] (at most N / I on a sparse model) whose partialRoundBits() fits budgetBits (0 if even the dense part

@@ -33,8 +33,9 @@ enum class FuStart { Seeded, Fresh, Last };
 /// cellular and BLE: unicast), or forced.
 enum class DeliveryChoice { Preset, Multicast, Unicast };
 /// deployed: the form of the model on the devices (the paper's Table 3). Fp32: dense float32;
-/// Sparse: pruned to `deployed_sparsity`, whose zeros every update keeps.
-enum class DeployedForm { Fp32, Sparse };
+/// Sparse: pruned to `deployed_sparsity`, whose zeros every update keeps; Int8: partial weights
+/// as int8 codes with a float scale per output channel, which every update keeps INT8.
+enum class DeployedForm { Fp32, Sparse, Int8 };
 
 /// One value of an enum and its name in plan files.
 template <typename E> struct EnumName {

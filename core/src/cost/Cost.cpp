@@ -35,7 +35,8 @@ double partialRoundBits(const CostModel& model, double k)
         return 32.0 * static_cast<double>(n) + indexEntropyBits(static_cast<double>(n) / N) * N + dense;
     }
     const double I = static_cast<double>(model.partialWeights);
-    return 32.0 * static_cast<double>(updatedCount(model.partialWeights, k)) + indexEntropyBits(k) * I + dense;
+    return model.valueBits * static_cast<double>(updatedCount(model.partialWeights, k)) + indexEntropyBits(k) * I
+           + dense;
 }
 
 double fullRoundBits(const CostModel& model)
@@ -45,6 +46,9 @@ double fullRoundBits(const CostModel& model)
 
 double deployedFullRoundBits(const CostModel& model)
 {
+    if (model.valueBits != 32 && model.nonzeroWeights <= 0)
+        return model.valueBits * static_cast<double>(model.partialWeights)
+               + 32.0 * static_cast<double>(model.scaleValues + model.denseWeights);
     if (model.nonzeroWeights <= 0)
         return fullRoundBits(model);
     return 32.0 * static_cast<double>(model.nonzeroWeights + model.denseWeights)

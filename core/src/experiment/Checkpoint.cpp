@@ -30,6 +30,12 @@ void saveCheckpoint(const std::string& outDir, const CheckpointData& data)
             tensors.push_back(t.to(torch::kCPU));
         for (const auto& t : s.server.buffers)
             tensors.push_back(t.to(torch::kCPU));
+        std::vector<size_t> scaled; // last: an INT8 model's scales, with the parameters they belong to
+        for (size_t p = 0; p < s.deployed.scales.size(); ++p)
+            if (s.deployed.scales[p].defined()) {
+                scaled.push_back(p);
+                tensors.push_back(s.deployed.scales[p].to(torch::kCPU));
+            }
         const std::string tmp = (dir / (file + ".tmp")).string();
         try {
             torch::save(tensors, tmp);
@@ -43,6 +49,8 @@ void saveCheckpoint(const std::string& outDir, const CheckpointData& data)
                           {"deployed_val", s.deployedVal}, {"deployed_test", s.deployedTest},
                           {"last_reinit_samples", s.lastReinitSamples}, {"cumulative_bits", s.cumulativeBits},
                           {"device_version", s.deviceVersion}, {"cumulative_bundle_bytes", s.cumulativeBundleBytes}});
+        if (!scaled.empty())
+            states.back()["scale_params"] = scaled;
     }
     nlohmann::json records = nlohmann::json::array();
     for (const auto& r : data.records)
@@ -88,6 +96,20 @@ std::optional<CheckpointData> loadCheckpoint(const std::string& outDir)
             if (nParams + nBuffers > tensors.size() || (nServer > 0 && nParams + nBuffers + nServer > tensors.size()))
                 throw Error(file + ": expected at least " + std::to_string(nParams + nBuffers + nServer)
                             + " tensors, found " + std::to_string(tensors.size()));
+            // An INT8 model's scales come last, one per listed parameter.
+            const auto scaled = s.value("scale_params", std::vector<size_t>{});
+            if (scaled.size() > tensors.size() - (nParams + nBuffers + nServer))
+                throw Error(file + ": expected " + std::to_string(scaled.size()) + " scale tensors after the models");
+            if (!scaled.empty()) {
+                st.deployed.scales.resize(nParams);
+                for (size_t q = 0; q < scaled.size(); ++q) {
+                    if (scaled[q] >= nParams)
+                        throw Error(file + ": a scale tensor belongs to parameter " + std::to_string(scaled[q])
+                                    + ", expected one below " + std::to_string(nParams));
+                    st.deployed.scales[scaled[q]] = tensors[tensors.size() - scaled.size() + q];
+                }
+                tensors.resize(tensors.size() - scaled.size());
+            }
             const auto at = [&](size_t i) { return tensors.begin() + static_cast<std::ptrdiff_t>(i); };
             st.deployed.params.assign(at(0), at(nParams));
             st.deployed.buffers.assign(at(nParams), at(nParams + nBuffers));

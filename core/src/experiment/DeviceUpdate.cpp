@@ -6,6 +6,7 @@
 #include "bundle/SafetensorsFile.h"
 #include "dpu/Error.h"
 #include "models/PortableInit.h"
+#include "train/Int8Quantiser.h"
 #include <cstring>
 
 namespace dpu {
@@ -22,6 +23,23 @@ bundle::TensorData toData(const std::string& name, const torch::Tensor& t)
     if (c.numel() > 0)
         std::memcpy(d.values.data(), c.data_ptr<float>(), 4 * d.values.size());
     return d;
+}
+
+bundle::TensorData toCodes(const std::string& name, const torch::Tensor& w, const torch::Tensor& scale)
+{
+    const torch::Tensor c = int8Codes(w, scale).to(torch::kCPU).contiguous();
+    bundle::TensorData d(name, std::vector<int64_t>(c.sizes().begin(), c.sizes().end()), {}, bundle::DType::I8);
+    d.codes.assign(c.data_ptr<int8_t>(), c.data_ptr<int8_t>() + c.numel());
+    return d;
+}
+
+/// 1 where the codes differ.
+std::vector<uint8_t> changedCodes(const std::vector<int8_t>& from, const std::vector<int8_t>& to)
+{
+    std::vector<uint8_t> mask(to.size());
+    for (size_t j = 0; j < to.size(); ++j)
+        mask[j] = from[j] != to[j];
+    return mask;
 }
 
 /// 1 where the bit patterns differ: -0.0 against 0.0 and NaN payloads count as changes.
@@ -48,6 +66,7 @@ DeviceUpdate::DeviceUpdate(Network& network, Config config) : config_(std::move(
     paramCount_ = params.size();
     for (size_t i = 0; i < params.size(); ++i) {
         names_.push_back(params[i].name);
+        slots_.push_back({Slot::Kind::Param, i});
         bundle::InitSpec spec;
         spec.index = rules[i].index;
         if (rules[i].kind == InitRule::Kind::Uniform) {
@@ -58,6 +77,11 @@ DeviceUpdate::DeviceUpdate(Network& network, Config config) : config_(std::move(
             spec.constant = rules[i].value;
         }
         init_.push_back(spec);
+        if (config_.int8 && params[i].tensor.dim() > 1) { // its scales right behind its codes
+            names_.push_back(params[i].name + ".scale");
+            slots_.push_back({Slot::Kind::Scale, i});
+            init_.push_back({}); // never regenerated: an INT8 model is not re-initialised
+        }
     }
     const auto buffers = network.buffers();
     for (size_t i = 0; i < buffers.size(); ++i) {
@@ -65,6 +89,7 @@ DeviceUpdate::DeviceUpdate(Network& network, Config config) : config_(std::move(
             continue; // counters (num_batches_tracked) do not change inference
         floatBuffers_.push_back(i);
         names_.push_back(buffers[i].name);
+        slots_.push_back({Slot::Kind::Buffer, i});
         bundle::InitSpec spec;
         double value = 0;
         if (initialBufferValue(buffers[i].name, value)) {
@@ -81,6 +106,22 @@ std::string DeviceUpdate::compatString(const std::string& model, const InputShap
            + std::to_string(shape.width) + " classes=" + std::to_string(classes);
 }
 
+bundle::TensorData DeviceUpdate::slotData(const Slot& slot, const std::string& name, const Weights& w) const
+{
+    const bool int8 = config_.int8 && slot.kind != Slot::Kind::Buffer && w.params[slot.index].dim() > 1;
+    if (int8 && (slot.index >= w.scales.size() || !w.scales[slot.index].defined()))
+        throw InternalError("device update: the INT8 tensor \"" + name + "\" has no scales");
+    switch (slot.kind) {
+    case Slot::Kind::Param:
+        return int8 ? toCodes(name, w.params[slot.index], w.scales[slot.index]) : toData(name, w.params[slot.index]);
+    case Slot::Kind::Scale:
+        return toData(name, w.scales[slot.index]);
+    case Slot::Kind::Buffer:
+        break;
+    }
+    return toData(name, w.buffers.at(slot.index));
+}
+
 std::vector<bundle::TensorData> DeviceUpdate::tensors(const Weights& w) const
 {
     if (w.params.size() != paramCount_)
@@ -88,10 +129,8 @@ std::vector<bundle::TensorData> DeviceUpdate::tensors(const Weights& w) const
                     + std::to_string(paramCount_));
     std::vector<bundle::TensorData> out;
     out.reserve(names_.size());
-    for (size_t i = 0; i < w.params.size(); ++i)
-        out.push_back(toData(names_[i], w.params[i]));
-    for (size_t k = 0; k < floatBuffers_.size(); ++k)
-        out.push_back(toData(names_[paramCount_ + k], w.buffers.at(floatBuffers_[k])));
+    for (size_t k = 0; k < slots_.size(); ++k)
+        out.push_back(slotData(slots_[k], names_[k], w));
     return out;
 }
 
@@ -101,22 +140,43 @@ Weights DeviceUpdate::toWeights(const std::vector<bundle::TensorData>& t, const 
     if (t.size() != names_.size())
         throw Error("device update: the device file has " + std::to_string(t.size()) + " tensors, expected "
                     + std::to_string(names_.size()));
-    auto tensor = [&](size_t i, const torch::Tensor& shapeOf) {
-        if (t[i].name != names_[i] || static_cast<int64_t>(t[i].values.size()) != shapeOf.numel())
+    auto tensor = [&](size_t i, at::IntArrayRef shape) {
+        int64_t numel = 1;
+        for (const int64_t d : shape)
+            numel *= d;
+        if (t[i].name != names_[i] || static_cast<int64_t>(t[i].numel()) != numel)
             throw Error("device update: tensor " + std::to_string(i) + " of the device file is \"" + t[i].name
-                        + "\", expected \"" + names_[i] + "\" with " + std::to_string(shapeOf.numel()) + " values");
-        torch::Tensor c = torch::empty(shapeOf.sizes(), torch::kFloat);
-        if (c.numel() > 0)
+                        + "\", expected \"" + names_[i] + "\" with " + std::to_string(numel) + " values");
+        if (t[i].dtype == bundle::DType::I8) {
+            torch::Tensor c = torch::empty(shape, torch::kChar);
+            if (numel > 0)
+                std::memcpy(c.data_ptr<int8_t>(), t[i].codes.data(), t[i].codes.size());
+            return c;
+        }
+        torch::Tensor c = torch::empty(shape, torch::kFloat);
+        if (numel > 0)
             std::memcpy(c.data_ptr<float>(), t[i].values.data(), 4 * t[i].values.size());
-        return c.to(device);
+        return c;
     };
     Weights w;
-    for (size_t i = 0; i < paramCount_; ++i)
-        w.params.push_back(tensor(i, like.params[i]));
+    w.params.resize(paramCount_);
     for (const auto& b : like.buffers)
         w.buffers.push_back(b.detach().clone().to(device));
-    for (size_t k = 0; k < floatBuffers_.size(); ++k)
-        w.buffers[floatBuffers_[k]] = tensor(paramCount_ + k, like.buffers[floatBuffers_[k]]);
+    if (config_.int8)
+        w.scales.resize(paramCount_);
+    for (size_t k = 0; k < slots_.size(); ++k) {
+        const Slot& s = slots_[k];
+        if (s.kind == Slot::Kind::Buffer)
+            w.buffers[s.index] = tensor(k, like.buffers[s.index].sizes()).to(device);
+        else if (s.kind == Slot::Kind::Scale)
+            w.scales[s.index] = tensor(k, {like.params[s.index].size(0)}).to(device);
+        else
+            w.params[s.index] = tensor(k, like.params[s.index].sizes());
+    }
+    for (size_t i = 0; i < paramCount_; ++i) // the device's own arithmetic: code * scale per element
+        w.params[i] = w.params[i].scalar_type() == torch::kChar
+                          ? int8Dequantised(w.params[i].to(device), w.scales[i])
+                          : w.params[i].to(device);
     return w;
 }
 
@@ -147,10 +207,18 @@ bundle::BundleOutput DeviceUpdate::write(bundle::Kind kind, const Weights& previ
         std::vector<bundle::TensorData> before;
         if (kind == bundle::Kind::Delta)
             before = tensors(previous);
-        for (size_t i = 0; i < paramCount_; ++i) {
+        for (size_t i = 0; i < slots_.size(); ++i) {
+            if (slots_[i].kind != Slot::Kind::Param)
+                continue;
             const bundle::TensorData& t = in.target[i];
             if (t.shape.size() < 2 && !config_.codeDenseTensors) // always-shipped: dense (or copied when unchanged)
                 continue;
+            if (t.dtype == bundle::DType::I8) {
+                if (kind != bundle::Kind::Delta)
+                    throw InternalError("device update: an INT8 model is never re-initialised (tensor \"" + t.name + "\")");
+                in.masks[i] = changedCodes(before.at(i).codes, t.codes);
+                continue;
+            }
             const std::vector<float> from = kind == bundle::Kind::Delta
                                                 ? before[i].values
                                                 : bundle::BundleWriter::initialValues(t, init_[i], seed);

@@ -24,6 +24,10 @@ public:
         /// bundle's value coding too, instead of dense and exact (plan bundle.dense_tensors
         /// "coded"; with fp32 the writer's exact dense edit is smaller).
         bool codeDenseTensors = false;
+        /// An INT8 deployed model (plan `deployed` int8): each partial tensor is in the device
+        /// file as int8 codes (I8) followed by its per-output-channel scales ("<name>.scale",
+        /// F32); Weights::scales holds the scales, params the dequantised weights.
+        bool int8 = false;
     };
     struct Result {
         bundle::Kind kind = bundle::Kind::Delta;
@@ -34,7 +38,8 @@ public:
     };
 
     /// Reads the network's tensor names and initialiser rules (device-file order: parameters,
-    /// then float32 buffers). Throws Error for tensors the device format cannot carry.
+    /// each INT8 one followed by its scales, then float32 buffers). Throws Error for tensors the
+    /// device format cannot carry.
     DeviceUpdate(Network& network, Config config);
 
     /// The device file (safetensors) holding `weights` at update version `version`.
@@ -65,8 +70,17 @@ private:
     Weights toWeights(const std::vector<bundle::TensorData>& tensors, const Weights& like,
                       const torch::Device& device) const;
 
+    /// What a device-file tensor holds: a parameter (as floats or, INT8, its codes), an INT8
+    /// parameter's scales, or a float buffer; `index` into Weights::params or ::buffers.
+    struct Slot {
+        enum class Kind { Param, Scale, Buffer } kind;
+        size_t index;
+    };
+    bundle::TensorData slotData(const Slot& slot, const std::string& name, const Weights& w) const;
+
     Config config_;
     size_t paramCount_ = 0;
+    std::vector<Slot> slots_;               ///< device-file order, with names_
     std::vector<std::string> names_;        ///< device-file order
     std::vector<size_t> floatBuffers_;      ///< positions in Weights::buffers that the file carries
     std::vector<bundle::InitSpec> init_;    ///< per device-file tensor

@@ -92,7 +92,8 @@ template <> const std::vector<EnumName<DeliveryChoice>>& enumNames<DeliveryChoic
 
 template <> const std::vector<EnumName<DeployedForm>>& enumNames<DeployedForm>()
 {
-    static const std::vector<EnumName<DeployedForm>> names{{DeployedForm::Fp32, "fp32"}, {DeployedForm::Sparse, "sparse"}};
+    static const std::vector<EnumName<DeployedForm>> names{{DeployedForm::Fp32, "fp32"}, {DeployedForm::Sparse, "sparse"},
+                                                                  {DeployedForm::Int8, "int8"}};
     return names;
 }
 

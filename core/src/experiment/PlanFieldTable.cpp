@@ -32,25 +32,34 @@ FieldBinding reinitEveryField()
     return b;
 }
 
-/// deployed: a sparse model keeps its zeros, so nothing may replace it with a dense one.
+/// deployed: a sparse model keeps its zeros and an INT8 model its codes, so nothing may replace
+/// either with a dense float model.
 FieldBinding deployedField()
 {
     FieldBinding b = choice<DeployedForm>(
         "deployed", [](Plan& p) -> DeployedForm& { return p.deployed; }, Write::Set,
-        "the model on the devices: `fp32` (dense) or `sparse` (round 1 deploys a trained model pruned to "
+        "the model on the devices: `fp32` (dense), `sparse` (round 1 deploys a trained model pruned to "
         "`deployed_sparsity` per partial tensor by magnitude with a masked fine-tune; later updates change only "
-        "its nonzeros, FU prunes to the same sparsity; no re-initialisation)");
+        "its nonzeros, FU prunes to the same sparsity) or `int8` (round 1 deploys a trained model as int8 codes "
+        "with a float scale per output channel; later updates train through the quantiser and change codes, "
+        "FU quantises with new scales); neither is re-initialised");
     b.check = [range = b.check](const Plan& p) {
         if (range)
             range(p);
-        if (p.deployed != DeployedForm::Sparse)
+        if (p.deployed == DeployedForm::Fp32)
             return;
+        const std::string form = p.deployed == DeployedForm::Sparse ? "\"sparse\"" : "\"int8\"";
         for (const auto& s : p.strategies)
             require(s != "pruning", "strategies",
-                    "\"pruning\" ships a model of its own sparsity; expected no \"pruning\" with deployed \"sparse\"");
+                    "\"pruning\" ships a model of its own sparsity; expected no \"pruning\" with deployed " + form);
         require(p.reinitEvery == 0, "reinit_every",
-                "expected 0 with deployed \"sparse\" (a re-initialisation would replace the sparse model), found "
+                "expected 0 with deployed " + form + " (a re-initialisation would replace the deployed model), found "
                     + std::to_string(p.reinitEvery));
+        if (p.deployed != DeployedForm::Int8)
+            return;
+        require(p.bundle.values == Coding::Fp32, "bundle.values",
+                "an INT8 model's bundles carry its int8 codes; expected no bundle.values with deployed \"int8\", found \""
+                    + nameOf(p.bundle.values) + "\"");
     };
     return b;
 }

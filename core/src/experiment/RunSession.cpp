@@ -4,6 +4,7 @@
 #include "experiment/RoundRules.h"
 #include "experiment/RoundPreview.h"
 #include "strategies/SparseModel.h"
+#include "train/Int8Quantiser.h"
 #include "dpu/DatasetSize.h"
 #include "dpu/Error.h"
 #include "train/Evaluator.h"
@@ -89,6 +90,7 @@ void RunSession::prepare()
     deviceConfig.compat = DeviceUpdate::compatString(plan_.model, data_.shape, data_.classes);
     deviceConfig.coding = bundle::codingOf(plan_.bundle.values);
     deviceConfig.codeDenseTensors = plan_.bundle.denseTensors == DenseTensors::Coded;
+    deviceConfig.int8 = plan_.deployed == DeployedForm::Int8;
     if (!plan_.bundle.secretKey.empty()) {
         const std::string key = readWholeFile(plan_.bundle.secretKey);
         if (key.size() != 64)
@@ -104,6 +106,10 @@ void RunSession::prepare()
             cost_.partialWeights += p.tensor.numel();
             if (plan_.deployed == DeployedForm::Sparse)
                 cost_.nonzeroWeights += keptAtSparsity(p.tensor.numel(), plan_.deployedSparsity);
+            if (plan_.deployed == DeployedForm::Int8) {
+                cost_.valueBits = 8;
+                cost_.scaleValues += p.tensor.size(0);
+            }
         } else {
             cost_.denseWeights += p.tensor.numel();
         }
@@ -214,6 +220,11 @@ void RunSession::runSeed(size_t seedIndex, int64_t& unit)
     split_ = {toDevice(cpuSplit.validation, device_), toDevice(cpuSplit.test, device_), cpuSplit.arrivalOrder};
     initialiseNetwork(*network_, seed);
     randomModel_ = snapshot(*network_);
+    if (plan_.deployed == DeployedForm::Int8) { // the devices start from an INT8 model too
+        randomModel_.scales = int8Scales(randomModel_.params);
+        quantiseInPlace(randomModel_);
+        restore(*network_, randomModel_);
+    }
     if (plan_.bundle.write && !options_.outDir.empty()) { // the device file every deployment starts from
         std::filesystem::create_directories(bundlepaths::seedDir(options_.outDir, seed));
         const auto file = deviceUpdate_->deviceFile(randomModel_, 0);
@@ -260,6 +271,8 @@ RoundRecord RunSession::runUnit(size_t seedIndex, int round, size_t s, const Ten
     observer_.roundStarted({strategy.name(), ctx.seed, round, train.size(), start.reinit});
     int64_t budget = -1; // the round's byte budget (-1: none)
     RoundOutput out = trainUnit(seedIndex, round, s, train, ctx, start, budget);
+    if (plan_.deployed == DeployedForm::Int8)
+        quantiseCandidate(out, st, start);
     restore(*network_, out.weights);
     const double candidateTest = accuracy(*network_, split_.test);
 
@@ -288,8 +301,9 @@ RunSession::UnitStart RunSession::chooseStart(const StrategyPolicy& policy, cons
                                               int64_t samples) const
 {
     UnitStart start;
-    const bool sparse = plan_.deployed == DeployedForm::Sparse;
-    // A sparse deployment starts with its pruned model, as single mode starts with its trained one.
+    // A sparse or INT8 deployment starts with its pruned or quantised model, as single mode starts
+    // with its trained one, and is never re-initialised (a seeded random model is neither).
+    const bool sparse = plan_.deployed != DeployedForm::Fp32;
     start.singleBase = (plan_.mode == RunMode::Single || sparse) && round == 1;
     // reinit_every replaces the paper's rule with a fixed count of rounds (its appendix's ablation).
     const bool ruleFires = plan_.reinitEvery > 0 ? reinitialisesEvery(round, plan_.reinitEvery)
@@ -345,6 +359,8 @@ RoundOutput RunSession::trainUnit(size_t seedIndex, int round, size_t s, const T
         in.pattern = &pattern;
         in.sparsity = plan_.deployedSparsity;
     }
+    if (plan_.deployed == DeployedForm::Int8 && !start.full)
+        in.int8Scales = &st.deployed.scales;
     RoundOutput out = strategy.runRound(in);
     budget = in.budgetBytes;
     if (!out.fitsBudget)
@@ -379,9 +395,25 @@ void RunSession::deployUnit(RoundRecord& r, StrategyState& st, const UnitStart& 
         r.updatedWeights += l.updated;
 }
 
+void RunSession::quantiseCandidate(RoundOutput& out, const StrategyState& st, const UnitStart& start)
+{
+    // A full update brings its own scales (the base's are fixed from then on); a partial one keeps
+    // the devices' scales and changes codes, so what differs is what it ships.
+    out.weights.scales = start.full ? int8Scales(out.weights.params) : cloneWeights(st.deployed).scales;
+    quantiseInPlace(out.weights);
+    restore(*network_, out.weights);
+    out.valAccuracy = accuracy(*network_, split_.validation); // the gate judges the INT8 model
+    if (start.full)
+        return;
+    out.masks.assign(out.weights.params.size(), torch::Tensor());
+    for (size_t i = 0; i < out.weights.params.size(); ++i)
+        if (out.weights.scales[i].defined())
+            out.masks[i] = out.weights.params[i].ne(st.deployed.params[i]).to(torch::kFloat);
+}
+
 bundle::Kind RunSession::shippedKind(const UnitStart& start, const StrategyState& st) const
 {
-    if (start.full && (start.singleBase || plan_.deployed != DeployedForm::Sparse))
+    if (start.full && (start.singleBase || plan_.deployed != DeployedForm::Sparse)) // INT8: codes and scales
         return bundle::Kind::Full;
     if (start.full) // a sparse model's vanilla update: the positions its new pattern changes
         return bundle::Kind::Delta;

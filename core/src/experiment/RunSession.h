@@ -46,6 +46,9 @@ private:
                     double candidateTest, int64_t budget);
     /// The bundle a deployed unit ships: full, a delta, or a delta from the regenerated seed.
     bundle::Kind shippedKind(const UnitStart& start, const StrategyState& st) const;
+    /// INT8 deployed model: the candidate quantised (the scales of a full update its own, else
+    /// the devices'), its validation accuracy measured on that, and its masks the changed codes.
+    void quantiseCandidate(RoundOutput& out, const StrategyState& st, const UnitStart& start);
     /// Running sums, the devices' state and the unit's wall time into the record.
     void recordTotals(RoundRecord& r, StrategyState& st, int round, std::chrono::steady_clock::time_point t0) const;
     void writeResults(bool withCheckpoint);

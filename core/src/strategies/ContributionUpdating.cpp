@@ -75,9 +75,12 @@ void rewindTo(Network& net, const Weights& start, const MaskSet& masks)
 
 /// A sparse fine-tune step: the masks applied, its own shuffle per iteration, c_local collected
 /// when another iteration follows, the best epoch kept on the last.
-TrainOptions fineTuneOptions(uint64_t unitSeed, int iteration, const MaskSet& masks, std::vector<torch::Tensor>* local, bool last)
+TrainOptions fineTuneOptions(const RoundInput& in, int iteration, const MaskSet& masks, std::vector<torch::Tensor>* local,
+                             bool last)
 {
+    const uint64_t unitSeed = in.unitSeed;
     TrainOptions fine;
+    fine.int8Scales = in.int8Scales;
     fine.phase = Phase::FineTune;
     fine.shuffleSeed = deriveSeed(unitSeed, 2, static_cast<uint64_t>(iteration));
     fine.masks = &masks;
@@ -110,6 +113,7 @@ RoundOutput ContributionUpdating::runRound(const RoundInput& in)
     full.localContribution = needLocal ? &local : nullptr;
     full.selectBest = false;
     full.masks = in.pattern; // a sparse model's zeros do not train
+    full.int8Scales = in.int8Scales;
     trainNetwork(net, in.train, in.validation, in.spec, full, in.ctx);
 
     RoundOutput out;
@@ -145,7 +149,7 @@ RoundOutput ContributionUpdating::runRound(const RoundInput& in)
         const bool last = keep <= target;
         if (needLocal)
             local = zerosLike(partial);
-        const TrainOptions fine = fineTuneOptions(in.unitSeed, iteration, out.masks, (!last && needLocal) ? &local : nullptr, last);
+        const TrainOptions fine = fineTuneOptions(in, iteration, out.masks, (!last && needLocal) ? &local : nullptr, last);
         const TrainResult r = trainNetwork(net, in.train, in.validation, in.spec, fine, in.ctx);
         remaining = keep;
         ++iteration;

@@ -42,6 +42,9 @@ struct RoundInput {
     /// FU on a sparse deployed model: prune what it trains to this sparsity (pruneToSparsity());
     /// 0: keep it dense.
     double sparsity = 0;
+    /// An INT8 deployed model's scales (Weights::scales of the start): the partial-updating
+    /// strategies train through its quantiser; null: a float model (FU: quantised afterwards).
+    const std::vector<torch::Tensor>* int8Scales = nullptr;
 };
 
 struct RoundOutput {

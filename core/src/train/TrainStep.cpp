@@ -2,14 +2,18 @@
 // The trainer's step, eager or as a replayed CUDA graph (see TrainStep.h).
 #include "train/TrainStep.h"
 #include "data/Augment.h"
+#include "train/Int8Quantiser.h"
 
 namespace dpu {
 
 TrainStep::TrainStep(Network& network, std::vector<torch::Tensor>& params, MaskedOptimizer& optimizer,
-                     torch::Tensor& lossSum, const TensorDataset& data, int64_t batch, bool graphs)
-    : network_(network), params_(params), optimizer_(optimizer), lossSum_(lossSum), data_(data), batch_(batch)
+                     torch::Tensor& lossSum, const TensorDataset& data, int64_t batch, bool graphs,
+                     const std::vector<torch::Tensor>* int8Scales)
+    : network_(network), params_(params), optimizer_(optimizer), lossSum_(lossSum), data_(data), batch_(batch),
+      int8Scales_(int8Scales)
 {
-    graphed_ = graphs && graphsPossible(optimizer, data) && data.size() >= batch;
+    // The quantised view swaps tensors on the host between the steps' parts: not graphed (yet).
+    graphed_ = graphs && !int8Scales && graphsPossible(optimizer, data) && data.size() >= batch;
     if (!graphed_)
         return;
     optimizer_.setDeviceConstants(true);
@@ -60,8 +64,12 @@ void TrainStep::eager(const torch::Tensor& x, const torch::Tensor& y)
 {
     for (auto& p : params_)
         p.mutable_grad().reset(); // autograd then hands its buffer over instead of adding
-    torch::Tensor loss = torch::nn::functional::cross_entropy(network_.forward(x), y);
-    loss.backward();
+    torch::Tensor loss;
+    {
+        const QuantisedView quantised(params_, int8Scales_); // the shadow weights come back before the step
+        loss = torch::nn::functional::cross_entropy(network_.forward(x), y);
+        loss.backward();
+    }
     optimizer_.applyStep();
     lossSum_.add_(loss.detach().to(torch::kDouble));
 }

@@ -22,8 +22,10 @@ class TrainStep {
 public:
     /// `graphs` asks for graph mode; it is used only where possible (graphed() tells).
     /// Graph mode needs the caller to hold a cuda::SideStream for the step's lifetime.
+    /// With `int8Scales` (not owned), every step trains through the int8 quantiser (eagerly).
     TrainStep(Network& network, std::vector<torch::Tensor>& params, MaskedOptimizer& optimizer, torch::Tensor& lossSum,
-              const TensorDataset& data, int64_t batch, bool graphs);
+              const TensorDataset& data, int64_t batch, bool graphs,
+              const std::vector<torch::Tensor>* int8Scales = nullptr);
     ~TrainStep();
 
     /// True when full batches replay a CUDA graph.
@@ -45,6 +47,7 @@ private:
     torch::Tensor& lossSum_;
     const TensorDataset& data_;
     int64_t batch_;
+    const std::vector<torch::Tensor>* int8Scales_;
     bool graphed_ = false;
     int warmups_ = 0;
     torch::Tensor staticX_, staticY_; ///< graph mode: the full batch's inputs, fixed storage

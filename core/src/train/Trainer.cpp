@@ -2,6 +2,7 @@
 // Mini-batch training loop with masked optimiser steps, best-epoch selection and events.
 #include "train/Trainer.h"
 #include "train/Evaluator.h"
+#include "train/Int8Quantiser.h"
 #include "train/MaskedOptimizer.h"
 #include "train/Schedule.h"
 #include "train/TrainStep.h"
@@ -24,12 +25,17 @@ TrainResult trainNetwork(Network& network, const TensorDataset& data, const Tens
     network.setTraining(true);
     // Graphs are captured on a side stream; it outlives everything below that queues work.
     std::optional<cuda::SideStream> side;
-    if (TrainStep::graphsPossible(*optimizer, data))
+    if (TrainStep::graphsPossible(*optimizer, data) && !options.int8Scales)
         side.emplace();
+    // Validation sees what a device would run: an INT8 model's quantised weights.
+    auto validate = [&] {
+        const QuantisedView quantised(params, options.int8Scales);
+        return accuracy(network, validation);
+    };
 
     Weights best;
     if (options.selectBest) {
-        result.bestValAccuracy = accuracy(network, validation);
+        result.bestValAccuracy = validate();
         best = snapshot(network);
     }
 
@@ -40,7 +46,7 @@ TrainResult trainNetwork(Network& network, const TensorDataset& data, const Tens
     // The loss sum stays on the data's device (in double, added in batch order): reading it back
     // per batch would stall a GPU once per batch. One tensor for the call: a graph writes into it.
     torch::Tensor lossSum = torch::zeros({}, torch::TensorOptions().dtype(torch::kDouble).device(device));
-    TrainStep step(network, params, *optimizer, lossSum, data, batch, side.has_value());
+    TrainStep step(network, params, *optimizer, lossSum, data, batch, side.has_value(), options.int8Scales);
     for (int epoch = 0; epoch < spec.epochs; ++epoch) {
         const double lr = learningRate(spec, epoch);
         optimizer->setLearningRate(lr);
@@ -65,7 +71,7 @@ TrainResult trainNetwork(Network& network, const TensorDataset& data, const Tens
         result.lastLoss = lossCount ? lossSum.item<double>() / lossCount : 0.0;
         double val = -1;
         if (options.selectBest) {
-            val = accuracy(network, validation);
+            val = validate();
             if (val > result.bestValAccuracy) {
                 result.bestValAccuracy = val;
                 result.bestEpoch = epoch + 1;

@@ -14,6 +14,9 @@ struct TrainOptions {
     uint64_t shuffleSeed = 0;          ///< seeds the per-epoch sample order (our Rng, not torch's)
     const MaskSet* masks = nullptr;    ///< per parameter; null: every weight trains
     std::vector<torch::Tensor>* localContribution = nullptr; ///< accumulates c_local; null: off
+    /// INT8 deployed model: per parameter, the scales to train through (straight-through, see
+    /// QuantisedView) and to evaluate with; null: a float model. Not owned.
+    const std::vector<torch::Tensor>* int8Scales = nullptr;
     /// Evaluate validation accuracy after every epoch and end with the best state (the start
     /// state included). Off: end with the last epoch's state and report no accuracy.
     bool selectBest = true;

@@ -35,6 +35,8 @@ Weights cloneWeights(const Weights& weights)
         w.params.push_back(t.clone());
     for (const auto& t : weights.buffers)
         w.buffers.push_back(t.clone());
+    for (const auto& t : weights.scales)
+        w.scales.push_back(t.defined() ? t.clone() : t);
     return w;
 }
 
@@ -45,6 +47,8 @@ Weights weightsTo(const Weights& weights, const torch::Device& device)
         w.params.push_back(t.to(device, /*non_blocking=*/false, /*copy=*/true));
     for (const auto& t : weights.buffers)
         w.buffers.push_back(t.to(device, false, true));
+    for (const auto& t : weights.scales)
+        w.scales.push_back(t.defined() ? t.to(device, false, true) : t);
     return w;
 }
 

@@ -11,6 +11,10 @@ namespace dpu {
 struct Weights {
     std::vector<torch::Tensor> params;
     std::vector<torch::Tensor> buffers;
+    /// An INT8 deployed model (plan `deployed` int8): per parameter, the float scale of each
+    /// output channel of a partial tensor (undefined for 1-D ones), whose params then hold
+    /// exactly scale * code. Empty for a float model; snapshot() and restore() leave it alone.
+    std::vector<torch::Tensor> scales;
     bool empty() const { return params.empty(); }
 };
 

@@ -86,6 +86,23 @@ private Q_SLOTS:
         const double k = dpu::largestKForBudget(sparse, dpu::partialRoundBits(sparse, 0.1));
         QCOMPARE(dpu::updatedCount(sparse.partialWeights, k), int64_t(100000));
     }
+
+    /// An INT8 deployed model (the paper's Table 3): 8 bits per value, so a full update is its
+    /// codes and the float scales (about 0.25 of the dense FP32 one, the paper's vanilla figure)
+    /// and DPU at k = 0.2 is 8 * 0.2 + H(0.2) bits per weight, the paper's 0.07.
+    void int8DeployedModel()
+    {
+        dpu::CostModel int8{1000000, 1000};
+        int8.valueBits = 8;
+        int8.scaleValues = 2000;
+        QCOMPARE(dpu::deployedFullRoundBits(int8), 8.0 * 1000000 + 32.0 * (2000 + 1000));
+        QVERIFY(std::abs(dpu::deployedFullRoundBits(int8) / dpu::fullRoundBits(int8) - 0.25) < 0.01);
+        QCOMPARE(dpu::partialRoundBits(int8, 0.2), 8.0 * 200000 + dpu::indexEntropyBits(0.2) * 1000000 + 32.0 * 1000);
+        QCOMPARE(std::round(100 * dpu::partialRoundBits(int8, 0.2) / dpu::fullRoundBits(int8)), 7.0);
+        QCOMPARE(dpu::fullRoundBits(int8), 32.0 * 1001000); // ratios stay against the dense FP32 update
+        const double k = dpu::largestKForBudget(int8, dpu::partialRoundBits(int8, 0.1));
+        QCOMPARE(dpu::updatedCount(int8.partialWeights, k), int64_t(100000));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestCost)

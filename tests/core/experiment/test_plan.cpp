@@ -138,7 +138,11 @@ private Q_SLOTS:
         QVERIFY(text.find("\"deployed\": \"sparse\"") != std::string::npos);
         QVERIFY(text.find("\"deployed_sparsity\": 0.75") != std::string::npos);
         QCOMPARE(dpu::planToJson(dpu::parsePlan(text)), text);
-        QCOMPARE(dpu::findPlanField("deployed")->choices, (std::vector<std::string>{"fp32", "sparse"}));
+        QCOMPARE(dpu::findPlanField("deployed")->choices, (std::vector<std::string>{"fp32", "sparse", "int8"}));
+        const dpu::Plan q = dpu::parsePlan(R"({"deployed": "int8", "k": 0.2})");
+        QVERIFY(q.deployed == dpu::DeployedForm::Int8);
+        QVERIFY(dpu::planToJson(q).find("\"deployed\": \"int8\"") != std::string::npos);
+        QVERIFY(dpu::planToJson(q).find("deployed_sparsity") == std::string::npos);
     }
 
     /// The link and fleet a plan is for (issue 23): plan keys, written only when set, read back
@@ -246,7 +250,7 @@ private Q_SLOTS:
         QTest::newRow("fleet availability") << R"({"fleet": {"availability": 0}})" << "fleet.availability" << "(0, 1]";
         QTest::newRow("fleet key") << R"({"fleet": {"nodes": 5}})" << "fleet.nodes" << "unknown key";
         QTest::newRow("deployed") << R"({"deployed": "int4"})" << "deployed"
-                                  << "expected \"fp32\" or \"sparse\", found \"int4\"";
+                                  << "expected \"fp32\", \"sparse\" or \"int8\", found \"int4\"";
         QTest::newRow("sparsity of a dense model") << R"({"deployed_sparsity": 0.7})" << "deployed_sparsity"
                                                    << "only a sparse deployed model";
         QTest::newRow("sparsity one") << R"({"deployed": "sparse", "deployed_sparsity": 1})" << "deployed_sparsity"
@@ -257,6 +261,14 @@ private Q_SLOTS:
                                                    << "strategies" << "no \"pruning\"";
         QTest::newRow("reinit_every on a sparse model") << R"({"deployed": "sparse", "reinit_every": 2})"
                                                         << "reinit_every" << "deployed \"sparse\"";
+        QTest::newRow("reinit_every on an INT8 model") << R"({"deployed": "int8", "reinit_every": 3})"
+                                                       << "reinit_every" << "deployed \"int8\"";
+        QTest::newRow("pruning on an INT8 model") << R"({"deployed": "int8", "strategies": ["fu", "pruning"]})"
+                                                  << "strategies" << "no \"pruning\" with deployed \"int8\"";
+        QTest::newRow("float values on an INT8 model") << R"({"deployed": "int8", "bundle": {"values": "q8"}})"
+                                                       << "bundle.values" << "int8 codes; expected no bundle.values";
+        QTest::newRow("sparsity of an INT8 model") << R"({"deployed": "int8", "deployed_sparsity": 0.7})"
+                                                   << "deployed_sparsity" << "only a sparse deployed model";
     }
     void errorsNameTheField()
     {

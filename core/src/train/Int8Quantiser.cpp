@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+// Per-channel int8 quantisation of partial tensors and the straight-through view (Int8Quantiser.h).
+#include "train/Int8Quantiser.h"
+
+namespace dpu {
+
+namespace {
+
+/// `scale` shaped to broadcast over dimension 0 of a tensor of `dims` dimensions.
+torch::Tensor channelView(const torch::Tensor& scale, int64_t dims)
+{
+    std::vector<int64_t> shape(static_cast<size_t>(dims), 1);
+    shape[0] = scale.size(0);
+    return scale.view(shape);
+}
+
+} // namespace
+
+std::vector<torch::Tensor> int8Scales(const std::vector<torch::Tensor>& params)
+{
+    torch::NoGradGuard guard;
+    std::vector<torch::Tensor> scales(params.size());
+    for (size_t i = 0; i < params.size(); ++i) {
+        const torch::Tensor& w = params[i];
+        if (w.dim() <= 1)
+            continue;
+        torch::Tensor s = std::get<0>(w.detach().abs().flatten(1).max(1)).to(torch::kFloat) / float(kInt8MaxCode);
+        scales[i] = torch::where(s > 0, s, torch::ones_like(s)).contiguous();
+    }
+    return scales;
+}
+
+torch::Tensor int8Codes(const torch::Tensor& w, const torch::Tensor& scale)
+{
+    torch::NoGradGuard guard;
+    return torch::round(w.detach() / channelView(scale, w.dim()))
+        .clamp(-kInt8MaxCode, kInt8MaxCode)
+        .to(torch::kChar)
+        .contiguous();
+}
+
+torch::Tensor int8Dequantised(const torch::Tensor& codes, const torch::Tensor& scale)
+{
+    torch::NoGradGuard guard;
+    return (codes.to(torch::kFloat) * channelView(scale, codes.dim())).contiguous();
+}
+
+void quantiseInPlace(Weights& w)
+{
+    torch::NoGradGuard guard;
+    for (size_t i = 0; i < w.params.size() && i < w.scales.size(); ++i)
+        if (w.scales[i].defined())
+            w.params[i].copy_(int8Dequantised(int8Codes(w.params[i], w.scales[i]), w.scales[i]));
+}
+
+QuantisedView::QuantisedView(const std::vector<torch::Tensor>& params, const std::vector<torch::Tensor>* scales)
+{
+    if (!scales)
+        return;
+    torch::NoGradGuard guard;
+    params_ = params;
+    shadows_.resize(params.size());
+    for (size_t i = 0; i < params.size() && i < scales->size(); ++i) {
+        if (!(*scales)[i].defined())
+            continue;
+        shadows_[i] = params[i].detach().clone();
+        params[i].detach().copy_(int8Dequantised(int8Codes(params[i], (*scales)[i]), (*scales)[i]));
+    }
+}
+
+QuantisedView::~QuantisedView()
+{
+    torch::NoGradGuard guard;
+    for (size_t i = 0; i < shadows_.size(); ++i)
+        if (shadows_[i].defined())
+            params_[i].detach().copy_(shadows_[i]);
+}
+
+} // namespace dpu

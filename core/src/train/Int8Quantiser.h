@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+// An INT8 deployed model's quantiser: per-output-channel scales, int8 codes, and the straight-through view.
+#pragma once
+#include "models/Network.h"
+#include "train/Weights.h"
+#include <torch/torch.h>
+#include <vector>
+
+namespace dpu {
+
+/// The largest code magnitude: codes are symmetric in [-127, 127] (-128 is never used, so that
+/// a code and its negation are both codes).
+constexpr int kInt8MaxCode = 127;
+
+/// Per parameter of `params`: for a partial tensor (2 or more dimensions) the scale of each
+/// output channel (dimension 0), max |w| / 127 over the channel, as float32 on the tensor's
+/// device; undefined for 1-D tensors. A channel of zeros gets scale 1 (its codes are all 0).
+std::vector<torch::Tensor> int8Scales(const std::vector<torch::Tensor>& params);
+
+/// round(w / scale) per element (half to even), clamped to [-127, 127], as an int8 tensor.
+torch::Tensor int8Codes(const torch::Tensor& w, const torch::Tensor& scale);
+
+/// codes * scale in float32, broadcast over each output channel: the weights a device computes
+/// from its file (bit for bit: one float multiply per element).
+torch::Tensor int8Dequantised(const torch::Tensor& codes, const torch::Tensor& scale);
+
+/// Replaces every partial parameter of `w` that has a scale by int8Dequantised(int8Codes(.)).
+void quantiseInPlace(Weights& w);
+
+/// While alive, the network's partial parameters with a scale hold their quantised values; the
+/// float ("shadow") values come back at destruction. Training through it is the straight-
+/// through estimator (Rastegari et al., as the paper): forward and backward see the INT8 model,
+/// the optimiser steps the shadow weights with those gradients. Nothing when `scales` is null.
+class QuantisedView {
+public:
+    QuantisedView(const std::vector<torch::Tensor>& params, const std::vector<torch::Tensor>* scales);
+    ~QuantisedView();
+    QuantisedView(const QuantisedView&) = delete;
+    QuantisedView& operator=(const QuantisedView&) = delete;
+
+private:
+    std::vector<torch::Tensor> params_;
+    std::vector<torch::Tensor> shadows_; ///< per parameter; undefined where nothing was quantised
+};
+
+} // namespace dpu

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: MIT
+// An INT8 deployed model (plan `deployed` int8) run for real: codes and scales kept, devices agree.
+#include "TestSupport.h"
+#include "bundle/SafetensorsFile.h"
+#include "dpu/Bundles.h"
+#include "dpu/Cost.h"
+#include "dpu/RunControl.h"
+#include "dpu/Runner.h"
+#include <QCryptographicHash>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <map>
+
+namespace {
+
+/// A small real plan on an INT8 MLP: Fashion-MNIST's first 1,200/1,000 images, one epoch per step.
+dpu::Plan int8Plan(dpu::RunMode mode, std::vector<std::string> strategies, double k)
+{
+    dpu::Plan p;
+    p.name = "int8-check";
+    p.dataset.path = dpu::test::fashionMnistSubset(1200, 1000);
+    p.dataset.testLimit = 1000;
+    p.split = {300, 300, 3, 300};
+    p.mode = mode;
+    p.strategies = std::move(strategies);
+    p.k = k;
+    p.train.epochs = 1;
+    p.seeds = {7};
+    p.deployed = dpu::DeployedForm::Int8;
+    return p;
+}
+
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+/// A device file's tensors by name.
+std::map<std::string, dpu::bundle::TensorData> tensorsOf(const QString& deviceFile)
+{
+    const QByteArray bytes = readAll(deviceFile);
+    std::map<std::string, dpu::bundle::TensorData> out;
+    for (auto& t : dpu::bundle::SafetensorsFile::read(std::vector<uint8_t>(bytes.begin(), bytes.end())))
+        out[t.name] = t;
+    return out;
+}
+
+int runApply(const QStringList& args, QString* output)
+{
+    QProcess p;
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(QStringLiteral(DPU_APPLY_EXE), args);
+    p.waitForFinished(60000);
+    *output = QString::fromLocal8Bit(p.readAll());
+    return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+}
+
+const char* const kPartial[] = {"fc1.weight", "fc2.weight", "fc3.weight"};
+
+} // namespace
+
+class TestInt8Runs : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+    /// Applies `strategy`'s bundles in order with dpu-apply, checks the file against the engine's
+    /// recorded deployed state after every round and returns each round's device file.
+    std::map<int, std::map<std::string, dpu::bundle::TensorData>> deviceFiles(
+        const QString& run, const std::vector<dpu::RoundRecord>& records, const std::string& strategy)
+    {
+        const QString device = dir_.filePath(QString::fromStdString("device-" + strategy + ".safetensors"));
+        QFile::remove(device);
+        if (!QFile::copy(run + "/bundles/seed-7/initial.safetensors", device))
+            return {};
+        std::map<int, std::map<std::string, dpu::bundle::TensorData>> files{{0, tensorsOf(device)}};
+        for (const auto& r : records) {
+            if (r.strategy != strategy || !r.deployed)
+                continue;
+            const QString bundle = run + QStringLiteral("/bundles/seed-7/%1/round-%2.dpub")
+                                             .arg(QString::fromStdString(strategy))
+                                             .arg(r.round, 3, 10, QLatin1Char('0'));
+            QString out;
+            if (runApply({bundle, device}, &out) != 0) {
+                qWarning("%s", qPrintable(out));
+                return {};
+            }
+            const QByteArray hash = QCryptographicHash::hash(readAll(device), QCryptographicHash::Sha256).toHex();
+            if (QString::fromLatin1(hash) != QString::fromStdString(r.deviceSha256))
+                return {};
+            files[r.round] = tensorsOf(device);
+        }
+        return files;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (dpu::test::fashionMnistDir().empty())
+            QFAIL("Fashion-MNIST is missing: install the Debian package dataset-fashion-mnist (scripts/deps does)");
+    }
+
+    /// Multi-round on an INT8 model: the devices start from an INT8 file (I8 codes and F32
+    /// scales per partial tensor); round 1 deploys one quantised base to every strategy as a full
+    /// bundle; DPU and RPU then change codes only (at most round(kI), the scales untouched, every
+    /// partial tensor still I8 after dpu-apply, which gives the engine's SHA-256); FU ships its own
+    /// codes and scales in full. The cost is priced at 8 bits per value.
+    void multiRoundStaysInt8()
+    {
+        const QString run = dir_.filePath(QStringLiteral("multi"));
+        const dpu::Plan plan = int8Plan(dpu::RunMode::Multi, {"dpu", "fu", "rpu"}, 0.05);
+        dpu::validatePlan(plan);
+        dpu::RunObserver quiet;
+        const auto records = dpu::Runner(plan, {run.toStdString()}).run(quiet).records;
+        QCOMPARE(records.size(), size_t(9));
+
+        dpu::CostModel cost{668672, 1034, 0};
+        cost.valueBits = 8;
+        cost.scaleValues = 512 + 512 + 10;
+        std::map<std::string, std::string> baseSha;
+        for (const auto& r : records) {
+            QVERIFY(r.deployed || r.round > 1);
+            if (!r.deployed)
+                continue;
+            QVERIFY(!r.reinitialised || r.round == 1 || r.strategy == "fu");
+            const bool full = r.round == 1 || r.strategy == "fu";
+            QCOMPARE(r.bundleKind, std::string(full ? "full" : "delta"));
+            QCOMPARE(r.analyticBits, full ? dpu::deployedFullRoundBits(cost) : dpu::partialRoundBits(cost, 0.05));
+            if (r.round == 1)
+                baseSha[r.strategy] = r.deviceSha256;
+            else if (r.strategy != "fu") // a change is a code that differs: never more than selected
+                QVERIFY2(r.updatedWeights > 0 && r.updatedWeights <= dpu::updatedCount(668672, 0.05),
+                         qPrintable(QString::number(r.updatedWeights)));
+        }
+        QCOMPARE(baseSha["dpu"], baseSha["fu"]); // one base model, trained and quantised alike
+        QCOMPARE(baseSha["dpu"], baseSha["rpu"]);
+        QVERIFY(dpu::deployedFullRoundBits(cost) < 0.26 * dpu::fullRoundBits(cost)); // the paper's 0.25
+
+        for (const std::string strategy : {"dpu", "rpu", "fu"}) {
+            const auto files = deviceFiles(run, records, strategy);
+            QVERIFY2(files.size() >= 3 && files.count(1), strategy.c_str()); // the initial file and every round
+            for (const auto& [round, tensors] : files) {
+                for (const char* name : kPartial) {
+                    const auto& codes = tensors.at(name);
+                    QCOMPARE(codes.dtype, dpu::bundle::DType::I8);
+                    QVERIFY(codes.values.empty());
+                    QCOMPARE(int64_t(codes.codes.size()), codes.shape[0] * codes.shape[1]);
+                    const auto& scale = tensors.at(std::string(name) + ".scale");
+                    QCOMPARE(scale.dtype, dpu::bundle::DType::F32);
+                    QCOMPARE(scale.shape, std::vector<int64_t>{codes.shape[0]});
+                    for (int8_t c : codes.codes)
+                        QVERIFY(c >= -127 && c <= 127);
+                    if (round >= 2 && strategy != "fu") { // partial updates keep round 1's scales
+                        QVERIFY(scale.values == files.at(1).at(std::string(name) + ".scale").values);
+                        QVERIFY(codes.codes != files.at(1).at(name).codes || name == std::string("fc3.weight"));
+                    }
+                }
+                QCOMPARE(tensors.at("fc1.bias").dtype, dpu::bundle::DType::F32); // biases stay float
+            }
+        }
+    }
+
+    /// The scales live in the checkpoint: a run cancelled after DPU's round 2 and resumed deploys
+    /// exactly what the uninterrupted run deploys (a resumed run without its scales could not
+    /// even write its device files).
+    void resumesWithItsScales()
+    {
+        const dpu::Plan plan = int8Plan(dpu::RunMode::Multi, {"dpu"}, 0.05);
+        QTemporaryDir whole, parts;
+        dpu::RunObserver quiet;
+        const auto records = dpu::Runner(plan, {whole.path().toStdString()}).run(quiet).records;
+        struct StopAfterTwo : dpu::RunObserver {
+            dpu::RunControl control;
+            int rounds = 0;
+            void roundDone(const dpu::RoundRecord&) override
+            {
+                if (++rounds == 2)
+                    control.requestCancel();
+            }
+        } stop;
+        QVERIFY(dpu::Runner(plan, {parts.path().toStdString(), false, &stop.control}).run(stop).cancelled);
+        const auto resumed = dpu::Runner(plan, {parts.path().toStdString(), true}).run(quiet).records;
+        QCOMPARE(resumed.size(), records.size());
+        for (size_t i = 0; i < records.size(); ++i) {
+            QCOMPARE(resumed[i].deviceSha256, records[i].deviceSha256);
+            QCOMPARE(resumed[i].updatedWeights, records[i].updatedWeights);
+        }
+    }
+
+    /// Single mode (the paper's Table 3): round 2's DPU at k = 0.2 changes at most k * I codes
+    /// of the quantised base, whose scales it keeps.
+    void singleUpdateChangesCodes()
+    {
+        const QString run = dir_.filePath(QStringLiteral("single"));
+        const dpu::Plan plan = int8Plan(dpu::RunMode::Single, {"dpu"}, 0.2);
+        dpu::validatePlan(plan);
+        dpu::RunObserver quiet;
+        const auto records = dpu::Runner(plan, {run.toStdString()}).run(quiet).records;
+        QCOMPARE(records.size(), size_t(2));
+        QVERIFY(records[1].updatedWeights > 0 && records[1].updatedWeights <= dpu::updatedCount(668672, 0.2));
+        const auto files = deviceFiles(run, records, "dpu");
+        QCOMPARE(files.size(), size_t(3));
+        int64_t changed = 0;
+        for (const char* name : kPartial) {
+            QVERIFY(files.at(2).at(std::string(name) + ".scale").values
+                    == files.at(1).at(std::string(name) + ".scale").values);
+            const auto &before = files.at(1).at(name).codes, &after = files.at(2).at(name).codes;
+            for (size_t j = 0; j < after.size(); ++j)
+                changed += before[j] != after[j];
+        }
+        QCOMPARE(changed, records[1].updatedWeights); // the record counts the codes that changed
+    }
+};
+
+QTEST_GUILESS_MAIN(TestInt8Runs)
+#include "test_int8_runs.moc"
