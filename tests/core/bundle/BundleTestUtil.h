@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
-// Model-shaped random states, masks and init rules for the bundle tests.
+// Model-shaped random states, masks and init rules for the bundle tests, and hostile-bundle helpers.
 #pragma once
 #include "bundle/BundleTypes.h"
 #include "bundle/BundleWriter.h"
 #include "bundle/SafetensorsFile.h"
+#include "bundle/BundleApplier.h"
 #include "dpu_bundle.h"
+
+#include <QtTest/QtTest>
 
 #include <algorithm>
 #include <cmath>
@@ -262,6 +265,30 @@ inline void reseal(std::vector<uint8_t>& b)
     dpu_sha256_final(&root, b.data() + 16 + 136);
     const uint64_t m = uint64_t(b[8]) | uint64_t(b[9]) << 8 | uint64_t(b[10]) << 16 | uint64_t(b[11]) << 24;
     dpu_sha256_buf(b.data(), 16 + m, b.data() + 16 + m);
+}
+
+/// Flips each of `flips` in every byte of [from, from + len) of `out`, reseals it as a hostile
+/// lab signer could, and applies it to `base`: each must be rejected or give exactly the target.
+inline void mutateResealed(const BundleOutput& out, const std::vector<uint8_t>& base, uint64_t from, uint64_t len,
+                    std::initializer_list<unsigned> flips)
+{
+    for (uint64_t i = from; i < from + len; ++i)
+        for (unsigned x : flips) {
+            std::vector<uint8_t> b = out.bytes;
+            b[i] ^= uint8_t(x);
+            reseal(b);
+            const auto r = BundleApplier::apply(b, base, {});
+            QVERIFY(r.status != 0 || r.file == out.targetFile);
+        }
+}
+
+/// The n-byte little-endian number at b[off].
+inline uint64_t le(const std::vector<uint8_t>& b, uint64_t off, int n)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < n; ++i)
+        v |= uint64_t(b.at(off + uint64_t(i))) << (8 * i);
+    return v;
 }
 
 } // namespace dpu::test

@@ -16,14 +16,6 @@ using namespace dpu::test;
 
 namespace {
 
-uint64_t le(const std::vector<uint8_t>& b, uint64_t off, int n)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < n; ++i)
-        v |= uint64_t(b.at(off + uint64_t(i))) << (8 * i);
-    return v;
-}
-
 void putLe(std::vector<uint8_t>& b, uint64_t off, uint64_t v, int n)
 {
     for (int i = 0; i < n; ++i)
