@@ -57,6 +57,9 @@ FieldBinding deployedField()
                     + std::to_string(p.reinitEvery));
         if (p.deployed != DeployedForm::Int8)
             return;
+        // A budget fits its k with previews of float candidates; an INT8 candidate is quantised after.
+        require(!p.budget.enabled(), p.budget.bytesPerRound > 0 ? "budget.bytes_per_round" : "budget.bytes_total",
+                "a byte budget is not yet supported with deployed \"int8\"; expected no budget or another deployed model");
         require(p.bundle.values == Coding::Fp32, "bundle.values",
                 "an INT8 model's bundles carry its int8 codes; expected no bundle.values with deployed \"int8\", found \""
                     + nameOf(p.bundle.values) + "\"");

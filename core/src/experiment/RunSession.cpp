@@ -303,14 +303,14 @@ RunSession::UnitStart RunSession::chooseStart(const StrategyPolicy& policy, cons
     UnitStart start;
     // A sparse or INT8 deployment starts with its pruned or quantised model, as single mode starts
     // with its trained one, and is never re-initialised (a seeded random model is neither).
-    const bool sparse = plan_.deployed != DeployedForm::Fp32;
-    start.singleBase = (plan_.mode == RunMode::Single || sparse) && round == 1;
+    const bool keptForm = plan_.deployed != DeployedForm::Fp32;
+    start.singleBase = (plan_.mode == RunMode::Single || keptForm) && round == 1;
     // reinit_every replaces the paper's rule with a fixed count of rounds (its appendix's ablation).
     const bool ruleFires = plan_.reinitEvery > 0 ? reinitialisesEvery(round, plan_.reinitEvery)
                                                  : shouldReinitialise(samples, st.lastReinitSamples);
     start.fresh = !start.singleBase && policy.start == StartFrom::Fresh && round > 1;
     start.reinit = start.singleBase || policy.start == StartFrom::Seeded || policy.start == StartFrom::Fresh
-                   || (policy.start == StartFrom::DeployedOrSeeded && ruleFires && !sparse);
+                   || (policy.start == StartFrom::DeployedOrSeeded && ruleFires && !keptForm);
     start.full = start.singleBase || policy.shipsFullModel;
     return start;
 }
@@ -399,7 +399,7 @@ void RunSession::quantiseCandidate(RoundOutput& out, const StrategyState& st, co
 {
     // A full update brings its own scales (the base's are fixed from then on); a partial one keeps
     // the devices' scales and changes codes, so what differs is what it ships.
-    out.weights.scales = start.full ? int8Scales(out.weights.params) : cloneWeights(st.deployed).scales;
+    out.weights.scales = start.full ? int8Scales(out.weights.params) : st.deployed.scales; // tensors never written in place
     quantiseInPlace(out.weights);
     restore(*network_, out.weights);
     out.valAccuracy = accuracy(*network_, split_.validation); // the gate judges the INT8 model

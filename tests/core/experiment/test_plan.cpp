@@ -267,6 +267,8 @@ private Q_SLOTS:
                                                   << "strategies" << "no \"pruning\" with deployed \"int8\"";
         QTest::newRow("float values on an INT8 model") << R"({"deployed": "int8", "bundle": {"values": "q8"}})"
                                                        << "bundle.values" << "int8 codes; expected no bundle.values";
+        QTest::newRow("budget on an INT8 model") << R"({"deployed": "int8", "budget": {"bytes_per_round": 30000}})"
+                                                 << "budget.bytes_per_round" << "not yet supported with deployed \"int8\"";
         QTest::newRow("sparsity of an INT8 model") << R"({"deployed": "int8", "deployed_sparsity": 0.7})"
                                                    << "deployed_sparsity" << "only a sparse deployed model";
     }
