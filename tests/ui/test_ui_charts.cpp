@@ -193,6 +193,11 @@ private Q_SLOTS:
         QCOMPARE(dpu::ui::ChartView::sharedContext({sparse}),
                  QString::fromStdString(sparse.name) + QStringLiteral(" · fp32 · 50 %-sparse model"));
         QCOMPARE(dpu::ui::ChartView::sharedContext({sparse, dpu::defaultPlan()}), QStringLiteral("fp32"));
+        // An INT8 model's bundles carry codes, so its title names the model, not a value coding.
+        dpu::Plan int8 = dpu::defaultPlan();
+        int8.deployed = dpu::DeployedForm::Int8;
+        QCOMPARE(dpu::ui::ChartView::sharedContext({int8}), QString::fromStdString(int8.name) + QStringLiteral(" · INT8 model"));
+        QCOMPARE(dpu::ui::ChartView::sharedContext({int8, dpu::defaultPlan()}), QString());
     }
 };
 

@@ -124,7 +124,10 @@ QString ChartView::sharedContext(const std::vector<dpu::Plan>& plans)
     if (plans.size() == 1)
         parts << QString::fromStdString(plans.front().name);
     const dpu::Coding coding = plans.front().bundle.values;
-    if (std::all_of(plans.begin(), plans.end(), [coding](const dpu::Plan& p) { return p.bundle.values == coding; }))
+    // An INT8 model's bundles carry its codes whatever bundle.values says: no coding to name then.
+    const auto int8 = [](const dpu::Plan& p) { return p.deployed == dpu::DeployedForm::Int8; };
+    if (std::none_of(plans.begin(), plans.end(), int8)
+        && std::all_of(plans.begin(), plans.end(), [coding](const dpu::Plan& p) { return p.bundle.values == coding; }))
         parts << QString::fromStdString(dpu::nameOf(coding));
     // A sparse deployed model changes what round 1 and every cost mean: say it where all share it.
     const dpu::Plan& first = plans.front();
@@ -133,8 +136,7 @@ QString ChartView::sharedContext(const std::vector<dpu::Plan>& plans)
                return p.deployed == first.deployed && p.deployedSparsity == first.deployedSparsity;
            }))
         parts << tr("%1 %-sparse model").arg(first.deployedSparsity * 100.0);
-    if (first.deployed == dpu::DeployedForm::Int8
-        && std::all_of(plans.begin(), plans.end(), [](const dpu::Plan& p) { return p.deployed == dpu::DeployedForm::Int8; }))
+    if (std::all_of(plans.begin(), plans.end(), int8))
         parts << tr("INT8 model");
     return parts.join(QStringLiteral(" · "));
 }

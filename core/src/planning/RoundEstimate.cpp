@@ -75,7 +75,7 @@ double rawValuesBytes(const CostModel& cost, const Plan& plan)
 {
     if (plan.bundle.values != Coding::Fp32 && plan.bundle.values != Coding::Fp16)
         return 0;
-    const double v = plan.bundle.values == Coding::Fp32 ? 32 : 16;
+    const double v = cost.valueBits != 32 ? cost.valueBits : plan.bundle.values == Coding::Fp32 ? 32 : 16;
     double pool = static_cast<double>(cost.partialWeights);
     double dense = static_cast<double>(cost.denseWeights);
     if (plan.bundle.denseTensors == DenseTensors::Partial) {
@@ -113,7 +113,7 @@ double nominalValueBits(Coding coding)
 
 double nominalRoundBits(const CostModel& cost, const Plan& plan)
 {
-    const double v = nominalValueBits(plan.bundle.values);
+    const double v = cost.valueBits != 32 ? cost.valueBits : nominalValueBits(plan.bundle.values);
     double pool = static_cast<double>(cost.partialWeights);
     double dense = static_cast<double>(cost.denseWeights);
     double denseBits = 32;
@@ -128,9 +128,15 @@ double nominalRoundBits(const CostModel& cost, const Plan& plan)
     return v * changed + positions * indexEntropyBits(plan.k) * pool + denseBits * dense;
 }
 
-RoundEstimate estimateRound(const Plan& plan, const CostModel& cost, const std::vector<FrontierGroup>& groups)
+RoundEstimate estimateRound(const Plan& plan, const CostModel& modelCost, const std::vector<FrontierGroup>& groups)
 {
     RoundEstimate e;
+    // An INT8 model's values travel as 8-bit codes: its records' analytic bits, which calibrate
+    // the estimate, count them so, and so must the analytic figure the calibration scales.
+    CostModel cost = modelCost;
+    if (plan.deployed == DeployedForm::Int8)
+        cost.valueBits = 8;
+    const std::string modelWords = cost.valueBits == 8 ? "the INT8 model" : "the fp32 model";
     const std::string strategy = firstPartialStrategy(plan);
     if (cost.partialWeights <= 0) {
         e.why = "the model's size is unknown";
@@ -161,7 +167,7 @@ RoundEstimate estimateRound(const Plan& plan, const CostModel& cost, const std::
             e.bytes = ratio * analytic;
             e.calibrationRounds = calibrationRounds(*family);
             e.why = "calibrated on " + std::to_string(e.calibrationRounds) + " deployed rounds of " + e.family +
-                    " (real bytes " + ratioText(ratio) + " x the fp32 model)";
+                    " (real bytes " + ratioText(ratio) + " x " + modelWords + ")";
             if (!elsewhere.empty())
                 e.why += " from runs of the same model and data in another setting (" + elsewhere + ")";
             // The ratio was measured where positions dominate (small k); fp32 and fp16 values
@@ -177,7 +183,8 @@ RoundEstimate estimateRound(const Plan& plan, const CostModel& cost, const std::
             e.basis = exact ? RoundEstimate::Basis::Analytic : RoundEstimate::Basis::Nominal;
             e.bytes = nominalRoundBits(cost, plan) / 8.0;
             e.realToAnalytic = analytic > 0 ? e.bytes / analytic : 0;
-            e.why = exact ? "the paper's model: 32 bits per changed weight and H(k) bits of positions per weight"
+            e.why = exact ? "the paper's model: " + std::to_string(cost.valueBits)
+                                + " bits per changed weight and H(k) bits of positions per weight"
                           : plan.bundle.values == Coding::Q8c
                                 ? "nominal for q8c: q8's 8 bits per changed value and H(k) bits of positions per weight, "
                                   "times the context coding's measured shares (0.765 of the values, 0.662 of the positions; run " +

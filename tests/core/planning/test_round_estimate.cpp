@@ -77,6 +77,20 @@ private Q_SLOTS:
         QVERIFY2(QString::fromStdString(b.why).contains(QStringLiteral("context coding's measured shares")), b.why.c_str());
     }
 
+    /// An INT8 deployed model ships 8-bit codes: before any run the estimate counts 8 bits per
+    /// changed weight (the records' analytic bits count them so too), not fp32's 32.
+    void int8ModelCountsItsCodes()
+    {
+        dpu::Plan p = dpu::test::sweepPlan(0.01);
+        p.deployed = dpu::DeployedForm::Int8;
+        const dpu::RoundEstimate e = dpu::estimateRound(p, kCost, {});
+        QCOMPARE(e.basis, dpu::RoundEstimate::Basis::Analytic);
+        DPU_COMPARE_NEAR(e.bytes, (8 * 1000 + entropy(0.01) * 100000 + 32 * 100) / 8, 1e-6);
+        QVERIFY(e.bytes < 0.5 * dpu::estimateRound(dpu::test::sweepPlan(0.01), kCost, {}).bytes);
+        QCOMPARE(e.fullBytes, dpu::fullRoundBits(kCost) / 8); // ratios stay against the dense FP32 model
+        QVERIFY2(QString::fromStdString(e.why).contains(QStringLiteral("8 bits per changed weight")), e.why.c_str());
+    }
+
     void withoutRunsNominalOrAnalytic()
     {
         const dpu::RoundEstimate exact = dpu::estimateRound(dpu::test::sweepPlan(0.01), kCost, {});
