@@ -49,25 +49,11 @@ std::vector<uint8_t> Int8Section::encode(const std::vector<int8_t>& source, cons
     std::vector<HuffmanCode> codes;
     unsigned planeMask = 0;
     chooseWords(raw, diff, codes, planeMask);
-    uint64_t over = 0;
-    unsigned k = SparseEncoder::bestRiceParameter(gaps, &over);
     // A sparse deployed model changes only its nonzero codes: the gaps among those are shorter.
     // The float copy is exact (|code| <= 128) and zero exactly where the code is.
-    std::vector<uint64_t> nonzeroGaps;
-    if (SparseEncoder::nonzeroGapsOf(std::vector<float>(source.begin(), source.end()), pos, nonzeroGaps)) {
-        uint64_t among = 0;
-        const unsigned kn = SparseEncoder::bestRiceParameter(nonzeroGaps, &among);
-        if (among < over) {
-            gaps.swap(nonzeroGaps);
-            k = kn;
-            planeMask |= DPU_SPARSE_NONZERO;
-        }
-    }
+    const unsigned k = SparseEncoder::chooseGaps(std::vector<float>(source.begin(), source.end()), pos, gaps, planeMask);
     BitWriter w;
-    for (int i = 0; i < 8; ++i)
-        w.byte(uint8_t(uint64_t(pos.size()) >> (8 * i)));
-    w.byte(uint8_t(k));
-    w.byte(uint8_t(planeMask));
+    SparseEncoder::writeHead(w, pos.size(), k, planeMask);
     if (planeMask & 1u)
         codes[0].writeTable(w);
     for (size_t c = 0; c < pos.size(); ++c) {

@@ -117,6 +117,34 @@ bool SparseEncoder::nonzeroGapsOf(const std::vector<float>& source, const std::v
     return c == positions.size();
 }
 
+unsigned SparseEncoder::chooseGaps(const std::vector<float>& source, const std::vector<uint64_t>& positions,
+                                   std::vector<uint64_t>& gaps, unsigned& planeMask)
+{
+    uint64_t over = 0;
+    unsigned k = bestRiceParameter(gaps, &over);
+    // A sparse deployed model's updates change only nonzeros: counting the gaps over those
+    // alone (the device reads them from its own file) codes fewer and shorter gaps.
+    std::vector<uint64_t> nonzeroGaps;
+    if (nonzeroGapsOf(source, positions, nonzeroGaps)) {
+        uint64_t among = 0;
+        const unsigned kn = bestRiceParameter(nonzeroGaps, &among);
+        if (among < over) {
+            gaps.swap(nonzeroGaps);
+            k = kn;
+            planeMask |= DPU_SPARSE_NONZERO;
+        }
+    }
+    return k;
+}
+
+void SparseEncoder::writeHead(BitWriter& w, uint64_t count, unsigned k, unsigned planeMask)
+{
+    for (int i = 0; i < 8; ++i)
+        w.byte(uint8_t(count >> (8 * i)));
+    w.byte(uint8_t(k));
+    w.byte(uint8_t(planeMask));
+}
+
 std::vector<uint8_t> SparseEncoder::encode(const std::vector<float>& source, const std::vector<float>& target,
                                            const std::vector<uint8_t>& mask, ValueCoding coding,
                                            std::vector<float>& applied, BundleStats& stats)
@@ -169,26 +197,9 @@ std::vector<uint8_t> SparseEncoder::encode(const std::vector<float>& source, con
             planeMask = directMask | DPU_SPARSE_DIRECT;
         }
     }
-    uint64_t over = 0;
-    unsigned k = bestRiceParameter(gaps, &over);
-    // A sparse deployed model's updates change only nonzeros: counting the gaps over those
-    // alone (the device reads them from its own file) codes fewer and shorter gaps.
-    std::vector<uint64_t> nonzeroGaps;
-    if (nonzeroGapsOf(source, pos, nonzeroGaps)) {
-        uint64_t among = 0;
-        const unsigned kn = bestRiceParameter(nonzeroGaps, &among);
-        if (among < over) {
-            gaps.swap(nonzeroGaps);
-            k = kn;
-            planeMask |= DPU_SPARSE_NONZERO;
-        }
-    }
-
+    const unsigned k = chooseGaps(source, pos, gaps, planeMask);
     BitWriter w;
-    for (int i = 0; i < 8; ++i)
-        w.byte(uint8_t(uint64_t(pos.size()) >> (8 * i)));
-    w.byte(uint8_t(k));
-    w.byte(uint8_t(planeMask));
+    writeHead(w, pos.size(), k, planeMask);
     if (coding == ValueCoding::Q8)
         writeCentroids(w, q->centroids(), halfTable);
     for (unsigned p = 0; p < planes; ++p)

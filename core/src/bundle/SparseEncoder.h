@@ -35,6 +35,15 @@ public:
     /// falls on a zero (then only the gaps over all elements can code it).
     static bool nonzeroGapsOf(const std::vector<float>& source, const std::vector<uint64_t>& positions,
                               std::vector<uint64_t>& gaps);
+
+    /// The gaps a section codes and their Rice parameter: `gaps` (over all elements) as they
+    /// are, or replaced by nonzeroGapsOf() when those code in fewer bits (then `planeMask` gets
+    /// DPU_SPARSE_NONZERO). Returns the Rice parameter.
+    static unsigned chooseGaps(const std::vector<float>& source, const std::vector<uint64_t>& positions,
+                               std::vector<uint64_t>& gaps, unsigned& planeMask);
+
+    /// A sparse section's head: the change count (u64), the Rice parameter and the plane mask.
+    static void writeHead(BitWriter& w, uint64_t count, unsigned k, unsigned planeMask);
 };
 
 } // namespace dpu::bundle

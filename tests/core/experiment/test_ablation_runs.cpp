@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The paper's ablations as plan options, run on a Fashion-MNIST subset: reinit_every, fu_start, rewind.
+#include "RunFixtures.h"
 #include "TestSupport.h"
 #include "dpu/Cost.h"
 #include "dpu/Runner.h"
@@ -143,15 +144,7 @@ private Q_SLOTS:
         p.fuStart = dpu::FuStart::Fresh;
         dpu::RunObserver quiet;
         const auto whole = run(p, quiet);
-        struct StopAfterTwo : dpu::RunObserver {
-            dpu::RunControl control;
-            int rounds = 0;
-            void roundDone(const dpu::RoundRecord&) override
-            {
-                if (++rounds == 2)
-                    control.requestCancel();
-            }
-        } stop;
+        dpu::test::CancelAfterRounds stop(2);
         QTemporaryDir dir;
         QVERIFY(dpu::Runner(p, {dir.path().toStdString(), false, &stop.control}).run(stop).cancelled);
         const auto resumed = dpu::Runner(p, {dir.path().toStdString(), true}).run(quiet).records;

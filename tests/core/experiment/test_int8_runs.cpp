@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: MIT
 // An INT8 deployed model (plan `deployed` int8) run for real: codes and scales kept, devices agree.
+#include "ApplyChain.h"
+#include "RunFixtures.h"
 #include "TestSupport.h"
 #include "bundle/SafetensorsFile.h"
 #include "dpu/Bundles.h"
 #include "dpu/Cost.h"
-#include "dpu/RunControl.h"
 #include "dpu/Runner.h"
-#include <QCryptographicHash>
 #include <QFile>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <map>
 
@@ -31,30 +30,14 @@ dpu::Plan int8Plan(dpu::RunMode mode, std::vector<std::string> strategies, doubl
     return p;
 }
 
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
 /// A device file's tensors by name.
 std::map<std::string, dpu::bundle::TensorData> tensorsOf(const QString& deviceFile)
 {
-    const QByteArray bytes = readAll(deviceFile);
+    const QByteArray bytes = dpu::test::fileBytes(deviceFile);
     std::map<std::string, dpu::bundle::TensorData> out;
     for (auto& t : dpu::bundle::SafetensorsFile::read(std::vector<uint8_t>(bytes.begin(), bytes.end())))
         out[t.name] = t;
     return out;
-}
-
-int runApply(const QStringList& args, QString* output)
-{
-    QProcess p;
-    p.setProcessChannelMode(QProcess::MergedChannels);
-    p.start(QStringLiteral(DPU_APPLY_EXE), args);
-    p.waitForFinished(60000);
-    *output = QString::fromLocal8Bit(p.readAll());
-    return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
 }
 
 const char* const kPartial[] = {"fc1.weight", "fc2.weight", "fc3.weight"};
@@ -71,26 +54,17 @@ class TestInt8Runs : public QObject {
         const QString& run, const std::vector<dpu::RoundRecord>& records, const std::string& strategy)
     {
         const QString device = dir_.filePath(QString::fromStdString("device-" + strategy + ".safetensors"));
-        QFile::remove(device);
-        if (!QFile::copy(run + "/bundles/seed-7/initial.safetensors", device))
+        std::map<int, std::map<std::string, dpu::bundle::TensorData>> files;
+        const bool applied = dpu::test::applyInOrder(
+            QStringLiteral(DPU_APPLY_EXE), run, 7, records, strategy, device,
+            [&](const dpu::RoundRecord&, const QString&) {
+                if (files.empty())
+                    files[0] = tensorsOf(device);
+                return true;
+            },
+            [&](int round) { files[round] = tensorsOf(device); });
+        if (!applied)
             return {};
-        std::map<int, std::map<std::string, dpu::bundle::TensorData>> files{{0, tensorsOf(device)}};
-        for (const auto& r : records) {
-            if (r.strategy != strategy || !r.deployed)
-                continue;
-            const QString bundle = run + QStringLiteral("/bundles/seed-7/%1/round-%2.dpub")
-                                             .arg(QString::fromStdString(strategy))
-                                             .arg(r.round, 3, 10, QLatin1Char('0'));
-            QString out;
-            if (runApply({bundle, device}, &out) != 0) {
-                qWarning("%s", qPrintable(out));
-                return {};
-            }
-            const QByteArray hash = QCryptographicHash::hash(readAll(device), QCryptographicHash::Sha256).toHex();
-            if (QString::fromLatin1(hash) != QString::fromStdString(r.deviceSha256))
-                return {};
-            files[r.round] = tensorsOf(device);
-        }
         return files;
     }
 
@@ -170,15 +144,7 @@ private Q_SLOTS:
         QTemporaryDir whole, parts;
         dpu::RunObserver quiet;
         const auto records = dpu::Runner(plan, {whole.path().toStdString()}).run(quiet).records;
-        struct StopAfterTwo : dpu::RunObserver {
-            dpu::RunControl control;
-            int rounds = 0;
-            void roundDone(const dpu::RoundRecord&) override
-            {
-                if (++rounds == 2)
-                    control.requestCancel();
-            }
-        } stop;
+        dpu::test::CancelAfterRounds stop(2);
         QVERIFY(dpu::Runner(plan, {parts.path().toStdString(), false, &stop.control}).run(stop).cancelled);
         const auto resumed = dpu::Runner(plan, {parts.path().toStdString(), true}).run(quiet).records;
         QCOMPARE(resumed.size(), records.size());

@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: MIT
 // A sparse deployed model (plan `deployed` sparse) run for real: the pattern kept, FU re-pruned, devices agree.
+#include "ApplyChain.h"
 #include "TestSupport.h"
 #include "bundle/SafetensorsFile.h"
 #include "dpu/Bundles.h"
 #include "dpu/Cost.h"
 #include "dpu/Runner.h"
-#include <QCryptographicHash>
-#include <QDir>
 #include <QFile>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <cmath>
 #include <map>
@@ -33,16 +31,10 @@ dpu::Plan sparsePlan(dpu::RunMode mode, std::vector<std::string> strategies, dou
     return p;
 }
 
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
 /// Per partial tensor of a device file: which weights are zero.
 std::map<std::string, std::vector<bool>> zerosOf(const QString& deviceFile)
 {
-    const QByteArray bytes = readAll(deviceFile);
+    const QByteArray bytes = dpu::test::fileBytes(deviceFile);
     const std::vector<uint8_t> file(bytes.begin(), bytes.end());
     std::map<std::string, std::vector<bool>> zeros;
     for (const auto& t : dpu::bundle::SafetensorsFile::read(file)) {
@@ -60,16 +52,6 @@ int64_t count(const std::vector<bool>& v)
     return std::count(v.begin(), v.end(), true);
 }
 
-int runApply(const QStringList& args, QString* output)
-{
-    QProcess p;
-    p.setProcessChannelMode(QProcess::MergedChannels);
-    p.start(QStringLiteral(DPU_APPLY_EXE), args);
-    p.waitForFinished(60000);
-    *output = QString::fromLocal8Bit(p.readAll());
-    return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-}
-
 } // namespace
 
 class TestSparseRuns : public QObject {
@@ -83,34 +65,24 @@ class TestSparseRuns : public QObject {
                                                                         const std::string& strategy)
     {
         const QString device = dir_.filePath(QString::fromStdString("device-" + strategy + ".safetensors"));
-        QFile::remove(device);
-        if (!QFile::copy(run + "/bundles/seed-7/initial.safetensors", device))
-            return {};
         std::map<int, std::map<std::string, std::vector<bool>>> zeros;
-        for (const auto& r : records) {
-            if (r.strategy != strategy || !r.deployed)
-                continue;
-            const QString bundle = run + QStringLiteral("/bundles/seed-7/%1/round-%2.dpub")
-                                             .arg(QString::fromStdString(strategy))
-                                             .arg(r.round, 3, 10, QLatin1Char('0'));
-            if (r.round > 1 && strategy != "fu") { // a partial update: positions among the nonzeros
+        const bool applied = dpu::test::applyInOrder(
+            QStringLiteral(DPU_APPLY_EXE), run, 7, records, strategy, device,
+            [&](const dpu::RoundRecord& r, const QString& bundle) {
+                if (r.round == 1 || strategy == "fu")
+                    return true;
+                // A partial update: positions among the nonzeros.
                 const std::string text = dpu::inspectBundleFile(bundle.toStdString(), device.toStdString());
                 if (text.find("fc1.weight [512x784]") == std::string::npos
                     || text.find("among the nonzeros") == std::string::npos) {
                     qWarning("%s", text.c_str());
-                    return {};
+                    return false;
                 }
-            }
-            QString out;
-            if (runApply({bundle, device}, &out) != 0) {
-                qWarning("%s", qPrintable(out));
-                return {};
-            }
-            const QByteArray hash = QCryptographicHash::hash(readAll(device), QCryptographicHash::Sha256).toHex();
-            if (QString::fromLatin1(hash) != QString::fromStdString(r.deviceSha256))
-                return {};
-            zeros[r.round] = zerosOf(device);
-        }
+                return true;
+            },
+            [&](int round) { zeros[round] = zerosOf(device); });
+        if (!applied)
+            return {};
         return zeros;
     }
 
