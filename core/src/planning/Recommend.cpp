@@ -215,9 +215,13 @@ std::string humanBytes(double bytes)
     return buf;
 }
 
-Recommendation recommend(const FrontierGroup* group, const Plan& reference, const CostModel& cost, const Budget& budget)
+Recommendation recommend(const FrontierGroup* group, const Plan& reference, const CostModel& modelCost, const Budget& budget)
 {
     Recommendation r;
+    // An INT8 model's values travel as 8-bit codes, as its records' analytic bits count them.
+    CostModel cost = modelCost;
+    if ((group ? group->plan : reference).deployed == DeployedForm::Int8)
+        cost.valueBits = 8;
     if (!(budget.bytes > 0) || !std::isfinite(budget.bytes)) {
         r.why = "no budget: expected bytes > 0";
         return r;

@@ -153,6 +153,14 @@ private Q_SLOTS:
         QVERIFY2(r.why.rfind("no finished runs; estimate: dpu at k=", 0) == 0, r.why.c_str());
         QVERIFY(!dpu::recommend(nullptr, reference_, kCost, perRound(0)).found);
         QVERIFY(!dpu::recommend(nullptr, reference_, kCost, perRound(-5)).found);
+        // An INT8 model's 8-bit codes buy a larger k for the same bytes.
+        dpu::Plan int8 = reference_;
+        int8.deployed = dpu::DeployedForm::Int8;
+        dpu::CostModel codes = kCost;
+        codes.valueBits = 8;
+        const dpu::Recommendation q = dpu::recommend(nullptr, int8, kCost, perRound(5409));
+        QCOMPARE(q.k, dpu::largestKForBudget(codes, 5409 * 8.0));
+        QVERIFY(q.k > 2 * r.k);
     }
 
     void planAndJsonSayTheSame()
