@@ -372,55 +372,6 @@ RoundOutput RunSession::trainUnit(size_t seedIndex, int round, size_t s, const T
     return out;
 }
 
-void RunSession::deployUnit(RoundRecord& r, StrategyState& st, const UnitStart& start, const RoundOutput& out,
-                            double candidateTest, int64_t budget)
-{
-    deployBundle(r, st, shippedKind(start, st), out.weights);
-    if (budget >= 0 && r.bundleBytes > budget) // the preview wrote this very bundle
-        throw InternalError("round " + std::to_string(r.round) + " of " + r.strategy + ": its bundle of "
-                            + std::to_string(r.bundleBytes) + " bytes exceeds the round's budget of "
-                            + std::to_string(budget));
-    st.deployedVal = out.valAccuracy;
-    st.deployedTest = candidateTest;
-    if (isLossy(plan_.bundle.values)) { // lossy values: measure what the devices really run
-        restore(*network_, st.deployed);
-        st.deployedVal = accuracy(*network_, split_.validation);
-        st.deployedTest = accuracy(*network_, split_.test);
-    }
-    if (start.reinit)
-        st.lastReinitSamples = r.samples;
-    r.analyticBits = start.full ? deployedFullRoundBits(cost_) : partialRoundBits(cost_, r.k);
-    r.layers = layerUpdates(start.full ? MaskSet{} : out.masks, true);
-    for (const auto& l : r.layers)
-        r.updatedWeights += l.updated;
-}
-
-void RunSession::quantiseCandidate(RoundOutput& out, const StrategyState& st, const UnitStart& start)
-{
-    // A full update brings its own scales (the base's are fixed from then on); a partial one keeps
-    // the devices' scales and changes codes, so what differs is what it ships.
-    out.weights.scales = start.full ? int8Scales(out.weights.params) : st.deployed.scales; // tensors never written in place
-    quantiseInPlace(out.weights);
-    restore(*network_, out.weights);
-    out.valAccuracy = accuracy(*network_, split_.validation); // the gate judges the INT8 model
-    if (start.full)
-        return;
-    out.masks.assign(out.weights.params.size(), torch::Tensor());
-    for (size_t i = 0; i < out.weights.params.size(); ++i)
-        if (out.weights.scales[i].defined())
-            out.masks[i] = out.weights.params[i].ne(st.deployed.params[i]).to(torch::kFloat);
-}
-
-bundle::Kind RunSession::shippedKind(const UnitStart& start, const StrategyState& st) const
-{
-    if (start.full && (start.singleBase || plan_.deployed != DeployedForm::Sparse)) // INT8: codes and scales
-        return bundle::Kind::Full;
-    if (start.full) // a sparse model's vanilla update: the positions its new pattern changes
-        return bundle::Kind::Delta;
-    // The first deployment regenerates the seeded model too: it is what the devices start from.
-    return start.reinit || st.deviceVersion == 0 ? bundle::Kind::ReinitDelta : bundle::Kind::Delta;
-}
-
 void RunSession::recordTotals(RoundRecord& r, StrategyState& st, int round,
                               std::chrono::steady_clock::time_point t0) const
 {
@@ -447,44 +398,6 @@ int64_t RunSession::roundBudget(const std::string& strategy, uint64_t seed, int 
             spent += r.bundleBytes;
     const int64_t left = std::max<int64_t>(plan_.budget.bytesTotal - spent, 0);
     return left / (rounds_ - round + 1);
-}
-
-void RunSession::deployBundle(RoundRecord& r, StrategyState& st, bundle::Kind kind, const Weights& target)
-{
-    const uint64_t version = st.deviceVersion + 1;
-    DeviceUpdate::Result u = deviceUpdate_->build(kind, st.deployed, target, r.seed, version, device_);
-    st.deployed = std::move(u.weights);
-    st.deviceVersion = version;
-    st.cumulativeBundleBytes += static_cast<int64_t>(u.bundle.size());
-    r.bundleBytes = static_cast<int64_t>(u.bundle.size());
-    r.bundleKind = kind == bundle::Kind::Full ? "full" : kind == bundle::Kind::Delta ? "delta" : "reinit+delta";
-    // Hash the engine's own serialisation of its new deployed state (not the decoder's output):
-    // whoever applies the bundles in order must arrive at exactly this file.
-    r.deviceSha256 = sha256Hex(deviceUpdate_->deviceFile(st.deployed, version));
-    if (plan_.bundle.write && !options_.outDir.empty()) {
-        const std::string path = bundlepaths::roundFile(options_.outDir, r.seed, r.strategy, r.round);
-        std::filesystem::create_directories(std::filesystem::path(path).parent_path());
-        writeFileAtomic(path, std::string(u.bundle.begin(), u.bundle.end()));
-    }
-}
-
-std::vector<LayerUpdate> RunSession::layerUpdates(const MaskSet& masks, bool deployed) const
-{
-    std::vector<LayerUpdate> out;
-    size_t k = 0;
-    auto params = network_->parameters();
-    for (size_t i = 0; i < params.size(); ++i) {
-        if (params[i].tensor.dim() <= 1)
-            continue;
-        LayerUpdate l{partialNames_[k], partialSizes_[k], partialSizes_[k]};
-        if (!deployed)
-            l.updated = 0;
-        else if (i < masks.size() && masks[i].defined())
-            l.updated = maskCount({masks[i]});
-        out.push_back(l);
-        ++k;
-    }
-    return out;
 }
 
 void RunSession::writeResults(bool withCheckpoint)
