@@ -67,6 +67,17 @@ struct TrainSpec {
     ScheduleSpec schedule;
 };
 
+/// Distillation from the server's own full model (plan keys `distill.*`): the partial-updating
+/// strategies train towards FU's model of the same round (trained from the seeded random model,
+/// as the baseline is) as well as towards the labels, in the full step and in the sparse
+/// fine-tune. It costs the server one FU training per round (shared with FU's own unit) and no
+/// byte on the link.
+struct DistillSpec {
+    double weight = 0;        ///< share of the soft-target loss in [0, 1]; 0: off
+    double temperature = 4;   ///< softens both models' outputs (the loss is scaled by its square)
+    bool enabled() const { return weight > 0; }
+};
+
 /// The update bundles a run builds for every deployed round (docs/bundle-format.md).
 struct BundleSpec {
     Coding values = Coding::Fp32; ///< coding of changed weights
@@ -133,6 +144,7 @@ struct Plan {
     DeployedForm deployed = DeployedForm::Fp32;
     double deployedSparsity = 0.5; ///< sparse: share of each partial tensor's weights that are zero
     TrainSpec train;
+    DistillSpec distill;
     BundleSpec bundle;
     BudgetSpec budget;
     std::vector<uint64_t> seeds{1};

@@ -87,6 +87,25 @@ FieldBinding deployedSparsityField()
     return b;
 }
 
+/// distill.*: the weight switches distillation on; a temperature without it would do nothing.
+std::vector<FieldBinding> distillFields()
+{
+    std::vector<FieldBinding> t;
+    t.push_back(advanced(number("distill.weight", [](Plan& p) -> double& { return p.distill.weight; },
+                                {0, 1, true, true}, "a share in [0, 1]", Write::Set,
+                                "distillation: DPU/GCPU/LCPU/RPU train towards FU's model of the same round (soft "
+                                "targets) with this share of the loss, the labels with the rest; 0: off")));
+    t.push_back(advanced(number("distill.temperature", [](Plan& p) -> double& { return p.distill.temperature; },
+                                {0, 100, false, true}, "a value in (0, 100]", Write::Set,
+                                "distillation: softens both models' outputs (the soft loss is scaled by its square)")));
+    t.back().check = [range = t.back().check](const Plan& p) {
+        range(p);
+        require(p.distill.enabled() || p.distill.temperature == defaults().distill.temperature, "distill.temperature",
+                "only distillation has a temperature; expected distill.weight > 0 or no distill.temperature");
+    };
+    return t;
+}
+
 std::vector<FieldBinding> topAndData()
 {
     std::vector<FieldBinding> t;
@@ -208,6 +227,8 @@ std::vector<FieldBinding> training()
                              "step: decay every N epochs; 0 means every `epochs / 3`")));
     t.push_back(advanced(number("train.schedule.gamma", [](Plan& p) -> double& { return p.train.schedule.gamma; },
                        {0, 1, false, true}, "a factor in (0, 1]", Write::Always, "step: decay factor")));
+    const auto distill = distillFields();
+    t.insert(t.end(), distill.begin(), distill.end());
     t.push_back(seedsField());
     t.push_back(choice<ComputeDevice>("device", [](Plan& p) -> ComputeDevice& { return p.device; }, Write::Always,
                                       "`auto` (CUDA when available), `cpu`, `cuda`"));

@@ -4,6 +4,7 @@
 #include "experiment/RoundRules.h"
 #include "experiment/RoundPreview.h"
 #include "strategies/SparseModel.h"
+#include "train/Distillation.h"
 #include "train/Int8Quantiser.h"
 #include "dpu/DatasetSize.h"
 #include "dpu/Error.h"
@@ -220,6 +221,7 @@ void RunSession::runSeed(size_t seedIndex, int64_t& unit)
     split_ = {toDevice(cpuSplit.validation, device_), toDevice(cpuSplit.test, device_), cpuSplit.arrivalOrder};
     initialiseNetwork(*network_, seed);
     randomModel_ = snapshot(*network_);
+    teacherRound_ = 0;
     if (plan_.deployed == DeployedForm::Int8) { // the devices start from an INT8 model too
         randomModel_.scales = int8Scales(randomModel_.params);
         quantiseInPlace(randomModel_);
@@ -334,6 +336,13 @@ RoundOutput RunSession::trainUnit(size_t seedIndex, int round, size_t s, const T
     }
     Strategy& strategy = *strategies_[s];
     const StrategyPolicy policy = strategy.policy();
+    // With distillation, FU's own unit is the teacher's training: done once for the round.
+    if (plan_.distill.enabled() && strategy.name() == "fu" && policy.start == StartFrom::Seeded
+        && plan_.deployed != DeployedForm::Sparse) {
+        RoundOutput out = fuOfRound(seedIndex, round, train, ctx);
+        out.weights = cloneWeights(out.weights); // quantiseCandidate() works in place
+        return out;
+    }
     StrategyState& st = states_[s];
     const uint64_t unitSeed = deriveSeed(plan_.seeds[seedIndex], static_cast<uint64_t>(round), strategyStream(plan_.strategies[s]));
     const Weights fresh = start.fresh ? freshModel(ctx.seed, round) : Weights{};
@@ -361,6 +370,11 @@ RoundOutput RunSession::trainUnit(size_t seedIndex, int round, size_t s, const T
     }
     if (plan_.deployed == DeployedForm::Int8 && !start.full)
         in.int8Scales = &st.deployed.scales;
+    DistillTargets targets;
+    if (plan_.distill.enabled() && !start.full) {
+        targets = teacherTargets(*network_, fuOfRound(seedIndex, round, train, ctx).weights, train, plan_.distill);
+        in.distill = &targets;
+    }
     RoundOutput out = strategy.runRound(in);
     budget = in.budgetBytes;
     if (!out.fitsBudget)
@@ -370,6 +384,18 @@ RoundOutput RunSession::trainUnit(size_t seedIndex, int round, size_t s, const T
     if (policy.keepsServerModel) // kept whether or not the round deploys
         st.server = std::move(out.server);
     return out;
+}
+
+const RoundOutput& RunSession::fuOfRound(size_t seedIndex, int round, const TensorDataset& train,
+                                        const TrainContext& ctx)
+{
+    if (teacherRound_ == round)
+        return teacher_;
+    const uint64_t unitSeed = deriveSeed(plan_.seeds[seedIndex], static_cast<uint64_t>(round), strategyStream("fu"));
+    const RoundInput in{*network_, train, split_.validation, randomModel_, plan_.train, 1.0, unitSeed, ctx};
+    teacher_ = createStrategy("fu", plan_)->runRound(in); // dense: a sparse plan's FU prunes afterwards
+    teacherRound_ = round;
+    return teacher_;
 }
 
 void RunSession::recordTotals(RoundRecord& r, StrategyState& st, int round,

@@ -41,6 +41,10 @@ private:
     /// sets `budget` to the round's byte budget (-1: none).
     RoundOutput trainUnit(size_t seedIndex, int round, size_t strategyIndex, const TensorDataset& train,
                           const TrainContext& ctx, const UnitStart& start, int64_t& budget);
+    /// FU's candidate of `round` as the baseline trains it (dense, from the seeded random model,
+    /// with FU's own unit seed): distillation's teacher. Kept for the round, so FU's own unit and
+    /// every strategy of the round share one training; not owned by the caller.
+    const RoundOutput& fuOfRound(size_t seedIndex, int round, const TensorDataset& train, const TrainContext& ctx);
     /// A candidate that passed the gate: its bundle, the devices' new state and accuracy.
     void deployUnit(RoundRecord& r, StrategyState& st, const UnitStart& start, const RoundOutput& out,
                     double candidateTest, int64_t budget);
@@ -81,6 +85,8 @@ private:
     TensorDataset seedTrain_; ///< the training split as this seed normalises it
     Weights randomModel_;
     std::vector<StrategyState> states_;
+    int teacherRound_ = 0; ///< the round teacher_ is FU's candidate of (0: none)
+    RoundOutput teacher_;
     // Across the run.
     std::vector<RoundRecord> records_;
     int64_t resumeFrom_ = 0;

@@ -5,6 +5,7 @@
 #include "dpu/Plan.h"
 #include "models/Network.h"
 #include "strategies/BundlePreview.h"
+#include "train/Distillation.h"
 #include "train/TrainContext.h"
 #include "train/Weights.h"
 #include <memory>
@@ -45,6 +46,9 @@ struct RoundInput {
     /// An INT8 deployed model's scales (Weights::scales of the start): the partial-updating
     /// strategies train through its quantiser; null: a float model (FU: quantised afterwards).
     const std::vector<torch::Tensor>* int8Scales = nullptr;
+    /// Distillation (plan distill): soft targets of FU's model of this round on `train`; the
+    /// partial-updating strategies fit them in their full step and fine-tune; null: off.
+    const DistillTargets* distill = nullptr;
 };
 
 struct RoundOutput {

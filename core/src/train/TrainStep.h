@@ -3,6 +3,7 @@
 #pragma once
 #include "data/Dataset.h"
 #include "models/Network.h"
+#include "train/Distillation.h"
 #include "train/MaskedOptimizer.h"
 #include "train/cuda/StepGraph.h"
 #include <torch/torch.h>
@@ -23,9 +24,10 @@ public:
     /// `graphs` asks for graph mode; it is used only where possible (graphed() tells).
     /// Graph mode needs the caller to hold a cuda::SideStream for the step's lifetime.
     /// With `int8Scales` (not owned), every step trains through the int8 quantiser (eagerly).
+    /// With `distill` (not owned, rows in the data's order), the loss is distillationLoss().
     TrainStep(Network& network, std::vector<torch::Tensor>& params, MaskedOptimizer& optimizer, torch::Tensor& lossSum,
               const TensorDataset& data, int64_t batch, bool graphs,
-              const std::vector<torch::Tensor>* int8Scales = nullptr);
+              const std::vector<torch::Tensor>* int8Scales = nullptr, const DistillTargets* distill = nullptr);
     ~TrainStep();
 
     /// True when full batches replay a CUDA graph.
@@ -39,7 +41,8 @@ public:
 
 private:
     /// Forward, loss, backward and the optimiser's kernels of the prepared step (what a graph captures).
-    void eager(const torch::Tensor& x, const torch::Tensor& y);
+    /// `t`: the batch's soft targets (undefined without distillation).
+    void eager(const torch::Tensor& x, const torch::Tensor& y, const torch::Tensor& t);
 
     Network& network_;
     std::vector<torch::Tensor>& params_;
@@ -48,9 +51,10 @@ private:
     const TensorDataset& data_;
     int64_t batch_;
     const std::vector<torch::Tensor>* int8Scales_;
+    const DistillTargets* distill_;
     bool graphed_ = false;
     int warmups_ = 0;
-    torch::Tensor staticX_, staticY_; ///< graph mode: the full batch's inputs, fixed storage
+    torch::Tensor staticX_, staticY_, staticT_; ///< graph mode: the full batch's inputs, fixed storage
     cuda::StepGraph graph_;
 };
 

@@ -46,7 +46,8 @@ TrainResult trainNetwork(Network& network, const TensorDataset& data, const Tens
     // The loss sum stays on the data's device (in double, added in batch order): reading it back
     // per batch would stall a GPU once per batch. One tensor for the call: a graph writes into it.
     torch::Tensor lossSum = torch::zeros({}, torch::TensorOptions().dtype(torch::kDouble).device(device));
-    TrainStep step(network, params, *optimizer, lossSum, data, batch, side.has_value(), options.int8Scales);
+    TrainStep step(network, params, *optimizer, lossSum, data, batch, side.has_value(), options.int8Scales,
+                   options.distill);
     for (int epoch = 0; epoch < spec.epochs; ++epoch) {
         const double lr = learningRate(spec, epoch);
         optimizer->setLearningRate(lr);

@@ -4,6 +4,7 @@
 #include "data/Dataset.h"
 #include "dpu/Plan.h"
 #include "models/Network.h"
+#include "train/Distillation.h"
 #include "train/TrainContext.h"
 #include "train/Weights.h"
 
@@ -17,6 +18,9 @@ struct TrainOptions {
     /// INT8 deployed model: per parameter, the scales to train through (straight-through, see
     /// QuantisedView) and to evaluate with; null: a float model. Not owned.
     const std::vector<torch::Tensor>* int8Scales = nullptr;
+    /// Distillation: soft targets on `data` (rows in its order) the loss also fits; null: the
+    /// labels alone. Not owned.
+    const DistillTargets* distill = nullptr;
     /// Evaluate validation accuracy after every epoch and end with the best state (the start
     /// state included). Off: end with the last epoch's state and report no accuracy.
     bool selectBest = true;

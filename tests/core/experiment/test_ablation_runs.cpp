@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The paper's ablations as plan options, run on a Fashion-MNIST subset: reinit_every, fu_start, rewind.
+// The paper's ablations as plan options, run on a Fashion-MNIST subset: reinit_every, fu_start, rewind,
+// and distillation from FU's model.
 #include "RunFixtures.h"
 #include "TestSupport.h"
 #include "dpu/Cost.h"
@@ -181,6 +182,43 @@ private Q_SLOTS:
                        || r.deviceSha256 != oneShot[i].deviceSha256;
         }
         QVERIFY(differs);
+    }
+
+    /// distill: FU's model of each round teaches the partial-updating strategies. FU's records
+    /// stay those of a run without distillation (its unit reuses the teacher, which DPU trained
+    /// first in this order), DPU's and RPU's change, and a run stopped after round 2's DPU (its
+    /// teacher then trained again on resume) equals the uninterrupted one.
+    void distillationSharesFusTraining()
+    {
+        dpu::Plan p = smallPlan({"dpu", "rpu", "fu"}, 3);
+        dpu::RunObserver quiet;
+        const auto plain = run(p, quiet);
+        p.distill.weight = 0.5;
+        p.distill.temperature = 2;
+        const auto distilled = run(p, quiet);
+        QCOMPARE(distilled.size(), plain.size());
+        std::set<std::string> changed;
+        for (size_t i = 0; i < plain.size(); ++i) {
+            const dpu::RoundRecord &a = plain[i], &b = distilled[i];
+            if (a.strategy == "fu") {
+                QCOMPARE(b.candidateValAccuracy, a.candidateValAccuracy);
+                QCOMPARE(b.candidateTestAccuracy, a.candidateTestAccuracy);
+                QCOMPARE(b.deviceSha256, a.deviceSha256);
+            } else if (b.candidateValAccuracy != a.candidateValAccuracy || b.deviceSha256 != a.deviceSha256) {
+                changed.insert(a.strategy);
+            }
+        }
+        QCOMPARE(changed, (std::set<std::string>{"dpu", "rpu"}));
+
+        dpu::test::CancelAfterRounds stop(4);
+        QTemporaryDir dir;
+        QVERIFY(dpu::Runner(p, {dir.path().toStdString(), false, &stop.control}).run(stop).cancelled);
+        const auto resumed = dpu::Runner(p, {dir.path().toStdString(), true}).run(quiet).records;
+        QCOMPARE(resumed.size(), distilled.size());
+        for (size_t i = 0; i < resumed.size(); ++i) {
+            QCOMPARE(resumed[i].deviceSha256, distilled[i].deviceSha256);
+            QCOMPARE(resumed[i].candidateValAccuracy, distilled[i].candidateValAccuracy);
+        }
     }
 };
 

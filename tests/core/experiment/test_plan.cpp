@@ -111,7 +111,11 @@ private Q_SLOTS:
     /// The ablation keys read back as written, and only a plan that sets one writes it.
     void ablationKeysRoundTrip()
     {
-        const dpu::Plan p = dpu::parsePlan(R"({"reinit_every": 5, "fu_start": "last", "rewind": true})");
+        const dpu::Plan p = dpu::parsePlan(
+            R"({"reinit_every": 5, "fu_start": "last", "rewind": true, "distill": {"weight": 0.3, "temperature": 2}})");
+        QCOMPARE(p.distill.weight, 0.3);
+        QCOMPARE(p.distill.temperature, 2.0);
+        QVERIFY(dpu::planToJson(dpu::defaultPlan()).find("distill") == std::string::npos);
         QCOMPARE(p.reinitEvery, 5);
         QVERIFY(p.reinit);
         QVERIFY(p.fuStart == dpu::FuStart::Last);
@@ -120,6 +124,7 @@ private Q_SLOTS:
         QVERIFY(text.find("\"reinit_every\": 5") != std::string::npos);
         QVERIFY(text.find("\"fu_start\": \"last\"") != std::string::npos);
         QVERIFY(text.find("\"rewind\": true") != std::string::npos);
+        QVERIFY(text.find("\"temperature\": 2") != std::string::npos);
         QCOMPARE(dpu::planToJson(dpu::parsePlan(text)), text);
         for (const auto& n : dpu::enumNames<dpu::FuStart>())
             QVERIFY(dpu::parsePlan(R"({"fu_start": ")" + std::string(n.name) + R"("})").fuStart == n.value);
@@ -238,6 +243,9 @@ private Q_SLOTS:
         QTest::newRow("fu_start") << R"({"fu_start": "random"})" << "fu_start"
                                   << "expected \"seeded\", \"fresh\" or \"last\", found \"random\"";
         QTest::newRow("rewind") << R"({"rewind": "yes"})" << "rewind" << "true or false";
+        QTest::newRow("distill weight") << R"({"distill": {"weight": 1.5}})" << "distill.weight" << "[0, 1], found 1.5";
+        QTest::newRow("temperature alone") << R"({"distill": {"temperature": 2}})" << "distill.temperature"
+                                           << "expected distill.weight > 0";
         QTest::newRow("fleet link") << R"({"fleet": {"link": "wifi"}})" << "fleet.link" << "wifi";
         QTest::newRow("fleet link empty") << R"({"fleet": {"link": ""}})" << "fleet.link" << "found \"\"";
         QTest::newRow("fleet sf") << R"({"fleet": {"sf": 13}})" << "fleet.sf" << "SF13";

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The trainer's steps: CUDA graph replays give the eager steps' weights bit for bit (on
-// DPU_TEST_DEVICE=cuda), with masks, c_local and a short last batch; eager where graphs cannot run.
+// DPU_TEST_DEVICE=cuda), with masks, c_local, distillation's soft targets and a short last batch;
+// eager where graphs cannot run.
 #include "TestDevice.h"
 #include "TestSupport.h"
 #include "models/Network.h"
@@ -33,8 +34,9 @@ struct Outcome {
 };
 
 /// Trains a fresh seeded MLP for 3 epochs (Adam, step schedule), masked with c_local when asked,
-/// with CUDA graphs on or off (DPU_CUDA_GRAPHS).
-Outcome train(bool graphs, bool masked)
+/// towards fixed random soft targets as well when `distilled`, with CUDA graphs on or off
+/// (DPU_CUDA_GRAPHS).
+Outcome train(bool graphs, bool masked, bool distilled)
 {
     if (graphs)
         ::unsetenv("DPU_CUDA_GRAPHS");
@@ -62,6 +64,14 @@ Outcome train(bool graphs, bool masked)
         }
         options.masks = &masks;
         options.localContribution = &out.local;
+    }
+    dpu::DistillTargets targets;
+    if (distilled) {
+        torch::manual_seed(6);
+        targets.logProbs = dpu::test::onTestDevice(torch::log_softmax(torch::randn({600, 4}) / 2.0, 1));
+        targets.weight = 0.3;
+        targets.temperature = 2.0;
+        options.distill = &targets;
     }
     out.result = dpu::trainNetwork(*net, data, validation, spec, options, dpu::TrainContext{});
     out.weights = dpu::snapshot(*net);
@@ -131,13 +141,16 @@ private Q_SLOTS:
     void graphsEqualEagerSteps_data()
     {
         QTest::addColumn<bool>("masked");
-        QTest::newRow("unmasked") << false;
-        QTest::newRow("masked, c_local") << true;
+        QTest::addColumn<bool>("distilled");
+        QTest::newRow("unmasked") << false << false;
+        QTest::newRow("masked, c_local") << true << false;
+        QTest::newRow("masked, distilled") << true << true;
     }
     void graphsEqualEagerSteps()
     {
         QFETCH(bool, masked);
-        const Outcome eager = train(false, masked), graphed = train(true, masked);
+        QFETCH(bool, distilled);
+        const Outcome eager = train(false, masked, distilled), graphed = train(true, masked, distilled);
         QVERIFY(bitIdentical(eager.weights.params, graphed.weights.params));
         QVERIFY(bitIdentical(eager.weights.buffers, graphed.weights.buffers));
         QVERIFY(bitIdentical(eager.local, graphed.local));
