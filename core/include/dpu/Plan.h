@@ -136,6 +136,9 @@ struct Plan {
     /// Multi mode: the partial-updating strategies rewind iteratively (20 % of the remaining
     /// weights per step) as single mode does, instead of one top-k mask
     bool rewind = false;
+    /// How the partial-updating strategies share a round's changed weights among the tensors
+    /// (DPU/GCPU/LCPU; RPU always draws k of each tensor)
+    KShare kShare = KShare::Global;
     RunMode mode = RunMode::Multi; ///< Single: one update of a trained model, iterative rewinding
     /// The model on the devices. Sparse: round 1 deploys a fully trained model pruned to
     /// `deployedSparsity` (per partial tensor, by magnitude, with a masked fine-tune), and the

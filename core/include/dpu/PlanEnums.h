@@ -29,6 +29,11 @@ enum class ComputeDevice { Auto, Cpu, Cuda };
 /// Seeded: the same seeded random model every round (the paper's baseline); Fresh: a different
 /// random model every round; Last: the previous round's weights.
 enum class FuStart { Seeded, Fresh, Last };
+/// k_share: how a round's count of changed weights is shared among the partial tensors. Global:
+/// the largest contributions over all of them (the paper's top-k); Layer: each tensor changes
+/// the share k of its own weights; Mass: each tensor's count is proportional to its
+/// contributions' sum, the largest within it.
+enum class KShare { Global, Layer, Mass };
 /// fleet.delivery: how a round's delta goes out: as the link preset says (LoRaWAN: multicast;
 /// cellular and BLE: unicast), or forced.
 enum class DeliveryChoice { Preset, Multicast, Unicast };
@@ -56,6 +61,7 @@ template <> const std::vector<EnumName<DenseTensors>>& enumNames<DenseTensors>()
 template <> const std::vector<EnumName<RunMode>>& enumNames<RunMode>();
 template <> const std::vector<EnumName<ComputeDevice>>& enumNames<ComputeDevice>();
 template <> const std::vector<EnumName<FuStart>>& enumNames<FuStart>();
+template <> const std::vector<EnumName<KShare>>& enumNames<KShare>();
 template <> const std::vector<EnumName<DeliveryChoice>>& enumNames<DeliveryChoice>();
 template <> const std::vector<EnumName<DeployedForm>>& enumNames<DeployedForm>();
 

@@ -83,6 +83,13 @@ template <> const std::vector<EnumName<FuStart>>& enumNames<FuStart>()
     return names;
 }
 
+template <> const std::vector<EnumName<KShare>>& enumNames<KShare>()
+{
+    static const std::vector<EnumName<KShare>> names{
+        {KShare::Global, "global"}, {KShare::Layer, "layer"}, {KShare::Mass, "mass"}};
+    return names;
+}
+
 template <> const std::vector<EnumName<DeliveryChoice>>& enumNames<DeliveryChoice>()
 {
     static const std::vector<EnumName<DeliveryChoice>> names{

@@ -194,6 +194,11 @@ std::vector<FieldBinding> splitAndMethod()
     t.push_back(flag("rewind", [](Plan& p) -> bool& { return p.rewind; }, Write::Set,
                      "multi mode: DPU/GCPU/LCPU rewind iteratively, 20 % of the remaining weights per step "
                      "(as single mode always does), instead of all at once"));
+    t.push_back(advanced(choice<KShare>("k_share", [](Plan& p) -> KShare& { return p.kShare; }, Write::Set,
+                               "how DPU/GCPU/LCPU share a round's changed weights among the partial tensors: "
+                               "`global` (the largest contributions over all, the paper's top-k), `layer` (each "
+                               "tensor the share k of its own), `mass` (each tensor in proportion to its "
+                               "contributions' sum, the largest within it)")));
     t.push_back(choice<RunMode>("mode", [](Plan& p) -> RunMode& { return p.mode; }, Write::Always,
                                 "`multi`: multi-round updating; `single`: round 1 trains the deployed model fully, round 2 "
                                 "updates it once with iterative rewinding (20 % of the remaining weights per step)"));

@@ -362,6 +362,7 @@ RoundOutput RunSession::trainUnit(size_t seedIndex, int round, size_t s, const T
         in.budgetBytes = roundBudget(strategy.name(), ctx.seed, round);
     in.quantAware = plan_.bundle.quantAware;
     in.selectDense = plan_.bundle.denseTensors == DenseTensors::Partial;
+    in.kShare = plan_.kShare;
     MaskSet pattern; // the zeros the devices' sparse model holds, read from it
     if (plan_.deployed == DeployedForm::Sparse) {
         pattern = nonzeroPattern(st.deployed);

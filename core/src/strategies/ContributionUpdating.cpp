@@ -6,6 +6,7 @@
 #include "strategies/QuantAwareRefit.h"
 #include "train/Evaluator.h"
 #include "train/MaskSelection.h"
+#include "train/ShareSelection.h"
 #include "train/Trainer.h"
 #include "util/Rng.h"
 #include <limits>
@@ -136,7 +137,7 @@ RoundOutput ContributionUpdating::runRound(const RoundInput& in)
         if (budgeted && iteration == 0) {
             // The most valuable weights whose bundle fits, sized with the full step's values
             // (the fine-tune moves them a little; the final candidate is checked again below).
-            const auto ranked = [&](int64_t n) { return topKMask(scores, n); };
+            const auto ranked = [&](int64_t n) { return sharedTopKMask(scores, n, in.kShare); };
             target = largestFitting(remaining, in.budgetBytes, snapshot(net), in.start, ranked, *in.preview);
             if (target < 0)
                 return nothingFits(std::move(out), scores, in.start);
@@ -144,7 +145,7 @@ RoundOutput ContributionUpdating::runRound(const RoundInput& in)
         // The next share to keep: all at once (multi-round), or 80 % of what remains.
         const int64_t keep = iterative_ ? std::max<int64_t>(target, std::llround(0.8 * static_cast<double>(remaining)))
                                         : target;
-        out.masks = topKMask(scores, keep);
+        out.masks = sharedTopKMask(scores, keep, in.kShare);
 
         rewindTo(net, in.start, out.masks);
 
@@ -164,7 +165,7 @@ RoundOutput ContributionUpdating::runRound(const RoundInput& in)
         out.valAccuracy = quantAwareRefit(net, out.masks, *in.preview, in.train, in.validation, in.spec,
                                           deriveSeed(in.unitSeed, 4), in.ctx);
     if (budgeted) {
-        const auto ranked = [&, kept = within(scores, out.masks)](int64_t n) { return topKMask(kept, n); };
+        const auto ranked = [&, kept = within(scores, out.masks)](int64_t n) { return sharedTopKMask(kept, n, in.kShare); };
         const int64_t before = maskCount(out.masks);
         out.fitsBudget = shrinkToBudget(net, in.start, before, in.budgetBytes, ranked, *in.preview, out.masks);
         if (maskCount(out.masks) != before) // the deploy gate must judge what ships

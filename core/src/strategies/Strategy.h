@@ -49,6 +49,8 @@ struct RoundInput {
     /// Distillation (plan distill): soft targets of FU's model of this round on `train`; the
     /// partial-updating strategies fit them in their full step and fine-tune; null: off.
     const DistillTargets* distill = nullptr;
+    /// How the contribution strategies share the round's count among the tensors (plan k_share).
+    KShare kShare = KShare::Global;
 };
 
 struct RoundOutput {
