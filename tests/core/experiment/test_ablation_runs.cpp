@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The paper's ablations as plan options, run on a Fashion-MNIST subset: reinit_every, fu_start, rewind,
-// and distillation from FU's model.
+// distillation from FU's model, and k_share.
 #include "RunFixtures.h"
 #include "TestSupport.h"
 #include "dpu/Cost.h"
@@ -219,6 +219,42 @@ private Q_SLOTS:
             QCOMPARE(resumed[i].deviceSha256, distilled[i].deviceSha256);
             QCOMPARE(resumed[i].candidateValAccuracy, distilled[i].candidateValAccuracy);
         }
+    }
+
+    /// k_share: every share changes round(k I) weights a round; "layer" gives each tensor its
+    /// own share k (within one weight), the global top-k does not (it favours the output
+    /// layer), and "mass" follows neither exactly.
+    void kShareSplitsTheCountAmongTensors()
+    {
+        std::map<dpu::KShare, std::vector<dpu::RoundRecord>> records;
+        dpu::RunObserver quiet;
+        for (dpu::KShare share : {dpu::KShare::Global, dpu::KShare::Layer, dpu::KShare::Mass}) {
+            dpu::Plan p = smallPlan({"dpu"}, 2);
+            p.kShare = share;
+            records[share] = run(p, quiet);
+        }
+        auto spread = [](const dpu::RoundRecord& r) { // the largest gap of a tensor's share to k
+            double gap = 0;
+            for (const auto& l : r.layers)
+                gap = std::max(gap, std::abs(static_cast<double>(l.updated) - 0.05 * static_cast<double>(l.total)));
+            return gap;
+        };
+        for (const auto& [share, rs] : records) {
+            QVERIFY(rs.at(0).deployed); // round 1 always deploys (over a random model)
+            for (const auto& r : rs) {
+                if (!r.deployed)
+                    continue;
+                int64_t total = 0;
+                for (const auto& l : r.layers)
+                    total += l.total;
+                QCOMPARE(r.updatedWeights, dpu::updatedCount(total, 0.05));
+                if (share == dpu::KShare::Layer)
+                    QVERIFY2(spread(r) <= 1.0, qPrintable(QString("round %1: %2").arg(r.round).arg(spread(r))));
+                else
+                    QVERIFY2(spread(r) > 10, qPrintable(QString("round %1: %2").arg(r.round).arg(spread(r))));
+            }
+        }
+        QVERIFY(records[dpu::KShare::Mass][0].layers[0].updated != records[dpu::KShare::Global][0].layers[0].updated);
     }
 };
 
