@@ -275,6 +275,8 @@ RoundRecord RunSession::runUnit(size_t seedIndex, int round, size_t s, const Ten
     RoundOutput out = trainUnit(seedIndex, round, s, train, ctx, start, budget);
     if (plan_.deployed == DeployedForm::Int8)
         quantiseCandidate(out, st, start);
+    else if (isLossy(plan_.bundle.values) && !start.full && out.fitsBudget)
+        judgeDecoded(out, st, start, ctx.seed);
     restore(*network_, out.weights);
     const double candidateTest = accuracy(*network_, split_.test);
 

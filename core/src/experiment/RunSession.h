@@ -53,6 +53,9 @@ private:
     /// INT8 deployed model: the candidate quantised (the scales of a full update its own, else
     /// the devices'), its validation accuracy measured on that, and its masks the changed codes.
     void quantiseCandidate(RoundOutput& out, const StrategyState& st, const UnitStart& start);
+    /// Lossy bundle values: the candidate's validation accuracy measured on the weights the
+    /// devices would decode from its bundle, so that the deploy gate judges what ships.
+    void judgeDecoded(RoundOutput& out, const StrategyState& st, const UnitStart& start, uint64_t seed);
     /// Running sums, the devices' state and the unit's wall time into the record.
     void recordTotals(RoundRecord& r, StrategyState& st, int round, std::chrono::steady_clock::time_point t0) const;
     void writeResults(bool withCheckpoint);

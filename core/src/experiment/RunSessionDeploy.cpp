@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // RunSession, part two: what a deployed round ships (its kind, an INT8 candidate's codes, the bundle, the layer counts).
 #include "experiment/BundlePaths.h"
+#include "experiment/RoundPreview.h"
 #include "experiment/RunSession.h"
 #include "train/Evaluator.h"
 #include "train/Int8Quantiser.h"
@@ -47,6 +48,15 @@ void RunSession::quantiseCandidate(RoundOutput& out, const StrategyState& st, co
     for (size_t i = 0; i < out.weights.params.size(); ++i)
         if (out.weights.scales[i].defined())
             out.masks[i] = out.weights.params[i].ne(st.deployed.params[i]).to(torch::kFloat);
+}
+
+void RunSession::judgeDecoded(RoundOutput& out, const StrategyState& st, const UnitStart& start, uint64_t seed)
+{
+    // The devices' current model is the decoded one (deployUnit() measures it so), and a
+    // candidate's float weights can pass the gate while what its coding leaves of them would not.
+    const RoundPreview preview(*deviceUpdate_, shippedKind(start, st), st.deployed, seed, st.deviceVersion + 1);
+    restore(*network_, preview.decoded(out.weights));
+    out.valAccuracy = accuracy(*network_, split_.validation);
 }
 
 bundle::Kind RunSession::shippedKind(const UnitStart& start, const StrategyState& st) const
