@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 # One line per sweep cell of bench/ablations: its ablation value, re-initialised rounds, accuracy (mean ± std over seeds) and bytes.
-"""Usage: summarise.py SWEEP_DIR... (each merged by `dpu-cli sweep merge`)."""
+"""Usage: summarise.py [--to-fu] SWEEP_DIR... (each merged by `dpu-cli sweep merge`).
+
+--to-fu: per cell whose records hold FU beside DPU, DPU's difference to FU seed by seed (mean
+test accuracy over the rounds, and the last round), its bundle bytes over FU's, its deployed
+rounds and its quantisation loss (decoded against float candidate, deployed partial rounds)."""
 import json
 import statistics
 import sys
@@ -47,5 +51,50 @@ def main(dirs):
                   f"| {spread(finals)} | {spread(means)} | {round(statistics.mean(byts)):,} | {secs:.0f} |")
 
 
+def points(values):
+    """Mean ± sample std of values already in points, signed."""
+    if len(values) < 2:
+        return f"{values[0]:+.2f}" if values else "-"
+    return f"{statistics.mean(values):+.2f} ± {statistics.stdev(values):.2f}"
+
+
+def to_fu(dirs):
+    print("| sweep | cell | seeds | Δ to FU, mean over rounds (points) | Δ to FU, last round | bytes / FU's "
+          "| deployed rounds | quantisation loss (points) | per seed (mean over rounds) |")
+    print("|---|---|---|---:|---:|---:|---:|---:|---|")
+    for d in dirs:
+        cells = {}
+        with open(d if d.endswith(".jsonl") else d + "/results.jsonl") as f:  # a sweep, or its records kept
+            for line in f:
+                r = json.loads(line)
+                cell = cells.setdefault(json.dumps(r.get("axes", {}), sort_keys=True), {})
+                cell.setdefault(r.get("seed", 1), {}).setdefault(r["strategy"], []).append(r)
+        for axes, seeds in cells.items():
+            name = ", ".join(f"{k} {json.dumps(v)}" for k, v in json.loads(axes).items() if k != "strategies")
+            means, lasts, ratios, losses, deployed, total = [], [], [], [], 0, 0
+            for by in seeds.values():
+                if "fu" not in by or "dpu" not in by or len(by["fu"]) != len(by["dpu"]):
+                    continue  # a seed still running, or no FU to compare with
+                fu, dpu = (sorted(by[s], key=lambda r: r["round"]) for s in ("fu", "dpu"))
+                means.append(100 * (statistics.mean(r["test_accuracy"] for r in dpu)
+                                    - statistics.mean(r["test_accuracy"] for r in fu)))
+                lasts.append(100 * (dpu[-1]["test_accuracy"] - fu[-1]["test_accuracy"]))
+                ratios.append(dpu[-1]["cumulative_bundle_bytes"] / fu[-1]["cumulative_bundle_bytes"])
+                losses += [100 * (r["candidate_test_accuracy"] - r["test_accuracy"]) for r in dpu
+                           if r["deployed"] and r["bundle_kind"] != "full"]
+                deployed += sum(1 for r in dpu if r["deployed"])
+                total += len(dpu)
+            if not means:
+                continue
+            ratio = (f"{statistics.mean(ratios):.4f} ± {statistics.stdev(ratios):.4f}" if len(ratios) > 1
+                     else f"{ratios[0]:.4f}")
+            loss = f"{statistics.mean(losses):.2f}" if losses else "-"
+            print(f"| {d.rstrip('/').split('/')[-1].removesuffix('.jsonl')} | {name} | {len(means)} | {points(means)} | {points(lasts)} "
+                  f"| {ratio} | {deployed}/{total} | {loss} | {' / '.join(f'{m:+.2f}' for m in means)} |")
+
+
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    if sys.argv[1:2] == ["--to-fu"]:
+        to_fu(sys.argv[2:])
+    else:
+        main(sys.argv[1:])
