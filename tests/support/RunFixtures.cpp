@@ -5,9 +5,21 @@
 #include "dpu/RunFolder.h"
 #include "dpu/Runner.h"
 #include "dpu/Cost.h"
+#include <QTemporaryDir>
 #include <cstdio>
+#include <stdexcept>
 
 namespace dpu::test {
+
+std::vector<RoundRecord> stoppedAndResumed(const Plan& plan, size_t units)
+{
+    QTemporaryDir dir;
+    CancelAfterRounds stop(units);
+    if (!Runner(plan, {dir.path().toStdString(), false, &stop.control}).run(stop).cancelled)
+        throw std::runtime_error("the run ended before it was stopped after " + std::to_string(units) + " rounds");
+    RunObserver quiet;
+    return Runner(plan, {dir.path().toStdString(), true}).run(quiet).records;
+}
 
 std::string withoutTiming(RoundRecord record)
 {

@@ -28,6 +28,10 @@ struct CancelAfterRounds : RunObserver {
     }
 };
 
+/// The records of `plan` run in a temporary folder, stopped (through CancelAfterRounds) after
+/// `units` rounds and resumed there to the end: for comparing with an uninterrupted run.
+std::vector<RoundRecord> stoppedAndResumed(const Plan& plan, size_t units);
+
 /// A record of a round that deployed when analyticBytes > 0 (real bundle size bundleBytes),
 /// at test accuracy `accuracy`; cumulative fields are left 0 (see strategyRounds()).
 RoundRecord roundRecord(const std::string& strategy, uint64_t seed, int round, double accuracy,

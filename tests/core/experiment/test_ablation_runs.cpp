@@ -5,7 +5,6 @@
 #include "TestSupport.h"
 #include "dpu/Cost.h"
 #include "dpu/Runner.h"
-#include <QTemporaryDir>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -145,10 +144,7 @@ private Q_SLOTS:
         p.fuStart = dpu::FuStart::Fresh;
         dpu::RunObserver quiet;
         const auto whole = run(p, quiet);
-        dpu::test::CancelAfterRounds stop(2);
-        QTemporaryDir dir;
-        QVERIFY(dpu::Runner(p, {dir.path().toStdString(), false, &stop.control}).run(stop).cancelled);
-        const auto resumed = dpu::Runner(p, {dir.path().toStdString(), true}).run(quiet).records;
+        const auto resumed = dpu::test::stoppedAndResumed(p, 2);
         QCOMPARE(resumed.size(), whole.size());
         for (size_t i = 0; i < whole.size(); ++i) {
             QCOMPARE(resumed[i].deviceSha256, whole[i].deviceSha256);
@@ -210,10 +206,7 @@ private Q_SLOTS:
         }
         QCOMPARE(changed, (std::set<std::string>{"dpu", "rpu"}));
 
-        dpu::test::CancelAfterRounds stop(4);
-        QTemporaryDir dir;
-        QVERIFY(dpu::Runner(p, {dir.path().toStdString(), false, &stop.control}).run(stop).cancelled);
-        const auto resumed = dpu::Runner(p, {dir.path().toStdString(), true}).run(quiet).records;
+        const auto resumed = dpu::test::stoppedAndResumed(p, 4);
         QCOMPARE(resumed.size(), distilled.size());
         for (size_t i = 0; i < resumed.size(); ++i) {
             QCOMPARE(resumed[i].deviceSha256, distilled[i].deviceSha256);

@@ -141,12 +141,10 @@ private Q_SLOTS:
     void resumesWithItsScales()
     {
         const dpu::Plan plan = int8Plan(dpu::RunMode::Multi, {"dpu"}, 0.05);
-        QTemporaryDir whole, parts;
+        QTemporaryDir whole;
         dpu::RunObserver quiet;
         const auto records = dpu::Runner(plan, {whole.path().toStdString()}).run(quiet).records;
-        dpu::test::CancelAfterRounds stop(2);
-        QVERIFY(dpu::Runner(plan, {parts.path().toStdString(), false, &stop.control}).run(stop).cancelled);
-        const auto resumed = dpu::Runner(plan, {parts.path().toStdString(), true}).run(quiet).records;
+        const auto resumed = dpu::test::stoppedAndResumed(plan, 2);
         QCOMPARE(resumed.size(), records.size());
         for (size_t i = 0; i < records.size(); ++i) {
             QCOMPARE(resumed[i].deviceSha256, records[i].deviceSha256);
