@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 # One line per sweep cell of bench/ablations: its ablation value, re-initialised rounds, accuracy (mean ± std over seeds) and bytes.
-"""Usage: summarise.py [--to-fu] SWEEP_DIR... (each merged by `dpu-cli sweep merge`).
+"""Usage: summarise.py [--to-fu [--fu RECORDS]] SWEEP_DIR... (each merged by `dpu-cli sweep merge`).
 
 --to-fu: per cell whose records hold FU beside DPU, DPU's difference to FU seed by seed (mean
 test accuracy over the rounds, and the last round), its bundle bytes over FU's, its deployed
-rounds and its quantisation loss (decoded against float candidate, deployed partial rounds)."""
+rounds and its quantisation loss (decoded against float candidate, deployed partial rounds).
+--fu RECORDS: FU's records (results.jsonl) for cells that hold none, by seed."""
 import json
 import statistics
 import sys
@@ -58,7 +59,7 @@ def points(values):
     return f"{statistics.mean(values):+.2f} ± {statistics.stdev(values):.2f}"
 
 
-def to_fu(dirs):
+def to_fu(dirs, fu_records=None):
     print("| sweep | cell | seeds | Δ to FU, mean over rounds (points) | Δ to FU, last round | bytes / FU's "
           "| deployed rounds | quantisation loss (points) | per seed (mean over rounds) |")
     print("|---|---|---|---:|---:|---:|---:|---:|---|")
@@ -67,10 +68,16 @@ def to_fu(dirs):
         with open(d if d.endswith(".jsonl") else d + "/results.jsonl") as f:  # a sweep, or its records kept
             for line in f:
                 r = json.loads(line)
-                cell = cells.setdefault(json.dumps(r.get("axes", {}), sort_keys=True), {})
+                # A seed of its own cell (a "seeds" axis) joins the family's other seeds.
+                axes = {k: v for k, v in r.get("axes", {}).items() if k not in ("seeds", "strategies")}
+                cell = cells.setdefault(json.dumps(axes, sort_keys=True), {})
                 cell.setdefault(r.get("seed", 1), {}).setdefault(r["strategy"], []).append(r)
         for axes, seeds in cells.items():
-            name = ", ".join(f"{k} {json.dumps(v)}" for k, v in json.loads(axes).items() if k != "strategies")
+            name = ", ".join(f"{k} {json.dumps(v)}" for k, v in json.loads(axes).items()
+                             if k not in ("strategies", "seeds"))
+            for seed, by in seeds.items():
+                if "fu" not in by and fu_records and seed in fu_records:
+                    by["fu"] = fu_records[seed]
             means, lasts, ratios, losses, deployed, total = [], [], [], [], 0, 0
             for by in seeds.values():
                 if "fu" not in by or "dpu" not in by or len(by["fu"]) != len(by["dpu"]):
@@ -95,6 +102,15 @@ def to_fu(dirs):
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--to-fu"]:
-        to_fu(sys.argv[2:])
+        args = sys.argv[2:]
+        fu = None
+        if args[:1] == ["--fu"]:
+            fu = {}
+            for line in open(args[1]):
+                r = json.loads(line)
+                if r["strategy"] == "fu":
+                    fu.setdefault(r["seed"], []).append(r)
+            args = args[2:]
+        to_fu(args, fu)
     else:
         main(sys.argv[1:])

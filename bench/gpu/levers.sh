@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Issue 26, section 3 on one GPU: the levers' three-seed confirmations on the fidelity setting
+# (bench/ablations/base-fidelity.json on CUDA), each (seed, family) its own sweep cell, the three
+# sweeps side by side (under NVIDIA MPS when nvidia-cuda-mps-control is there):
+#   fu     FU alone, seeds 1-3 (3 cells): every family's difference is to it
+#   exact  the paper's DPU, k = 0.01, rewind false / true (6 cells)
+#   q4     q4 with coded biases, k = 0.0125, quant_aware false / true x rewind false / true (12 cells)
+# then prints bench/ablations/summarise.py --to-fu with FU's records beside each family.
+# Usage: bench/gpu/levers.sh [BUILD_DIR]     (default build-cuda)
+# Environment: OUT (default out/gpu), LIMIT (s for all, default 540), MPS (default: 1 when
+# nvidia-cuda-mps-control is there), DEVICE (cuda), ROUNDS/EPOCHS (a short smoke test on a CPU).
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+build="${1:-$root/build-cuda}"
+out="${OUT:-$root/out/gpu}/levers"
+cli="$build/app/cli/dpu-cli"
+rm -rf "$out"
+mkdir -p "$out"
+export OMP_WAIT_POLICY=passive
+mps="${MPS:-$(command -v nvidia-cuda-mps-control > /dev/null && echo 1 || echo 0)}"
+if [[ "$mps" == 1 ]]; then
+  export CUDA_MPS_PIPE_DIRECTORY="${CUDA_MPS_PIPE_DIRECTORY:-/tmp/dpu-mps-pipe}" CUDA_MPS_LOG_DIRECTORY="${CUDA_MPS_LOG_DIRECTORY:-/tmp/dpu-mps-log}"
+  mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
+  nvidia-cuda-mps-control -d || { echo "levers: nvidia-cuda-mps-control -d failed" >&2; exit 1; }
+  trap 'echo quit | nvidia-cuda-mps-control' EXIT
+  echo "MPS: on"
+fi
+
+python3 - "$root/bench/ablations/base-fidelity.json" "$out/base.json" "${DEVICE:-cuda}" "${ROUNDS:-}" "${EPOCHS:-}" <<'PY'
+import json, sys
+plan = json.load(open(sys.argv[1]))
+plan["device"] = sys.argv[3]
+if sys.argv[4]: plan["split"]["rounds"] = int(sys.argv[4])
+if sys.argv[5]: plan["train"]["epochs"] = int(sys.argv[5])
+json.dump(plan, open(sys.argv[2], "w"), indent=1)
+PY
+seeds='"seeds": [[1], [2], [3]]'
+echo "{\"base\": \"base.json\", \"axes\": {$seeds, \"strategies\": [[\"fu\"]]}}" > "$out/fu.json"
+echo "{\"base\": \"base.json\", \"axes\": {$seeds, \"strategies\": [[\"dpu\"]], \"rewind\": [false, true]}}" > "$out/exact.json"
+echo "{\"base\": \"base.json\", \"axes\": {$seeds, \"strategies\": [[\"dpu\"]], \"k\": [0.0125], \"bundle.values\": [\"q4\"],
+  \"bundle.dense_tensors\": [\"coded\"], \"bundle.quant_aware\": [false, true], \"rewind\": [false, true]}}" > "$out/q4.json"
+
+start=$(date +%s)
+for s in fu exact q4; do
+  jobs=$(python3 -c "import json, math; a = json.load(open('$out/$s.json'))['axes']; print(math.prod(len(v) for v in a.values()))")
+  timeout "${LIMIT:-540}" "$cli" sweep run "$out/$s.json" --out "$out/$s" --backend local --jobs "$jobs" > "$out/$s.log" 2>&1 &
+done
+wait
+echo "levers: $(( $(date +%s) - start )) s for the three sweeps side by side"
+failed=0
+for s in fu exact q4; do
+  "$cli" sweep merge "$out/$s" > /dev/null 2>&1 || { echo "levers: $s did not finish; the end of $out/$s.log:"; tail -n 3 "$out/$s.log"; failed=1; }
+done
+python3 "$root/bench/ablations/summarise.py" --to-fu --fu "$out/fu/results.jsonl" "$out/exact" "$out/q4"
+exit "$failed"
