@@ -18,23 +18,13 @@ cli="$build/app/cli/dpu-cli"
 rm -rf "$out"
 mkdir -p "$out"
 export OMP_WAIT_POLICY=passive
+source "$root/bench/gpu/sweep-common.sh"
 mps="${MPS:-$(command -v nvidia-cuda-mps-control > /dev/null && echo 1 || echo 0)}"
 if [[ "$mps" == 1 ]]; then
-  export CUDA_MPS_PIPE_DIRECTORY="${CUDA_MPS_PIPE_DIRECTORY:-/tmp/dpu-mps-pipe}" CUDA_MPS_LOG_DIRECTORY="${CUDA_MPS_LOG_DIRECTORY:-/tmp/dpu-mps-log}"
-  mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
-  nvidia-cuda-mps-control -d || { echo "levers: nvidia-cuda-mps-control -d failed" >&2; exit 1; }
-  trap 'echo quit | nvidia-cuda-mps-control' EXIT
-  echo "MPS: on"
+  start_mps levers
 fi
 
-python3 - "$root/bench/ablations/base-fidelity.json" "$out/base.json" "${DEVICE:-cuda}" "${ROUNDS:-}" "${EPOCHS:-}" <<'PY'
-import json, sys
-plan = json.load(open(sys.argv[1]))
-plan["device"] = sys.argv[3]
-if sys.argv[4]: plan["split"]["rounds"] = int(sys.argv[4])
-if sys.argv[5]: plan["train"]["epochs"] = int(sys.argv[5])
-json.dump(plan, open(sys.argv[2], "w"), indent=1)
-PY
+device_plan "$root/bench/ablations/base-fidelity.json" "$out/base.json"
 seeds='"seeds": [[1], [2], [3]]'
 echo "{\"base\": \"base.json\", \"axes\": {$seeds, \"strategies\": [[\"fu\"]]}}" > "$out/fu.json"
 echo "{\"base\": \"base.json\", \"axes\": {$seeds, \"strategies\": [[\"dpu\"]], \"rewind\": [false, true]}}" > "$out/exact.json"

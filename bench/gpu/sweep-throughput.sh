@@ -19,23 +19,13 @@ steps=" ${STEPS:-plan one ksweep} "
 cli="$build/app/cli/dpu-cli"
 mkdir -p "$out"
 export OMP_WAIT_POLICY=passive
+source "$root/bench/gpu/sweep-common.sh"
 if [[ "${MPS:-0}" == 1 ]]; then
-  export CUDA_MPS_PIPE_DIRECTORY="${CUDA_MPS_PIPE_DIRECTORY:-/tmp/dpu-mps-pipe}" CUDA_MPS_LOG_DIRECTORY="${CUDA_MPS_LOG_DIRECTORY:-/tmp/dpu-mps-log}"
-  mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
-  nvidia-cuda-mps-control -d || { echo "sweep-throughput: nvidia-cuda-mps-control -d failed" >&2; exit 1; }
-  trap 'echo quit | nvidia-cuda-mps-control' EXIT
-  echo "MPS: on"
+  start_mps sweep-throughput
 fi
 
 # The base plan: bench/fidelity.json on DEVICE (ROUNDS and EPOCHS shorten it for a smoke test).
-python3 - "$root/bench/fidelity.json" "$out/base.json" "${DEVICE:-cuda}" "${ROUNDS:-}" "${EPOCHS:-}" <<'PY'
-import json, sys
-plan = json.load(open(sys.argv[1]))
-plan["device"] = sys.argv[3]
-if sys.argv[4]: plan["split"]["rounds"] = int(sys.argv[4])
-if sys.argv[5]: plan["train"]["epochs"] = int(sys.argv[5])
-json.dump(plan, open(sys.argv[2], "w"), indent=1)
-PY
+device_plan "$root/bench/fidelity.json" "$out/base.json"
 cat > "$out/plan-sweep.json" <<JSON
 {"base": "base.json", "axes": {"seeds": [[1], [2], [3]], "strategies": [["fu"], ["dpu"], ["gcpu"], ["rpu"]]}}
 JSON
