@@ -373,11 +373,8 @@ RoundOutput RunSession::trainUnit(size_t seedIndex, int round, size_t s, const T
     }
     if (plan_.deployed == DeployedForm::Int8 && !start.full)
         in.int8Scales = &st.deployed.scales;
-    DistillTargets targets;
-    if (plan_.distill.enabled() && !start.full) {
-        targets = teacherTargets(*network_, fuOfRound(seedIndex, round, train, ctx).weights, train, plan_.distill);
-        in.distill = &targets;
-    }
+    if (plan_.distill.enabled() && !start.full)
+        in.distill = &teacherTargetsOf(seedIndex, round, train, ctx);
     RoundOutput out = strategy.runRound(in);
     budget = in.budgetBytes;
     if (!out.fitsBudget)
@@ -398,7 +395,17 @@ const RoundOutput& RunSession::fuOfRound(size_t seedIndex, int round, const Tens
     const RoundInput in{*network_, train, split_.validation, randomModel_, plan_.train, 1.0, unitSeed, ctx};
     teacher_ = createStrategy("fu", plan_)->runRound(in); // dense: a sparse plan's FU prunes afterwards
     teacherRound_ = round;
+    teacherTargets_ = DistillTargets{};
     return teacher_;
+}
+
+const DistillTargets& RunSession::teacherTargetsOf(size_t seedIndex, int round, const TensorDataset& train,
+                                                   const TrainContext& ctx)
+{
+    const RoundOutput& teacher = fuOfRound(seedIndex, round, train, ctx);
+    if (!teacherTargets_.logProbs.defined()) // the strategies restore their own start afterwards
+        teacherTargets_ = teacherTargets(*network_, teacher.weights, train, plan_.distill);
+    return teacherTargets_;
 }
 
 void RunSession::recordTotals(RoundRecord& r, StrategyState& st, int round,

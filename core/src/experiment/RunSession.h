@@ -9,6 +9,7 @@
 #include "experiment/DeviceUpdate.h"
 #include "models/Network.h"
 #include "strategies/Strategy.h"
+#include "train/Distillation.h"
 #include <chrono>
 #include <memory>
 
@@ -45,6 +46,10 @@ private:
     /// with FU's own unit seed): distillation's teacher. Kept for the round, so FU's own unit and
     /// every strategy of the round share one training; not owned by the caller.
     const RoundOutput& fuOfRound(size_t seedIndex, int round, const TensorDataset& train, const TrainContext& ctx);
+    /// The soft targets of fuOfRound()'s model on `train`, computed once per round for every
+    /// strategy that distils.
+    const DistillTargets& teacherTargetsOf(size_t seedIndex, int round, const TensorDataset& train,
+                                           const TrainContext& ctx);
     /// A candidate that passed the gate: its bundle, the devices' new state and accuracy.
     void deployUnit(RoundRecord& r, StrategyState& st, const UnitStart& start, const RoundOutput& out,
                     double candidateTest, int64_t budget);
@@ -90,6 +95,7 @@ private:
     std::vector<StrategyState> states_;
     int teacherRound_ = 0; ///< the round teacher_ is FU's candidate of (0: none)
     RoundOutput teacher_;
+    DistillTargets teacherTargets_; ///< of teacher_; undefined logProbs: not computed yet
     // Across the run.
     std::vector<RoundRecord> records_;
     int64_t resumeFrom_ = 0;
