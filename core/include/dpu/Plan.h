@@ -146,6 +146,9 @@ struct Plan {
     /// FU prunes what it trains to the same sparsity (the paper's Table 3)
     DeployedForm deployed = DeployedForm::Fp32;
     double deployedSparsity = 0.5; ///< sparse: share of each partial tensor's weights that are zero
+    /// An INT8 model's partial rounds: whose output channels may get a larger scale when their
+    /// weights outgrow ±127 codes (the channel's codes are then re-coded and shipped with it)
+    Int8Rescale int8Rescale = Int8Rescale::Never;
     TrainSpec train;
     DistillSpec distill;
     BundleSpec bundle;

@@ -34,6 +34,10 @@ enum class FuStart { Seeded, Fresh, Last };
 /// the share k of its own weights; Mass: each tensor's count is proportional to its
 /// contributions' sum, the largest within it.
 enum class KShare { Global, Layer, Mass };
+/// int8_rescale: in an INT8 model's partial rounds, which tensors' channels may grow their scale
+/// where a weight outgrows ±127 codes. Never: round 1's scales stay (the paper); Output: the
+/// last partial tensor (the classifier, few channels); All: every partial tensor.
+enum class Int8Rescale { Never, Output, All };
 /// fleet.delivery: how a round's delta goes out: as the link preset says (LoRaWAN: multicast;
 /// cellular and BLE: unicast), or forced.
 enum class DeliveryChoice { Preset, Multicast, Unicast };
@@ -62,6 +66,7 @@ template <> const std::vector<EnumName<RunMode>>& enumNames<RunMode>();
 template <> const std::vector<EnumName<ComputeDevice>>& enumNames<ComputeDevice>();
 template <> const std::vector<EnumName<FuStart>>& enumNames<FuStart>();
 template <> const std::vector<EnumName<KShare>>& enumNames<KShare>();
+template <> const std::vector<EnumName<Int8Rescale>>& enumNames<Int8Rescale>();
 template <> const std::vector<EnumName<DeliveryChoice>>& enumNames<DeliveryChoice>();
 template <> const std::vector<EnumName<DeployedForm>>& enumNames<DeployedForm>();
 

@@ -90,6 +90,13 @@ template <> const std::vector<EnumName<KShare>>& enumNames<KShare>()
     return names;
 }
 
+template <> const std::vector<EnumName<Int8Rescale>>& enumNames<Int8Rescale>()
+{
+    static const std::vector<EnumName<Int8Rescale>> names{
+        {Int8Rescale::Never, "never"}, {Int8Rescale::Output, "output"}, {Int8Rescale::All, "all"}};
+    return names;
+}
+
 template <> const std::vector<EnumName<DeliveryChoice>>& enumNames<DeliveryChoice>()
 {
     static const std::vector<EnumName<DeliveryChoice>> names{

@@ -87,6 +87,24 @@ FieldBinding deployedSparsityField()
     return b;
 }
 
+/// int8_rescale: an INT8 model's scales; a float or sparse model has none to grow.
+FieldBinding int8RescaleField()
+{
+    FieldBinding b = advanced(choice<Int8Rescale>(
+        "int8_rescale", [](Plan& p) -> Int8Rescale& { return p.int8Rescale; }, Write::Set,
+        "`deployed` int8, partial rounds: whose output channels get a larger scale where a weight outgrows the "
+        "±127 codes (the partial-updating strategies then train those tensors without the clamp, and the grown "
+        "channel's codes are re-coded and shipped with its scale): `never` (round 1's scales stay, the paper), "
+        "`output` (the last partial tensor, the classifier) or `all`"));
+    b.check = [range = b.check](const Plan& p) {
+        if (range)
+            range(p);
+        require(p.int8Rescale == Int8Rescale::Never || p.deployed == DeployedForm::Int8, "int8_rescale",
+                "only an INT8 model has scales to grow; expected deployed \"int8\" or no int8_rescale");
+    };
+    return b;
+}
+
 /// distill.*: the weight switches distillation on; a temperature without it would do nothing.
 std::vector<FieldBinding> distillFields()
 {
@@ -204,6 +222,7 @@ std::vector<FieldBinding> splitAndMethod()
                                 "updates it once with iterative rewinding (20 % of the remaining weights per step)"));
     t.push_back(deployedField());
     t.push_back(deployedSparsityField());
+    t.push_back(int8RescaleField());
     return t;
 }
 

@@ -100,7 +100,10 @@ void RunSession::prepare()
         deviceConfig.secretKey.assign(key.begin(), key.end());
     }
     deviceUpdate_ = std::make_unique<DeviceUpdate>(*network_, deviceConfig);
-    for (auto& p : network_->parameters()) {
+    const auto params = network_->parameters();
+    int8Grid_.unclamped.assign(params.size(), false);
+    for (size_t i = 0; i < params.size(); ++i) {
+        const auto& p = params[i];
         if (p.tensor.dim() > 1) {
             partialNames_.push_back(p.name);
             partialSizes_.push_back(p.tensor.numel());
@@ -110,6 +113,10 @@ void RunSession::prepare()
             if (plan_.deployed == DeployedForm::Int8) {
                 cost_.valueBits = 8;
                 cost_.scaleValues += p.tensor.size(0);
+                // int8_rescale output: the last partial tensor wins, as the loop goes on.
+                if (plan_.int8Rescale == Int8Rescale::Output)
+                    int8Grid_.unclamped.assign(params.size(), false);
+                int8Grid_.unclamped[i] = plan_.int8Rescale != Int8Rescale::Never;
             }
         } else {
             cost_.denseWeights += p.tensor.numel();
@@ -372,7 +379,7 @@ RoundOutput RunSession::trainUnit(size_t seedIndex, int round, size_t s, const T
         in.sparsity = plan_.deployedSparsity;
     }
     if (plan_.deployed == DeployedForm::Int8 && !start.full)
-        in.int8Scales = &st.deployed.scales;
+        in.int8 = &int8GridOf(st);
     if (plan_.distill.enabled() && !start.full)
         in.distill = &teacherTargetsOf(seedIndex, round, train, ctx);
     RoundOutput out = strategy.runRound(in);
@@ -384,6 +391,12 @@ RoundOutput RunSession::trainUnit(size_t seedIndex, int round, size_t s, const T
     if (policy.keepsServerModel) // kept whether or not the round deploys
         st.server = std::move(out.server);
     return out;
+}
+
+const Int8Grid& RunSession::int8GridOf(const StrategyState& st)
+{
+    int8Grid_.scales = &st.deployed.scales;
+    return int8Grid_;
 }
 
 const RoundOutput& RunSession::fuOfRound(size_t seedIndex, int round, const TensorDataset& train,

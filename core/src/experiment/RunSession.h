@@ -10,6 +10,7 @@
 #include "models/Network.h"
 #include "strategies/Strategy.h"
 #include "train/Distillation.h"
+#include "train/Int8Grid.h"
 #include <chrono>
 #include <memory>
 
@@ -50,13 +51,17 @@ private:
     /// strategy that distils.
     const DistillTargets& teacherTargetsOf(size_t seedIndex, int round, const TensorDataset& train,
                                            const TrainContext& ctx);
+    /// The quantiser an INT8 model's partial round trains through: `st`'s deployed scales and
+    /// the tensors int8_rescale lets grow (owned by the session, valid until the next call).
+    const Int8Grid& int8GridOf(const StrategyState& st);
     /// A candidate that passed the gate: its bundle, the devices' new state and accuracy.
     void deployUnit(RoundRecord& r, StrategyState& st, const UnitStart& start, const RoundOutput& out,
                     double candidateTest, int64_t budget);
     /// The bundle a deployed unit ships: full, a delta, or a delta from the regenerated seed.
     bundle::Kind shippedKind(const UnitStart& start, const StrategyState& st) const;
     /// INT8 deployed model: the candidate quantised (the scales of a full update its own, else
-    /// the devices'), its validation accuracy measured on that, and its masks the changed codes.
+    /// the devices', grown where int8_rescale lets a clipping channel grow), its validation
+    /// accuracy measured on that, and its masks the changed codes.
     void quantiseCandidate(RoundOutput& out, const StrategyState& st, const UnitStart& start);
     /// Lossy bundle values: the candidate's validation accuracy measured on the weights the
     /// devices would decode from its bundle, so that the deploy gate judges what ships.
@@ -96,6 +101,7 @@ private:
     int teacherRound_ = 0; ///< the round teacher_ is FU's candidate of (0: none)
     RoundOutput teacher_;
     DistillTargets teacherTargets_; ///< of teacher_; undefined logProbs: not computed yet
+    Int8Grid int8Grid_; ///< unclamped: per parameter, from plan int8_rescale; scales: int8GridOf()
     // Across the run.
     std::vector<RoundRecord> records_;
     int64_t resumeFrom_ = 0;

@@ -7,13 +7,29 @@
 #include "train/Int8Quantiser.h"
 #include "util/AtomicFile.h"
 #include "util/Sha256Hex.h"
+#include <algorithm>
 #include <filesystem>
 
 namespace dpu {
 
+namespace {
+
+/// The scale values (one per output channel) `a` and `b` hold differently.
+int64_t changedScaleCount(const Weights& a, const Weights& b)
+{
+    int64_t n = 0;
+    for (size_t i = 0; i < a.scales.size() && i < b.scales.size(); ++i)
+        if (a.scales[i].defined() && b.scales[i].defined())
+            n += a.scales[i].ne(b.scales[i]).sum().item<int64_t>();
+    return n;
+}
+
+} // namespace
+
 void RunSession::deployUnit(RoundRecord& r, StrategyState& st, const UnitStart& start, const RoundOutput& out,
                             double candidateTest, int64_t budget)
 {
+    const int64_t grown = start.full ? 0 : changedScaleCount(out.weights, st.deployed);
     deployBundle(r, st, shippedKind(start, st), out.weights);
     if (budget >= 0 && r.bundleBytes > budget) // the preview wrote this very bundle
         throw InternalError("round " + std::to_string(r.round) + " of " + r.strategy + ": its bundle of "
@@ -28,17 +44,25 @@ void RunSession::deployUnit(RoundRecord& r, StrategyState& st, const UnitStart& 
     }
     if (start.reinit)
         st.lastReinitSamples = r.samples;
-    r.analyticBits = start.full ? deployedFullRoundBits(cost_) : partialRoundBits(cost_, r.k);
     r.layers = layerUpdates(start.full ? MaskSet{} : out.masks, true);
     for (const auto& l : r.layers)
         r.updatedWeights += l.updated;
+    r.analyticBits = start.full ? deployedFullRoundBits(cost_) : partialRoundBits(cost_, r.k);
+    if (grown > 0) { // int8_rescale: a grown channel's re-coded weights ship too, and its scale
+        const double changed = static_cast<double>(r.updatedWeights) / static_cast<double>(cost_.partialWeights);
+        r.analyticBits = partialRoundBits(cost_, std::max(r.k, changed)) + 32.0 * static_cast<double>(grown);
+    }
 }
 
 void RunSession::quantiseCandidate(RoundOutput& out, const StrategyState& st, const UnitStart& start)
 {
-    // A full update brings its own scales (the base's are fixed from then on); a partial one keeps
-    // the devices' scales and changes codes, so what differs is what it ships.
+    // A full update brings its own scales; a partial one keeps the devices' scales and changes
+    // codes, so what differs is what it ships. With int8_rescale, a channel whose weights outgrew
+    // its scale (trained unclamped, int8GridOf()) gets a larger one and all of its codes anew.
     out.weights.scales = start.full ? int8Scales(out.weights.params) : st.deployed.scales; // tensors never written in place
+    for (size_t i = 0; !start.full && i < out.weights.scales.size(); ++i)
+        if (int8Grid_.isUnclamped(i) && out.weights.scales[i].defined())
+            out.weights.scales[i] = grownScale(out.weights.params[i], out.weights.scales[i]);
     quantiseInPlace(out.weights);
     restore(*network_, out.weights);
     out.valAccuracy = accuracy(*network_, split_.validation); // the gate judges the INT8 model

@@ -81,7 +81,7 @@ TrainOptions fineTuneOptions(const RoundInput& in, int iteration, const MaskSet&
 {
     const uint64_t unitSeed = in.unitSeed;
     TrainOptions fine;
-    fine.int8Scales = in.int8Scales;
+    fine.int8 = in.int8;
     fine.distill = in.distill;
     fine.phase = Phase::FineTune;
     fine.shuffleSeed = deriveSeed(unitSeed, 2, static_cast<uint64_t>(iteration));
@@ -115,7 +115,7 @@ RoundOutput ContributionUpdating::runRound(const RoundInput& in)
     full.localContribution = needLocal ? &local : nullptr;
     full.selectBest = false;
     full.masks = in.pattern; // a sparse model's zeros do not train
-    full.int8Scales = in.int8Scales;
+    full.int8 = in.int8;
     full.distill = in.distill;
     trainNetwork(net, in.train, in.validation, in.spec, full, in.ctx);
 

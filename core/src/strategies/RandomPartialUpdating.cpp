@@ -70,7 +70,7 @@ RoundOutput RandomPartialUpdating::runRound(const RoundInput& in)
     opt.phase = Phase::FineTune;
     opt.shuffleSeed = deriveSeed(in.unitSeed, 2);
     opt.masks = &out.masks;
-    opt.int8Scales = in.int8Scales;
+    opt.int8 = in.int8;
     opt.distill = in.distill;
     const TrainResult r = trainNetwork(in.network, in.train, in.validation, in.spec, opt, in.ctx);
     out.valAccuracy = r.bestValAccuracy;

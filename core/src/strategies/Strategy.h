@@ -6,6 +6,7 @@
 #include "models/Network.h"
 #include "strategies/BundlePreview.h"
 #include "train/Distillation.h"
+#include "train/Int8Grid.h"
 #include "train/TrainContext.h"
 #include "train/Weights.h"
 #include <memory>
@@ -43,9 +44,9 @@ struct RoundInput {
     /// FU on a sparse deployed model: prune what it trains to this sparsity (pruneToSparsity());
     /// 0: keep it dense.
     double sparsity = 0;
-    /// An INT8 deployed model's scales (Weights::scales of the start): the partial-updating
-    /// strategies train through its quantiser; null: a float model (FU: quantised afterwards).
-    const std::vector<torch::Tensor>* int8Scales = nullptr;
+    /// An INT8 deployed model's quantiser (the start's Weights::scales, plan int8_rescale): the
+    /// partial-updating strategies train through it; null: a float model (FU: quantised afterwards).
+    const Int8Grid* int8 = nullptr;
     /// Distillation (plan distill): soft targets of FU's model of this round on `train`; the
     /// partial-updating strategies fit them in their full step and fine-tune; null: off.
     const DistillTargets* distill = nullptr;

@@ -45,6 +45,22 @@ torch::Tensor int8Dequantised(const torch::Tensor& codes, const torch::Tensor& s
     return (codes.to(torch::kFloat) * channelView(scale, codes.dim())).contiguous();
 }
 
+torch::Tensor int8Unclamped(const torch::Tensor& w, const torch::Tensor& scale)
+{
+    torch::NoGradGuard guard;
+    const torch::Tensor s = channelView(scale, w.dim());
+    return (torch::round(w.detach() / s) * s).contiguous();
+}
+
+torch::Tensor grownScale(const torch::Tensor& w, const torch::Tensor& scale)
+{
+    torch::NoGradGuard guard;
+    const torch::Tensor largest = std::get<0>(w.detach().abs().flatten(1).max(1)).to(torch::kFloat);
+    // A code clips where round(|w| / s) > 127: a weight at 127.5 steps or more (half to even).
+    const torch::Tensor clips = largest / scale >= float(kInt8MaxCode) + 0.5f;
+    return torch::where(clips, largest / float(kInt8MaxCode), scale).contiguous();
+}
+
 void quantiseInPlace(Weights& w)
 {
     torch::NoGradGuard guard;
@@ -53,18 +69,20 @@ void quantiseInPlace(Weights& w)
             w.params[i].copy_(int8Dequantised(int8Codes(w.params[i], w.scales[i]), w.scales[i]));
 }
 
-QuantisedView::QuantisedView(const std::vector<torch::Tensor>& params, const std::vector<torch::Tensor>* scales)
+QuantisedView::QuantisedView(const std::vector<torch::Tensor>& params, const Int8Grid* grid)
 {
-    if (!scales)
+    if (!grid || !grid->scales)
         return;
     torch::NoGradGuard guard;
+    const std::vector<torch::Tensor>& scales = *grid->scales;
     params_ = params;
     shadows_.resize(params.size());
-    for (size_t i = 0; i < params.size() && i < scales->size(); ++i) {
-        if (!(*scales)[i].defined())
+    for (size_t i = 0; i < params.size() && i < scales.size(); ++i) {
+        if (!scales[i].defined())
             continue;
         shadows_[i] = params[i].detach().clone();
-        params[i].detach().copy_(int8Dequantised(int8Codes(params[i], (*scales)[i]), (*scales)[i]));
+        params[i].detach().copy_(grid->isUnclamped(i) ? int8Unclamped(params[i], scales[i])
+                                                      : int8Dequantised(int8Codes(params[i], scales[i]), scales[i]));
     }
 }
 

@@ -2,6 +2,7 @@
 // An INT8 deployed model's quantiser: per-output-channel scales, int8 codes, and the straight-through view.
 #pragma once
 #include "models/Network.h"
+#include "train/Int8Grid.h"
 #include "train/Weights.h"
 #include <torch/torch.h>
 #include <vector>
@@ -24,16 +25,26 @@ torch::Tensor int8Codes(const torch::Tensor& w, const torch::Tensor& scale);
 /// from its file (bit for bit: one float multiply per element).
 torch::Tensor int8Dequantised(const torch::Tensor& codes, const torch::Tensor& scale);
 
+/// round(w / scale) * scale in float32 without the clamp: what int8Dequantised(int8Codes(.))
+/// gives where no code clips, and beyond ±127 steps where the clamp would clip.
+torch::Tensor int8Unclamped(const torch::Tensor& w, const torch::Tensor& scale);
+
+/// int8_rescale: `scale` grown to max |w| / 127 for each output channel of `w` whose largest
+/// weight would clip at ±127 codes, kept for the others (a new tensor; neither input changes).
+torch::Tensor grownScale(const torch::Tensor& w, const torch::Tensor& scale);
+
 /// Replaces every partial parameter of `w` that has a scale by int8Dequantised(int8Codes(.)).
 void quantiseInPlace(Weights& w);
 
 /// While alive, the network's partial parameters with a scale hold their quantised values; the
 /// float ("shadow") values come back at destruction. Training through it is the straight-
 /// through estimator (Rastegari et al., as the paper): forward and backward see the INT8 model,
-/// the optimiser steps the shadow weights with those gradients. Nothing when `scales` is null.
+/// the optimiser steps the shadow weights with those gradients. Tensors the grid marks unclamped
+/// are rounded to its steps without the clamp (int8Unclamped). Nothing when `grid` or its
+/// scales are null; the grid is not owned and must outlive the view.
 class QuantisedView {
 public:
-    QuantisedView(const std::vector<torch::Tensor>& params, const std::vector<torch::Tensor>* scales);
+    QuantisedView(const std::vector<torch::Tensor>& params, const Int8Grid* grid);
     ~QuantisedView();
     QuantisedView(const QuantisedView&) = delete;
     QuantisedView& operator=(const QuantisedView&) = delete;

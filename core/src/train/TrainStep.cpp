@@ -8,12 +8,12 @@ namespace dpu {
 
 TrainStep::TrainStep(Network& network, std::vector<torch::Tensor>& params, MaskedOptimizer& optimizer,
                      torch::Tensor& lossSum, const TensorDataset& data, int64_t batch, bool graphs,
-                     const std::vector<torch::Tensor>* int8Scales, const DistillTargets* distill)
+                     const Int8Grid* int8, const DistillTargets* distill)
     : network_(network), params_(params), optimizer_(optimizer), lossSum_(lossSum), data_(data), batch_(batch),
-      int8Scales_(int8Scales), distill_(distill)
+      int8_(int8), distill_(distill)
 {
     // The quantised view swaps tensors on the host between the steps' parts: not graphed (yet).
-    graphed_ = graphs && !int8Scales && graphsPossible(optimizer, data) && data.size() >= batch;
+    graphed_ = graphs && !int8 && graphsPossible(optimizer, data) && data.size() >= batch;
     if (!graphed_)
         return;
     optimizer_.setDeviceConstants(true);
@@ -70,7 +70,7 @@ void TrainStep::eager(const torch::Tensor& x, const torch::Tensor& y, const torc
         p.mutable_grad().reset(); // autograd then hands its buffer over instead of adding
     torch::Tensor loss;
     {
-        const QuantisedView quantised(params_, int8Scales_); // the shadow weights come back before the step
+        const QuantisedView quantised(params_, int8_); // the shadow weights come back before the step
         const torch::Tensor logits = network_.forward(x);
         loss = distill_ ? distillationLoss(logits, y, t, distill_->weight, distill_->temperature)
                         : torch::nn::functional::cross_entropy(logits, y);

@@ -4,6 +4,7 @@
 #include "data/Dataset.h"
 #include "models/Network.h"
 #include "train/Distillation.h"
+#include "train/Int8Grid.h"
 #include "train/MaskedOptimizer.h"
 #include "train/cuda/StepGraph.h"
 #include <torch/torch.h>
@@ -23,11 +24,11 @@ class TrainStep {
 public:
     /// `graphs` asks for graph mode; it is used only where possible (graphed() tells).
     /// Graph mode needs the caller to hold a cuda::SideStream for the step's lifetime.
-    /// With `int8Scales` (not owned), every step trains through the int8 quantiser (eagerly).
+    /// With `int8` (not owned), every step trains through the int8 quantiser (eagerly).
     /// With `distill` (not owned, rows in the data's order), the loss is distillationLoss().
     TrainStep(Network& network, std::vector<torch::Tensor>& params, MaskedOptimizer& optimizer, torch::Tensor& lossSum,
               const TensorDataset& data, int64_t batch, bool graphs,
-              const std::vector<torch::Tensor>* int8Scales = nullptr, const DistillTargets* distill = nullptr);
+              const Int8Grid* int8 = nullptr, const DistillTargets* distill = nullptr);
     ~TrainStep();
 
     /// True when full batches replay a CUDA graph.
@@ -50,7 +51,7 @@ private:
     torch::Tensor& lossSum_;
     const TensorDataset& data_;
     int64_t batch_;
-    const std::vector<torch::Tensor>* int8Scales_;
+    const Int8Grid* int8_;
     const DistillTargets* distill_;
     bool graphed_ = false;
     int warmups_ = 0;

@@ -25,11 +25,11 @@ TrainResult trainNetwork(Network& network, const TensorDataset& data, const Tens
     network.setTraining(true);
     // Graphs are captured on a side stream; it outlives everything below that queues work.
     std::optional<cuda::SideStream> side;
-    if (TrainStep::graphsPossible(*optimizer, data) && !options.int8Scales)
+    if (TrainStep::graphsPossible(*optimizer, data) && !options.int8)
         side.emplace();
     // Validation sees what a device would run: an INT8 model's quantised weights.
     auto validate = [&] {
-        const QuantisedView quantised(params, options.int8Scales);
+        const QuantisedView quantised(params, options.int8);
         return accuracy(network, validation);
     };
 
@@ -46,7 +46,7 @@ TrainResult trainNetwork(Network& network, const TensorDataset& data, const Tens
     // The loss sum stays on the data's device (in double, added in batch order): reading it back
     // per batch would stall a GPU once per batch. One tensor for the call: a graph writes into it.
     torch::Tensor lossSum = torch::zeros({}, torch::TensorOptions().dtype(torch::kDouble).device(device));
-    TrainStep step(network, params, *optimizer, lossSum, data, batch, side.has_value(), options.int8Scales,
+    TrainStep step(network, params, *optimizer, lossSum, data, batch, side.has_value(), options.int8,
                    options.distill);
     for (int epoch = 0; epoch < spec.epochs; ++epoch) {
         const double lr = learningRate(spec, epoch);

@@ -5,6 +5,7 @@
 #include "dpu/Plan.h"
 #include "models/Network.h"
 #include "train/Distillation.h"
+#include "train/Int8Grid.h"
 #include "train/TrainContext.h"
 #include "train/Weights.h"
 
@@ -15,9 +16,9 @@ struct TrainOptions {
     uint64_t shuffleSeed = 0;          ///< seeds the per-epoch sample order (our Rng, not torch's)
     const MaskSet* masks = nullptr;    ///< per parameter; null: every weight trains
     std::vector<torch::Tensor>* localContribution = nullptr; ///< accumulates c_local; null: off
-    /// INT8 deployed model: per parameter, the scales to train through (straight-through, see
-    /// QuantisedView) and to evaluate with; null: a float model. Not owned.
-    const std::vector<torch::Tensor>* int8Scales = nullptr;
+    /// INT8 deployed model: the quantiser to train through (straight-through, see QuantisedView)
+    /// and to evaluate with; null: a float model. Not owned.
+    const Int8Grid* int8 = nullptr;
     /// Distillation: soft targets on `data` (rows in its order) the loss also fits; null: the
     /// labels alone. Not owned.
     const DistillTargets* distill = nullptr;

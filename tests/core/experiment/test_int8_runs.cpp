@@ -9,6 +9,9 @@
 #include "dpu/Runner.h"
 #include <QFile>
 #include <QTemporaryDir>
+#include <algorithm>
+#include <cstdlib>
+#include <iterator>
 #include <map>
 
 namespace {
@@ -133,6 +136,54 @@ private Q_SLOTS:
                 QCOMPARE(tensors.at("fc1.bias").dtype, dpu::bundle::DType::F32); // biases stay float
             }
         }
+    }
+
+    /// int8_rescale output: DPU's partial rounds grow the classifier's scales where its weights
+    /// outgrew them (never shrink one) and keep every other tensor's; a grown channel is re-coded
+    /// so that its largest code is ±127 again, and its re-coded weights and scale are priced.
+    /// dpu-apply arrives at the engine's file after every round (deviceFiles()).
+    void rescaleGrowsTheOutputLayer()
+    {
+        const QString run = dir_.filePath(QStringLiteral("rescale"));
+        dpu::Plan plan = int8Plan(dpu::RunMode::Multi, {"dpu"}, 0.05);
+        plan.int8Rescale = dpu::Int8Rescale::Output;
+        dpu::validatePlan(plan);
+        dpu::RunObserver quiet;
+        const auto records = dpu::Runner(plan, {run.toStdString()}).run(quiet).records;
+        const auto files = deviceFiles(run, records, "dpu");
+        QVERIFY(files.size() >= 3);
+        dpu::CostModel cost{668672, 1034, 0};
+        cost.valueBits = 8;
+        cost.scaleValues = 512 + 512 + 10;
+        int64_t grownInRun = 0;
+        for (auto it = std::next(files.find(1)); it != files.end(); ++it) {
+            const auto &before = std::prev(it)->second, &now = it->second;
+            for (const char* kept : {"fc1.weight.scale", "fc2.weight.scale"})
+                QVERIFY(now.at(kept).values == before.at(kept).values);
+            const auto &scale = now.at("fc3.weight.scale").values, &was = before.at("fc3.weight.scale").values;
+            const auto& codes = now.at("fc3.weight").codes;
+            const size_t row = codes.size() / scale.size();
+            int64_t grown = 0;
+            for (size_t c = 0; c < scale.size(); ++c) {
+                QVERIFY(scale[c] >= was[c]);
+                if (scale[c] == was[c])
+                    continue;
+                ++grown;
+                int largest = 0;
+                for (size_t j = c * row; j < (c + 1) * row; ++j)
+                    largest = std::max(largest, std::abs(int(codes[j])));
+                QCOMPARE(largest, 127);
+            }
+            const auto r = std::find_if(records.begin(), records.end(), [&](const dpu::RoundRecord& x) {
+                return x.round == it->first && x.strategy == "dpu";
+            });
+            QVERIFY(r != records.end() && r->deployed);
+            const double changed = std::max(0.05, double(r->updatedWeights) / 668672.0);
+            QCOMPARE(r->analyticBits, grown > 0 ? dpu::partialRoundBits(cost, changed) + 32.0 * double(grown)
+                                                : dpu::partialRoundBits(cost, 0.05));
+            grownInRun += grown;
+        }
+        QVERIFY(grownInRun > 0); // one epoch on 300 samples already outgrows round 1's scales
     }
 
     /// The scales live in the checkpoint: a run cancelled after DPU's round 2 and resumed deploys

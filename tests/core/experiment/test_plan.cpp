@@ -148,6 +148,11 @@ private Q_SLOTS:
         QVERIFY(q.deployed == dpu::DeployedForm::Int8);
         QVERIFY(dpu::planToJson(q).find("\"deployed\": \"int8\"") != std::string::npos);
         QVERIFY(dpu::planToJson(q).find("deployed_sparsity") == std::string::npos);
+        QVERIFY(q.int8Rescale == dpu::Int8Rescale::Never && dpu::planToJson(q).find("int8_rescale") == std::string::npos);
+        const dpu::Plan r = dpu::parsePlan(R"({"deployed": "int8", "int8_rescale": "output"})");
+        QVERIFY(r.int8Rescale == dpu::Int8Rescale::Output);
+        QVERIFY(dpu::planToJson(r).find("\"int8_rescale\": \"output\"") != std::string::npos);
+        QCOMPARE(dpu::findPlanField("int8_rescale")->choices, (std::vector<std::string>{"never", "output", "all"}));
     }
 
     /// The link and fleet a plan is for (issue 23): plan keys, written only when set, read back

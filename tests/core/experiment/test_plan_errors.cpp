@@ -97,6 +97,10 @@ private Q_SLOTS:
                                                  << "budget.bytes_per_round" << "not yet supported with deployed \"int8\"";
         QTest::newRow("sparsity of an INT8 model") << R"({"deployed": "int8", "deployed_sparsity": 0.7})"
                                                    << "deployed_sparsity" << "only a sparse deployed model";
+        QTest::newRow("rescale of a float model") << R"({"int8_rescale": "output"})" << "int8_rescale"
+                                                  << "only an INT8 model has scales to grow";
+        QTest::newRow("rescale unknown") << R"({"deployed": "int8", "int8_rescale": "some"})" << "int8_rescale"
+                                         << "never";
     }
     void errorsNameTheField()
     {

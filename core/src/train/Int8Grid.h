@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: MIT
+// The INT8 quantiser a training call trains through: the deployed scales and which tensors train unclamped.
+#pragma once
+#include <torch/torch.h>
+#include <vector>
+
+namespace dpu {
+
+/// What QuantisedView rounds the partial weights to while an INT8 model's update trains.
+struct Int8Grid {
+    /// Per parameter: the scale of each output channel (Weights::scales); undefined for tensors
+    /// that stay float. Not owned; null: a float model.
+    const std::vector<torch::Tensor>* scales = nullptr;
+    /// Per parameter: round to the scale's steps without the ±127 clamp, because the channel's
+    /// scale grows after training where a weight outgrew it (plan int8_rescale). Empty or false:
+    /// the deployed codes' clamp.
+    std::vector<bool> unclamped;
+
+    /// Whether parameter `i` trains without the clamp.
+    bool isUnclamped(size_t i) const { return i < unclamped.size() && unclamped[i]; }
+};
+
+} // namespace dpu
