@@ -3,7 +3,7 @@
 # One line per sweep cell of bench/ablations: its ablation value, re-initialised rounds, accuracy (mean ± std over seeds) and bytes.
 """Usage: summarise.py [--to-fu [--fu RECORDS]] SWEEP_DIR... (each merged by `dpu-cli sweep merge`).
 
---to-fu: per cell whose records hold FU beside DPU, DPU's difference to FU seed by seed (mean
+--to-fu: per cell whose records hold FU beside DPU (or DPU and dpu-memory), each one's difference to FU seed by seed (mean
 test accuracy over the rounds, and the last round), its bundle bytes over FU's, its deployed
 rounds and its quantisation loss (decoded against float candidate, deployed partial rounds).
 --fu RECORDS: FU's records (results.jsonl) for cells that hold none, by seed."""
@@ -78,26 +78,34 @@ def to_fu(dirs, fu_records=None):
             for seed, by in seeds.items():
                 if "fu" not in by and fu_records and seed in fu_records:
                     by["fu"] = fu_records[seed]
-            means, lasts, ratios, losses, deployed, total = [], [], [], [], 0, 0
-            for by in seeds.values():
-                if "fu" not in by or "dpu" not in by or len(by["fu"]) != len(by["dpu"]):
-                    continue  # a seed still running, or no FU to compare with
-                fu, dpu = (sorted(by[s], key=lambda r: r["round"]) for s in ("fu", "dpu"))
-                means.append(100 * (statistics.mean(r["test_accuracy"] for r in dpu)
-                                    - statistics.mean(r["test_accuracy"] for r in fu)))
-                lasts.append(100 * (dpu[-1]["test_accuracy"] - fu[-1]["test_accuracy"]))
-                ratios.append(dpu[-1]["cumulative_bundle_bytes"] / fu[-1]["cumulative_bundle_bytes"])
-                losses += [100 * (r["candidate_test_accuracy"] - r["test_accuracy"]) for r in dpu
-                           if r["deployed"] and r["bundle_kind"] != "full"]
-                deployed += sum(1 for r in dpu if r["deployed"])
-                total += len(dpu)
-            if not means:
-                continue
-            ratio = (f"{statistics.mean(ratios):.4f} ± {statistics.stdev(ratios):.4f}" if len(ratios) > 1
-                     else f"{ratios[0]:.4f}")
-            loss = f"{statistics.mean(losses):.2f}" if losses else "-"
-            print(f"| {d.rstrip('/').split('/')[-1].removesuffix('.jsonl')} | {name} | {len(means)} | {points(means)} | {points(lasts)} "
-                  f"| {ratio} | {deployed}/{total} | {loss} | {' / '.join(f'{m:+.2f}' for m in means)} |")
+            # Every partial-updating strategy of the cell (DPU, or DPU beside dpu-memory) against FU.
+            others = sorted({s for by in seeds.values() for s in by if s != "fu"})
+            for strategy in others:
+                row(d, name + (f" · {strategy}" if len(others) > 1 else ""), seeds, strategy)
+
+
+def row(d, name, seeds, strategy):
+    """One line of the --to-fu table: `strategy` against FU, seed by seed."""
+    means, lasts, ratios, losses, deployed, total = [], [], [], [], 0, 0
+    for by in seeds.values():
+        if "fu" not in by or strategy not in by or len(by["fu"]) != len(by[strategy]):
+            continue  # a seed still running, or no FU to compare with
+        fu, dpu = (sorted(by[s], key=lambda r: r["round"]) for s in ("fu", strategy))
+        means.append(100 * (statistics.mean(r["test_accuracy"] for r in dpu)
+                            - statistics.mean(r["test_accuracy"] for r in fu)))
+        lasts.append(100 * (dpu[-1]["test_accuracy"] - fu[-1]["test_accuracy"]))
+        ratios.append(dpu[-1]["cumulative_bundle_bytes"] / fu[-1]["cumulative_bundle_bytes"])
+        losses += [100 * (r["candidate_test_accuracy"] - r["test_accuracy"]) for r in dpu
+                   if r["deployed"] and r["bundle_kind"] != "full"]
+        deployed += sum(1 for r in dpu if r["deployed"])
+        total += len(dpu)
+    if not means:
+        return
+    ratio = (f"{statistics.mean(ratios):.4f} ± {statistics.stdev(ratios):.4f}" if len(ratios) > 1
+             else f"{ratios[0]:.4f}")
+    loss = f"{statistics.mean(losses):.2f}" if losses else "-"
+    print(f"| {d.rstrip('/').split('/')[-1].removesuffix('.jsonl')} | {name} | {len(means)} | {points(means)} | {points(lasts)} "
+          f"| {ratio} | {deployed}/{total} | {loss} | {' / '.join(f'{m:+.2f}' for m in means)} |")
 
 
 if __name__ == "__main__":
