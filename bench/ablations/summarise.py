@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 # One line per sweep cell of bench/ablations: its ablation value, re-initialised rounds, accuracy (mean ± std over seeds) and bytes.
-"""Usage: summarise.py [--to-fu [--fu RECORDS]] SWEEP_DIR... (each merged by `dpu-cli sweep merge`).
+"""Usage: summarise.py [--to-fu [--fu RECORDS] [--from-round N]] SWEEP_DIR... (each merged by `dpu-cli sweep merge`).
 
 --to-fu: per cell whose records hold FU beside DPU (or DPU and dpu-memory), each one's difference to FU seed by seed (mean
 test accuracy over the rounds, and the last round), its bundle bytes over FU's, its deployed
 rounds and its quantisation loss (decoded against float candidate, deployed partial rounds).
---fu RECORDS: FU's records (results.jsonl) for cells that hold none, by seed."""
+--fu RECORDS: FU's records (results.jsonl) for cells that hold none, by seed.
+--from-round N: only rounds N and later (2: after the shared base a sparse or INT8 model's round 1
+deploys to every strategy), with a column of the weights or codes a deployed round changes."""
 import json
 import statistics
 import sys
@@ -59,10 +61,11 @@ def points(values):
     return f"{statistics.mean(values):+.2f} ± {statistics.stdev(values):.2f}"
 
 
-def to_fu(dirs, fu_records=None):
+def to_fu(dirs, fu_records=None, first=1):
+    changed = " changed per deployed round |" if first > 1 else ""
     print("| sweep | cell | seeds | Δ to FU, mean over rounds (points) | Δ to FU, last round | bytes / FU's "
-          "| deployed rounds | quantisation loss (points) | per seed (mean over rounds) |")
-    print("|---|---|---|---:|---:|---:|---:|---:|---|")
+          "| deployed rounds | quantisation loss (points) | per seed (mean over rounds) |" + changed)
+    print("|---|---|---|---:|---:|---:|---:|---:|---|" + ("---:|" if first > 1 else ""))
     for d in dirs:
         cells = {}
         with open(d if d.endswith(".jsonl") else d + "/results.jsonl") as f:  # a sweep, or its records kept
@@ -81,20 +84,22 @@ def to_fu(dirs, fu_records=None):
             # Every partial-updating strategy of the cell (DPU, or DPU beside dpu-memory) against FU.
             others = sorted({s for by in seeds.values() for s in by if s != "fu"})
             for strategy in others:
-                row(d, name + (f" · {strategy}" if len(others) > 1 else ""), seeds, strategy)
+                row(d, name + (f" · {strategy}" if len(others) > 1 else ""), seeds, strategy, first)
 
 
-def row(d, name, seeds, strategy):
-    """One line of the --to-fu table: `strategy` against FU, seed by seed."""
-    means, lasts, ratios, losses, deployed, total = [], [], [], [], 0, 0
+def row(d, name, seeds, strategy, first):
+    """One line of the --to-fu table: `strategy` against FU, seed by seed, over rounds `first` on."""
+    means, lasts, ratios, losses, deployed, total, changed = [], [], [], [], 0, 0, []
     for by in seeds.values():
         if "fu" not in by or strategy not in by or len(by["fu"]) != len(by[strategy]):
             continue  # a seed still running, or no FU to compare with
-        fu, dpu = (sorted(by[s], key=lambda r: r["round"]) for s in ("fu", strategy))
+        fu, dpu = (sorted((r for r in by[s] if r["round"] >= first), key=lambda r: r["round"])
+                   for s in ("fu", strategy))
         means.append(100 * (statistics.mean(r["test_accuracy"] for r in dpu)
                             - statistics.mean(r["test_accuracy"] for r in fu)))
         lasts.append(100 * (dpu[-1]["test_accuracy"] - fu[-1]["test_accuracy"]))
-        ratios.append(dpu[-1]["cumulative_bundle_bytes"] / fu[-1]["cumulative_bundle_bytes"])
+        ratios.append(sum(r["bundle_bytes"] for r in dpu) / sum(r["bundle_bytes"] for r in fu))
+        changed += [r["updated_weights"] for r in dpu if r["deployed"]]
         losses += [100 * (r["candidate_test_accuracy"] - r["test_accuracy"]) for r in dpu
                    if r["deployed"] and r["bundle_kind"] != "full"]
         deployed += sum(1 for r in dpu if r["deployed"])
@@ -105,7 +110,8 @@ def row(d, name, seeds, strategy):
              else f"{ratios[0]:.4f}")
     loss = f"{statistics.mean(losses):.2f}" if losses else "-"
     print(f"| {d.rstrip('/').split('/')[-1].removesuffix('.jsonl')} | {name} | {len(means)} | {points(means)} | {points(lasts)} "
-          f"| {ratio} | {deployed}/{total} | {loss} | {' / '.join(f'{m:+.2f}' for m in means)} |")
+          f"| {ratio} | {deployed}/{total} | {loss} | {' / '.join(f'{m:+.2f}' for m in means)} |"
+          + (f" {statistics.mean(changed):,.0f} |" if first > 1 else ""))
 
 
 if __name__ == "__main__":
@@ -119,6 +125,10 @@ if __name__ == "__main__":
                 if r["strategy"] == "fu":
                     fu.setdefault(r["seed"], []).append(r)
             args = args[2:]
-        to_fu(args, fu)
+        first = 1
+        if args[:1] == ["--from-round"]:
+            first = int(args[1])
+            args = args[2:]
+        to_fu(args, fu, first)
     else:
         main(sys.argv[1:])
