@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Issue 26's two GPU lines on one GPU, as sweeps side by side (under NVIDIA MPS when it is there):
+#   table3  the paper's Table 3 with ResNet20 on Fashion-MNIST (bench/table3/base.json with
+#           "model": "resnet20"): deployed fp32 | sparse | int8 x seeds 1-3, FU and DPU (9 cells)
+#   vgg     the VGGNet line (bench/gpu/vgg-line.json: {1000, 1000} x 10 rounds, 15 epochs, Adam
+#           0.005 x0.2 every 5 epochs): FU, q4 at k = 0.004 and ternary at k = 0.005, both with
+#           coded biases and the quantisation-aware fine-tune (about 0.002 of FU's bits), per seed
+# then prints bench/table3/summarise.py and bench/ablations/summarise.py --to-fu.
+# Usage: bench/gpu/paper-lines.sh [BUILD_DIR]     (default build-cuda)
+# Environment: OUT (default out/gpu), LIMIT (s for all, default 540), LINES (default "table3 vgg"),
+# VGG_SEEDS (default "1 2 3"), VGG_FAMILIES (default "q4 ternary"), MPS (default: 1 when nvidia-cuda-mps-control is there), DEVICE
+# (cuda), ROUNDS/EPOCHS/INITIAL/PER_ROUND (a short smoke test on a CPU).
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+build="${1:-$root/build-cuda}"
+out="${OUT:-$root/out/gpu}/paper-lines"
+cli="$build/app/cli/dpu-cli"
+lines=" ${LINES:-table3 vgg} "
+rm -rf "$out"
+mkdir -p "$out"
+export OMP_WAIT_POLICY=passive
+source "$root/bench/gpu/sweep-common.sh"
+mps="${MPS:-$(command -v nvidia-cuda-mps-control > /dev/null && echo 1 || echo 0)}"
+if [[ "$mps" == 1 ]]; then
+  start_mps paper-lines
+fi
+
+seeds=$(python3 -c "import sys; print(', '.join('[%s]' % s for s in sys.argv[1:]))" ${VGG_SEEDS:-1 2 3})
+sweeps=()
+if [[ "$lines" == *" table3 "* ]]; then
+  python3 -c "import json; p = json.load(open('$root/bench/table3/base.json')); p.update(model='resnet20', threads=1); p['name'] = 'table3-fashion-resnet20'; json.dump(p, open('$out/table3-cpu.json', 'w'))"
+  device_plan "$out/table3-cpu.json" "$out/table3-base.json"
+  echo '{"base": "table3-base.json", "axes": {"deployed": ["fp32", "sparse", "int8"], "seeds": [[1], [2], [3]]}}' > "$out/table3.json"
+  sweeps+=(table3)
+fi
+if [[ "$lines" == *" vgg "* ]]; then
+  device_plan "$root/bench/gpu/vgg-line.json" "$out/vgg-base.json"
+  coded='"bundle.dense_tensors": ["coded"], "bundle.quant_aware": [true]'
+  echo "{\"base\": \"vgg-base.json\", \"axes\": {\"seeds\": [$seeds], \"strategies\": [[\"fu\"]]}}" > "$out/vgg-fu.json"
+  echo "{\"base\": \"vgg-base.json\", \"axes\": {\"seeds\": [$seeds], \"strategies\": [[\"dpu\"]], \"k\": [0.004], \"bundle.values\": [\"q4\"], $coded}}" > "$out/vgg-q4.json"
+  echo "{\"base\": \"vgg-base.json\", \"axes\": {\"seeds\": [$seeds], \"strategies\": [[\"dpu\"]], \"k\": [0.005], \"bundle.values\": [\"ternary\"], $coded}}" > "$out/vgg-ternary.json"
+  sweeps+=(vgg-fu)
+  for f in ${VGG_FAMILIES:-q4 ternary}; do sweeps+=("vgg-$f"); done
+fi
+
+start=$(date +%s)
+for s in "${sweeps[@]}"; do
+  jobs=$(python3 -c "import json, math; a = json.load(open('$out/$s.json'))['axes']; print(math.prod(len(v) for v in a.values()))")
+  timeout "${LIMIT:-540}" "$cli" sweep run "$out/$s.json" --out "$out/$s" --backend local --jobs "$jobs" > "$out/$s.log" 2>&1 &
+done
+wait
+echo "paper-lines: $(( $(date +%s) - start )) s for ${sweeps[*]} side by side"
+failed=0
+for s in "${sweeps[@]}"; do
+  "$cli" sweep merge "$out/$s" > /dev/null 2>&1 || { echo "paper-lines: $s did not finish; the end of $out/$s.log:"; tail -n 3 "$out/$s.log"; failed=1; }
+done
+[[ -s "$out/table3/results.jsonl" ]] && python3 "$root/bench/table3/summarise.py" "$out/table3"
+[[ -s "$out/vgg-fu/results.jsonl" ]] && python3 "$root/bench/ablations/summarise.py" --to-fu --fu "$out/vgg-fu/results.jsonl" \
+  $(for f in ${VGG_FAMILIES:-q4 ternary}; do echo "$out/vgg-$f"; done)
+exit "$failed"
