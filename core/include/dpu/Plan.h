@@ -136,6 +136,9 @@ struct Plan {
     /// Multi mode: the partial-updating strategies rewind iteratively (20 % of the remaining
     /// weights per step) as single mode does, instead of one top-k mask
     bool rewind = false;
+    /// Iterative rewinding (single mode, or `rewind`): epochs of each fine-tune step before the
+    /// last, with the step schedule compressed in proportion; 0: train.epochs (the paper's)
+    int rewindEpochs = 0;
     /// How the partial-updating strategies share a round's changed weights among the tensors
     /// (DPU/GCPU/LCPU; RPU always draws k of each tensor)
     KShare kShare = KShare::Global;

@@ -15,6 +15,24 @@ FieldBinding required(const std::string& path, Ref<std::string> ref, const std::
 }
 
 /// reinit_every: a round count replacing the rule; it needs the rule's strategies to re-initialise.
+FieldBinding rewindEpochsField()
+{
+    FieldBinding b = integer<int>(
+        "rewind_epochs", [](Plan& p) -> int& { return p.rewindEpochs; }, 0, 10000, "0 (train.epochs) .. 10000", Write::Set,
+        "iterative rewinding (single mode, or `rewind`): epochs of each fine-tune step before the last, the step "
+        "schedule compressed in proportion; the last step trains train.epochs; 0: every step train.epochs (the paper's)");
+    b.check = [range = b.check](const Plan& p) {
+        range(p);
+        if (p.rewindEpochs == 0)
+            return;
+        require(p.mode == RunMode::Single || p.rewind, "rewind_epochs",
+                "expected 0 without iterative rewinding (multi mode with rewind false), found " + std::to_string(p.rewindEpochs));
+        require(p.rewindEpochs <= p.train.epochs, "rewind_epochs",
+                "expected at most train.epochs (" + std::to_string(p.train.epochs) + "), found " + std::to_string(p.rewindEpochs));
+    };
+    return b;
+}
+
 FieldBinding reinitEveryField()
 {
     FieldBinding b = integer<int>(
@@ -212,6 +230,7 @@ std::vector<FieldBinding> splitAndMethod()
     t.push_back(flag("rewind", [](Plan& p) -> bool& { return p.rewind; }, Write::Set,
                      "multi mode: DPU/GCPU/LCPU rewind iteratively, 20 % of the remaining weights per step "
                      "(as single mode always does), instead of all at once"));
+    t.push_back(advanced(rewindEpochsField()));
     t.push_back(advanced(choice<KShare>("k_share", [](Plan& p) -> KShare& { return p.kShare; }, Write::Set,
                                "how DPU/GCPU/LCPU share a round's changed weights among the partial tensors: "
                                "`global` (the largest contributions over all, the paper's top-k), `layer` (each "

@@ -372,6 +372,7 @@ RoundOutput RunSession::trainUnit(size_t seedIndex, int round, size_t s, const T
     in.quantAware = plan_.bundle.quantAware;
     in.selectDense = plan_.bundle.denseTensors == DenseTensors::Partial;
     in.kShare = plan_.kShare;
+    in.rewindEpochs = plan_.rewindEpochs;
     MaskSet pattern; // the zeros the devices' sparse model holds, read from it
     if (plan_.deployed == DeployedForm::Sparse) {
         pattern = nonzeroPattern(st.deployed);

@@ -6,6 +6,7 @@
 #include "strategies/QuantAwareRefit.h"
 #include "train/Evaluator.h"
 #include "train/MaskSelection.h"
+#include "train/Schedule.h"
 #include "train/ShareSelection.h"
 #include "train/Trainer.h"
 #include "util/Rng.h"
@@ -128,6 +129,8 @@ RoundOutput ContributionUpdating::runRound(const RoundInput& in)
     target = std::min(target, remaining);
     int iteration = 0;
     std::vector<torch::Tensor> scores;
+    // Rewinding's steps before the last only choose what to keep; plan rewind_epochs shortens them.
+    const TrainSpec stepSpec = shortenedSpec(in.spec, in.rewindEpochs);
     while (true) {
         scores = combineContributions(globalContribution(partial, in.start.params), local, lambda_);
         if (in.pattern)
@@ -153,7 +156,7 @@ RoundOutput ContributionUpdating::runRound(const RoundInput& in)
         if (needLocal)
             local = zerosLike(partial);
         const TrainOptions fine = fineTuneOptions(in, iteration, out.masks, (!last && needLocal) ? &local : nullptr, last);
-        const TrainResult r = trainNetwork(net, in.train, in.validation, in.spec, fine, in.ctx);
+        const TrainResult r = trainNetwork(net, in.train, in.validation, last ? in.spec : stepSpec, fine, in.ctx);
         remaining = keep;
         ++iteration;
         if (last) {

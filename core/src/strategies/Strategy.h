@@ -52,6 +52,9 @@ struct RoundInput {
     const DistillTargets* distill = nullptr;
     /// How the contribution strategies share the round's count among the tensors (plan k_share).
     KShare kShare = KShare::Global;
+    /// Iterative rewinding: epochs of each fine-tune step before the last (plan rewind_epochs);
+    /// 0: spec.epochs.
+    int rewindEpochs = 0;
 };
 
 struct RoundOutput {

@@ -20,4 +20,17 @@ double learningRate(const TrainSpec& spec, int epoch)
     return spec.lr;
 }
 
+TrainSpec shortenedSpec(const TrainSpec& spec, int epochs)
+{
+    if (epochs <= 0 || epochs >= spec.epochs)
+        return spec;
+    TrainSpec s = spec;
+    s.epochs = epochs;
+    if (s.schedule.stepEpochs > 0) {
+        const double scaled = static_cast<double>(spec.schedule.stepEpochs) * epochs / spec.epochs;
+        s.schedule.stepEpochs = std::max(1, static_cast<int>(std::lround(scaled)));
+    }
+    return s;
+}
+
 } // namespace dpu

@@ -10,4 +10,9 @@ namespace dpu {
 /// constant: lr.
 double learningRate(const TrainSpec& spec, int epoch);
 
+/// `spec` shortened to `epochs` (when 0 < epochs < spec.epochs; otherwise `spec` itself) with
+/// the schedule compressed in proportion: a step schedule's explicit stepEpochs scales by
+/// epochs / spec.epochs (rounded, at least 1); epochs / 3 and cosine follow the new count.
+TrainSpec shortenedSpec(const TrainSpec& spec, int epochs);
+
 } // namespace dpu

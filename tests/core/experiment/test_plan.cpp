@@ -112,7 +112,11 @@ private Q_SLOTS:
     void ablationKeysRoundTrip()
     {
         const dpu::Plan p = dpu::parsePlan(
-            R"({"reinit_every": 5, "fu_start": "last", "rewind": true, "distill": {"weight": 0.3, "temperature": 2}})");
+            R"({"reinit_every": 5, "fu_start": "last", "rewind": true, "rewind_epochs": 2,
+                "distill": {"weight": 0.3, "temperature": 2}})");
+        QCOMPARE(p.rewindEpochs, 2);
+        QCOMPARE(dpu::parsePlan(R"({"mode": "single", "rewind_epochs": 3})").rewindEpochs, 3); // single mode rewinds
+        QVERIFY(dpu::planToJson(dpu::defaultPlan()).find("rewind_epochs") == std::string::npos);
         QCOMPARE(p.distill.weight, 0.3);
         QCOMPARE(p.distill.temperature, 2.0);
         QVERIFY(dpu::planToJson(dpu::defaultPlan()).find("distill") == std::string::npos);
@@ -124,6 +128,7 @@ private Q_SLOTS:
         QVERIFY(text.find("\"reinit_every\": 5") != std::string::npos);
         QVERIFY(text.find("\"fu_start\": \"last\"") != std::string::npos);
         QVERIFY(text.find("\"rewind\": true") != std::string::npos);
+        QVERIFY(text.find("\"rewind_epochs\": 2") != std::string::npos);
         QVERIFY(text.find("\"temperature\": 2") != std::string::npos);
         QCOMPARE(dpu::planToJson(dpu::parsePlan(text)), text);
         for (const auto& n : dpu::enumNames<dpu::FuStart>())

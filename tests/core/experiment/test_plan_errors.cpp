@@ -61,6 +61,12 @@ private Q_SLOTS:
         QTest::newRow("fu_start") << R"({"fu_start": "random"})" << "fu_start"
                                   << "expected \"seeded\", \"fresh\" or \"last\", found \"random\"";
         QTest::newRow("rewind") << R"({"rewind": "yes"})" << "rewind" << "true or false";
+        QTest::newRow("rewind_epochs without rewinding") << R"({"rewind_epochs": 2})" << "rewind_epochs"
+                                                         << "without iterative rewinding";
+        QTest::newRow("rewind_epochs above epochs") << R"({"rewind": true, "train": {"epochs": 4}, "rewind_epochs": 5})"
+                                                    << "rewind_epochs" << "at most train.epochs (4), found 5";
+        QTest::newRow("rewind_epochs negative") << R"({"rewind": true, "rewind_epochs": -1})" << "rewind_epochs"
+                                                << "found -1";
         QTest::newRow("distill weight") << R"({"distill": {"weight": 1.5}})" << "distill.weight" << "[0, 1], found 1.5";
         QTest::newRow("temperature alone") << R"({"distill": {"temperature": 2}})" << "distill.temperature"
                                            << "expected distill.weight > 0";

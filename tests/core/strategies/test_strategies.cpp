@@ -341,6 +341,43 @@ private Q_SLOTS:
         QVERIFY(differs);
     }
 
+    /// rewind_epochs: the ten steps before the last train one epoch each, the last the full
+    /// spec_.epochs; the same count of changed weights, the rest exactly the start's, and
+    /// another candidate than full-length steps.
+    void rewindEpochsShortenTheStepsBeforeTheLast()
+    {
+        struct FineTunes : dpu::RunObserver {
+            std::vector<int> lengths; // epochs of each fine-tune step, in order
+            void epochDone(const dpu::EpochEvent& e) override
+            {
+                if (e.phase == dpu::Phase::FineTune && e.epoch == 1)
+                    lengths.push_back(e.epochs);
+            }
+        };
+        const double k = 0.1;
+        dpu::RoundOutput outs[2];
+        for (const int rewindEpochs : {0, 1}) {
+            dpu::Plan plan;
+            plan.rewind = true;
+            FineTunes log;
+            dpu::TrainContext ctx{&log};
+            dpu::RoundInput in{*net_, train_, val_, trained_, spec_, k, 21, ctx};
+            in.rewindEpochs = rewindEpochs;
+            outs[rewindEpochs] = dpu::createStrategy("dpu", plan)->runRound(in);
+            std::vector<int> expected(11, rewindEpochs ? 1 : spec_.epochs);
+            expected.back() = spec_.epochs;
+            QCOMPARE(log.lengths, expected);
+            bool frozenExact = false;
+            changedPartial(*net_, trained_, outs[rewindEpochs].weights, frozenExact, outs[rewindEpochs].masks);
+            QVERIFY2(frozenExact, "a weight outside the mask differs from the start");
+            QCOMPARE(dpu::maskCount(outs[rewindEpochs].masks), dpu::updatedCount(I_, k));
+        }
+        bool differs = false;
+        for (size_t i = 0; i < outs[0].weights.params.size(); ++i)
+            differs |= !torch::equal(outs[0].weights.params[i], outs[1].weights.params[i]);
+        QVERIFY(differs);
+    }
+
     void unknownNameIsAPlanError()
     {
         dpu::Plan plan;
