@@ -19,10 +19,7 @@ rm -rf "$out"
 mkdir -p "$out"
 export OMP_WAIT_POLICY=passive
 source "$root/bench/gpu/sweep-common.sh"
-mps="${MPS:-$(command -v nvidia-cuda-mps-control > /dev/null && echo 1 || echo 0)}"
-if [[ "$mps" == 1 ]]; then
-  start_mps levers
-fi
+mps_unless_off levers
 
 device_plan "$root/bench/ablations/base-fidelity.json" "$out/base.json"
 seeds='"seeds": [[1], [2], [3]]'
@@ -31,16 +28,7 @@ echo "{\"base\": \"base.json\", \"axes\": {$seeds, \"strategies\": [[\"dpu\"]], 
 echo "{\"base\": \"base.json\", \"axes\": {$seeds, \"strategies\": [[\"dpu\"]], \"k\": [0.0125], \"bundle.values\": [\"q4\"],
   \"bundle.dense_tensors\": [\"coded\"], \"bundle.quant_aware\": [false, true], \"rewind\": [false, true]}}" > "$out/q4.json"
 
-start=$(date +%s)
-for s in fu exact q4; do
-  jobs=$(python3 -c "import json, math; a = json.load(open('$out/$s.json'))['axes']; print(math.prod(len(v) for v in a.values()))")
-  timeout "${LIMIT:-540}" "$cli" sweep run "$out/$s.json" --out "$out/$s" --backend local --jobs "$jobs" > "$out/$s.log" 2>&1 &
-done
-wait
-echo "levers: $(( $(date +%s) - start )) s for the three sweeps side by side"
-failed=0
-for s in fu exact q4; do
-  "$cli" sweep merge "$out/$s" > /dev/null 2>&1 || { echo "levers: $s did not finish; the end of $out/$s.log:"; tail -n 3 "$out/$s.log"; failed=1; }
-done
+run_sweeps "$out" "$cli" fu exact q4
+failed=$?
 python3 "$root/bench/ablations/summarise.py" --to-fu --fu "$out/fu/results.jsonl" "$out/exact" "$out/q4"
 exit "$failed"

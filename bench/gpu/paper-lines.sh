@@ -21,10 +21,7 @@ rm -rf "$out"
 mkdir -p "$out"
 export OMP_WAIT_POLICY=passive
 source "$root/bench/gpu/sweep-common.sh"
-mps="${MPS:-$(command -v nvidia-cuda-mps-control > /dev/null && echo 1 || echo 0)}"
-if [[ "$mps" == 1 ]]; then
-  start_mps paper-lines
-fi
+mps_unless_off paper-lines
 
 seeds=$(python3 -c "import sys; print(', '.join('[%s]' % s for s in sys.argv[1:]))" ${VGG_SEEDS:-1 2 3})
 sweeps=()
@@ -44,17 +41,8 @@ if [[ "$lines" == *" vgg "* ]]; then
   for f in ${VGG_FAMILIES:-q4 ternary}; do sweeps+=("vgg-$f"); done
 fi
 
-start=$(date +%s)
-for s in "${sweeps[@]}"; do
-  jobs=$(python3 -c "import json, math; a = json.load(open('$out/$s.json'))['axes']; print(math.prod(len(v) for v in a.values()))")
-  timeout "${LIMIT:-540}" "$cli" sweep run "$out/$s.json" --out "$out/$s" --backend local --jobs "$jobs" > "$out/$s.log" 2>&1 &
-done
-wait
-echo "paper-lines: $(( $(date +%s) - start )) s for ${sweeps[*]} side by side"
-failed=0
-for s in "${sweeps[@]}"; do
-  "$cli" sweep merge "$out/$s" > /dev/null 2>&1 || { echo "paper-lines: $s did not finish; the end of $out/$s.log:"; tail -n 3 "$out/$s.log"; failed=1; }
-done
+run_sweeps "$out" "$cli" "${sweeps[@]}"
+failed=$?
 [[ -s "$out/table3/results.jsonl" ]] && python3 "$root/bench/table3/summarise.py" "$out/table3"
 [[ -s "$out/vgg-fu/results.jsonl" ]] && python3 "$root/bench/ablations/summarise.py" --to-fu --fu "$out/vgg-fu/results.jsonl" \
   $(for f in ${VGG_FAMILIES:-q4 ternary}; do echo "$out/vgg-$f"; done)

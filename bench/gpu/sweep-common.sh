@@ -8,6 +8,13 @@ if [[ -d "${DPU_GPU_DEPS:-/tmp/dpu-deps}/usr/lib" ]]; then
   source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh" "${DPU_GPU_DEPS:-/tmp/dpu-deps}"
 fi
 
+# mps_unless_off NAME: start_mps NAME when MPS is 1, or unset and nvidia-cuda-mps-control is there.
+mps_unless_off() {
+  if [[ "${MPS:-$(command -v nvidia-cuda-mps-control > /dev/null && echo 1 || echo 0)}" == 1 ]]; then
+    start_mps "$1"
+  fi
+}
+
 # start_mps NAME: starts the MPS control daemon (cells' kernels then run side by side on the GPU
 # instead of in turns; docs/gpu.md "Several runs on one GPU") and stops it when the script exits.
 start_mps() {
@@ -16,6 +23,32 @@ start_mps() {
   nvidia-cuda-mps-control -d || { echo "$1: nvidia-cuda-mps-control -d failed" >&2; exit 1; }
   trap 'echo quit | nvidia-cuda-mps-control' EXIT
   echo "MPS: on"
+}
+
+# run_sweeps DIR CLI NAME...: each DIR/NAME.json as a local sweep into DIR/NAME with one job per
+# cell, all side by side (each under `timeout LIMIT`, default 540 s), then merged; prints the wall
+# time, and for a sweep with a cell not done the end of its log. Returns 1 when one did not finish.
+run_sweeps() {
+  local dir="$1" cli="$2" s jobs failed=0 start
+  shift 2
+  start=$(date +%s)
+  for s in "$@"; do
+    jobs=$(python3 -c "import json, math; a = json.load(open('$dir/$s.json'))['axes']; print(math.prod(len(v) for v in a.values()))")
+    timeout "${LIMIT:-540}" "$cli" sweep run "$dir/$s.json" --out "$dir/$s" --backend local --jobs "$jobs" > "$dir/$s.log" 2>&1 &
+  done
+  wait
+  echo "$(basename "$dir"): $(( $(date +%s) - start )) s for $* side by side"
+  for s in "$@"; do
+    # merge keeps what finished either way (its records are worth reading); `sweep status` says
+    # whether every cell did.
+    "$cli" sweep merge "$dir/$s" > /dev/null 2>&1
+    if "$cli" sweep status "$dir/$s" 2>&1 | awk 'NR > 1 && $2 != "done" { bad = 1 } END { exit !bad }'; then
+      echo "$(basename "$dir"): $s did not finish; the end of $dir/$s.log:"
+      tail -n 3 "$dir/$s.log"
+      failed=1
+    fi
+  done
+  return "$failed"
 }
 
 # device_plan SRC DST: SRC with "device" set to DEVICE (default cuda); ROUNDS, EPOCHS, INITIAL and
