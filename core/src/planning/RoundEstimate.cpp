@@ -192,6 +192,11 @@ RoundEstimate estimateRound(const Plan& plan, const CostModel& modelCost, const 
                                 : "nominal for " + nameOf(plan.bundle.values) + ": " + ratioText(nominalValueBits(plan.bundle.values)) +
                                       " bits per changed value and H(k) bits of positions per weight (run " + e.family +
                                       " to calibrate it; context coding usually does better)";
+            // A grown scale re-codes its whole channel, as many as training lets outgrow their
+            // scales: no formula knows that count before a run (benchmarks.md section 21 measured
+            // 0.0247 of FU's bytes with `output` against 0.0222 without).
+            if (plan.deployed == DeployedForm::Int8 && plan.int8Rescale != Int8Rescale::Never)
+                e.why += "; without the channels int8_rescale re-codes (more: run the plan to calibrate it)";
         }
     } catch (const std::exception& ex) {
         e = RoundEstimate{};

@@ -89,6 +89,12 @@ private Q_SLOTS:
         QVERIFY(e.bytes < 0.5 * dpu::estimateRound(dpu::test::sweepPlan(0.01), kCost, {}).bytes);
         QCOMPARE(e.fullBytes, dpu::fullRoundBits(kCost) / 8); // ratios stay against the dense FP32 model
         QVERIFY2(QString::fromStdString(e.why).contains(QStringLiteral("8 bits per changed weight")), e.why.c_str());
+        QVERIFY2(e.why.find("int8_rescale") == std::string::npos, e.why.c_str());
+        // With int8_rescale the same figure says what it leaves out: the channels re-coded whole.
+        p.int8Rescale = dpu::Int8Rescale::Output;
+        const dpu::RoundEstimate grown = dpu::estimateRound(p, kCost, {});
+        QCOMPARE(grown.bytes, e.bytes);
+        QVERIFY2(grown.why.find("without the channels int8_rescale re-codes") != std::string::npos, grown.why.c_str());
     }
 
     void withoutRunsNominalOrAnalytic()
