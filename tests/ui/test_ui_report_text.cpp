@@ -38,6 +38,11 @@ private Q_SLOTS:
         QVERIFY2(words(p).contains(QStringLiteral("from the last round's weights")), qPrintable(words(p)));
         p.rewind = true;
         QVERIFY2(words(p).contains(QStringLiteral("rewind iteratively, 20 % of the remaining weights per step")), qPrintable(words(p)));
+        QVERIFY(!words(p).contains(QStringLiteral("Each rewinding step")));
+        p.rewindEpochs = 2;
+        p.train.epochs = 20;
+        QVERIFY2(words(p).contains(QStringLiteral("Each rewinding step before the last trains 2 epoch(s), the last 20.")),
+                 qPrintable(words(p)));
         // Single mode always rewinds; the plan's own sentence says so, not this one.
         p.mode = dpu::RunMode::Single;
         QVERIFY(!words(p).contains(QStringLiteral("The partial strategies rewind")));
