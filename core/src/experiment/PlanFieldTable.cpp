@@ -14,7 +14,7 @@ FieldBinding required(const std::string& path, Ref<std::string> ref, const std::
     return text(path, ref, Write::Always, values, doc, true);
 }
 
-/// reinit_every: a round count replacing the rule; it needs the rule's strategies to re-initialise.
+/// rewind_epochs: shorter steps for iterative rewinding; meaningless, so refused, without it.
 FieldBinding rewindEpochsField()
 {
     FieldBinding b = integer<int>(
@@ -33,6 +33,7 @@ FieldBinding rewindEpochsField()
     return b;
 }
 
+/// reinit_every: a round count replacing the rule; it needs the rule's strategies to re-initialise.
 FieldBinding reinitEveryField()
 {
     FieldBinding b = integer<int>(
