@@ -145,6 +145,14 @@ private Q_SLOTS:
         dialog.applyTo(back);
         QCOMPARE(back.reinitEvery, 5);
         QVERIFY(back.rewind && back.fuStart == dpu::FuStart::Fresh);
+        // A plan file's rewind_epochs stays with rewinding and leaves with it (the engine refuses it alone).
+        back.rewindEpochs = 2;
+        dialog.applyTo(back);
+        QCOMPARE(back.rewindEpochs, 2);
+        dialog.findChild<QCheckBox*>(QStringLiteral("methodRewind"))->setChecked(false);
+        dialog.applyTo(back);
+        QCOMPARE(back.rewindEpochs, 0);
+        dialog.findChild<QCheckBox*>(QStringLiteral("methodRewind"))->setChecked(true);
         // Never; single mode leaves rewinding to itself.
         dialog.findChild<QComboBox*>(QStringLiteral("methodReinit"))->setCurrentIndex(2);
         dialog.findChild<QComboBox*>(QStringLiteral("methodMode"))->setCurrentIndex(1);

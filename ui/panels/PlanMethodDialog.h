@@ -19,7 +19,8 @@ public:
 
     /// Shows the plan's mode, reinit, reinit_every, fu_start, rewind, deployed and deployed_sparsity.
     void setPlan(const dpu::Plan& plan);
-    /// Writes the seven keys the rows state into `plan` (nothing else changes). Throws nothing;
+    /// Writes the seven keys the rows state into `plan` (nothing else changes, but rewind_epochs
+    /// leaves with the rewinding it shortens). Throws nothing;
     /// the plan's check names a key a combination breaks (reinit_every in single mode).
     void applyTo(dpu::Plan& plan) const;
     /// The seven keys of `plan` in one line, for the form's button.
