@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // A training step captured once as a CUDA graph and replayed, and the side stream it runs on.
 #pragma once
+#include <cstddef>
 #include <functional>
 #include <memory>
 
@@ -9,6 +10,11 @@ namespace dpu::cuda {
 /// True when this build can capture CUDA graphs (a CUDA LibTorch with the fused kernels) and
 /// the environment does not turn them off (DPU_CUDA_GRAPHS=0, for comparisons).
 bool graphsEnabled();
+
+/// Bytes LibTorch's CUDA caching allocator holds from the driver on the current device, live or
+/// cached (0 in a build without CUDA graphs). A test reads it to see that graphs give their
+/// memory back.
+std::size_t reservedBytes();
 
 /// For its lifetime, makes a side stream of the current CUDA device LibTorch's current stream
 /// (graphs are captured on a stream other than the default one). The side stream starts after

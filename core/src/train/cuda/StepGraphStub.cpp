@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Builds without CUDA graphs (CPU LibTorch, or no fused kernels): the trainer steps eagerly.
 #include "train/cuda/StepGraph.h"
+#include <cstddef>
 #include <stdexcept>
 
 namespace dpu::cuda {
@@ -26,6 +27,11 @@ bool StepGraph::captured() const
 void StepGraph::capture(const std::function<void()>&)
 {
     throw std::runtime_error("this build has no CUDA graphs (a CUDA LibTorch with DPU_CUDA_KERNELS)");
+}
+
+std::size_t reservedBytes()
+{
+    return 0;
 }
 
 void StepGraph::replay()
