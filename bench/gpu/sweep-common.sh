@@ -40,9 +40,9 @@ run_sweeps() {
   echo "$(basename "$dir"): $(( $(date +%s) - start )) s for $* side by side"
   for s in "$@"; do
     # merge keeps what finished either way (its records are worth reading); `sweep status` says
-    # whether every cell did.
+    # whether every cell did, in its last line: "N cells: N done, ...".
     "$cli" sweep merge "$dir/$s" > /dev/null 2>&1
-    if "$cli" sweep status "$dir/$s" 2>&1 | awk 'NR > 1 && $2 != "done" { bad = 1 } END { exit !bad }'; then
+    if ! "$cli" sweep status "$dir/$s" 2>&1 | grep -Eq '^([0-9]+) cells: \1 done,'; then
       echo "$(basename "$dir"): $s did not finish; the end of $dir/$s.log:"
       tail -n 3 "$dir/$s.log"
       failed=1

@@ -235,12 +235,18 @@ Weights DeviceUpdate::decoded(const bundle::BundleOutput& out, const Weights& li
 }
 
 DeviceUpdate::Result DeviceUpdate::build(bundle::Kind kind, const Weights& previous, const Weights& target,
-                                         uint64_t seed, uint64_t version, const torch::Device& device) const
+                                         uint64_t seed, uint64_t version, const torch::Device& device,
+                                         const bundle::BundleOutput* written) const
 {
     std::vector<uint8_t> base;
     if (kind == bundle::Kind::Delta)
         base = deviceFile(previous, version - 1);
-    bundle::BundleOutput out = write(kind, previous, target, seed, version);
+    bundle::BundleOutput own;
+    if (!written) {
+        own = write(kind, previous, target, seed, version);
+        written = &own;
+    }
+    const bundle::BundleOutput& out = *written;
 
     bundle::BundleApplier::Options options;
     options.currentVersion = version - 1;
@@ -259,7 +265,7 @@ DeviceUpdate::Result DeviceUpdate::build(bundle::Kind kind, const Weights& previ
     r.kind = kind;
     r.weights = toWeights(bundle::SafetensorsFile::read(applied.file), target, device);
     r.file = applied.file;
-    r.bundle = std::move(out.bytes);
+    r.bundle = out.bytes;
     r.stats = out.stats;
     return r;
 }

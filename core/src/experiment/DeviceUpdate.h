@@ -50,9 +50,12 @@ public:
     /// seed `seed`'s model and ships the partial weights that differ from it; Delta ships those
     /// that differ from `previous`. Always-shipped tensors go dense (unchanged ones are copied).
     /// Throws InternalError if the decoder rejects the bundle or produces other bytes than the
-    /// writer computed: an engine defect that must never be deployed silently.
+    /// writer computed: an engine defect that must never be deployed silently. `written` (not
+    /// owned, may be null): write()'s result for these same arguments, applied instead of
+    /// writing the bundle again (a round that judged its candidate's decoded weights wrote it).
     Result build(bundle::Kind kind, const Weights& previous, const Weights& target, uint64_t seed,
-                 uint64_t version, const torch::Device& device) const;
+                 uint64_t version, const torch::Device& device,
+                 const bundle::BundleOutput* written = nullptr) const;
 
     /// What build() would write, without applying it: the bundle's bytes and the tensors the
     /// device will decode from it (as toWeights() of them gives). Throws Error as build() does.

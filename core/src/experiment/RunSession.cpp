@@ -279,6 +279,7 @@ RoundRecord RunSession::runUnit(size_t seedIndex, int round, size_t s, const Ten
     const UnitStart start = chooseStart(strategy.policy(), st, round, train.size());
     observer_.roundStarted({strategy.name(), ctx.seed, round, train.size(), start.reinit});
     int64_t budget = -1; // the round's byte budget (-1: none)
+    judged_.reset(); // an undeployed unit's bundle is never another's
     RoundOutput out = trainUnit(seedIndex, round, s, train, ctx, start, budget);
     if (plan_.deployed == DeployedForm::Int8)
         quantiseCandidate(out, st, start);

@@ -13,6 +13,7 @@
 #include "train/Int8Grid.h"
 #include <chrono>
 #include <memory>
+#include <optional>
 
 namespace dpu {
 
@@ -64,7 +65,8 @@ private:
     /// accuracy measured on that, and its masks the changed codes.
     void quantiseCandidate(RoundOutput& out, const StrategyState& st, const UnitStart& start);
     /// Lossy bundle values: the candidate's validation accuracy measured on the weights the
-    /// devices would decode from its bundle, so that the deploy gate judges what ships.
+    /// devices would decode from its bundle, so that the deploy gate judges what ships. The
+    /// bundle stays in judged_ for deployBundle().
     void judgeDecoded(RoundOutput& out, const StrategyState& st, const UnitStart& start, uint64_t seed);
     /// Running sums, the devices' state and the unit's wall time into the record.
     void recordTotals(RoundRecord& r, StrategyState& st, int round, std::chrono::steady_clock::time_point t0) const;
@@ -75,6 +77,8 @@ private:
     std::vector<LayerUpdate> layerUpdates(const MaskSet& masks, bool deployed) const;
     /// The byte budget of `round` for one strategy and seed (plan.budget must be enabled).
     int64_t roundBudget(const std::string& strategy, uint64_t seed, int round) const;
+    /// Builds, applies and ships (writes) the round's bundle; the devices' state moves to it.
+    /// Ships judged_ when judgeDecoded() wrote it (the same bundle), and empties it.
     void deployBundle(RoundRecord& r, StrategyState& st, bundle::Kind kind, const Weights& target);
 
     const Plan& plan_;
@@ -102,6 +106,9 @@ private:
     RoundOutput teacher_;
     DistillTargets teacherTargets_; ///< of teacher_; undefined logProbs: not computed yet
     Int8Grid int8Grid_; ///< unclamped: per parameter, from plan int8_rescale; scales: int8GridOf()
+    /// Per unit: judgeDecoded()'s bundle of the candidate (a VGGNet-sized one takes about a
+    /// second to write), shipped as it is when the candidate deploys.
+    std::optional<bundle::BundleOutput> judged_;
     // Across the run.
     std::vector<RoundRecord> records_;
     int64_t resumeFrom_ = 0;

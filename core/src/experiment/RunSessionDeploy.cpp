@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // RunSession, part two: what a deployed round ships (its kind, an INT8 candidate's codes, the bundle, the layer counts).
 #include "experiment/BundlePaths.h"
-#include "experiment/RoundPreview.h"
 #include "experiment/RunSession.h"
 #include "train/Evaluator.h"
 #include "train/Int8Quantiser.h"
@@ -78,8 +77,9 @@ void RunSession::judgeDecoded(RoundOutput& out, const StrategyState& st, const U
 {
     // The devices' current model is the decoded one (deployUnit() measures it so), and a
     // candidate's float weights can pass the gate while what its coding leaves of them would not.
-    const RoundPreview preview(*deviceUpdate_, shippedKind(start, st), st.deployed, seed, st.deviceVersion + 1);
-    restore(*network_, preview.decoded(out.weights));
+    // The same bundle as deployBundle() would write (kind, base, seed, version): kept for it.
+    judged_ = deviceUpdate_->write(shippedKind(start, st), st.deployed, out.weights, seed, st.deviceVersion + 1);
+    restore(*network_, deviceUpdate_->decoded(*judged_, out.weights, device_));
     out.valAccuracy = accuracy(*network_, split_.validation);
 }
 
@@ -96,7 +96,9 @@ bundle::Kind RunSession::shippedKind(const UnitStart& start, const StrategyState
 void RunSession::deployBundle(RoundRecord& r, StrategyState& st, bundle::Kind kind, const Weights& target)
 {
     const uint64_t version = st.deviceVersion + 1;
-    DeviceUpdate::Result u = deviceUpdate_->build(kind, st.deployed, target, r.seed, version, device_);
+    DeviceUpdate::Result u =
+        deviceUpdate_->build(kind, st.deployed, target, r.seed, version, device_, judged_ ? &*judged_ : nullptr);
+    judged_.reset();
     st.deployed = std::move(u.weights);
     st.deviceVersion = version;
     st.cumulativeBundleBytes += static_cast<int64_t>(u.bundle.size());

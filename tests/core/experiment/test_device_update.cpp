@@ -148,7 +148,7 @@ private Q_SLOTS:
 
     /// write() is build() without the device: the same bytes, and decoded() gives the weights
     /// build() takes from the device's file (what a round's budget and quantisation-aware
-    /// fine-tune rely on).
+    /// fine-tune rely on); build() can apply a write() as it is.
     void writeIsBuildWithoutTheDevice()
     {
         const dpu::InputShape shape{1, 28, 28};
@@ -165,7 +165,17 @@ private Q_SLOTS:
             const Weights decoded = du.decoded(written, w1, cpu);
             for (size_t i = 0; i < decoded.params.size(); ++i)
                 QVERIFY(sameBits(decoded.params[i].contiguous(), built.weights.params[i].contiguous()));
+            // build() given write()'s result applies it as it is: the same bundle, file and weights.
+            const auto reused = du.build(kind, w0, w1, 5, 1, cpu, &written);
+            QVERIFY(reused.bundle == built.bundle);
+            QVERIFY(reused.file == built.file);
+            for (size_t i = 0; i < reused.weights.params.size(); ++i)
+                QVERIFY(sameBits(reused.weights.params[i].contiguous(), built.weights.params[i].contiguous()));
         }
+        // A written delta from another base is refused by the device's decoder, never shipped.
+        const auto fromW0 = du.write(bundle::Kind::Delta, w0, w1, 5, 1);
+        DPU_EXPECT_THROW_MESSAGE(dpu::InternalError, du.build(bundle::Kind::Delta, w1, w1, 5, 1, cpu, &fromW0),
+                                 "rejected");
     }
 
     /// With codeDenseTensors a bias travels as a sparse section under the bundle's coding: exact
