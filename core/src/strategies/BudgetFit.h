@@ -7,8 +7,11 @@
 
 namespace dpu {
 
-/// Masks of the n most valuable selectable weights; for n < m the masks must lie inside those
-/// of m (a ranking), so that shrinking a candidate only drops weights.
+/// Masks of the n most valuable selectable weights; for n < m the masks should lie inside those
+/// of m (a ranking), so that shrinking a candidate only drops weights. A global top-k nests
+/// exactly. Under plan k_share the tensors' parts are rounded by largest remainder, which can
+/// move a weight from one tensor to another between n and n + 1; every n tried is still
+/// measured, and the strategies rank within the trained masks, so nothing untrained ships.
 using RankedMasks = std::function<MaskSet(int64_t n)>;
 
 /// `current` with every masked tensor's unselected weights put back to `start` (bit-identical);
