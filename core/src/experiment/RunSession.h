@@ -106,8 +106,8 @@ private:
     RoundOutput teacher_;
     DistillTargets teacherTargets_; ///< of teacher_; undefined logProbs: not computed yet
     Int8Grid int8Grid_; ///< unclamped: per parameter, from plan int8_rescale; scales: int8GridOf()
-    /// Per unit: judgeDecoded()'s bundle of the candidate (a VGGNet-sized one takes about a
-    /// second to write), shipped as it is when the candidate deploys.
+    /// Per unit: judgeDecoded()'s bundle of the candidate (writing one serialises and hashes
+    /// the whole device file), shipped as it is when the candidate deploys.
     std::optional<bundle::BundleOutput> judged_;
     // Across the run.
     std::vector<RoundRecord> records_;
