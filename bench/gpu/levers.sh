@@ -8,7 +8,8 @@
 #   q4     q4 with coded biases, k = 0.0125, quant_aware false / true x rewind false / true (12 cells)
 # then prints bench/ablations/summarise.py --to-fu with FU's records beside each family.
 # Usage: bench/gpu/levers.sh [BUILD_DIR]     (default build-cuda)
-# Environment: OUT (default out/gpu), LIMIT (s for all, default 540), MPS (default: 1 when
+# Environment: OUT (default out/gpu), LIMIT (s for all, default 540), JOBS (cells at a time per
+# sweep, default all), MPS (default: 1 when
 # nvidia-cuda-mps-control is there), DEVICE (cuda), ROUNDS/EPOCHS (a short smoke test on a CPU).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"

@@ -8,7 +8,8 @@
 #           coded biases and the quantisation-aware fine-tune (about 0.002 of FU's bits), per seed
 # then prints bench/table3/summarise.py and bench/ablations/summarise.py --to-fu.
 # Usage: bench/gpu/paper-lines.sh [BUILD_DIR]     (default build-cuda)
-# Environment: OUT (default out/gpu), LIMIT (s for all, default 540), LINES (default "table3 vgg"),
+# Environment: OUT (default out/gpu), LIMIT (s for all, default 540), JOBS (cells at a time per
+# sweep, default all), LINES (default "table3 vgg"),
 # VGG_SEEDS (default "1 2 3"), VGG_FAMILIES (default "q4 ternary"), MPS (default: 1 when nvidia-cuda-mps-control is there), DEVICE
 # (cuda), ROUNDS/EPOCHS/INITIAL/PER_ROUND (a short smoke test on a CPU).
 set -uo pipefail

@@ -26,14 +26,17 @@ start_mps() {
 }
 
 # run_sweeps DIR CLI NAME...: each DIR/NAME.json as a local sweep into DIR/NAME with one job per
-# cell, all side by side (each under `timeout LIMIT`, default 540 s), then merged; prints the wall
-# time, and for a sweep with a cell not done the end of its log. Returns 1 when one did not finish.
+# cell (at most JOBS per sweep when set: cells share the GPU's memory, and six VGGNet cells ran an
+# 80 GB H100 out), all side by side (each under `timeout LIMIT`, default 540 s), then merged;
+# prints the wall time, and for a sweep with a cell not done the end of its log. Returns 1 when
+# one did not finish.
 run_sweeps() {
   local dir="$1" cli="$2" s jobs failed=0 start
   shift 2
   start=$(date +%s)
   for s in "$@"; do
     jobs=$(python3 -c "import json, math; a = json.load(open('$dir/$s.json'))['axes']; print(math.prod(len(v) for v in a.values()))")
+    jobs=$(( ${JOBS:-$jobs} < jobs ? ${JOBS:-$jobs} : jobs ))
     timeout "${LIMIT:-540}" "$cli" sweep run "$dir/$s.json" --out "$dir/$s" --backend local --jobs "$jobs" > "$dir/$s.log" 2>&1 &
   done
   wait
