@@ -138,7 +138,7 @@ void PlanMethodDialog::applyTo(dpu::Plan& plan) const
     plan.fuStart = static_cast<dpu::FuStart>(fuStart_->currentData().toInt());
     plan.rewind = rewind_->isChecked();
     // rewind_epochs (a plan file's) belongs to iterative rewinding: turned off here, it goes too.
-    if (plan.mode == dpu::RunMode::Multi && !plan.rewind)
+    if (!dpu::rewindsIteratively(plan))
         plan.rewindEpochs = 0;
     plan.deployed = static_cast<dpu::DeployedForm>(deployed_->currentData().toInt());
     if (plan.deployed != dpu::DeployedForm::Fp32) // its row is off: a count would be refused

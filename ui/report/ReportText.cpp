@@ -140,7 +140,7 @@ QString ReportText::planInWords(const dpu::Plan& p, const dpu::RunStatus& status
         s << tr("Full updating starts each round from the last round's weights.");
     if (p.rewind && p.mode == dpu::RunMode::Multi)
         s << tr("The partial strategies rewind iteratively, 20 % of the remaining weights per step.");
-    if (p.rewindEpochs > 0 && (p.rewind || p.mode == dpu::RunMode::Single))
+    if (p.rewindEpochs > 0 && dpu::rewindsIteratively(p))
         s << tr("Each rewinding step before the last trains %1 epoch(s), the last %2.").arg(p.rewindEpochs).arg(p.train.epochs);
     if (p.deployed == dpu::DeployedForm::Sparse)
         s << tr("The deployed model is sparse: round 1 deploys it pruned to %1 % zeros per layer; later rounds "

@@ -209,6 +209,10 @@ std::vector<std::string> valueCodings();
 /// Rounds the plan schedules: split.rounds, and at most 2 in single mode (train, then update).
 int plannedRounds(const Plan& plan);
 
+/// Whether the partial strategies rewind iteratively: always in single mode (the paper), in
+/// multi mode when `rewind` asks. rewind_epochs means something only then.
+bool rewindsIteratively(const Plan& plan);
+
 /// Names of the strategies a plan may list, with their variants ("dpu", "dpu-noreinit", ...).
 std::vector<std::string> strategyNames();
 

@@ -25,7 +25,7 @@ FieldBinding rewindEpochsField()
         range(p);
         if (p.rewindEpochs == 0)
             return;
-        require(p.mode == RunMode::Single || p.rewind, "rewind_epochs",
+        require(rewindsIteratively(p), "rewind_epochs",
                 "expected 0 without iterative rewinding (multi mode with rewind false), found " + std::to_string(p.rewindEpochs));
         require(p.rewindEpochs <= p.train.epochs, "rewind_epochs",
                 "expected at most train.epochs (" + std::to_string(p.train.epochs) + "), found " + std::to_string(p.rewindEpochs));

@@ -67,6 +67,11 @@ Plan defaultPlan()
     return Plan{};
 }
 
+bool rewindsIteratively(const Plan& plan)
+{
+    return plan.mode == RunMode::Single || plan.rewind;
+}
+
 int plannedRounds(const Plan& plan)
 {
     return plan.mode == RunMode::Single ? std::min(plan.split.rounds, 2) : plan.split.rounds;

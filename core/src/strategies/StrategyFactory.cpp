@@ -12,8 +12,7 @@ namespace dpu {
 
 std::unique_ptr<Strategy> createStrategy(const std::string& name, const Plan& plan)
 {
-    // Single mode always rewinds iteratively (the paper); multi mode when the plan asks (`rewind`).
-    const bool iterative = plan.mode == RunMode::Single || plan.rewind;
+    const bool iterative = rewindsIteratively(plan);
     if (name == "fu")
         return std::make_unique<FullUpdating>(plan.fuStart);
     if (name == "dpu")
