@@ -2,6 +2,7 @@
 // Sweeps in the window: a tiny local k sweep sent from the budget planner (live states, results as cells finish), cancel, reopen, and the Slurm path through a fake Slurm.
 #include "CliProcess.h"
 #include "FakeSlurm.h"
+#include "HangWatch.h"
 #include "MainWindow.h"
 #include "UiTestSupport.h"
 #include "dpu/SweepStatus.h"
@@ -22,6 +23,7 @@
 #include <QtTest/QtTest>
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <set>
 
 using dpu::ui::MainWindow;
@@ -29,7 +31,9 @@ using dpu::ui::SweepController;
 using dpu::ui::SweepTarget;
 
 namespace {
-constexpr int kSweepTimeoutMs = 240000; // cells are processes on a shared two-core machine
+constexpr int kSweepTimeoutMs = 120000; // cells are processes on a shared two-core machine
+// Under the test's CTest TIMEOUT (300 s): a hang is reported with its step and stacks, not killed silently.
+constexpr double kWatchSeconds = 270;
 
 /// Every state each cell was seen in, over the reads of the sweep folder.
 struct StateLog {
@@ -101,6 +105,9 @@ class TestUiSweep : public QObject {
     QTemporaryDir tmp_;
     QString dataset_;
     QString finishedSweep_; // the local sweep of the first test, reopened later
+    std::unique_ptr<dpu::test::HangWatch> watch_;
+
+    void step(const char* what) { watch_->step(what); }
 
     void prepare(MainWindow& w)
     {
@@ -125,6 +132,7 @@ class TestUiSweep : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
+        watch_ = std::make_unique<dpu::test::HangWatch>(kWatchSeconds);
         QVERIFY(dpu::uitest::prepareUiTest(tmp_));
         dataset_ = dpu::uitest::datasetFolder(tmp_.path());
     }
@@ -152,7 +160,9 @@ private Q_SLOTS:
         QVERIFY(!w.runQueue()->isBusy()); // not the window's queue
         QVERIFY(w.sweepController()->runsHere());
         QCOMPARE(w.resultsPanel()->tabs()->currentWidget(), static_cast<QWidget*>(w.sweepPanel()));
+        step("local sweep: waiting for its end");
         QVERIFY(ended.wait(kSweepTimeoutMs));
+        step("local sweep: checking the states");
         QVERIFY2(failures.isEmpty(), failures.isEmpty() ? "" : qPrintable(failures[0][0].toString()));
         QVERIFY(!w.sweepController()->runsHere());
 
@@ -182,6 +192,7 @@ private Q_SLOTS:
         QCOMPARE(dpu::readSweepFolderStatus(st.dir, nullptr).summary(), st.summary()); // what `sweep status` reads
         finishedSweep_ = QString::fromStdString(st.dir);
         w.close(); // saves the settings: the sweep is reopened on the next start
+        step("local sweep: closing the window");
     }
 
     /// Cancel in the Sweeps tab stops a running local sweep: no cell runs any more, the stopped
@@ -194,6 +205,7 @@ private Q_SLOTS:
         QSignalSpy ended(w.sweepController(), &SweepController::sweepEnded);
         QString error;
         QVERIFY2(w.sendKSweep({0.01, 0.02, 0.05}, localTarget(1), &error), qPrintable(error));
+        step("cancel: waiting for a running cell");
         QVERIFY(waitForStatus(w.sweepController(), [](const dpu::SweepFolderStatus& s) { return s.count(dpu::CellView::Running) > 0; },
                               kSweepTimeoutMs));
         // Pause stops the running cell where it is (SIGSTOP); resume lets it go on; a cancel
@@ -201,6 +213,7 @@ private Q_SLOTS:
         QPushButton* pause = w.sweepPanel()->pauseButton();
         QTRY_VERIFY_WITH_TIMEOUT(pause->isEnabled(), 5000);
         QSignalSpy paused(w.sweepController(), &SweepController::pausedChanged);
+        step("cancel: first pause");
         pause->click();
         QVERIFY(paused.wait(10000));
         QCOMPARE(paused.last().at(0).toBool(), true);
@@ -214,14 +227,17 @@ private Q_SLOTS:
         for (int row = 0; row < w.sweepPanel()->model()->rowCount(); ++row)
             states << w.sweepPanel()->model()->stateText(row);
         QVERIFY2(states.contains(QStringLiteral("paused")) && !states.contains(QStringLiteral("running")), qPrintable(states.join(',')));
+        step("cancel: continue");
         pause->click();
         QVERIFY(paused.wait(10000));
         QCOMPARE(paused.last().at(0).toBool(), false);
         QTRY_VERIFY_WITH_TIMEOUT(noneStopped(), 10000);
+        step("cancel: second pause");
         pause->click();
         QVERIFY(paused.wait(10000));
         QTRY_VERIFY_WITH_TIMEOUT(allStopped(), 10000);
         QVERIFY(w.sweepPanel()->cancelButton()->isEnabled());
+        step("cancel: cancel while paused, waiting for the end");
         w.sweepPanel()->cancelButton()->click();
         QVERIFY(ended.wait(kSweepTimeoutMs));
         QVERIFY(!w.sweepController()->paused());
@@ -236,16 +252,19 @@ private Q_SLOTS:
         // Resume sweep runs the cells left, here, to the end; the done ones are kept.
         QPushButton* resume = w.sweepPanel()->resumeButton();
         QVERIFY(resume->isEnabled());
+        step("cancel: resumed, waiting for the end");
         resume->click();
         QVERIFY(ended.wait(kSweepTimeoutMs));
         QCOMPARE(w.sweepController()->status().count(dpu::CellView::Done), size_t(3));
         QVERIFY(!resume->isEnabled());
+        step("cancel: closing the window");
     }
 
     /// A new window restores the sweep of the first test (settings), and File > Open Sweep on a
     /// finished folder shows its states and opens its cells as runs.
     void reopenAFinishedSweep()
     {
+        step("reopen");
         QVERIFY(!finishedSweep_.isEmpty());
         {
             QSettings().setValue(QStringLiteral("sweeps/open"), finishedSweep_); // as the first test's close left it
@@ -275,6 +294,7 @@ private Q_SLOTS:
     /// squeue, and Cancel scancels the job (a fake Slurm: the real one is test_cli_sweep_slurm's).
     void slurmSweepThroughAFakeSlurm()
     {
+        step("fake Slurm");
         auto slurm = std::make_shared<dpu::test::FakeSlurm>();
         slurm->reply("sbatch", {0, "42\n", ""});
         slurm->reply("squeue", {0, "42_0|RUNNING\n42_1|PENDING\n", ""});
@@ -337,6 +357,8 @@ private Q_SLOTS:
         QVERIFY(ended.wait(20000));
         QCOMPARE(w.sweepController()->status().count(dpu::CellView::Cancelled), size_t(2));
     }
+
+    void cleanupTestCase() { watch_.reset(); }
 };
 
 QTEST_MAIN(TestUiSweep)

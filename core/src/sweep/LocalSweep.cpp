@@ -109,8 +109,9 @@ private:
     {
         for (const auto& r : running_) {
             kill(r.first, SIGTERM); // each run keeps its finished rounds; a resume continues it
-            if (suspended_)
-                kill(r.first, SIGCONT); // a stopped process only sees the SIGTERM once it runs
+            // A stopped process only sees the SIGTERM once it runs: stopped by our pause, or by
+            // anyone else (a terminal's job control, a debugger), whom the sweep cannot know of.
+            kill(r.first, SIGCONT);
         }
         stopping_ = true;
         suspended_ = false;
