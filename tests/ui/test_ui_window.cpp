@@ -102,6 +102,50 @@ private Q_SLOTS:
         QCOMPARE(cost->bytesPerRound(), cost->fullBytesPerRound());
     }
 
+    /// An INT8 or sparse plan: the bytes are priced as the run prices them (8-bit codes; positions
+    /// among the nonzeros), the ratio names both full updates (FP32's, the paper's reference, and
+    /// the deployed model's own) and the per-device row's full is the deployed model's.
+    void costReadoutPricesTheDeployedForm()
+    {
+        MainWindow w;
+        dpu::ui::PlanPanel* panel = w.planPanel();
+        dpu::Plan plan = panel->plan();
+        plan.model = "mlp";
+        plan.k = 0.01;
+        panel->setPlan(plan);
+        dpu::ui::CostReadout* cost = panel->costReadout();
+        auto* ratio = panel->findChild<QLabel*>(QStringLiteral("costRatio"));
+        auto* time = panel->findChild<QLabel*>(QStringLiteral("costTime"));
+        const double fp32Bytes = cost->bytesPerRound();
+        QCOMPARE(cost->deployedFullBytes(), cost->fullBytesPerRound());
+        QVERIFY2(ratio->text().contains(QStringLiteral("(full: ")), qPrintable(ratio->text()));
+
+        plan.deployed = dpu::DeployedForm::Int8;
+        panel->setPlan(plan);
+        QCOMPARE(cost->costModel().valueBits, 8);
+        QCOMPARE(cost->costModel().scaleValues, int64_t(1034)); // 512 + 512 + 10 output channels
+        QCOMPARE(cost->deployedFullBytes(), 676944.0); // what an INT8 run's FU round is priced at
+        QCOMPARE(cost->fullBytesPerRound(), 4.0 * (668672 + 1034));
+        QCOMPARE(cost->bytesPerRound(), dpu::partialRoundBits(cost->costModel(), 0.01) / 8);
+        QVERIFY(cost->bytesPerRound() < fp32Bytes);
+        const QString int8Text = ratio->text();
+        QVERIFY2(int8Text.contains(QStringLiteral("of FP32's 2.68 MB")) && int8Text.contains(QStringLiteral("of INT8's 676.9 KB")),
+                 qPrintable(int8Text));
+        QVERIFY2(int8Text.contains(QString::number(cost->bytesPerRound() / 676944.0, 'g', 4)), qPrintable(int8Text));
+        QVERIFY2(time->text().contains(QStringLiteral("full INT8: ")), qPrintable(time->text()));
+        const auto fullInt8 = dpu::linkRound(cost->link(), 676944, 200).deviceSeconds;
+        QVERIFY(fullInt8 < dpu::linkRound(cost->link(), static_cast<int64_t>(cost->fullBytesPerRound()), 200).deviceSeconds);
+
+        plan.deployed = dpu::DeployedForm::Sparse;
+        plan.deployedSparsity = 0.5;
+        panel->setPlan(plan);
+        QCOMPARE(cost->costModel().nonzeroWeights, int64_t(668672 / 2));
+        QCOMPARE(cost->bytesPerRound(), dpu::partialRoundBits(cost->costModel(), 0.01) / 8);
+        QVERIFY(cost->bytesPerRound() < fp32Bytes); // positions among half the weights
+        QVERIFY2(ratio->text().contains(QStringLiteral("of sparse's ")), qPrintable(ratio->text()));
+        QVERIFY2(time->text().contains(QStringLiteral("full sparse: ")), qPrintable(time->text()));
+    }
+
     void kSliderIsLogarithmic()
     {
         using dpu::ui::PlanPanel;

@@ -36,6 +36,7 @@ CostReadout::CostReadout(QWidget* parent) : QWidget(parent)
     bytes_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     ratio_ = new QLabel(this);
     ratio_->setObjectName(QStringLiteral("costRatio"));
+    ratio_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // as time_ below: the tooltip has it all
     time_ = new QLabel(this);
     time_->setObjectName(QStringLiteral("costTime"));
     // Time and energy on a slow link read long ("107.6 min, 98.00 J (full: 5.2 d)"): the row
@@ -64,9 +65,13 @@ CostReadout::CostReadout(QWidget* parent) : QWidget(parent)
     refresh();
 }
 
-void CostReadout::setCostModel(const dpu::CostModel& model)
+void CostReadout::setModelInfo(const dpu::ModelInfo& info)
 {
-    model_ = model;
+    partialShapes_.clear();
+    for (const dpu::TensorInfo& t : info.parameters)
+        if (t.partial)
+            partialShapes_.push_back(t.shape);
+    denseWeights_ = partialShapes_.empty() ? 0 : info.denseWeights;
     refresh();
 }
 
@@ -103,6 +108,11 @@ double CostReadout::fullBytesPerRound() const
     return dpu::fullRoundBits(model_) / 8.0;
 }
 
+double CostReadout::deployedFullBytes() const
+{
+    return dpu::deployedFullRoundBits(model_) / 8.0;
+}
+
 QString CostReadout::bytesText() const
 {
     return bytes_->text();
@@ -115,6 +125,7 @@ QString CostReadout::formatBytes(double bytes)
 
 void CostReadout::refresh()
 {
+    model_ = dpu::deployedCostModel(partialShapes_, denseWeights_, plan_.deployed, plan_.deployedSparsity);
     dpu::Plan plan = plan_;
     plan.k = k_;
     estimate_ = dpu::estimateRound(plan, model_, groups_);
@@ -145,7 +156,19 @@ void CostReadout::refresh()
         basis = tr("budget");
     const double full = fullBytesPerRound();
     bytes_->setText(basis.isEmpty() ? formatBytes(bytes) : QStringLiteral("%1 · %2").arg(formatBytes(bytes), basis));
-    ratio_->setText(QStringLiteral("%1 (full: %2)").arg(bytes / full, 0, 'g', 4).arg(formatBytes(full)));
+    if (plan_.deployed == dpu::DeployedForm::Fp32) {
+        ratio_->setText(QStringLiteral("%1 (full: %2)").arg(bytes / full, 0, 'g', 4).arg(formatBytes(full)));
+    } else {
+        // The paper's ratios are to a full FP32 update; the devices' own full update is the
+        // deployed model's (its INT8 codes and scales, or its nonzeros and their bitmap).
+        const double deployed = deployedFullBytes();
+        const QString form = plan_.deployed == dpu::DeployedForm::Int8 ? tr("INT8") : tr("sparse");
+        ratio_->setText(tr("%1 of FP32's %2 · %3 of %4's %5")
+                            .arg(bytes / full, 0, 'g', 4).arg(Units::roundedBytes(full))
+                            .arg(bytes / deployed, 0, 'g', 4).arg(form, Units::roundedBytes(deployed)));
+        ratio_->setToolTip(tr("%1\nA full update of the dense FP32 model: %2. A full update of the model as deployed "
+                              "(%3): %4.").arg(why, formatBytes(full), form, formatBytes(deployed)));
+    }
     refreshLink(bytes);
     Q_EMIT changed();
 }
@@ -166,9 +189,13 @@ void CostReadout::refreshLink(double bytes)
         if (bytes > 0) {
             const auto devices = std::max(1, fleet.devices);
             round_ = dpu::linkRound(link_, static_cast<int64_t>(std::ceil(bytes)), devices);
-            const dpu::LinkRound full = dpu::linkRound(link_, static_cast<int64_t>(std::ceil(fullBytesPerRound())), devices);
-            time_->setText(tr("%1, %2 (full: %3)")
-                               .arg(linkDurationText(round_.deviceSeconds), linkEnergyText(round_.energyPerDevice),
+            // A full update as the devices would receive it: the deployed model's form.
+            const dpu::LinkRound full = dpu::linkRound(link_, static_cast<int64_t>(std::ceil(deployedFullBytes())), devices);
+            const QString fullWord = plan_.deployed == dpu::DeployedForm::Int8     ? tr("full INT8")
+                                     : plan_.deployed == dpu::DeployedForm::Sparse ? tr("full sparse")
+                                                                                   : tr("full");
+            time_->setText(tr("%1, %2 (%3: %4)")
+                               .arg(linkDurationText(round_.deviceSeconds), linkEnergyText(round_.energyPerDevice), fullWord,
                                     linkDurationText(full.deviceSeconds)));
             time_->setToolTip(tr("One device's session for one round on %1: %L2 frames (%L3 redundant), %4 under the "
                                  "duty cycle, %5 of its battery. All %L6 devices (%7): %8 of wall time, %9 on air. "

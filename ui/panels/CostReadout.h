@@ -4,11 +4,13 @@
 #include "dpu/Cost.h"
 #include "dpu/Frontier.h"
 #include "dpu/LinkModel.h"
+#include "dpu/Models.h"
 #include "dpu/Plan.h"
 #include "dpu/RoundEstimate.h"
 #include <QList>
 #include <QString>
 #include <QWidget>
+#include <cstdint>
 #include <vector>
 
 class QComboBox;
@@ -30,8 +32,11 @@ public:
 
     explicit CostReadout(QWidget* parent = nullptr);
 
-    void setCostModel(const dpu::CostModel& model);
-    /// The model sizes of the plan on the form (zero when the model is unknown).
+    /// The model on the form (`info.parameters`' shapes; an empty ModelInfo when the model is
+    /// unknown): the cost model follows it and the plan's deployed form.
+    void setModelInfo(const dpu::ModelInfo& info);
+    /// The plan's model as deployed (dpu::deployedCostModel: its nonzeros when sparse, 8-bit
+    /// values and its scales when INT8); zero sizes when the model is unknown.
     const dpu::CostModel& costModel() const { return model_; }
     double k() const { return k_; }
     void setK(double k);
@@ -46,7 +51,11 @@ public:
     /// the plan's family, else nominal for its coding; the paper's formula for exact fp32).
     double bytesPerRound() const { return estimate_.bytes; }
     const dpu::RoundEstimate& estimate() const { return estimate_; }
+    /// One full update of the dense FP32 model: every ratio's reference (the paper's).
     double fullBytesPerRound() const;
+    /// One full update of the model as the plan deploys it (dpu::deployedFullRoundBits): what
+    /// the devices would otherwise receive; fullBytesPerRound() for a dense FP32 model.
+    double deployedFullBytes() const;
     /// Whether the plan's fleet names a link core can build (else the per-device row says why).
     bool hasLink() const { return hasLink_; }
     /// The plan's link (its fleet keys) at the slowest SF of its mix (dpu::slowestLinkOf).
@@ -76,6 +85,8 @@ private:
     /// The per-device row: link_ and round_ from the plan's fleet and the bytes.
     void refreshLink(double bytes);
 
+    std::vector<std::vector<int64_t>> partialShapes_; ///< the model's partial tensors
+    int64_t denseWeights_ = 0;
     dpu::CostModel model_;
     double k_ = 0.01;
     dpu::Plan plan_;

@@ -392,7 +392,7 @@ void PlanPanel::onModelOrDatasetChanged()
         // Arrays and images: the shape is known once the data is read.
         modelInfo_->setProperty("error", QString());
         modelInfo_->setText(QString());
-        cost_->setCostModel({});
+        cost_->setModelInfo({});
         return;
     }
     const QString key = QStringLiteral("%1|%2x%3x%4|%5|%6")
@@ -405,7 +405,7 @@ void PlanPanel::onModelOrDatasetChanged()
         if (!builtin && !name.startsWith(QLatin1String("torchscript:"))) {
             modelInfo_->setProperty("error", tr("unknown model \"%1\"").arg(name));
             modelInfo_->setText(QString());
-            cost_->setCostModel({});
+            cost_->setModelInfo({});
             return;
         }
         try {
@@ -415,7 +415,7 @@ void PlanPanel::onModelOrDatasetChanged()
         } catch (const std::exception& e) {
             modelInfo_->setProperty("error", QString::fromStdString(e.what()));
             modelInfo_->setText(QString());
-            cost_->setCostModel({});
+            cost_->setModelInfo({});
             return;
         }
     }
@@ -425,7 +425,7 @@ void PlanPanel::onModelOrDatasetChanged()
                             .arg(info.partialWeights)
                             .arg(info.denseWeights)
                             .arg(CostReadout::formatBytes(static_cast<double>(info.fp32Bytes()))));
-    cost_->setCostModel({info.partialWeights, info.denseWeights});
+    cost_->setModelInfo(info);
 }
 
 void PlanPanel::setK(double k)

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Analytic communication cost of a round (DESIGN.md "Communication cost") and its inverse.
 #pragma once
+#include "dpu/PlanEnums.h"
 #include <cstdint>
+#include <vector>
 
 namespace dpu {
 
@@ -27,6 +29,14 @@ int64_t updatedCount(int64_t partialWeights, double k);
 
 /// Weights a tensor of `numel` keeps when pruned to `sparsity`: numel - round(sparsity * numel).
 int64_t keptAtSparsity(int64_t numel, double sparsity);
+
+/// The cost model of a model deployed as `form`, from the shapes of its partial tensors (those
+/// of dim() > 1) and its dense weights: a sparse one keeps keptAtSparsity(numel, sparsity) of
+/// each tensor's weights (nonzeroWeights), an INT8 one sends 8-bit values and keeps one scale per
+/// output channel, shape[0] (scaleValues). What a run prices its rounds with, and what the plan
+/// form estimates with before any run.
+CostModel deployedCostModel(const std::vector<std::vector<int64_t>>& partialShapes, int64_t denseWeights,
+                            DeployedForm form, double sparsity);
 
 /// Bits of one partial round: 32 * round(kI) + H(k) * I + 32 * dense. On a sparse deployed
 /// model (nonzeroWeights N > 0) the positions are coded among the nonzeros:

@@ -36,7 +36,8 @@ double nominalValueBits(Coding coding);
 /// changed weight plus H(k) bits of positions per weight of the selection pool, plus the
 /// always-shipped tensors as the plan ships them (exact: 32 bits each; coded: the coding's
 /// nominal bits each; partial: they join the pool). q8c's positions take 0.662 of H(k), its
-/// context coding's measured share. With fp32 and exact dense tensors this is
+/// context coding's measured share. On a sparse deployed model (cost.nonzeroWeights > 0) the
+/// changes and their positions are among the nonzeros. With fp32 and exact dense tensors this is
 /// partialRoundBits(). Throws PlanError for an unknown coding.
 double nominalRoundBits(const CostModel& cost, const Plan& plan);
 

@@ -39,6 +39,26 @@ double partialRoundBits(const CostModel& model, double k)
            + dense;
 }
 
+CostModel deployedCostModel(const std::vector<std::vector<int64_t>>& partialShapes, int64_t denseWeights,
+                            DeployedForm form, double sparsity)
+{
+    CostModel model;
+    model.denseWeights = denseWeights;
+    if (form == DeployedForm::Int8)
+        model.valueBits = 8;
+    for (const std::vector<int64_t>& shape : partialShapes) {
+        int64_t numel = 1;
+        for (const int64_t d : shape)
+            numel *= d;
+        model.partialWeights += numel;
+        if (form == DeployedForm::Sparse)
+            model.nonzeroWeights += keptAtSparsity(numel, sparsity);
+        if (form == DeployedForm::Int8 && !shape.empty())
+            model.scaleValues += shape[0];
+    }
+    return model;
+}
+
 double fullRoundBits(const CostModel& model)
 {
     return 32.0 * static_cast<double>(model.partialWeights + model.denseWeights);

@@ -102,29 +102,28 @@ void RunSession::prepare()
     deviceUpdate_ = std::make_unique<DeviceUpdate>(*network_, deviceConfig);
     const auto params = network_->parameters();
     int8Grid_.unclamped.assign(params.size(), false);
+    std::vector<std::vector<int64_t>> partialShapes;
+    int64_t denseWeights = 0;
     for (size_t i = 0; i < params.size(); ++i) {
         const auto& p = params[i];
         if (p.tensor.dim() > 1) {
             partialNames_.push_back(p.name);
             partialSizes_.push_back(p.tensor.numel());
-            cost_.partialWeights += p.tensor.numel();
-            if (plan_.deployed == DeployedForm::Sparse)
-                cost_.nonzeroWeights += keptAtSparsity(p.tensor.numel(), plan_.deployedSparsity);
+            partialShapes.push_back(p.tensor.sizes().vec());
             if (plan_.deployed == DeployedForm::Int8) {
-                cost_.valueBits = 8;
-                cost_.scaleValues += p.tensor.size(0);
                 // int8_rescale output: the last partial tensor wins, as the loop goes on.
                 if (plan_.int8Rescale == Int8Rescale::Output)
                     int8Grid_.unclamped.assign(params.size(), false);
                 int8Grid_.unclamped[i] = plan_.int8Rescale != Int8Rescale::Never;
             }
         } else {
-            cost_.denseWeights += p.tensor.numel();
+            denseWeights += p.tensor.numel();
         }
     }
     for (auto& b : network_->buffers())
         if (b.tensor.is_floating_point())
-            cost_.denseWeights += b.tensor.numel();
+            denseWeights += b.tensor.numel();
+    cost_ = deployedCostModel(partialShapes, denseWeights, plan_.deployed, plan_.deployedSparsity);
     // Refused up front (as the GUI's field check does) rather than stopping after the rounds
     // that fit, which looked like a finished run of fewer rounds.
     checkSplitFits(plan_, DatasetSize{data_.train.size(), data_.test.size()});

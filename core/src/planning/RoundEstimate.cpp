@@ -82,7 +82,10 @@ double rawValuesBytes(const CostModel& cost, const Plan& plan)
         pool += dense;
         dense = 0;
     }
-    return (v * std::round(std::clamp(plan.k, 0.0, 1.0) * pool) + 32 * dense) / 8;
+    double changed = std::round(std::clamp(plan.k, 0.0, 1.0) * pool);
+    if (cost.nonzeroWeights > 0) // a sparse model's nonzeros are all it changes
+        changed = std::min(changed, static_cast<double>(cost.nonzeroWeights) + (pool - static_cast<double>(cost.partialWeights)));
+    return (v * changed + 32 * dense) / 8;
 }
 
 } // namespace
@@ -123,9 +126,17 @@ double nominalRoundBits(const CostModel& cost, const Plan& plan)
     } else if (plan.bundle.denseTensors == DenseTensors::Coded && isLossy(plan.bundle.values)) {
         denseBits = v;
     }
-    const double changed = std::round(std::clamp(plan.k, 0.0, 1.0) * pool);
+    double changed = std::round(std::clamp(plan.k, 0.0, 1.0) * pool);
+    double positionPool = pool, share = plan.k;
+    if (cost.nonzeroWeights > 0) {
+        // A sparse model changes only its nonzeros (and the dense tensors when they join the
+        // pool): the positions are coded among them, as partialRoundBits() prices it.
+        positionPool = static_cast<double>(cost.nonzeroWeights) + (pool - static_cast<double>(cost.partialWeights));
+        changed = std::min(changed, positionPool);
+        share = positionPool > 0 ? changed / positionPool : 0;
+    }
     const double positions = plan.bundle.values == Coding::Q8c ? kQ8cPositionShare : 1.0;
-    return v * changed + positions * indexEntropyBits(plan.k) * pool + denseBits * dense;
+    return v * changed + positions * indexEntropyBits(share) * positionPool + denseBits * dense;
 }
 
 RoundEstimate estimateRound(const Plan& plan, const CostModel& modelCost, const std::vector<FrontierGroup>& groups)

@@ -103,6 +103,36 @@ private Q_SLOTS:
         const double k = dpu::largestKForBudget(int8, dpu::partialRoundBits(int8, 0.1));
         QCOMPARE(dpu::updatedCount(int8.partialWeights, k), int64_t(100000));
     }
+
+    /// The cost model of each deployed form from the partial tensors' shapes (what a run prices
+    /// with and the plan form estimates with): the MLP's three layers, 1,034 dense weights.
+    void deployedCostModelFromShapes()
+    {
+        const std::vector<std::vector<int64_t>> mlp{{512, 784}, {512, 512}, {10, 512}};
+        const dpu::CostModel fp32 = dpu::deployedCostModel(mlp, 1034, dpu::DeployedForm::Fp32, 0.5);
+        QCOMPARE(fp32.partialWeights, int64_t(668672));
+        QCOMPARE(fp32.denseWeights, int64_t(1034));
+        QCOMPARE(fp32.nonzeroWeights, int64_t(0));
+        QCOMPARE(fp32.valueBits, 32);
+        QCOMPARE(fp32.scaleValues, int64_t(0));
+        QCOMPARE(dpu::deployedFullRoundBits(fp32), dpu::fullRoundBits(fp32));
+
+        // Sparse: each tensor keeps its own rounded share (10 x 512 at 0.3: 5,120 - 1,536).
+        const dpu::CostModel sparse = dpu::deployedCostModel(mlp, 1034, dpu::DeployedForm::Sparse, 0.3);
+        QCOMPARE(sparse.partialWeights, int64_t(668672));
+        QCOMPARE(sparse.nonzeroWeights, dpu::keptAtSparsity(512 * 784, 0.3) + dpu::keptAtSparsity(512 * 512, 0.3) + int64_t(3584));
+        QCOMPARE(sparse.valueBits, 32);
+        QVERIFY(dpu::partialRoundBits(sparse, 0.01) < dpu::partialRoundBits(fp32, 0.01));
+
+        // INT8: one scale per output channel, 512 + 512 + 10, and 8-bit values.
+        const dpu::CostModel int8 = dpu::deployedCostModel(mlp, 1034, dpu::DeployedForm::Int8, 0.5);
+        QCOMPARE(int8.valueBits, 8);
+        QCOMPARE(int8.scaleValues, int64_t(1034));
+        QCOMPARE(int8.nonzeroWeights, int64_t(0));
+        // The INT8 full update the runs' FU rounds price: 8 x 668,672 + 32 x (1,034 + 1,034) bits.
+        QCOMPARE(dpu::deployedFullRoundBits(int8) / 8, 676944.0);
+        QCOMPARE(dpu::fullRoundBits(int8), dpu::fullRoundBits(fp32)); // ratios stay against FP32
+    }
 };
 
 QTEST_APPLESS_MAIN(TestCost)

@@ -97,6 +97,26 @@ private Q_SLOTS:
         QVERIFY2(grown.why.find("without the channels int8_rescale re-codes") != std::string::npos, grown.why.c_str());
     }
 
+    /// A sparse deployed model changes only its nonzeros: before any run the positions are coded
+    /// among them (the paper's formula for the sparse model, partialRoundBits), for every coding,
+    /// and a k past the nonzeros' share changes no more than all of them.
+    void sparseModelCodesPositionsAmongItsNonzeros()
+    {
+        dpu::CostModel sparse = kCost;
+        sparse.nonzeroWeights = 40000; // 60 % zeros
+        dpu::Plan p = dpu::test::sweepPlan(0.01);
+        p.deployed = dpu::DeployedForm::Sparse;
+        const dpu::RoundEstimate exact = dpu::estimateRound(p, sparse, {});
+        QCOMPARE(exact.basis, dpu::RoundEstimate::Basis::Analytic);
+        DPU_COMPARE_NEAR(exact.bytes, dpu::partialRoundBits(sparse, 0.01) / 8, 1e-6);
+        DPU_COMPARE_NEAR(exact.bytes, (32 * 1000 + entropy(1000.0 / 40000) * 40000 + 32 * 100) / 8, 1e-6);
+        QVERIFY(exact.bytes < dpu::estimateRound(dpu::test::sweepPlan(0.01), kCost, {}).bytes);
+        p.bundle.values = dpu::Coding::Q4;
+        DPU_COMPARE_NEAR(dpu::estimateRound(p, sparse, {}).bytes, (4 * 1000 + entropy(1000.0 / 40000) * 40000 + 32 * 100) / 8, 1e-6);
+        p.k = 0.8; // 80,000 asked, 40,000 there: every nonzero changes, no position to code
+        DPU_COMPARE_NEAR(dpu::estimateRound(p, sparse, {}).bytes, (4 * 40000 + 32 * 100) / 8.0, 1e-6);
+    }
+
     void withoutRunsNominalOrAnalytic()
     {
         const dpu::RoundEstimate exact = dpu::estimateRound(dpu::test::sweepPlan(0.01), kCost, {});
