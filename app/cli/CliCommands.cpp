@@ -34,6 +34,34 @@ std::string megabytes(int64_t bytes)
     return buf;
 }
 
+/// The cost command's table: one partial round of `cm` at k, its parts, and the full updates.
+void printCost(const std::string& model, const CostModel& cm, DeployedForm deployed, double k)
+{
+    const int64_t changed = cm.nonzeroWeights > 0 ? std::min(updatedCount(cm.partialWeights, k), cm.nonzeroWeights)
+                                                  : updatedCount(cm.partialWeights, k);
+    const double partial = partialRoundBits(cm, k) / 8.0, full = fullRoundBits(cm) / 8.0;
+    const double valueBytes = cm.valueBits / 8.0 * static_cast<double>(changed), denseBytes = 4.0 * static_cast<double>(cm.denseWeights);
+    std::printf("model            %s (I = %lld partial weights, %lld dense values", model.c_str(),
+                static_cast<long long>(cm.partialWeights), static_cast<long long>(cm.denseWeights));
+    if (deployed == DeployedForm::Sparse)
+        std::printf(", %lld nonzero", static_cast<long long>(cm.nonzeroWeights));
+    if (deployed == DeployedForm::Int8)
+        std::printf(", %lld scales", static_cast<long long>(cm.scaleValues));
+    std::printf(")\n");
+    std::printf("k                %g (%lld weights changed per round)\n", k, static_cast<long long>(changed));
+    std::printf("bytes per round  %.0f (values %.0f, indices %.0f, dense %.0f)\n", partial, valueBytes,
+                partial - valueBytes - denseBytes, denseBytes);
+    std::printf("full updating    %.0f bytes per round\n", full);
+    std::printf("ratio to full    %.5f\n", partial / full);
+    if (deployed != DeployedForm::Fp32) {
+        // The paper's ratios are to the dense FP32 update; the devices' own full update is this one.
+        const double own = deployedFullRoundBits(cm) / 8.0;
+        std::printf("full %-11s %.0f bytes per round (%s)\n", deployed == DeployedForm::Int8 ? "INT8" : "sparse", own,
+                    deployed == DeployedForm::Int8 ? "its codes and scales" : "its nonzeros and their bitmap");
+        std::printf("ratio to that    %.5f\n", partial / own);
+    }
+}
+
 } // namespace
 
 /// Each command's synopsis and what it does: the body of `dpu-cli --help` (data, kept apart from
@@ -48,8 +76,10 @@ constexpr const char* kCommandsHelp =
     "  models [--input CxHxW] [--classes N]\n"
     "        List the built-in models with their weight counts.\n"
     "  cost --model M --k K [--input CxHxW] [--classes N] [--budget BYTES]\n"
-    "       [--values CODING] [--dense exact|partial|coded]\n"
-    "        Bytes per round of a partial update against full updating; with --budget, the\n"
+    "       [--values CODING] [--dense exact|partial|coded] [--deployed fp32|int8|sparse]\n"
+    "       [--sparsity S]\n"
+    "        Bytes per round of a partial update against full updating (dense FP32, and the\n"
+    "        deployed model's own for int8 or sparse, S zeros: 0.5); with --budget, the\n"
     "        largest k that fits.\n"
     "  bundle inspect BUNDLE [--base WEIGHTS.safetensors]\n"
     "        Describe an update bundle: kind, versions, hashes, every tensor's coding and size\n"
@@ -228,30 +258,37 @@ int costCommand(const std::vector<std::string>& argv)
     const double budget = args.number("--budget", -1);
     const std::string valuesText = args.value("--values", "fp32");
     const std::string denseText = args.value("--dense", "exact");
+    const std::string deployedText = args.value("--deployed", "fp32");
+    const std::string sparsityText = args.value("--sparsity");
+    const bool sparsityGiven = !sparsityText.empty(); // its number read with the same parser and message
+    const double sparsity = sparsityGiven ? ArgList({"--sparsity", sparsityText}).number("--sparsity", 0.5) : 0.5;
     args.positional();
-    // Both are said wrong before any model is built.
+    // All are said wrong before any model is built.
     const auto values = enumFromString<Coding>(valuesText);
     if (!values)
         throw PlanError("bundle.values", "expected " + quotedChoices(valueCodings()) + ", found \"" + valuesText + "\"");
     const auto dense = enumFromString<DenseTensors>(denseText);
     if (!dense)
         throw UsageError("--dense: expected " + quotedChoices(enumStrings<DenseTensors>()) + ", found '" + denseText + "'");
+    const auto deployed = enumFromString<DeployedForm>(deployedText);
+    if (!deployed)
+        throw UsageError("--deployed: expected " + quotedChoices(enumStrings<DeployedForm>()) + ", found '" + deployedText + "'");
+    if (sparsityGiven && *deployed != DeployedForm::Sparse)
+        throw UsageError("--sparsity goes with --deployed sparse");
+    if (!(sparsity > 0 && sparsity < 1))
+        throw UsageError("--sparsity: expected a share in (0, 1), found " + std::to_string(sparsity));
     if (!(k > 0 && k <= 1))
         throw UsageError("--k: expected a ratio in (0, 1], found " + std::to_string(k));
     const InputShape shape = input.empty() ? (model == "mlp" ? InputShape{1, 28, 28} : InputShape{3, 32, 32}) : parseShape(input);
     const ModelInfo info = describeModel(model, shape, classes);
-    const CostModel cm{info.partialWeights, info.denseWeights};
-    const double partial = partialRoundBits(cm, k) / 8.0, full = fullRoundBits(cm) / 8.0;
-    std::printf("model            %s (I = %lld partial weights, %lld dense values)\n", model.c_str(),
-                static_cast<long long>(info.partialWeights), static_cast<long long>(info.denseWeights));
-    std::printf("k                %g (%lld weights changed per round)\n", k,
-                static_cast<long long>(updatedCount(info.partialWeights, k)));
-    std::printf("bytes per round  %.0f (values %.0f, indices %.0f, dense %.0f)\n", partial,
-                4.0 * static_cast<double>(updatedCount(info.partialWeights, k)),
-                indexEntropyBits(k) * static_cast<double>(info.partialWeights) / 8.0,
-                4.0 * static_cast<double>(info.denseWeights));
-    std::printf("full updating    %.0f bytes per round\n", full);
-    std::printf("ratio to full    %.5f\n", partial / full);
+    std::vector<std::vector<int64_t>> partialShapes;
+    for (const TensorInfo& t : info.parameters)
+        if (t.partial)
+            partialShapes.push_back(t.shape);
+    // Priced as a run of this deployed form prices its rounds (8-bit codes; positions among the nonzeros).
+    const CostModel cm = deployedCostModel(partialShapes, info.denseWeights, *deployed, sparsity);
+    printCost(model, cm, *deployed, k);
+    const double full = fullRoundBits(cm) / 8.0;
     if (*values != Coding::Fp32 || *dense != DenseTensors::Exact) {
         // The plan form's nominal figure for this coding (before any run calibrates it).
         Plan p = defaultPlan();
@@ -259,9 +296,10 @@ int costCommand(const std::vector<std::string>& argv)
         p.k = k;
         p.bundle.values = *values;
         p.bundle.denseTensors = *dense;
+        p.deployed = *deployed;
         const double coded = nominalRoundBits(cm, p) / 8.0;
         std::printf("nominal %-8s %.0f bytes per round (%g bits per changed value%s, biases %s; ratio to full %.5f)\n",
-                    valuesText.c_str(), coded, nominalValueBits(*values),
+                    valuesText.c_str(), coded, cm.valueBits != 32 ? cm.valueBits : nominalValueBits(*values),
                     *values == Coding::Q8c ? " and 0.662 of H(k) per position: q8's, context-coded" : "",
                     denseText.c_str(), coded / full);
     }

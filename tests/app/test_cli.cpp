@@ -119,6 +119,30 @@ private Q_SLOTS:
         const Result badDense = cli({"cost", "--dense", "some"});
         QCOMPARE(badDense.code, 2);
         QVERIFY(badDense.err.contains("--dense"));
+
+        // An INT8 deployed model: 8-bit codes, and its own full update (codes and 1,034 scales)
+        // beside FP32's; the figures an INT8 run's records carry (29331 for DPU at k = 0.02).
+        const Result int8 = cli({"cost", "--model", "mlp", "--k", "0.02", "--deployed", "int8"});
+        QCOMPARE(int8.code, 0);
+        QVERIFY2(int8.out.contains("bytes per round  29331") && int8.out.contains("1034 scales"), qPrintable(int8.out));
+        QVERIFY2(int8.out.contains("full INT8        676944 bytes per round"), qPrintable(int8.out));
+        QVERIFY2(int8.out.contains("ratio to that    0.04333"), qPrintable(int8.out));
+        // Sparse, half zeros: positions among the 334,336 nonzeros; the full update is the
+        // nonzeros and a bitmap (0.53 of FP32's).
+        const Result sparse = cli({"cost", "--model", "mlp", "--k", "0.01", "--deployed", "sparse"});
+        QCOMPARE(sparse.code, 0);
+        const double hs = -6687.0 / 334336 * std::log2(6687.0 / 334336) - (1 - 6687.0 / 334336) * std::log2(1 - 6687.0 / 334336);
+        const qint64 sparseBytes = qRound64((32.0 * 6687 + hs * 334336 + 32.0 * 1034) / 8);
+        QVERIFY2(sparse.out.contains(QStringLiteral("bytes per round  %1").arg(sparseBytes)), qPrintable(sparse.out));
+        QVERIFY2(sparse.out.contains("full sparse      1425064 bytes per round"), qPrintable(sparse.out));
+        const Result sparser = cli({"cost", "--model", "mlp", "--k", "0.01", "--deployed", "sparse", "--sparsity", "0.9"});
+        QVERIFY2(sparser.out.contains("66867 nonzero"), qPrintable(sparser.out));
+        for (const QStringList& bad : QList<QStringList>{{"--deployed", "int9"}, {"--sparsity", "0.3"},
+                                                         {"--deployed", "sparse", "--sparsity", "1.5"}}) {
+            const Result r = cli(QStringList{"cost"} + bad);
+            QCOMPARE(r.code, 2);
+            QVERIFY2(r.err.contains(bad.last() == "int9" ? "--deployed" : "--sparsity"), qPrintable(r.err));
+        }
     }
 
     void errorsSayWhatIsWrong()
