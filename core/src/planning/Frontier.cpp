@@ -69,8 +69,7 @@ std::vector<std::string> planDifferences(const Plan& a, const Plan& b, const std
         keys.insert(k);
     std::vector<std::string> out;
     for (const std::string& key : keys) {
-        const auto ia = fa.find(key), ib = fb.find(key);
-        const std::string va = ia == fa.end() ? "(none)" : ia->second, vb = ib == fb.end() ? "(none)" : ib->second;
+        const std::string va = planning::flatValue(fa, key), vb = planning::flatValue(fb, key);
         if (va != vb)
             out.push_back(key + ": " + va + " vs " + vb);
     }

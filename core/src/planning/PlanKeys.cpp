@@ -2,6 +2,7 @@
 // PlanKeys: flattens the plan's own JSON, so a key added to the plan schema is compared without code here.
 #include "planning/PlanKeys.h"
 #include "dpu/Frontier.h"
+#include "dpu/PlanFields.h"
 #include <nlohmann/json.hpp>
 #include <algorithm>
 
@@ -43,6 +44,14 @@ FlatPlan comparable(const Plan& plan, const std::vector<std::string>& free)
     for (auto it = flat.begin(); it != flat.end();)
         it = coveredBy(it->first, frontierIgnoredKeys()) || coveredBy(it->first, free) ? flat.erase(it) : std::next(it);
     return flat;
+}
+
+std::string flatValue(const FlatPlan& flat, const std::string& key)
+{
+    if (const auto it = flat.find(key); it != flat.end())
+        return it->second;
+    const PlanField* field = findPlanField(key);
+    return field && !field->defaultValue.empty() && field->defaultValue != "none" ? field->defaultValue : "(none)";
 }
 
 } // namespace dpu::planning

@@ -20,4 +20,9 @@ bool coveredBy(const std::string& key, const std::vector<std::string>& keys);
 /// flatPlan() without frontierIgnoredKeys() and the keys covered by `free`.
 FlatPlan comparable(const Plan& plan, const std::vector<std::string>& free);
 
+/// The value at `key`; a key the plan leaves out holds its default, which a plan file does not
+/// write, so that default is the answer ("\"fp32\"" for deployed), or "(none)" where the default
+/// is no value at all (a budget off).
+std::string flatValue(const FlatPlan& flat, const std::string& key);
+
 } // namespace dpu::planning

@@ -29,7 +29,18 @@ std::string describe(const std::string& key, const std::string& value)
     return (dot == std::string::npos ? key : key.substr(dot + 1)) + "=" + bare(value);
 }
 
-// Where the flattened plans disagree, k first, then the coding, then the rest in path order.
+// The keys that lead a run's words: what users sweep (k, the coding), then the deployed form,
+// which changes what a device holds (the paper's Table 3 sets the three forms side by side).
+int leadRank(const std::string& key)
+{
+    static const char* const lead[] = {"k", "bundle.values", "deployed", "deployed_sparsity"};
+    for (int i = 0; i < 4; ++i)
+        if (key == lead[i])
+            return i;
+    return 4;
+}
+
+// Where the flattened plans disagree: the leading keys in their order, then the rest in path order.
 std::vector<std::string> differingKeys(const std::vector<planning::FlatPlan>& flat)
 {
     std::set<std::string> keys;
@@ -39,16 +50,12 @@ std::vector<std::string> differingKeys(const std::vector<planning::FlatPlan>& fl
     std::vector<std::string> out;
     for (const std::string& key : keys) {
         std::set<std::string> values;
-        for (const planning::FlatPlan& f : flat) {
-            const auto it = f.find(key);
-            values.insert(it == f.end() ? std::string("(none)") : it->second);
-        }
+        for (const planning::FlatPlan& f : flat)
+            values.insert(planning::flatValue(f, key));
         if (values.size() > 1)
             out.push_back(key);
     }
-    std::stable_partition(out.begin(), out.end(), [](const std::string& k) { return k == "k" || k == "bundle.values"; });
-    if (out.size() > 1 && out[0] == "bundle.values" && out[1] == "k")
-        std::swap(out[0], out[1]);
+    std::stable_sort(out.begin(), out.end(), [](const std::string& a, const std::string& b) { return leadRank(a) < leadRank(b); });
     return out;
 }
 
@@ -66,10 +73,8 @@ std::vector<std::string> runDistinctions(const std::vector<Plan>& plans, const s
         flat.push_back(planning::comparable(p, {"strategies"}));
     const std::vector<std::string> keys = differingKeys(flat);
     for (size_t i = 0; i < plans.size(); ++i)
-        for (const std::string& key : keys) {
-            const auto it = flat[i].find(key);
-            out[i] += (out[i].empty() ? "" : " · ") + describe(key, it == flat[i].end() ? "(none)" : it->second);
-        }
+        for (const std::string& key : keys)
+            out[i] += (out[i].empty() ? "" : " · ") + describe(key, planning::flatValue(flat[i], key));
     // The same plan run twice: its label tells the runs apart.
     std::map<std::string, int> seen;
     for (const std::string& text : out)

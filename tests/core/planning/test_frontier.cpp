@@ -65,6 +65,10 @@ private Q_SLOTS:
         QVERIFY2(d[1].rfind("train.lr: 0.005 vs 0.1", 0) == 0, d[1].c_str());
         // A swept key may name a whole object.
         QCOMPARE(dpu::planDifferences(a, b, {"k", "split", "train"}).size(), size_t(0));
+        // A key one plan leaves at its default reads that default, not its absence from the file.
+        b.deployed = dpu::DeployedForm::Int8;
+        QCOMPARE(dpu::planDifferences(a, b, {"k", "split", "train"}),
+                 (std::vector<std::string>{"deployed: \"fp32\" vs \"int8\""}));
     }
 
     void groupsRunsByPlanMinusSweptKeys()
@@ -287,6 +291,16 @@ private Q_SLOTS:
         longer.strategies = {"dpu"};
         QCOMPARE(dpu::runDistinctions({planAt(0.05), longer}, {"1", "2"}),
                  (std::vector<std::string>{"rounds=2", "rounds=3"}));
+        // The deployed form comes right after k and the coding, before keys of earlier paths
+        // (bundle.dense_tensors), which a narrow legend would otherwise show in its place; a key
+        // the plan leaves at its default reads that default.
+        dpu::Plan int8 = planAt(0.1);
+        int8.deployed = dpu::DeployedForm::Int8;
+        int8.bundle.denseTensors = dpu::DenseTensors::Coded;
+        int8.bundle.values = dpu::Coding::Q4;
+        QCOMPARE(dpu::runDistinctions({planAt(0.05), int8}, {"1", "2"}),
+                 (std::vector<std::string>{"k=0.05 · fp32 · deployed=fp32 · dense_tensors=exact",
+                                           "k=0.1 · q4 · deployed=int8 · dense_tensors=coded"}));
         // The same plan twice: the labels tell them apart, also beside a third run.
         QCOMPARE(dpu::runDistinctions({planAt(0.05), planAt(0.05)}, {"1", "2"}),
                  (std::vector<std::string>{"1", "2"}));
