@@ -10,6 +10,17 @@ namespace {
 
 /// The run's largest `full` bundle (FU ships the whole model), else its fp32 weights; 0 when
 /// neither is known.
+/// The weights as the devices store them, from run.json's counts: 4 bytes a weight, or one
+/// byte a partial weight for an INT8 model (its float scales, one per output channel, are not
+/// counted there and weigh little beside its codes). 0 when the counts are unknown.
+int64_t storedWeightBytes(const RunFolder& run)
+{
+    const int64_t partial = run.status.partialWeights, dense = run.status.denseWeights;
+    if (partial <= 0)
+        return 0;
+    return (run.plan.deployed == DeployedForm::Int8 ? partial : 4 * partial) + 4 * dense;
+}
+
 int64_t fullModelBytesOf(const RunFolder& run)
 {
     int64_t full = 0;
@@ -17,7 +28,7 @@ int64_t fullModelBytesOf(const RunFolder& run)
         if (r.deployed && r.bundleKind == "full")
             full = std::max(full, r.bundleBytes);
     if (full == 0 && run.status.partialWeights > 0)
-        full = 4 * (run.status.partialWeights + run.status.denseWeights);
+        full = storedWeightBytes(run);
     return full;
 }
 
@@ -31,8 +42,11 @@ FleetRunInput fleetStrategiesOf(const RunFolder& run, uint64_t seed, const std::
     FleetRunInput out;
     out.newSamplesPerRound = run.plan.split.perRound;
     const int64_t fullModel = fullModelBytesOf(run);
-    // The device file is the fp32 weights: what an apply hashes and streams (DeviceCpu).
-    const int64_t deviceFile = run.status.partialWeights > 0 ? 4 * (run.status.partialWeights + run.status.denseWeights) : fullModel;
+    // The device file, what an apply hashes and streams (DeviceCpu): the fp32 weights (a sparse
+    // model keeps its zeros), or an INT8 model's codes and scales, which its full bundle carries
+    // whole, the closest size the run folder records.
+    const int64_t stored = storedWeightBytes(run);
+    const int64_t deviceFile = run.plan.deployed == DeployedForm::Int8 && fullModel > 0 ? fullModel : stored > 0 ? stored : fullModel;
     std::vector<std::string> order;
     for (const RoundRecord& r : run.records)
         if (r.seed == seed && std::find(order.begin(), order.end(), r.strategy) == order.end())

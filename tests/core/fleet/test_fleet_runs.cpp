@@ -108,6 +108,26 @@ private Q_SLOTS:
         QCOMPARE(s.deviceFileBytes, int64_t(0));
     }
 
+    /// An INT8 deployed model: its devices store one byte a partial weight, so the full model
+    /// without a full bundle and the device file the apply streams are the codes' size, and
+    /// with a full bundle the device file is that bundle's size (the codes and scales whole).
+    void int8ModelStoresItsCodes()
+    {
+        dpu::RunFolder f = run(false);
+        f.plan.deployed = dpu::DeployedForm::Int8;
+        dpu::FleetStrategy s = dpu::fleetStrategiesOf(f, 1).strategies[0];
+        QCOMPARE(s.fullModelBytes, int64_t(1000 + 4 * 10));
+        QCOMPARE(s.deviceFileBytes, int64_t(1000 + 4 * 10));
+        f = run(true);
+        f.plan.deployed = dpu::DeployedForm::Int8;
+        s = dpu::fleetStrategiesOf(f, 1).strategies[0];
+        QCOMPARE(s.fullModelBytes, int64_t(4040));
+        QCOMPARE(s.deviceFileBytes, int64_t(4040));
+        // A sparse model's device file keeps its zeros: the fp32 weights.
+        f.plan.deployed = dpu::DeployedForm::Sparse;
+        QCOMPARE(dpu::fleetStrategiesOf(f, 1).strategies[0].deviceFileBytes, int64_t(4 * 1010));
+    }
+
     void linkSettings()
     {
         dpu::LinkSettings s;
