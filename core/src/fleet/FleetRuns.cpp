@@ -8,8 +8,6 @@ namespace dpu {
 
 namespace {
 
-/// The run's largest `full` bundle (FU ships the whole model), else its fp32 weights; 0 when
-/// neither is known.
 /// The weights as the devices store them, from run.json's counts: 4 bytes a weight, or one
 /// byte a partial weight for an INT8 model (its float scales, one per output channel, are not
 /// counted there and weigh little beside its codes). 0 when the counts are unknown.
@@ -21,6 +19,8 @@ int64_t storedWeightBytes(const RunFolder& run)
     return (run.plan.deployed == DeployedForm::Int8 ? partial : 4 * partial) + 4 * dense;
 }
 
+/// The run's largest `full` bundle (FU ships the whole model), else its weights as the devices
+/// store them; 0 when neither is known.
 int64_t fullModelBytesOf(const RunFolder& run)
 {
     int64_t full = 0;

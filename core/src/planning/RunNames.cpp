@@ -3,6 +3,7 @@
 #include "dpu/RunNames.h"
 #include "planning/PlanKeys.h"
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -34,10 +35,8 @@ std::string describe(const std::string& key, const std::string& value)
 int leadRank(const std::string& key)
 {
     static const char* const lead[] = {"k", "bundle.values", "deployed", "deployed_sparsity"};
-    for (int i = 0; i < 4; ++i)
-        if (key == lead[i])
-            return i;
-    return 4;
+    const auto it = std::find(std::begin(lead), std::end(lead), key);
+    return static_cast<int>(it - std::begin(lead)); // the rest: after all of them
 }
 
 // Where the flattened plans disagree: the leading keys in their order, then the rest in path order.
