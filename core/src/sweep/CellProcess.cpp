@@ -3,24 +3,40 @@
 #include "CellProcess.h"
 #include "dpu/Error.h"
 #include <fcntl.h>
-#include <pthread.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
-#include <unistd.h>
-#include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <vector>
 
 extern char** environ;
 
 namespace dpu {
+namespace {
+
+/// posix_spawn's attributes and file actions, released however the start ends.
+struct SpawnSetup {
+    posix_spawnattr_t attr;
+    posix_spawn_file_actions_t files;
+    SpawnSetup()
+    {
+        posix_spawnattr_init(&attr);
+        posix_spawn_file_actions_init(&files);
+    }
+    ~SpawnSetup()
+    {
+        posix_spawn_file_actions_destroy(&files);
+        posix_spawnattr_destroy(&attr);
+    }
+    SpawnSetup(const SpawnSetup&) = delete;
+    SpawnSetup& operator=(const SpawnSetup&) = delete;
+};
+
+} // namespace
 
 pid_t startCellProcess(const std::string& program, const std::string& cellDir, int threads)
 {
     const std::string plan = cellDir + "/plan.json", log = cellDir + "/cell.log";
-    // The environment is built before fork: setenv may allocate, which a child of a
-    // multi-threaded parent (a GUI) must not do before exec.
     std::vector<std::string> env;
     for (char** e = environ; *e; ++e)
         if (std::strncmp(*e, "OMP_NUM_THREADS=", 16) != 0 && std::strncmp(*e, "MKL_NUM_THREADS=", 16) != 0)
@@ -33,36 +49,27 @@ pid_t startCellProcess(const std::string& program, const std::string& cellDir, i
     envp.push_back(nullptr);
     const char* const argv[] = {program.c_str(), "run", plan.c_str(), "--out", cellDir.c_str(), "--resume", "--quiet",
                                 nullptr};
-    // Until exec the child runs the parent's signal handlers (a test framework's crash handler,
-    // dpu-cli's stop flag): a SIGTERM or SIGSTOP from a quick cancel or pause must meet the
-    // defaults instead. So signals wait, blocked, until the child has reset its handlers.
-    sigset_t all, old;
+    // posix_spawn, not fork: fork runs every pthread_atfork handler of this process, and one in a
+    // GUI that has used BLAS (OpenBLAS's, which shuts its thread pool down) hung the sweep's
+    // thread inside fork for good (test_ui_sweep's HangWatch found it there, all signals
+    // blocked). glibc's posix_spawn runs none, and keeps every signal blocked until the child
+    // has reset its handlers, so a quick cancel's SIGTERM or a pause's SIGSTOP meets the defaults.
+    SpawnSetup s;
+    sigset_t none, all;
+    sigemptyset(&none);
     sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &old);
-    const pid_t pid = fork();
-    if (pid < 0) {
-        const int err = errno;
-        pthread_sigmask(SIG_SETMASK, &old, nullptr);
-        throw Error(cellDir + ": cannot start the cell's process: " + std::strerror(err));
-    }
-    if (pid == 0) { // only async-signal-safe calls until exec
-        for (int sig = 1; sig < NSIG; ++sig)
-            if (sig != SIGKILL && sig != SIGSTOP)
-                signal(sig, SIG_DFL);
-        signal(SIGINT, SIG_IGN); // a terminal's Ctrl-C reaches the sweep, which passes SIGTERM on once
-        sigprocmask(SIG_SETMASK, &old, nullptr);
-        const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-        if (fd >= 0) {
-            dup2(fd, 1);
-            dup2(fd, 2);
-            close(fd);
-        }
-        execve(program.c_str(), const_cast<char* const*>(argv), envp.data());
-        const char msg[] = "cannot run the cell program\n";
-        (void)!write(2, msg, sizeof msg - 1);
-        _exit(127);
-    }
-    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    posix_spawnattr_setsigmask(&s.attr, &none);
+    posix_spawnattr_setsigdefault(&s.attr, &all);
+    // Its own process group: a terminal's Ctrl-C goes to the foreground group, the sweep's, which
+    // passes a SIGTERM on once; the cell does not see it twice.
+    posix_spawnattr_setpgroup(&s.attr, 0);
+    posix_spawnattr_setflags(&s.attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
+    posix_spawn_file_actions_addopen(&s.files, 1, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    posix_spawn_file_actions_adddup2(&s.files, 1, 2);
+    pid_t pid = 0;
+    const int err = posix_spawn(&pid, program.c_str(), &s.files, &s.attr, const_cast<char* const*>(argv), envp.data());
+    if (err != 0)
+        throw Error(cellDir + ": cannot start the cell's process " + program + ": " + std::strerror(err));
     return pid;
 }
 

@@ -6,9 +6,10 @@
 
 namespace dpu {
 
-/// Starts `program run CELL/plan.json --out CELL --resume --quiet` with its output appended to
-/// CELL/cell.log and OMP_NUM_THREADS = MKL_NUM_THREADS = threads. The child ignores SIGINT (a
-/// terminal's Ctrl-C reaches the sweep, which passes a SIGTERM on). Throws Error when fork fails.
+/// Starts `program run CELL/plan.json --out CELL --resume --quiet` (posix_spawn) with its output
+/// appended to CELL/cell.log, OMP_NUM_THREADS = MKL_NUM_THREADS = threads, every signal at its
+/// default and in a process group of its own (a terminal's Ctrl-C reaches the sweep, which passes
+/// a SIGTERM on). Throws Error naming the program when it cannot start (missing, not executable).
 pid_t startCellProcess(const std::string& program, const std::string& cellDir, int threads);
 
 /// The exit code a wait status stands for: the process's own, or 128 + the signal that ended it.

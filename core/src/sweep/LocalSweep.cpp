@@ -139,7 +139,14 @@ private:
         while (!stopping_ && !suspended_ && next_ < todo_.size() && static_cast<int>(running_.size()) < options_.jobs) {
             const SweepCell* cell = todo_[next_++];
             writeCellStarted(options_.outDir, cell->id);
-            running_[startCellProcess(options_.program, sweepCellDir(options_.outDir, cell->id), threads_)] = {cell, Clock::now()};
+            pid_t pid = 0;
+            try {
+                pid = startCellProcess(options_.program, sweepCellDir(options_.outDir, cell->id), threads_);
+            } catch (const Error&) {
+                writeCellExit(options_.outDir, cell->id, 127); // it never ran: failed, not left running
+                throw;
+            }
+            running_[pid] = {cell, Clock::now()};
             observer_.cellStarted(*cell);
         }
     }

@@ -21,7 +21,13 @@ int runSweepCellTask(const std::string& sweepDir, const std::string& id, const s
     if (sweepCellState(sweepDir, id) == CellState::Done)
         return 0; // finished by an earlier task: a requeue or resubmission has nothing to do
     writeCellStarted(sweepDir, id);
-    const pid_t pid = startCellProcess(program, cellDir, threads < 1 ? 1 : threads);
+    pid_t pid = 0;
+    try {
+        pid = startCellProcess(program, cellDir, threads < 1 ? 1 : threads);
+    } catch (const Error&) {
+        writeCellExit(sweepDir, id, 127); // it never ran: failed, not left running
+        throw;
+    }
     bool passedOn = false;
     int status = 0;
     while (true) {

@@ -318,6 +318,28 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(dpu::Error, dpu::runLocalSweep(s, options, stopping));
     }
 
+    /// A cell program that cannot start stops the sweep with an error naming it, and its cell
+    /// reads failed (exit 127), not running; the cells after it stay pending.
+    void aProgramThatCannotStartFailsItsCell()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const dpu::Sweep s = dpu::parseSweep(R"({"base": {}, "axes": {"k": [0.01, 0.02]}})", "s.json");
+        dpu::LocalSweepOptions options;
+        options.outDir = dir.filePath("out").toStdString();
+        options.program = dir.filePath("no such cli").toStdString();
+        CountingObserver observer;
+        QString error;
+        try {
+            dpu::runLocalSweep(s, options, observer);
+        } catch (const dpu::Error& e) {
+            error = QString::fromUtf8(e.what());
+        }
+        QVERIFY2(error.contains(QStringLiteral("no such cli")) && error.contains(QStringLiteral("No such file")), qPrintable(error));
+        QCOMPARE(dpu::sweepCellState(options.outDir, s.cells[0].id), dpu::CellState::Failed);
+        QCOMPARE(dpu::sweepCellState(options.outDir, s.cells[1].id), dpu::CellState::Pending);
+    }
+
     void runControlPausesAndCancelsALocalSweep()
     {
         QTemporaryDir dir;
