@@ -281,12 +281,8 @@ int costCommand(const std::vector<std::string>& argv)
         throw UsageError("--k: expected a ratio in (0, 1], found " + std::to_string(k));
     const InputShape shape = input.empty() ? (model == "mlp" ? InputShape{1, 28, 28} : InputShape{3, 32, 32}) : parseShape(input);
     const ModelInfo info = describeModel(model, shape, classes);
-    std::vector<std::vector<int64_t>> partialShapes;
-    for (const TensorInfo& t : info.parameters)
-        if (t.partial)
-            partialShapes.push_back(t.shape);
     // Priced as a run of this deployed form prices its rounds (8-bit codes; positions among the nonzeros).
-    const CostModel cm = deployedCostModel(partialShapes, info.denseWeights, *deployed, sparsity);
+    const CostModel cm = deployedCostModel(partialShapesOf(info), info.denseWeights, *deployed, sparsity);
     printCost(model, cm, *deployed, k);
     const double full = fullRoundBits(cm) / 8.0;
     if (*values != Coding::Fp32 || *dense != DenseTensors::Exact) {

@@ -67,10 +67,7 @@ CostReadout::CostReadout(QWidget* parent) : QWidget(parent)
 
 void CostReadout::setModelInfo(const dpu::ModelInfo& info)
 {
-    partialShapes_.clear();
-    for (const dpu::TensorInfo& t : info.parameters)
-        if (t.partial)
-            partialShapes_.push_back(t.shape);
+    partialShapes_ = dpu::partialShapesOf(info);
     denseWeights_ = partialShapes_.empty() ? 0 : info.denseWeights;
     refresh();
 }

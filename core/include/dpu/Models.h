@@ -25,6 +25,10 @@ struct ModelInfo {
     int64_t fp32Bytes() const { return 4 * (partialWeights + denseWeights); }
 };
 
+/// The shapes of `info`'s partial tensors (those subject to partial updating), in order: what
+/// deployedCostModel() prices a deployed form from.
+std::vector<std::vector<int64_t>> partialShapesOf(const ModelInfo& info);
+
 /// Built-in model names: mlp, vgg, resnet20, resnet56, mobilenetv1.
 std::vector<std::string> builtinModels();
 

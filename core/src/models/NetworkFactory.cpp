@@ -104,6 +104,15 @@ std::string modelDescription(const std::string& name)
     throw Error("unknown model \"" + name + "\", expected one of " + knownNames());
 }
 
+std::vector<std::vector<int64_t>> partialShapesOf(const ModelInfo& info)
+{
+    std::vector<std::vector<int64_t>> shapes;
+    for (const TensorInfo& t : info.parameters)
+        if (t.partial)
+            shapes.push_back(t.shape);
+    return shapes;
+}
+
 ModelInfo describeModel(const std::string& name, const InputShape& input, int classes,
                         double widthMultiplier)
 {

@@ -69,6 +69,14 @@ const FrontierFamily* familyElsewhere(const std::vector<FrontierGroup>& groups, 
     return family;
 }
 
+/// The weights a round can change out of `pool` (the partial weights, with the dense tensors when
+/// they join it): all of them, or on a sparse model its nonzeros (and those dense tensors).
+double changeablePool(const CostModel& cost, double pool)
+{
+    return cost.nonzeroWeights > 0 ? static_cast<double>(cost.nonzeroWeights) + (pool - static_cast<double>(cost.partialWeights))
+                                   : pool;
+}
+
 /// Bytes of the values alone where the coding ships them raw (fp32, fp16): what no coding of
 /// the positions can save. 0 for the entropy-coded codings, whose values shrink too.
 double rawValuesBytes(const CostModel& cost, const Plan& plan)
@@ -82,9 +90,7 @@ double rawValuesBytes(const CostModel& cost, const Plan& plan)
         pool += dense;
         dense = 0;
     }
-    double changed = std::round(std::clamp(plan.k, 0.0, 1.0) * pool);
-    if (cost.nonzeroWeights > 0) // a sparse model's nonzeros are all it changes
-        changed = std::min(changed, static_cast<double>(cost.nonzeroWeights) + (pool - static_cast<double>(cost.partialWeights)));
+    const double changed = std::min(std::round(std::clamp(plan.k, 0.0, 1.0) * pool), changeablePool(cost, pool));
     return (v * changed + 32 * dense) / 8;
 }
 
@@ -126,15 +132,11 @@ double nominalRoundBits(const CostModel& cost, const Plan& plan)
     } else if (plan.bundle.denseTensors == DenseTensors::Coded && isLossy(plan.bundle.values)) {
         denseBits = v;
     }
-    double changed = std::round(std::clamp(plan.k, 0.0, 1.0) * pool);
-    double positionPool = pool, share = plan.k;
-    if (cost.nonzeroWeights > 0) {
-        // A sparse model changes only its nonzeros (and the dense tensors when they join the
-        // pool): the positions are coded among them, as partialRoundBits() prices it.
-        positionPool = static_cast<double>(cost.nonzeroWeights) + (pool - static_cast<double>(cost.partialWeights));
-        changed = std::min(changed, positionPool);
-        share = positionPool > 0 ? changed / positionPool : 0;
-    }
+    // A sparse model changes only its nonzeros: the positions are coded among them, as
+    // partialRoundBits() prices it (on a dense model the pool is all weights and the share k).
+    const double positionPool = changeablePool(cost, pool);
+    const double changed = std::min(std::round(std::clamp(plan.k, 0.0, 1.0) * pool), positionPool);
+    const double share = cost.nonzeroWeights > 0 ? (positionPool > 0 ? changed / positionPool : 0) : plan.k;
     const double positions = plan.bundle.values == Coding::Q8c ? kQ8cPositionShare : 1.0;
     return v * changed + positions * indexEntropyBits(share) * positionPool + denseBits * dense;
 }
