@@ -4,7 +4,7 @@
 // Usage: bench_script_errors [--module PATH] [--reps R]
 // Damages the module (default tests/data/torchscript/tiny_mlp.pt) the way test_torchscript does
 // (40 truncations, one byte changed every 211 bytes), then loads every damaged copy through
-// ScriptNetwork (the product's path: the forked check, then the load) R times with LibTorch's
+// ScriptNetwork (the product's path: the check process, then the load) R times with LibTorch's
 // default backtrace fetcher and R times with dpu::omitLibTorchBacktraces()'s, alternating, and
 // prints one JSON object: milliseconds per file (medians over the repetitions) and their ratio.
 #include "dpu/Error.h"

@@ -15,7 +15,7 @@ namespace dpu {
 /// dictionaries and objects held there, and the tensor constants of all its code. Reading a
 /// function's graph compiles it if nothing has yet, so LibTorch's errors for code that does not
 /// compile come through (torch::jit::ErrorReport, c10::Error), and its crashes on damaged code
-/// too: ScriptNetwork runs this in its guard's child first. The module stays the caller's.
+/// too: ScriptNetwork runs this in its check process first. The module stays the caller's.
 std::string damagedTensorOf(const torch::jit::Module& module);
 
 /// One record of a module's archive, as read: its bytes (the caller's) and how many there are.

@@ -7,7 +7,13 @@
 #include "dpu/Process.h"
 #include "models/ScriptTensors.h"
 #include <caffe2/serialize/inline_container.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <QDir>
+#include <QFile>
 #include <torch/script.h>
 
 using namespace dpu;
@@ -28,6 +34,7 @@ private Q_SLOTS:
     void failedForwardReadsNoDebugRecords();
     void tensorsInListsAndCodeAreChecked();
     void tensorsLargerThanTheirRecordAreRefused();
+    void theCheckIsAProgramOfItsOwn();
     void libTorchBacktracesCanBeOmitted(); // last: it changes the process for good
 };
 
@@ -157,6 +164,64 @@ void TestTorchScript::scriptNoFloatParameters()
     }
 }
 
+namespace {
+
+int forkHandlersRun = 0;
+
+/// The TorchScript check processes among this test's children that have not ended, by the name
+/// they are started as.
+std::vector<pid_t> checkProcesses()
+{
+    std::vector<pid_t> found;
+    const QStringList entries = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs);
+    for (const QString& entry : entries) {
+        bool number = false;
+        const pid_t pid = entry.toInt(&number);
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(pid)), cmdline(QStringLiteral("/proc/%1/cmdline").arg(pid));
+        if (!number || !stat.open(QIODevice::ReadOnly) || !cmdline.open(QIODevice::ReadOnly))
+            continue;
+        // "pid (comm) state ppid ...": the fields after the last ')'
+        const QList<QByteArray> fields = stat.readAll().split(')').last().trimmed().split(' ');
+        if (fields.size() > 1 && fields[0] != "Z" && fields[1].toInt() == getpid() &&
+            cmdline.readAll().startsWith("dpu-torchscript-check"))
+            found.push_back(pid);
+    }
+    return found;
+}
+
+} // namespace
+
+void TestTorchScript::theCheckIsAProgramOfItsOwn()
+{
+    // The check is this program started again (posix_spawn), not a fork: a fork runs every
+    // pthread_atfork handler, and OpenBLAS's hung a sweep's thread inside fork for good. One check
+    // process serves every file; one that has ended is replaced at the next file.
+    pthread_atfork([] { ++forkHandlersRun; }, nullptr, nullptr);
+    make(fixture());
+    const std::vector<pid_t> first = checkProcesses();
+    QCOMPARE(first.size(), size_t(1));
+    const std::string damaged = test::dataDir() + "/torchscript/damaged_storage.pt";
+    QVERIFY_THROWS_EXCEPTION(Error, make("torchscript:" + damaged));
+    make(fixture());
+    QCOMPARE(checkProcesses(), first); // the same one, after a refusal too
+    QCOMPARE(kill(first[0], SIGKILL), 0);
+    siginfo_t ended{};
+    QCOMPARE(waitid(P_PID, id_t(first[0]), &ended, WEXITED | WNOWAIT), 0); // until it has ended, all its threads; left to its owner to wait for
+    QCOMPARE(ended.si_status, SIGKILL);
+    QVERIFY(checkProcesses().empty());
+    try {
+        make("torchscript:" + damaged);
+        QFAIL("no error for a damaged file");
+    } catch (const Error& e) { // the new check's own reason, not the old one's end
+        QVERIFY2(std::string(e.what()).find("tensor fc1.bias is damaged: it has no data") != std::string::npos, e.what());
+    }
+    const std::vector<pid_t> second = checkProcesses();
+    QCOMPARE(second.size(), size_t(1));
+    QVERIFY(second != first);
+    make(fixture());
+    QCOMPARE(forkHandlersRun, 0);
+}
+
 QTEST_APPLESS_MAIN(TestTorchScript)
 #include "test_torchscript.moc"
 
@@ -197,7 +262,7 @@ void TestTorchScript::scriptThatCrashesLibTorchIsRefused()
     // fuzz_torchscript's first finding: 7 bytes changed in tiny_mlp.pt (make_damaged.py) make
     // LibTorch 1.13's importer read memory it should not: under ASan it dies with SIGSEGV, here
     // it happens to throw an exception with an empty message. Either way a named error with a
-    // reason: a crash is caught in the child that loads the file first (the fuzz_torchscript CTest
+    // reason: a crash is caught in the check process that loads the file first (the fuzz_torchscript CTest
     // run has this file among its seeds and fails if the crash reaches the process).
     // Its second: a file whose load throws an error report that throws again when asked for its
     // message (damaged_report.pt); that c10::Error escaped the load instead of a named Error.
