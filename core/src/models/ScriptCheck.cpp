@@ -8,6 +8,7 @@
 #include <ATen/Parallel.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cerrno>
@@ -122,9 +123,12 @@ std::string checkReason(const std::string& path)
 }
 
 /// Runs before main in every program that links this file, and so in the check process, which
-/// is that program started again with kCheckVariable set: it serves checks and ends there.
+/// is that program started again with kCheckVariable set: it serves checks and ends there. A
+/// program that merely finds the variable set (a user's export) without the socket runs as usual.
 [[maybe_unused]] const bool checkProcessEntry = [] {
-    if (std::getenv(kCheckVariable) != nullptr)
+    const char* value = std::getenv(kCheckVariable);
+    struct stat fdStat {};
+    if (value != nullptr && std::to_string(kCheckFd) == value && fstat(kCheckFd, &fdStat) == 0 && S_ISSOCK(fdStat.st_mode))
         serveScriptChecks();
     return false;
 }();

@@ -6,6 +6,7 @@
 #include "dpu/Models.h"
 #include "dpu/Process.h"
 #include "models/ScriptTensors.h"
+#include "util/ProcessSpawn.h"
 #include <caffe2/serialize/inline_container.h>
 #include <pthread.h>
 #include <signal.h>
@@ -35,6 +36,7 @@ private Q_SLOTS:
     void tensorsInListsAndCodeAreChecked();
     void tensorsLargerThanTheirRecordAreRefused();
     void theCheckIsAProgramOfItsOwn();
+    void theCheckVariableAloneStartsNoCheck();
     void libTorchBacktracesCanBeOmitted(); // last: it changes the process for good
 };
 
@@ -220,6 +222,27 @@ void TestTorchScript::theCheckIsAProgramOfItsOwn()
     QVERIFY(second != first);
     make(fixture());
     QCOMPARE(forkHandlersRun, 0);
+}
+
+void TestTorchScript::theCheckVariableAloneStartsNoCheck()
+{
+    // The check process is the program started again with its variable set and its socket on
+    // descriptor 3. A user who exports the variable gets the program as usual, not one that ends
+    // before main: this test program, started so, lists its test functions.
+    QTemporaryDir dir;
+    SpawnRequest request;
+    request.program = "/proc/self/exe";
+    request.argv = {"test_torchscript", "-functions"};
+    request.environment = {"DPU_INTERNAL_TORCHSCRIPT_CHECK=3"};
+    request.outputFile = dir.filePath(QStringLiteral("out.txt")).toStdString();
+    pid_t pid = -1;
+    QCOMPARE(spawnProcess(request, pid), 0);
+    int status = -1;
+    QCOMPARE(waitpid(pid, &status, 0), pid);
+    QVERIFY(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    QFile out(QString::fromStdString(request.outputFile));
+    QVERIFY(out.open(QIODevice::ReadOnly));
+    QVERIFY2(out.readAll().contains("theCheckVariableAloneStartsNoCheck()"), "no test functions listed");
 }
 
 QTEST_APPLESS_MAIN(TestTorchScript)
