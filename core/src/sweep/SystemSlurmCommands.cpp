@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Slurm's real command-line tools as child processes with their output captured.
 #include "dpu/SlurmSweep.h"
+#include "util/ProcessSpawn.h"
 #include <fcntl.h>
 #include <poll.h>
-#include <pthread.h>
-#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cerrno>
@@ -26,33 +25,21 @@ public:
             close(out[1]);
             return {127, {}, std::string("cannot start ") + argv[0] + ": " + std::strerror(errno)};
         }
-        std::vector<char*> args;
-        for (const std::string& a : argv)
-            args.push_back(const_cast<char*>(a.c_str()));
-        args.push_back(nullptr);
-        sigset_t all, old; // as for a cell: the child meets signals with the default handlers
-        sigfillset(&all);
-        pthread_sigmask(SIG_BLOCK, &all, &old);
-        const pid_t pid = fork();
-        if (pid == 0) { // only async-signal-safe calls until exec
-            for (int sig = 1; sig < NSIG; ++sig)
-                if (sig != SIGKILL && sig != SIGSTOP)
-                    signal(sig, SIG_DFL);
-            sigprocmask(SIG_SETMASK, &old, nullptr);
-            dup2(out[1], 1);
-            dup2(err[1], 2);
-            execvp(args[0], args.data());
-            const char msg[] = "cannot run the Slurm command (is Slurm installed and on PATH?)\n";
-            (void)!write(2, msg, sizeof msg - 1);
-            _exit(127);
-        }
-        pthread_sigmask(SIG_SETMASK, &old, nullptr);
+        // posix_spawnp, not fork: see spawnProcess (a sweep's thread hung inside fork in a window
+        // that had used BLAS); the child meets signals with the default handlers, as a cell does.
+        SpawnRequest request;
+        request.program = argv[0];
+        request.argv = argv;
+        request.searchPath = true;
+        request.descriptors = {{out[1], 1}, {err[1], 2}};
+        pid_t pid = -1;
+        const int failed = spawnProcess(request, pid);
         close(out[1]);
         close(err[1]);
-        if (pid < 0) {
+        if (failed != 0) {
             close(out[0]);
             close(err[0]);
-            return {127, {}, std::string("cannot start ") + argv[0] + ": " + std::strerror(errno)};
+            return {127, {}, "cannot run " + argv[0] + ": " + std::strerror(failed) + " (is Slurm installed and on PATH?)"};
         }
         // Both pipes drained together, so a chatty stderr cannot block the child on a full stdout.
         pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};

@@ -16,6 +16,7 @@ struct SpawnRequest {
     std::string outputFile;                ///< stdout and stderr appended there; empty: inherited
     std::vector<std::pair<int, int>> descriptors; ///< (ours, the child's): ours is dup2'd onto the child's number
     bool ownProcessGroup = false;          ///< in a process group of its own (Ctrl-C reaches only ours)
+    bool searchPath = false;               ///< a program without a '/' is looked up on PATH (posix_spawnp)
 };
 
 /// Starts the program and sets `pid` to its process id. Returns 0, or the errno value of why it

@@ -72,6 +72,24 @@ echo '{"state": "finished", "rounds": 1, "partial_weights": 1, "dense_weights": 
 class TestSlurmSweep : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    void systemCommandsCaptureBothStreams()
+    {
+        // The real runner (posix_spawnp, as the sweep's cells start): the program is looked up on
+        // PATH, both streams come back whole, its exit code too, and a missing one is named.
+        const auto commands = dpu::systemSlurmCommands();
+        const std::string many(200000, 'x'); // over a pipe's buffer on both streams at once
+        const auto r = commands->run(
+            {"sh", "-c", "head -c 200000 /dev/zero | tr '\\0' x; head -c 200000 /dev/zero | tr '\\0' x >&2; echo; exit 3"});
+        QCOMPARE(r.code, 3);
+        QCOMPARE(r.out, many + "\n");
+        QCOMPARE(r.err, many);
+        const auto missing = commands->run({"dpu-no-such-slurm-tool", "--version"});
+        QCOMPARE(missing.code, 127);
+        QVERIFY2(contains(missing.err, "cannot run dpu-no-such-slurm-tool: ") && contains(missing.err, "on PATH"),
+                 missing.err.c_str());
+        QVERIFY(missing.out.empty());
+    }
+
     void sweepFileSlurmSettings()
     {
         const dpu::Sweep s = dpu::parseSweep(kSweep, "s.json");
