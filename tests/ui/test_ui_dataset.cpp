@@ -13,6 +13,7 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QGuiApplication>
 #include <QDir>
 #include <QLabel>
 #include <QLineEdit>
@@ -227,7 +228,19 @@ private Q_SLOTS:
         QVERIFY(pick(panel, ownData("npy")));
         // A TorchScript model for 1x28x28 samples and 10 classes: one forward pass says no.
         const QString script = QStringLiteral("torchscript:") + QString::fromStdString(dpu::test::dataDir()) + "/torchscript/tiny_mlp.pt";
-        panel->findChild<QComboBox*>(QStringLiteral("model"))->setCurrentText(script);
+        QComboBox* model = panel->findChild<QComboBox*>(QStringLiteral("model"));
+        // Once the data is read, the file is described on the GUI thread under a wait cursor,
+        // which goes however that ends: here after a damaged file's refusal too.
+        const QString damaged = QStringLiteral("torchscript:") + QString::fromStdString(dpu::test::dataDir()) +
+                                "/torchscript/damaged_storage.pt";
+        model->setCurrentText(damaged);
+        QVERIFY(QTest::qWaitFor([panel] { return !panel->probePending(); }, kProbeTimeoutMs));
+        QVERIFY(QGuiApplication::overrideCursor() == nullptr);
+        const QString refused = panel->findChild<QLabel*>(QStringLiteral("modelInfo"))->property("error").toString();
+        QVERIFY2(refused.contains(QStringLiteral("damaged_storage.pt")) && refused.contains(QStringLiteral("is damaged")),
+                 qPrintable(refused));
+        model->setCurrentText(script);
+        QVERIFY(QGuiApplication::overrideCursor() == nullptr);
         QVERIFY(QTest::qWaitFor([panel] { return !panel->probePending(); }, kProbeTimeoutMs));
         QVERIFY(!panel->validate());
         QVERIFY2(panel->fieldError(QStringLiteral("model")).contains(QStringLiteral("tiny_mlp.pt")), qPrintable(panel->errorText()));

@@ -11,6 +11,7 @@
 #include "panels/CostReadout.h"
 #include "panels/EnumCombo.h"
 #include "panels/FieldErrorMarks.h"
+#include "panels/WaitCursor.h"
 #include <QToolButton>
 #include <QCheckBox>
 #include <QComboBox>
@@ -410,7 +411,9 @@ void PlanPanel::onModelOrDatasetChanged()
         }
         try {
             // Builds the model once on the GUI thread (milliseconds for the zoo); cached per shape.
+            // A TorchScript file's first check starts the check process (about half a second).
             const double width = name == QLatin1String("mobilenetv1") ? base_.widthMultiplier : 1.0;
+            const WaitCursor wait(!builtin);
             modelCache_.insert(key, dpu::describeModel(name.toStdString(), shape, classes, width));
         } catch (const std::exception& e) {
             modelInfo_->setProperty("error", QString::fromStdString(e.what()));
