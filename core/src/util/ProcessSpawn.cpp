@@ -77,8 +77,9 @@ int spawnProcess(const SpawnRequest& request, pid_t& pid)
     // glibc (2.29 and later) clears close-on-exec when a descriptor is dup2'd onto itself.
     for (const auto& [ours, theirs] : request.descriptors)
         posix_spawn_file_actions_adddup2(&s.files, ours, theirs);
-    const auto start = request.searchPath ? posix_spawnp : posix_spawn;
-    return start(&pid, request.program.c_str(), &s.files, &s.attr, argv.data(), envp.data());
+    if (request.searchPath)
+        return posix_spawnp(&pid, request.program.c_str(), &s.files, &s.attr, argv.data(), envp.data());
+    return posix_spawn(&pid, request.program.c_str(), &s.files, &s.attr, argv.data(), envp.data());
 }
 
 } // namespace dpu
