@@ -26,10 +26,29 @@ void removeInput()
 
 } // namespace
 
-extern "C" int LLVMFuzzerInitialize(int*, char***)
+/// libFuzzer's allocation limit from its flags: -malloc_limit_mb, which defaults to -rss_limit_mb
+/// (2048 by default); 0 when there is none.
+long long mallocLimitMb(int argc, char** argv)
+{
+    long long mallocMb = 0, rss = 2048;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg.rfind("-malloc_limit_mb=", 0) == 0)
+            mallocMb = std::atoll(arg.c_str() + 17);
+        else if (arg.rfind("-rss_limit_mb=", 0) == 0)
+            rss = std::atoll(arg.c_str() + 14);
+    }
+    return mallocMb > 0 ? mallocMb : rss;
+}
+
+extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv)
 {
     dpu::omitLibTorchBacktraces(); // as the programs do: a backtrace per refusal cost 3/4 of the time
     std::atexit(removeInput);
+    // The check process (this program started again) runs without libFuzzer: it applies the
+    // limit itself (ScriptCheck.cpp), so that a damaged size ends it as it ends this process.
+    if (const long long mb = mallocLimitMb(*argc, *argv); mb > 0)
+        setenv("DPU_FUZZ_MALLOC_LIMIT_MB", std::to_string(mb).c_str(), 1);
     return 0;
 }
 

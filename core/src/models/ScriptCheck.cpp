@@ -17,6 +17,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <mutex>
+#ifdef DPU_FUZZ_CHECK_MALLOC_LIMIT
+#include <sanitizer/allocator_interface.h>
+#endif
 
 namespace dpu {
 
@@ -104,6 +107,31 @@ std::string checkReason(const std::string& path)
     }
 }
 
+#ifdef DPU_FUZZ_CHECK_MALLOC_LIMIT
+/// The guarded fuzz build only (fuzz_torchscript): libFuzzer's allocation limit, which a forked
+/// child inherited from the fuzzer, does not reach a process started again, where libFuzzer never
+/// starts. Its harness passes the limit in DPU_FUZZ_MALLOC_LIMIT_MB, and an allocation over it
+/// ends the check, a refusal as before, instead of a damaged size's gigabytes being zeroed.
+size_t fuzzMallocLimit = 0;
+
+void endOverFuzzMallocLimit(const volatile void*, size_t size)
+{
+    if (size > fuzzMallocLimit)
+        _exit(4);
+}
+
+void ignoreFree(const volatile void*) {}
+
+void limitMallocForFuzzing()
+{
+    if (const char* mb = std::getenv("DPU_FUZZ_MALLOC_LIMIT_MB"); mb != nullptr && std::atoll(mb) > 0) {
+        fuzzMallocLimit = static_cast<size_t>(std::atoll(mb)) << 20;
+        // both hooks: the sanitizers install none of a pair with a null one
+        __sanitizer_install_malloc_and_free_hooks(endOverFuzzMallocLimit, ignoreFree);
+    }
+}
+#endif
+
 /// The check process's whole life: a reply to each request until the caller closes its end or
 /// sends none for kIdleMs. It ends with status 0 only then.
 [[noreturn]] void serveScriptChecks()
@@ -113,6 +141,9 @@ std::string checkReason(const std::string& path)
         std::signal(sig, SIG_DFL);
     omitLibTorchBacktraces(); // each refusal would symbolise a backtrace nobody reads
     at::set_num_threads(1);   // nothing to compute in parallel: no thread pool beside a busy run's
+#ifdef DPU_FUZZ_CHECK_MALLOC_LIMIT
+    limitMallocForFuzzing();
+#endif
     std::string path;
     if (!sendMessage(kCheckFd, kReady))
         _exit(0);
