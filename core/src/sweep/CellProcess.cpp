@@ -2,14 +2,17 @@
 // One cell's child process, shared by the local backend and the Slurm array task.
 #include "CellProcess.h"
 #include "dpu/Error.h"
+#include "dpu/Sweep.h"
 #include "util/ProcessSpawn.h"
 #include <sys/wait.h>
 #include <cstring>
 
 namespace dpu {
 
-pid_t startCellProcess(const std::string& program, const std::string& cellDir, int threads)
+pid_t startCellProcess(const std::string& program, const std::string& sweepDir, const std::string& id, int threads)
 {
+    const std::string cellDir = sweepCellDir(sweepDir, id);
+    writeCellStarted(sweepDir, id);
     SpawnRequest request;
     request.program = program;
     request.argv = {program, "run", cellDir + "/plan.json", "--out", cellDir, "--resume", "--quiet"};
@@ -20,8 +23,10 @@ pid_t startCellProcess(const std::string& program, const std::string& cellDir, i
     // see spawnProcess (a sweep's thread hung inside fork in a GUI that had used BLAS).
     request.ownProcessGroup = true;
     pid_t pid = 0;
-    if (const int err = spawnProcess(request, pid); err != 0)
+    if (const int err = spawnProcess(request, pid); err != 0) {
+        writeCellExit(sweepDir, id, 127); // it never ran: failed, not left running
         throw Error(cellDir + ": cannot start the cell's process " + program + ": " + std::strerror(err));
+    }
     return pid;
 }
 

@@ -138,15 +138,7 @@ private:
     {
         while (!stopping_ && !suspended_ && next_ < todo_.size() && static_cast<int>(running_.size()) < options_.jobs) {
             const SweepCell* cell = todo_[next_++];
-            writeCellStarted(options_.outDir, cell->id);
-            pid_t pid = 0;
-            try {
-                pid = startCellProcess(options_.program, sweepCellDir(options_.outDir, cell->id), threads_);
-            } catch (const Error&) {
-                writeCellExit(options_.outDir, cell->id, 127); // it never ran: failed, not left running
-                throw;
-            }
-            running_[pid] = {cell, Clock::now()};
+            running_[startCellProcess(options_.program, options_.outDir, cell->id, threads_)] = {cell, Clock::now()};
             observer_.cellStarted(*cell);
         }
     }

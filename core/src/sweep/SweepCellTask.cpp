@@ -20,14 +20,7 @@ int runSweepCellTask(const std::string& sweepDir, const std::string& id, const s
         throw Error(cellDir + "/plan.json: no such cell in the sweep folder (cell id '" + id + "')");
     if (sweepCellState(sweepDir, id) == CellState::Done)
         return 0; // finished by an earlier task: a requeue or resubmission has nothing to do
-    writeCellStarted(sweepDir, id);
-    pid_t pid = 0;
-    try {
-        pid = startCellProcess(program, cellDir, threads < 1 ? 1 : threads);
-    } catch (const Error&) {
-        writeCellExit(sweepDir, id, 127); // it never ran: failed, not left running
-        throw;
-    }
+    const pid_t pid = startCellProcess(program, sweepDir, id, threads < 1 ? 1 : threads);
     bool passedOn = false;
     int status = 0;
     while (true) {
