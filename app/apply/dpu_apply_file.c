@@ -127,7 +127,8 @@ int dpu_apply_file(const dpu_apply_request *req, const dpu_fs *fs, dpu_apply_ctx
     dpu_apply_options opt;
     dpu_status s;
     uint64_t held = 0;
-    char tmp[4096], dir[4096];
+    char tmp[4096], dir[4096], file[4096], why[512], shown[8400];
+    const char *weights = req->weights;
     int tfd;
     memset(&io, 0, sizeof io);
     memset(&opt, 0, sizeof opt);
@@ -135,6 +136,19 @@ int dpu_apply_file(const dpu_apply_request *req, const dpu_fs *fs, dpu_apply_ctx
     opt.compat = req->compat;
     opt.current_version = req->have_version ? req->current_version : 0;
     message[0] = 0;
+    /* A link is followed and the file it points at is replaced; the link stays (docs/bundle-format.md,
+     * section 6). A device, a FIFO or a folder is refused before the bundle is read. */
+    if (fs->resolve) {
+        if (fs->resolve(fs->user, req->weights, file, sizeof file, why, sizeof why) != 0) {
+            snprintf(message, cap, "%s: %s; nothing was changed", req->weights, why);
+            return DPU_APPLY_IO_ERROR;
+        }
+        weights = file;
+    }
+    if (strcmp(weights, req->weights) == 0)
+        snprintf(shown, sizeof shown, "%s", weights);
+    else
+        snprintf(shown, sizeof shown, "%s (-> %s)", req->weights, weights);
     b.fs = w.fs = t.fs = fs;
     b.fd = fs->open_read(fs->user, req->bundle);
     if (b.fd < 0 || fs->size(fs->user, b.fd, &io.bundle_size) != 0) {
@@ -143,7 +157,7 @@ int dpu_apply_file(const dpu_apply_request *req, const dpu_fs *fs, dpu_apply_ctx
     }
     io.read_bundle = read_cb;
     io.bundle_user = &b;
-    w.fd = fs->open_read(fs->user, req->weights); /* absent for a first (reinit) deployment: fine */
+    w.fd = fs->open_read(fs->user, weights); /* absent for a first (reinit) deployment: fine */
     if (w.fd >= 0 && fs->size(fs->user, w.fd, &io.base_size) == 0) {
         io.read_base = read_cb;
         io.base_user = &w;
@@ -157,7 +171,7 @@ int dpu_apply_file(const dpu_apply_request *req, const dpu_fs *fs, dpu_apply_ctx
         case 1:
             if (!req->have_version) {
                 snprintf(message, cap, "%s: no \"dpu.update_version\" in its safetensors metadata, so its "
-                                       "update version is unknown; give it with --current-version N", req->weights);
+                                       "update version is unknown; give it with --current-version N", shown);
                 return finish(fs, b.fd, w.fd, DPU_APPLY_IO_ERROR);
             }
             break;
@@ -165,7 +179,7 @@ int dpu_apply_file(const dpu_apply_request *req, const dpu_fs *fs, dpu_apply_ctx
             if (!req->have_version) {
                 snprintf(message, cap, "%s: not a readable safetensors weight file (expected a u64 header "
                                        "length and a JSON header); give the device's version with --current-version N",
-                         req->weights);
+                         shown);
                 return finish(fs, b.fd, w.fd, DPU_APPLY_IO_ERROR);
             }
             break;
@@ -178,7 +192,7 @@ int dpu_apply_file(const dpu_apply_request *req, const dpu_fs *fs, dpu_apply_ctx
     dpu_apply_info(ctx, &info);
     if (s == DPU_E_ROLLBACK) {
         snprintf(message, cap, "rejected %s: its update version %llu is not newer than %s's %llu (%s)", req->bundle,
-                 (unsigned long long)info.update_version, req->weights, (unsigned long long)opt.current_version,
+                 (unsigned long long)info.update_version, shown, (unsigned long long)opt.current_version,
                  dpu_status_message(s));
         return finish(fs, b.fd, w.fd, DPU_APPLY_REJECTED);
     }
@@ -186,8 +200,11 @@ int dpu_apply_file(const dpu_apply_request *req, const dpu_fs *fs, dpu_apply_ctx
         describe(message, cap, "rejected", req->bundle, ctx, s);
         return finish(fs, b.fd, w.fd, DPU_APPLY_REJECTED);
     }
-    snprintf(tmp, sizeof tmp, "%s.dpu-apply.tmp", req->weights);
-    dir_of(req->weights, dir, sizeof dir);
+    if (snprintf(tmp, sizeof tmp, "%s.dpu-apply.tmp", weights) >= (int)sizeof tmp) {
+        snprintf(message, cap, "%s: the path is too long for its temporary name; nothing was changed", shown);
+        return finish(fs, b.fd, w.fd, DPU_APPLY_IO_ERROR);
+    }
+    dir_of(weights, dir, sizeof dir);
     tfd = fs->create(fs->user, tmp);
     if (tfd < 0) {
         snprintf(message, cap, "cannot create %s: %s", tmp, strerror(errno));
@@ -212,13 +229,13 @@ int dpu_apply_file(const dpu_apply_request *req, const dpu_fs *fs, dpu_apply_ctx
         fs->close(fs->user, w.fd);
         w.fd = -1;
     }
-    if (fs->rename(fs->user, tmp, req->weights) != 0) {
-        snprintf(message, cap, "cannot rename %s to %s: %s", tmp, req->weights, strerror(errno));
+    if (fs->rename(fs->user, tmp, weights) != 0) {
+        snprintf(message, cap, "cannot rename %s to %s: %s", tmp, weights, strerror(errno));
         fs->remove(fs->user, tmp);
         return finish(fs, b.fd, w.fd, DPU_APPLY_IO_ERROR);
     }
     fs->sync_dir(fs->user, dir); /* make the rename itself durable */
-    snprintf(message, cap, "%s updated to version %llu (%llu bytes)", req->weights,
+    snprintf(message, cap, "%s updated to version %llu (%llu bytes)", shown,
              (unsigned long long)info.update_version, (unsigned long long)info.target_size);
     return finish(fs, b.fd, w.fd, DPU_APPLY_DONE);
 }

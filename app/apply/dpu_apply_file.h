@@ -27,11 +27,17 @@ typedef struct dpu_fs {
     int (*rename)(void *user, const char *from, const char *to);
     int (*remove)(void *user, const char *path);
     int (*sync_dir)(void *user, const char *dir);    /* the folder's names durable */
+    /* Optional (NULL: names are files): writes to `out` (capacity `cap`) the file `path` names
+     * after following symbolic links, or a missing link's target. Returns 0, or -1 with a
+     * reason in `why` (capacity `why_cap`) when nothing may be written there: a folder, a
+     * device, a FIFO, a socket, a link loop. */
+    int (*resolve)(void *user, const char *path, char *out, size_t cap, char *why, size_t why_cap);
 } dpu_fs;
 
 typedef struct dpu_apply_request {
     const char *bundle;
-    const char *weights;             /* the device file, replaced atomically */
+    const char *weights;             /* the device file, replaced atomically; a symbolic link is
+                                        kept and the file it points at replaced (A/B layouts) */
     const uint8_t *public_key;       /* 32 bytes, or NULL */
     const char *compat;              /* or NULL */
     uint64_t current_version;        /* with have_version: --current-version (raises, never lowers) */

@@ -31,7 +31,11 @@ static int px_open_read(void *user, const char *path)
 static int px_create(void *user, const char *path)
 {
     (void)user;
-    return open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    /* A temporary left by a killed apply (or a link planted at its name) is removed, then the
+     * name is created afresh: writing through a planted link would change another file. */
+    if (unlink(path) != 0 && errno != ENOENT)
+        return -1;
+    return open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
 }
 
 static int px_size(void *user, int fd, uint64_t *size)
@@ -115,6 +119,57 @@ static int px_sync_dir(void *user, const char *dir)
     return r;
 }
 
+/* Follows symbolic links (at most 40; relative ones against their own folder) to the file a
+ * device's weights live in; refuses what a weight file cannot be. */
+static int px_resolve(void *user, const char *path, char *out, size_t cap, char *why, size_t why_cap)
+{
+    char link[4096];
+    int hops;
+    (void)user;
+    if (snprintf(out, cap, "%s", path) >= (int)cap) {
+        snprintf(why, why_cap, "the path is too long");
+        return -1;
+    }
+    for (hops = 0; hops <= 40; ++hops) {
+        struct stat st;
+        ssize_t n;
+        const char *slash;
+        if (lstat(out, &st) != 0) {
+            if (errno == ENOENT)
+                return 0; /* a first deployment creates it (where a dangling link points) */
+            snprintf(why, why_cap, "cannot be examined (%s)", strerror(errno));
+            return -1;
+        }
+        if (S_ISREG(st.st_mode))
+            return 0;
+        if (!S_ISLNK(st.st_mode)) {
+            snprintf(why, why_cap, "%s%s is a %s, not a weight file", strcmp(out, path) ? "its target " : "",
+                     strcmp(out, path) ? out : "",
+                     S_ISDIR(st.st_mode) ? "folder" : S_ISCHR(st.st_mode) ? "character device"
+                     : S_ISBLK(st.st_mode) ? "block device" : S_ISFIFO(st.st_mode) ? "FIFO" : "socket");
+            return -1;
+        }
+        n = readlink(out, link, sizeof link - 1);
+        if (n < 0) {
+            snprintf(why, why_cap, "cannot read the symbolic link %s (%s)", out, strerror(errno));
+            return -1;
+        }
+        link[n] = 0;
+        if (link[0] == '/') {
+            if (snprintf(out, cap, "%s", link) >= (int)cap)
+                break;
+        } else {
+            char joined[8192];
+            slash = strrchr(out, '/');
+            snprintf(joined, sizeof joined, "%.*s%s", slash ? (int)(slash - out + 1) : 0, out, link);
+            if (snprintf(out, cap, "%s", joined) >= (int)cap)
+                break;
+        }
+    }
+    snprintf(why, why_cap, "too many levels of symbolic links, or a path too long");
+    return -1;
+}
+
 static int hexval(int c)
 {
     if (c >= '0' && c <= '9') return c - '0';
@@ -161,7 +216,7 @@ int main(int argc, char **argv)
 {
     static dpu_apply_ctx ctx; /* DPU_APPLY_CTX_SIZE (12 KiB): static, not on a small device stack */
     static const dpu_fs posix = {NULL, px_open_read, px_create, px_size, px_read_at, px_write,
-                                 px_sync, px_close, px_rename, px_remove, px_sync_dir};
+                                 px_sync, px_close, px_rename, px_remove, px_sync_dir, px_resolve};
     const char *env = getenv("DPU_APPLY_CRASH_AT");
     uint8_t key[32];
     char message[8192];

@@ -10,6 +10,8 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 namespace {
 
@@ -114,6 +116,35 @@ private Q_SLOTS:
             }
             QCOMPARE(sha256(device), sha256(versions_.back()));
         }
+    }
+
+    /// --out through a symbolic link writes the bundle where the link points and keeps the link;
+    /// a device node is written through and stays one; a folder is refused.
+    void outputPathsAreNeverReplaced()
+    {
+        const QStringList base{"bundle", "catchup", run_, "--strategy", "dpu", "--from", "0", "--out"};
+        const QString plain = dir_.filePath(QStringLiteral("plain.dpub"));
+        QCOMPARE(dpu::test::runCli(base + QStringList{plain}).code, 0);
+        const QString target = dir_.filePath(QStringLiteral("slot-b.dpub")), link = dir_.filePath(QStringLiteral("next.dpub"));
+        QVERIFY(QFile::link(target, link));
+        QFile(target).remove();
+        const auto linked = dpu::test::runCli(base + QStringList{link});
+        QVERIFY2(linked.code == 0, qPrintable(linked.err));
+        QVERIFY(QFileInfo(link).isSymLink());
+        QCOMPARE(sha256(target), sha256(plain));
+
+        QString node = dir_.filePath(QStringLiteral("null-copy"));
+        if (::mknod(QFile::encodeName(node).constData(), S_IFCHR | 0666, makedev(1, 3)) != 0)
+            node = QStringLiteral("/dev/null"); // only root may make a node; /dev/null itself is safe to write
+        const auto toNull = dpu::test::runCli(base + QStringList{node});
+        QVERIFY2(toNull.code == 0, qPrintable(toNull.err));
+        struct stat st {};
+        QVERIFY(::lstat(QFile::encodeName(node).constData(), &st) == 0 && S_ISCHR(st.st_mode));
+
+        QVERIFY(QDir(dir_.path()).mkpath(QStringLiteral("a-folder")));
+        const auto folder = dpu::test::runCli(base + QStringList{dir_.filePath(QStringLiteral("a-folder"))});
+        QCOMPARE(folder.code, 1);
+        QVERIFY2(folder.err.contains(QStringLiteral("is a folder")), qPrintable(folder.err));
     }
 
     void helpAndBadInput()

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Atomic file replacement with fsync, so a crash never leaves a half-written result.
 #include "util/AtomicFile.h"
+#include "util/WriteTarget.h"
 #include "dpu/Error.h"
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -9,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace dpu {
@@ -41,22 +44,91 @@ void writeAndSync(int fd, const std::string& tmp, const std::string& path, const
             const std::string why = systemError();
             ::close(fd);
             ::unlink(tmp.c_str());
-            throw Error(path + ": write failed (" + why + ")");
+            throw Error(path + ": write failed (" + why + "); the old file, if any, is unchanged");
         }
         done += static_cast<size_t>(n);
     }
     if (::fsync(fd) != 0 || ::close(fd) != 0) {
         const std::string why = systemError();
         ::unlink(tmp.c_str());
-        throw Error(path + ": flush failed (" + why + ")");
+        throw Error(path + ": flush failed (" + why + "); the old file, if any, is unchanged");
     }
 }
 
-std::string temporaryName(const std::filesystem::path& target)
+std::string folderOf(const std::filesystem::path& file)
 {
-    if (target.has_parent_path())
-        std::filesystem::create_directories(target.parent_path());
-    return target.string() + ".tmp-" + std::to_string(::getpid());
+    return file.has_parent_path() ? file.parent_path().string() : ".";
+}
+
+// The temporary beside `file`: "<name>.tmp-<pid>", the name shortened where the folder's limit
+// leaves no room for the suffix (removeStaleTemporaries still recognises it).
+std::string temporaryName(const std::string& path, const std::filesystem::path& file)
+{
+    const std::string dir = folderOf(file);
+    if (file.has_parent_path()) {
+        std::error_code ec;
+        std::filesystem::create_directories(file.parent_path(), ec);
+        if (ec)
+            throw Error(path + ": cannot create the folder " + dir + " (" + ec.message() + "); nothing was written");
+    }
+    const std::string name = file.filename().string(), suffix = ".tmp-" + std::to_string(::getpid());
+    const size_t longest = static_cast<size_t>(longestNameIn(dir));
+    if (name.size() > longest)
+        throw Error(path + ": the file name is " + std::to_string(name.size()) + " bytes long; this file system takes at most "
+                    + std::to_string(longest) + "; nothing was written");
+    const size_t keep = std::min(name.size(), longest - suffix.size());
+    return (file.parent_path() / (name.substr(0, keep) + suffix)).string();
+}
+
+// Creates the temporary exclusively and without following a link planted at its name; a stale
+// one (a killed writer whose pid came round again, or such a link) is removed once and retried.
+int createTemporary(const std::string& path, const std::string& tmp, const WriteTarget& target)
+{
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd >= 0) {
+            if (target.kind == WriteTarget::Kind::Regular) { // the replacement keeps the file's mode and owner
+                ::fchmod(fd, target.mode);
+                if (::geteuid() == 0 && ::fchown(fd, target.owner, target.group) != 0)
+                    (void)0; // best effort: the contents matter, the owner is a courtesy
+            }
+            return fd;
+        }
+        if (errno != EEXIST || attempt > 0)
+            break;
+        ::unlink(tmp.c_str());
+    }
+    throw Error(path + ": cannot create a file in the folder " + folderOf(std::filesystem::path(tmp)) + " (" + systemError()
+                + "); the old file, if any, is unchanged");
+}
+
+// A character device or a FIFO is written through: `--out /dev/null` means "discard", and a pipe
+// means "hand it to the reader"; renaming over either would replace the node itself.
+void writeThrough(const std::string& path, const WriteTarget& target, const std::string& content)
+{
+    // Opening a FIFO for writing waits for a reader; non-blocking, it fails at once without one.
+    const int fd = ::open(target.file.c_str(), O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENXIO)
+            throw Error(path + ": a FIFO that no process is reading; start its reader first; nothing was written");
+        throw Error(path + ": cannot open for writing (" + systemError() + "); nothing was written");
+    }
+    const int flags = ::fcntl(fd, F_GETFL);
+    if (flags >= 0)
+        ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    size_t done = 0;
+    while (done < content.size()) {
+        const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            const std::string why = n < 0 ? systemError() : std::string("nothing accepted");
+            ::close(fd);
+            throw Error(path + ": write failed (" + why + ")");
+        }
+        done += static_cast<size_t>(n);
+    }
+    ::close(fd);
 }
 
 } // namespace
@@ -99,27 +171,33 @@ int removeStaleTemporaries(const std::string& dir)
 
 void writeFileAtomic(const std::string& path, const std::string& content)
 {
-    const std::filesystem::path target(path);
-    const std::string tmp = temporaryName(target);
+    const WriteTarget target = resolveWriteTarget(path);
+    if (target.kind == WriteTarget::Kind::WriteThrough) {
+        crashPoint(path);
+        writeThrough(path, target, content);
+        return;
+    }
+    // A link's target is replaced, never the link; a hard-linked file's other names keep the
+    // old contents (rename gives this name a new file), as with any atomic replacement.
+    const std::filesystem::path file(target.file);
+    const std::string tmp = temporaryName(path, file);
     crashPoint(path);
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
-        throw Error(path + ": cannot create temporary file (" + systemError() + ")");
+    const int fd = createTemporary(path, tmp, target);
     writeAndSync(fd, tmp, path, content);
     crashPoint(path); // the temporary is whole, the target still old
-    if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    if (::rename(tmp.c_str(), target.file.c_str()) != 0) {
         const std::string why = systemError();
         ::unlink(tmp.c_str());
-        throw Error(path + ": rename failed (" + why + ")");
+        throw Error(path + ": rename failed (" + why + "); the old file is unchanged");
     }
     crashPoint(path); // renamed, the directory not yet synced
-    syncPath(target.has_parent_path() ? target.parent_path().string() : ".", true);
+    syncPath(folderOf(file), true);
 }
 
 void writeNewPrivateFile(const std::string& path, const std::string& content)
 {
     const std::filesystem::path target(path);
-    const std::string tmp = temporaryName(target);
+    const std::string tmp = temporaryName(path, target);
     // O_EXCL: never an existing file or a planted link; 0600 from creation (a later chmod would
     // leave a window in which others could open the file).
     const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
