@@ -101,8 +101,8 @@ bool MainWindow::sendKSweep(const QList<double>& ratios, const SweepTarget& targ
                                                                 : sweeps_->startSlurm(sweep, dir, target.slurm, error);
     if (!ok)
         return false;
-    if (!queue_->isBusy())
-        closeRuns(); // the cells replace the runs on screen as they finish
+    // The cells join the runs on screen as they finish, as a run started with Run does (the user
+    // guide's promise); File > Close Runs is how runs leave the charts.
     results_->tabs()->setCurrentWidget(sweepPanel_);
     statusBar()->showMessage(tr("k sweep: %1 cells sent to %2").arg(sweep.cells.size())
                                  .arg(target.where == SweepTarget::Where::Local ? tr("this computer") : tr("Slurm")),
@@ -112,11 +112,8 @@ bool MainWindow::sendKSweep(const QList<double>& ratios, const SweepTarget& targ
 
 bool MainWindow::openSweep(const QString& dir, QString* error)
 {
-    const bool other = QDir(dir).absolutePath() != sweeps_->dir();
     if (!sweeps_->open(dir, error))
-        return false;
-    if (other && !queue_->isBusy())
-        closeRuns(); // the sweep's cells take the charts
+        return false; // its finished cells join the runs on screen (cellDone), none is closed
     results_->tabs()->setCurrentWidget(sweepPanel_);
     return true;
 }

@@ -54,10 +54,16 @@ void TerminalProgress::roundDone(const RoundRecord& r)
     if (quiet_)
         return;
     clearLine();
-    std::fprintf(stderr, "seed %llu round %2d %-12s %s%s test %.2f%% (candidate val %.2f%%)  %lld weights  %.1f KB  bits so far %.4f of a full model per round  %.1fs\n",
+    // The bytes really sent (the bundle, as the window's log says), the paper's analytic figure beside them.
+    char bytes[64];
+    if (r.bundleBytes > 0)
+        std::snprintf(bytes, sizeof bytes, "%lld B sent (analytic %.0f B)", static_cast<long long>(r.bundleBytes), r.analyticBits / 8.0);
+    else
+        std::snprintf(bytes, sizeof bytes, "0 B sent");
+    std::fprintf(stderr, "seed %llu round %2d %-12s %s%s test %.2f%% (candidate val %.2f%%)  %lld weights  %s  bits so far %.4f of a full model per round  %.1fs\n",
                  static_cast<unsigned long long>(r.seed), r.round, r.strategy.c_str(), r.deployed ? "deployed " : "kept     ",
                  r.reinitialised ? "[reinit]" : "        ", 100 * r.testAccuracy, 100 * r.candidateValAccuracy,
-                 static_cast<long long>(r.updatedWeights), r.analyticBits / 8e3, r.cumulativeRatio, r.seconds);
+                 static_cast<long long>(r.updatedWeights), bytes, r.cumulativeRatio, r.seconds);
 }
 
 void TerminalProgress::printSummary(const RunSummary& summary) const

@@ -223,6 +223,10 @@ private Q_SLOTS:
         QCOMPARE(ok.code, 0);
         QVERIFY(ok.out.contains("OK, update version 1"));
         QVERIFY(QFile::exists(out + "/round-002.dpub")); // a seeded run: round 2 is a delta
+        // The progress line says the bytes really sent (the bundle's size), the analytic figure beside them.
+        const QRegularExpression sent(QStringLiteral("round  2 dpu .* %1 B sent \\(analytic \\d+ B\\)")
+                                          .arg(QFileInfo(out + "/round-002.dpub").size()));
+        QVERIFY2(r.err.contains(sent), qPrintable(r.err));
         {                                                 // a delta needs the device's current file
             const Result noBase = cli({"bundle", "verify", out + "/round-002.dpub"});
             QCOMPARE(noBase.code, 1);

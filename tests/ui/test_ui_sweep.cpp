@@ -282,11 +282,23 @@ private Q_SLOTS:
         QString error;
         QVERIFY(!w.openSweep(tmp_.filePath(QStringLiteral("runs")), &error));
         QVERIFY2(error.contains(QStringLiteral("sweep.json")), qPrintable(error));
+        // A run already on screen (a cell of the cancelled sweep) stays there: the sweep's cells join it.
+        QString other;
+        for (const QFileInfo& sweep : QDir(tmp_.filePath(QStringLiteral("sweeps"))).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot))
+            if (sweep.absoluteFilePath() != QDir(finishedSweep_).absolutePath())
+                for (const QFileInfo& cell : QDir(sweep.absoluteFilePath() + QStringLiteral("/cells")).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot))
+                    if (other.isEmpty() && QFile::exists(cell.absoluteFilePath() + QStringLiteral("/results.jsonl")))
+                        other = cell.absoluteFilePath();
+        QVERIFY2(!other.isEmpty(), "no finished cell of the cancelled sweep to keep on screen");
+        QCOMPARE(w.openRuns({other}), 1);
+        const int otherRows = w.resultsPanel()->roundsModel()->rowCount();
+        QVERIFY(otherRows > 0);
         QVERIFY2(w.openSweep(finishedSweep_, &error), qPrintable(error));
         QVERIFY(waitForStatus(w.sweepController(), [](const dpu::SweepFolderStatus& s) { return s.count(dpu::CellView::Done) == 2; },
                               20000));
-        QTRY_COMPARE_WITH_TIMEOUT(w.resultsPanel()->roundsModel()->rowCount(), 4, 10000);
-        QCOMPARE(w.openRunFolders().size(), 2);
+        QTRY_COMPARE_WITH_TIMEOUT(w.resultsPanel()->roundsModel()->rowCount(), otherRows + 4, 10000);
+        QCOMPARE(w.openRunFolders().size(), 3);
+        QVERIFY(w.openRunFolders().contains(QDir(other).absolutePath()));
         QCOMPARE(w.sweepPanel()->model()->stateText(0), QStringLiteral("done"));
     }
 

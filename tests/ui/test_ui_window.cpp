@@ -36,6 +36,8 @@
 #include <QSettings>
 #include <QtTest/QtTest>
 #include <cmath>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 using dpu::ui::MainWindow;
 
@@ -395,6 +397,29 @@ private Q_SLOTS:
         const QJsonDocument doc = QJsonDocument::fromJson(j.readAll());
         QVERIFY(doc.isArray());
         QCOMPARE(doc.array().size(), 3);
+
+        // The window's exports share core's writer: a link keeps pointing at its (new) target, a
+        // device node stays a device, a folder or a FIFO nobody reads is an error shown, not a loss.
+        const QString target = tmp_.filePath(QStringLiteral("results-2026.csv")), link = tmp_.filePath(QStringLiteral("latest.csv"));
+        QVERIFY(QFile::link(QStringLiteral("results-2026.csv"), link));
+        QVERIFY2(w.exportResultsCsv(link, &error), qPrintable(error));
+        QVERIFY(QFileInfo(link).isSymLink());
+        QFile linked(target);
+        QVERIFY(linked.open(QIODevice::ReadOnly) && linked.readAll().startsWith("run,"));
+        QString node = tmp_.filePath(QStringLiteral("null-copy"));
+        if (::mknod(QFile::encodeName(node).constData(), S_IFCHR | 0666, makedev(1, 3)) != 0)
+            node = QStringLiteral("/dev/null"); // only root may make one
+        QVERIFY2(results->exportTableCsv(node, &error), qPrintable(error));
+        struct stat st {};
+        QVERIFY(::lstat(QFile::encodeName(node).constData(), &st) == 0 && S_ISCHR(st.st_mode));
+        QVERIFY(QDir(tmp_.path()).mkpath(QStringLiteral("a-folder")));
+        QVERIFY(!w.exportResultsJson(tmp_.filePath(QStringLiteral("a-folder")), &error));
+        QVERIFY2(error.contains(QStringLiteral("is a folder")), qPrintable(error));
+        const QString fifo = tmp_.filePath(QStringLiteral("pipe.csv"));
+        QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+        QVERIFY(!results->exportTableCsv(fifo, &error));
+        QVERIFY2(error.contains(QStringLiteral("no process is reading")), qPrintable(error));
+        QVERIFY(::lstat(QFile::encodeName(fifo).constData(), &st) == 0 && S_ISFIFO(st.st_mode));
     }
 };
 
