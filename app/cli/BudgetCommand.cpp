@@ -2,6 +2,7 @@
 // dpu-cli budget: the budget planner's recommendation from run folders, headless (core's dpu/Recommend.h).
 #include "ArgList.h"
 #include "CliCommands.h"
+#include "CommandNumbers.h"
 #include "LinkArgs.h"
 #include "dpu/LinkModel.h"
 #include "dpu/Links.h"
@@ -17,15 +18,6 @@
 
 namespace dpu::cli {
 namespace {
-
-/// The option's value, NaN when absent; absent or > 0 (and finite), else a usage error.
-double positiveNumber(ArgList& args, const std::string& name, const char* what)
-{
-    const double v = args.number(name, NAN);
-    if (!std::isnan(v) && !(v > 0 && std::isfinite(v)))
-        throw UsageError(name + ": expected " + what + " > 0, found " + num(v));
-    return v;
-}
 
 std::string percent(double fraction)
 {
@@ -196,22 +188,22 @@ void printText(const Recommendation& r, const Budget& budget, const std::string&
 std::optional<ModelLink> readModelLink(ArgList& args, const LinkPreset*& rate)
 {
     const LinkArgs given = readLinkArgs(args);
-    const double devices = args.number("--devices", NAN);
-    const double target = args.number("--target", NAN);
+    const std::optional<int64_t> devices = args.integer("--devices");
+    const std::optional<double> target = args.real("--target");
     const bool everyDevice = args.flag("--every-device");
-    if (everyDevice && std::isnan(target))
+    if (everyDevice && !target)
         throw UsageError("--every-device needs --target Q: the probability that every device completes");
     const std::string& key = given.settings.link;
     rate = nullptr;
     if (key.empty()) {
-        if (given.anyModelOption || !std::isnan(devices) || !std::isnan(target))
-            throw UsageError(std::string(given.anyModelOption ? given.firstModelOption : !std::isnan(devices) ? "--devices" : "--target")
+        if (given.anyModelOption || devices || target)
+            throw UsageError(std::string(given.anyModelOption ? given.firstModelOption : devices ? "--devices" : "--target")
                              + " needs --link with a link model (" + modelKeys() + ")");
         return std::nullopt;
     }
     if ((rate = findLinkPreset(key))) {
-        if (given.anyModelOption || !std::isnan(devices) || !std::isnan(target))
-            throw UsageError(std::string(given.anyModelOption ? given.firstModelOption : !std::isnan(devices) ? "--devices" : "--target")
+        if (given.anyModelOption || devices || target)
+            throw UsageError(std::string(given.anyModelOption ? given.firstModelOption : devices ? "--devices" : "--target")
                              + " needs a link model (" + modelKeys() + "); '" + key + "' is a bare rate");
         return std::nullopt;
     }
@@ -219,16 +211,12 @@ std::optional<ModelLink> readModelLink(ArgList& args, const LinkPreset*& rate)
         throw UsageError("--link: expected " + linkPresetKeys() + ", found '" + key + "'; or a link model: " + modelKeys());
     if (!given.settings.sfMix.empty())
         throw UsageError("--sf-mix: budget answers for one spreading factor; give --sf N (for a multicast, the mix's slowest)");
-    if (!std::isnan(devices) && !(devices >= 1 && devices <= 1e8 && devices == std::floor(devices)))
-        throw UsageError("--devices: expected a number of devices (1 or more), found " + num(devices));
-    if (!std::isnan(target) && !(target > 0 && target < 1))
-        throw UsageError("--target: expected a completion probability in (0, 1), found " + num(target));
     ModelLink m;
     m.link = linkOf(given.settings); // an SF or sub-band the region lacks: LinkError naming the field
     validateLink(m.link);
-    m.devices = std::isnan(devices) ? 1 : static_cast<int>(devices);
-    if (!std::isnan(target))
-        m.target.probability = target;
+    m.devices = static_cast<int>(devices.value_or(1)); // at most 10^8 (CommandNumbers.cpp)
+    if (target)
+        m.target.probability = *target;
     m.target.everyDevice = everyDevice;
     return m;
 }
@@ -293,11 +281,12 @@ void printLeftOut(const std::vector<RunFolder>& folderRuns, const std::vector<Fr
 
 int budgetCommand(const std::vector<std::string>& argv)
 {
-    ArgList args(argv);
-    const double perRound = positiveNumber(args, "--bytes-per-round", "bytes");
-    const double total = positiveNumber(args, "--bytes-total", "bytes");
-    const double window = positiveNumber(args, "--window", "seconds");
-    const double energy = positiveNumber(args, "--energy", "joules");
+    ArgList args(argv, numberOptionsOf("budget"));
+    // NaN: not given (a value given is in its range, CommandNumbers.cpp, or refused by name).
+    const double perRound = args.real("--bytes-per-round", NAN);
+    const double total = args.real("--bytes-total", NAN);
+    const double window = args.real("--window", NAN);
+    const double energy = args.real("--energy", NAN);
     const LinkPreset* link = nullptr;
     const std::optional<ModelLink> model = readModelLink(args, link);
     const bool json = args.flag("--json");

@@ -2,41 +2,19 @@
 // dpu-cli bundle: inspect, verify, export and catch up update bundles, and make signing keys.
 #include "ArgList.h"
 #include "CliCommands.h"
+#include "CommandNumbers.h"
 #include "dpu/Bundles.h"
 #include "dpu/CatchUp.h"
 #include <cstdio>
+#include <optional>
 #include <sstream>
 
 namespace dpu::cli {
 
 namespace {
 
-uint64_t parseSeed(const std::string& text)
-{
-    try {
-        size_t pos = 0;
-        const unsigned long long v = std::stoull(text, &pos);
-        if (pos == text.size() && text[0] != '-')
-            return v;
-    } catch (const std::exception&) {
-    }
-    throw UsageError("--seed: expected a non-negative integer, found '" + text + "'");
-}
-
-uint64_t parseVersion(const std::string& option, const std::string& text)
-{
-    try {
-        size_t pos = 0;
-        const unsigned long long v = std::stoull(text, &pos);
-        if (pos == text.size() && !text.empty() && text[0] != '-')
-            return v;
-    } catch (const std::exception&) {
-    }
-    throw UsageError(option + ": expected an update version (a non-negative integer), found '" + text + "'");
-}
-
-// --catchup all | V[,V...]
-CatchUpSelection parseSelection(const std::string& text)
+// --catchup all | V[,V...], each version read through --catchup's table entry.
+CatchUpSelection parseSelection(const ArgList& args, const std::string& text)
 {
     CatchUpSelection s;
     if (text == "all") {
@@ -46,8 +24,8 @@ CatchUpSelection parseSelection(const std::string& text)
     std::istringstream in(text);
     std::string item;
     while (std::getline(in, item, ','))
-        s.fromVersions.push_back(parseVersion("--catchup", item));
-    if (s.fromVersions.empty())
+        s.fromVersions.push_back(static_cast<uint64_t>(args.integerItem("--catchup", item)));
+    if (s.fromVersions.empty() || text.back() == ',')
         throw UsageError("--catchup: expected 'all' or versions such as 0,2,3, found '" + text + "'");
     return s;
 }
@@ -91,18 +69,19 @@ const char* subcommandHelp(const std::string& sub)
 int catchUpCommand(ArgList& args)
 {
     CatchUpRequest q;
+    // The numbers first: a bad one is named before the folder is looked at.
+    const std::optional<int64_t> seed = args.integer("--seed"), from = args.integer("--from"), to = args.integer("--to");
     q.strategy = args.value("--strategy");
-    const std::string seed = args.value("--seed"), from = args.value("--from"), to = args.value("--to");
     const std::string out = args.value("--out");
     const auto pos = args.positional();
-    if (pos.size() != 1 || out.empty() || from.empty() || q.strategy.empty())
+    if (pos.size() != 1 || out.empty() || !from || q.strategy.empty())
         throw UsageError("bundle catchup needs a run folder, --strategy NAME, --from V and --out FILE");
     q.runDir = pos[0];
-    q.anySeed = seed.empty();
-    q.seed = seed.empty() ? 0 : parseSeed(seed);
-    q.fromVersion = parseVersion("--from", from);
-    q.toLatest = to.empty();
-    q.toVersion = to.empty() ? 0 : parseVersion("--to", to);
+    q.anySeed = !seed;
+    q.seed = static_cast<uint64_t>(seed.value_or(0));
+    q.fromVersion = static_cast<uint64_t>(*from);
+    q.toLatest = !to;
+    q.toVersion = static_cast<uint64_t>(to.value_or(0));
     const CatchUpResult r = writeCatchUpBundle(q, out);
     std::printf("Wrote %s: %s bundle from version %llu to %llu of strategy %s, seed %llu: %lld bytes; the device\n"
                 "file it gives equals the chain's (SHA-256 %s).\n"
@@ -122,7 +101,7 @@ int bundleCommand(const std::vector<std::string>& argv)
     if (argv.empty())
         throw UsageError("bundle needs a subcommand: inspect, verify, export, catchup or keygen");
     const std::string sub = argv[0];
-    ArgList args(std::vector<std::string>(argv.begin() + 1, argv.end()));
+    ArgList args(std::vector<std::string>(argv.begin() + 1, argv.end()), numberOptionsOf("bundle " + sub));
     if (sub == "--help" || sub == "-h" || args.flag("--help") || args.flag("-h")) {
         std::fputs(subcommandHelp(sub), stdout);
         return 0;
@@ -154,16 +133,16 @@ int bundleCommand(const std::vector<std::string>& argv)
         return 0;
     }
     if (sub == "export") {
+        const std::optional<int64_t> seed = args.integer("--seed");
+        const std::optional<std::string> catchUp = args.optionalValue("--catchup");
+        const CatchUpSelection selection = catchUp ? parseSelection(args, *catchUp) : CatchUpSelection{};
         const std::string out = args.value("--out");
         const std::string strategy = args.value("--strategy");
-        const std::string seed = args.value("--seed");
-        const std::string catchUp = args.value("--catchup");
         const auto pos = args.positional();
         if (pos.size() != 1 || out.empty())
             throw UsageError("bundle export needs a run folder and --out DIR");
-        const CatchUpExport all = exportRunBundlesWithCatchUp(pos[0], strategy, seed.empty() ? 0 : parseSeed(seed),
-                                                              seed.empty(), out,
-                                                              catchUp.empty() ? CatchUpSelection{} : parseSelection(catchUp));
+        const CatchUpExport all = exportRunBundlesWithCatchUp(pos[0], strategy, static_cast<uint64_t>(seed.value_or(0)), !seed,
+                                                              out, selection);
         const BundleExport& ex = all.rounds;
         for (const auto& r : ex.rounds)
             std::printf("round %3d  v%-3llu %-13s %10lld bytes  %s\n", r.round,

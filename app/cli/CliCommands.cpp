@@ -2,6 +2,8 @@
 // dpu-cli subcommands: run, models, cost, plan.
 #include "CliCommands.h"
 #include "ArgList.h"
+#include "CommandNumbers.h"
+#include "InputShapeOption.h"
 #include "StopOnSignals.h"
 #include "TerminalProgress.h"
 #include "dpu/Cost.h"
@@ -11,20 +13,16 @@
 #include "dpu/RoundEstimate.h"
 #include "dpu/Runner.h"
 #include <cstdio>
+#include <optional>
 #include <sstream>
 
 namespace dpu::cli {
 namespace {
 
-InputShape parseShape(const std::string& text)
+/// The input the command is for: --input, else the model's usual one (MNIST's for mlp, CIFAR's else).
+InputShape shapeFor(const std::string& model, const std::optional<InputShape>& given)
 {
-    InputShape s;
-    char x1 = 0, x2 = 0;
-    std::istringstream in(text);
-    if (!(in >> s.channels >> x1 >> s.height >> x2 >> s.width) || x1 != 'x' || x2 != 'x' || s.channels < 1
-        || s.height < 1 || s.width < 1)
-        throw UsageError("--input: expected CxHxW such as 1x28x28, found '" + text + "'");
-    return s;
+    return given ? *given : model == "mlp" ? InputShape{1, 28, 28} : InputShape{3, 32, 32};
 }
 
 std::string megabytes(int64_t bytes)
@@ -230,16 +228,21 @@ int runCommand(const std::vector<std::string>& argv)
 
 int modelsCommand(const std::vector<std::string>& argv)
 {
-    ArgList args(argv);
+    ArgList args(argv, numberOptionsOf("models"));
     const std::string input = args.value("--input");
-    const int classes = static_cast<int>(args.number("--classes", 10));
+    const int classes = static_cast<int>(args.integer("--classes", 10));
     args.positional();
+    const std::optional<InputShape> given = input.empty() ? std::nullopt : std::optional<InputShape>(parseInputShape(input));
     std::printf("%-12s %-10s %12s %10s %12s  %s\n", "model", "input", "partial I", "dense", "fp32 size", "description");
     for (const auto& name : builtinModels()) {
-        InputShape shape = input.empty() ? (name == "mlp" ? InputShape{1, 28, 28} : InputShape{3, 32, 32}) : parseShape(input);
-        const ModelInfo info = describeModel(name, shape, classes);
+        const InputShape shape = shapeFor(name, given);
         char in[32];
         std::snprintf(in, sizeof in, "%dx%dx%d", shape.channels, shape.height, shape.width);
+        if (inputGrownWeights(name, shape) > kMaxBuiltWeights) { // listed, not built: see `cost --model` for why
+            std::printf("%-12s %-10s %12s %10s %12s  %s\n", name.c_str(), in, "-", "-", "too large", modelDescription(name).c_str());
+            continue;
+        }
+        const ModelInfo info = describeModel(name, shape, classes);
         std::printf("%-12s %-10s %12lld %10lld %12s  %s\n", name.c_str(), in,
                     static_cast<long long>(info.partialWeights), static_cast<long long>(info.denseWeights),
                     megabytes(info.fp32Bytes()).c_str(), modelDescription(name).c_str());
@@ -250,18 +253,17 @@ int modelsCommand(const std::vector<std::string>& argv)
 
 int costCommand(const std::vector<std::string>& argv)
 {
-    ArgList args(argv);
+    ArgList args(argv, numberOptionsOf("cost"));
     const std::string model = args.value("--model", "mlp");
-    const double k = args.number("--k", 0.01);
+    const double k = args.real("--k", 0.01);
     const std::string input = args.value("--input");
-    const int classes = static_cast<int>(args.number("--classes", 10));
-    const double budget = args.number("--budget", -1);
+    const int classes = static_cast<int>(args.integer("--classes", 10));
+    const std::optional<double> budget = args.real("--budget");
     const std::string valuesText = args.value("--values", "fp32");
     const std::string denseText = args.value("--dense", "exact");
     const std::string deployedText = args.value("--deployed", "fp32");
-    const std::string sparsityText = args.value("--sparsity");
-    const bool sparsityGiven = !sparsityText.empty(); // its number read with the same parser and message
-    const double sparsity = sparsityGiven ? ArgList({"--sparsity", sparsityText}).number("--sparsity", 0.5) : 0.5;
+    const std::optional<double> sparsityGiven = args.real("--sparsity");
+    const double sparsity = sparsityGiven.value_or(0.5);
     args.positional();
     // All are said wrong before any model is built.
     const auto values = enumFromString<Coding>(valuesText);
@@ -275,11 +277,8 @@ int costCommand(const std::vector<std::string>& argv)
         throw UsageError("--deployed: expected " + quotedChoices(enumStrings<DeployedForm>()) + ", found '" + deployedText + "'");
     if (sparsityGiven && *deployed != DeployedForm::Sparse)
         throw UsageError("--sparsity goes with --deployed sparse");
-    if (!(sparsity > 0 && sparsity < 1))
-        throw UsageError("--sparsity: expected a share in (0, 1), found " + std::to_string(sparsity));
-    if (!(k > 0 && k <= 1))
-        throw UsageError("--k: expected a ratio in (0, 1], found " + std::to_string(k));
-    const InputShape shape = input.empty() ? (model == "mlp" ? InputShape{1, 28, 28} : InputShape{3, 32, 32}) : parseShape(input);
+    const InputShape shape = shapeFor(model, input.empty() ? std::nullopt : std::optional<InputShape>(parseInputShape(input)));
+    refuseModelTooLarge(model, shape);
     const ModelInfo info = describeModel(model, shape, classes);
     // Priced as a run of this deployed form prices its rounds (8-bit codes; positions among the nonzeros).
     const CostModel cm = deployedCostModel(partialShapesOf(info), info.denseWeights, *deployed, sparsity);
@@ -299,8 +298,8 @@ int costCommand(const std::vector<std::string>& argv)
                     *values == Coding::Q8c ? " and 0.662 of H(k) per position: q8's, context-coded" : "",
                     denseText.c_str(), coded / full);
     }
-    if (budget >= 0)
-        std::printf("budget %.0f B    largest k = %.6g\n", budget, largestKForBudget(cm, budget * 8.0));
+    if (budget)
+        std::printf("budget %.0f B    largest k = %.6g\n", *budget, largestKForBudget(cm, *budget * 8.0));
     return 0;
 }
 

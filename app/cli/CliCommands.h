@@ -18,6 +18,14 @@ std::string usage();
 /// The part of usage() about one command ("sweep") or one of its subcommands ("sweep", "run"):
 /// every entry whose first line starts with it, under "Usage:". Empty when none does.
 std::string commandUsage(const std::string& command, const std::string& subcommand);
+
+/// CliDispatch.cpp: whether `command` is one of dpu-cli's commands ("cost", "sweep", ...).
+bool isCommand(const std::string& command);
+/// CliDispatch.cpp: runs `command` with the arguments after it (what main does after --help
+/// and --version), in this process: returns its exit code, throws what it throws (UsageError:
+/// exit 2). Throws UsageError for an unknown command.
+int dispatchCommand(const std::string& command, const std::vector<std::string>& args);
+
 int runCommand(const std::vector<std::string>& args);
 int modelsCommand(const std::vector<std::string>& args);
 int costCommand(const std::vector<std::string>& args);

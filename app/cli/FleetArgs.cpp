@@ -5,23 +5,13 @@
 #include "dpu/FleetRuns.h"
 #include "dpu/FleetSettings.h"
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <memory>
 #include <utility>
 
 namespace dpu::cli {
 namespace {
-
-bool isNumber(const std::string& s, double& out)
-{
-    try {
-        size_t used = 0;
-        out = std::stod(s, &used);
-        return used == s.size();
-    } catch (const std::exception&) {
-        return false;
-    }
-}
 
 /// The uplink of the appendix's sample upload: the region's uplink at the group's SF for LoRa,
 /// the downlink turned around otherwise.
@@ -38,15 +28,18 @@ std::shared_ptr<const Link> uplinkOf(const Link& down)
     return std::make_shared<Link>(up);
 }
 
-/// The option checks that come before the link model's own (validateLink, validateFleet);
-/// `complete`: the devices and the link must be there (after withPlanFleet).
+/// The option checks that come before the link model's own (validateLink, validateFleet); the
+/// numbers given are in range already (read through CommandNumbers.cpp). `complete`: the devices,
+/// link and period must be there (after withPlanFleet), and a plan's are checked here.
 void checkFleetArgs(const FleetArgs& o, bool complete)
 {
-    if ((complete || !std::isnan(o.devices)) && (std::isnan(o.devices) || o.devices < 1 || o.devices > 1e8 || o.devices != std::floor(o.devices)))
-        throw UsageError("--devices: expected a number of devices (1 or more)");
+    if (complete && (!o.devices || *o.devices < 1 || *o.devices > kMaxSimulatedDevices))
+        throw UsageError("fleet.devices: the plan's " + (o.devices ? std::to_string(*o.devices) : std::string("(none)"))
+                         + " devices are not 1 to " + std::to_string(kMaxSimulatedDevices)
+                         + ", the fleets dpu-cli simulates; give --devices N");
     if (complete && o.link.settings.link.empty())
         throw UsageError("--link: expected lorawan-eu868, lorawan-us915 or a preset (dpu-cli fleet --help lists them)");
-    if (!std::isnan(o.period) && !(o.period > 0))
+    if (complete && !(o.period && *o.period > 0 && std::isfinite(*o.period)))
         throw UsageError("--period: expected seconds between rounds, more than 0");
     if (o.catchUp != "unicast" && o.catchUp != "multicast")
         throw UsageError("--catch-up: expected unicast or multicast, found '" + o.catchUp + "'");
@@ -54,10 +47,6 @@ void checkFleetArgs(const FleetArgs& o, bool complete)
         throw UsageError("--catch-up-bytes: expected estimate or real, found '" + o.catchUpBytes + "'");
     if (o.order != "most-stale" && o.order != "smallest")
         throw UsageError("--order: expected most-stale or smallest, found '" + o.order + "'");
-    for (const auto& [value, name] : {std::pair{o.maxStaleness, "--max-staleness"}, {o.repairs, "--repairs"}, {o.drain, "--drain"},
-                                      {o.sampleBytes, "--sample-bytes"}})
-        if (!(value >= 0) || value != std::floor(value))
-            throw UsageError(std::string(name) + ": expected a whole number, 0 or more");
 }
 
 } // namespace
@@ -85,14 +74,15 @@ FleetArgs withPlanFleet(FleetArgs o, const PlanFleet& plan)
             s.delivery = given.delivery;
         o.link.settings = s;
     }
-    if (std::isnan(o.devices))
+    if (!o.devices)
         o.devices = p.devices;
     if (o.availability.empty()) {
         char text[32];
-        std::snprintf(text, sizeof text, "%.17g", p.availability);
-        o.availability = text;
+        // Shortest text that reads back to the same double, in any locale (as numberInText reads it).
+        const auto written = std::to_chars(text, text + sizeof text, p.availability);
+        o.availability.assign(text, written.ptr);
     }
-    if (std::isnan(o.period))
+    if (!o.period)
         o.period = p.roundPeriodSeconds;
     return o;
 }
@@ -100,20 +90,23 @@ FleetArgs withPlanFleet(FleetArgs o, const PlanFleet& plan)
 FleetArgs readFleetArgs(ArgList& args)
 {
     FleetArgs o;
-    o.devices = args.number("--devices", NAN);
+    o.devices = args.integer("--devices"); // nullopt: the plan's
     o.link = readLinkArgs(args);
     o.cpu = readCpuArgs(args);
     o.availability = args.value("--availability"); // "": the plan's
+    // A number is a probability, read as every number is; any other text names a trace file.
+    if (!o.availability.empty() && numberInText(o.availability))
+        args.realItem("--availability", o.availability);
     o.catchUp = args.value("--catch-up", "unicast");
     o.order = args.value("--order", "most-stale");
     o.catchUpBytes = args.value("--catch-up-bytes", "estimate");
-    o.maxStaleness = args.number("--max-staleness", 0);
-    o.repairs = args.number("--repairs", 1);
-    o.target = args.number("--target", 0.99);
-    o.period = args.number("--period", NAN); // NaN: the plan's
-    o.drain = args.number("--drain", 0);
-    o.fleetSeed = args.number("--fleet-seed", 1);
-    o.sampleBytes = args.number("--sample-bytes", 0);
+    o.maxStaleness = args.integer("--max-staleness", 0);
+    o.repairs = args.integer("--repairs", 1);
+    o.target = args.real("--target", 0.99);
+    o.period = args.real("--period"); // nullopt: the plan's
+    o.drain = args.integer("--drain", 0);
+    o.fleetSeed = static_cast<uint64_t>(args.integer("--fleet-seed", 1));
+    o.sampleBytes = args.integer("--sample-bytes", 0);
     o.perSf = args.flag("--multicast-per-sf");
     return o;
 }
@@ -123,13 +116,12 @@ FleetConfig fleetConfigFromArgs(const FleetArgs& o)
     checkFleetArgs(o, true);
     FleetGroup group;
     group.name = "devices";
-    group.devices = static_cast<int>(o.devices);
+    group.devices = static_cast<int>(*o.devices); // at most kMaxSimulatedDevices (checkFleetArgs)
     group.sfMix = sfMixOf(o.link.settings);
     group.link = linkOf(o.link.settings);
     group.cpu = deviceCpuOf(o.cpu);
-    double availability = 1;
-    if (isNumber(o.availability, availability))
-        group.availability = availability;
+    if (const std::optional<double> p = numberInText(o.availability))
+        group.availability = *p; // in [0, 1]: read through its table entry, or the plan's (validateFleet checks)
     else
         group.trace = std::make_shared<AvailabilityTrace>(AvailabilityTrace::read(o.availability));
     if (o.sampleBytes > 0)
@@ -139,19 +131,19 @@ FleetConfig fleetConfigFromArgs(const FleetArgs& o)
     config.groups.push_back(group);
     config.policy.catchUp = o.catchUp == "multicast" ? CatchUpDelivery::MulticastPerVersion : CatchUpDelivery::Unicast;
     config.policy.order = o.order == "smallest" ? CatchUpOrder::SmallestFirst : CatchUpOrder::MostStaleFirst;
-    config.policy.maxStaleness = static_cast<int>(o.maxStaleness);
+    config.policy.maxStaleness = static_cast<int>(o.maxStaleness); // ranges: CommandNumbers.cpp, all within int
     config.policy.repairSessions = static_cast<int>(o.repairs);
     config.policy.target.probability = o.target;
     config.policy.multicastPerSpreadingFactor = o.perSf;
-    config.roundPeriodSeconds = o.period;
+    config.roundPeriodSeconds = *o.period;
     config.drainRounds = static_cast<int>(o.drain);
-    config.seed = static_cast<uint64_t>(o.fleetSeed);
-    config.sampleBytes = static_cast<int64_t>(o.sampleBytes);
+    config.seed = o.fleetSeed;
+    config.sampleBytes = o.sampleBytes;
     return config;
 }
 
-FleetOfRuns simulateRunsOnFleet(const std::vector<RunFolder>& runs, FleetConfig config, double seedArg, bool labelled,
-                                bool realCatchUps)
+FleetOfRuns simulateRunsOnFleet(const std::vector<RunFolder>& runs, FleetConfig config, std::optional<int64_t> seedArg,
+                                bool labelled, bool realCatchUps)
 {
     FleetOfRuns out;
     const auto sizes = realCatchUps ? std::make_shared<CatchUpSizes>() : nullptr;
@@ -160,7 +152,7 @@ FleetOfRuns simulateRunsOnFleet(const std::vector<RunFolder>& runs, FleetConfig 
         const RunFolder& run = runs[i];
         if (!run.complete())
             out.notes.push_back(run.label() + " stopped early: simulated over its finished rounds");
-        const uint64_t seed = seedArg >= 0 ? static_cast<uint64_t>(seedArg) : run.plan.seeds.front();
+        const uint64_t seed = seedArg ? static_cast<uint64_t>(*seedArg) : run.plan.seeds.front();
         if (std::find(run.plan.seeds.begin(), run.plan.seeds.end(), seed) == run.plan.seeds.end())
             throw UsageError("--seed: " + run.label() + " has no seed " + std::to_string(seed));
         const std::string prefix = labelled ? run.label() + "/" : std::string();

@@ -8,26 +8,37 @@
 #include "dpu/RunFolder.h"
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace dpu::cli {
 
-/// The fleet's and the server's options as given (checked by fleetConfigFromArgs).
+/// The largest fleet dpu-cli simulates (its --devices range, CommandNumbers.cpp): the simulation
+/// follows every device, so a plan's fleet.devices above it is refused too.
+constexpr int64_t kMaxSimulatedDevices = 1000000;
+
+/// The fleet's and the server's options as given, each in its range (CommandNumbers.cpp);
+/// nullopt: not given, the plan's.
 struct FleetArgs {
-    double devices = NAN;
+    std::optional<int64_t> devices;
     LinkArgs link;
     CpuSettings cpu;
     std::string availability, catchUp, order;
     std::string catchUpBytes = "estimate"; ///< estimate, or real: built from the runs' files
-    double maxStaleness = 0, repairs = 1, target = 0.99, period = NAN, drain = 0, fleetSeed = 1, sampleBytes = 0;
+    int64_t maxStaleness = 0, repairs = 1, drain = 0, sampleBytes = 0;
+    uint64_t fleetSeed = 1;
+    double target = 0.99;
+    std::optional<double> period;
     bool perSf = false;
 };
 
 /// Reads --devices, the link options (readLinkArgs), the processor (readCpuArgs),
 /// --availability, --catch-up, --catch-up-bytes, --order, --max-staleness, --repairs, --target, --period,
-/// --drain, --fleet-seed, --sample-bytes and --multicast-per-sf. Throws UsageError for a
-/// malformed number or processor.
+/// --drain, --fleet-seed, --sample-bytes and --multicast-per-sf. Throws UsageError naming the
+/// option for a number outside its range (an --availability that is a number: a probability)
+/// or a malformed processor.
 FleetArgs readFleetArgs(ArgList& args);
 
 /// Checks the options given, before any run folder is read (devices, availability and the
@@ -55,12 +66,12 @@ struct FleetOfRuns {
     std::vector<std::string> notes;       ///< runs stopped early, strategies that never deployed
 };
 
-/// Reads each run's strategies at `seed` (negative: each run's first; core's
+/// Reads each run's strategies at `seed` (nullopt: each run's first; core's
 /// fleetStrategiesOf, named "LABEL/strategy" when `labelled`), sizes their catch-ups by real
 /// bundles when `realCatchUps` (useRealCatchUps, built from the runs' files) and simulates them
 /// with simulateFleet. Prints the notes on stderr as "note: ...". Throws UsageError("--seed") for a
 /// seed a run lacks, Error when no strategy deployed, LinkError from the simulation's checks.
-FleetOfRuns simulateRunsOnFleet(const std::vector<RunFolder>& runs, FleetConfig config, double seed, bool labelled,
-                                bool realCatchUps = false);
+FleetOfRuns simulateRunsOnFleet(const std::vector<RunFolder>& runs, FleetConfig config, std::optional<int64_t> seed,
+                                bool labelled, bool realCatchUps = false);
 
 } // namespace dpu::cli

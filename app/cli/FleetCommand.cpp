@@ -2,12 +2,14 @@
 // dpu-cli fleet: the fleet simulation (dpu/Fleet.h) over finished runs' deployed versions, on a link as configured.
 #include "ArgList.h"
 #include "CliCommands.h"
+#include "CommandNumbers.h"
 #include "FleetArgs.h"
 #include "FleetOutput.h"
 #include "dpu/Fleet.h"
 #include "dpu/RunFolder.h"
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <utility>
 
 namespace dpu::cli {
@@ -43,11 +45,11 @@ std::string fleetUsage()
            "  --multicast, --unicast  how the round's delta goes out (LoRaWAN presets: multicast)\n"
            "  --multicast-per-sf    one multicast per spreading factor instead of one at the slowest\n"
            "Fleet:\n"
-           "  --devices N           devices (default: the plan's fleet.devices)\n"
+           "  --devices N           devices, at most 1000000 (default: the plan's fleet.devices)\n"
            "  --availability P|FILE probability that a device is on in a round (default: the plan's), or a trace:\n"
            "                        a CSV of device,round lines or FedScale's availability trace as JSON\n"
            "  --period S            seconds between rounds (default: the plan's fleet.round_period_h)\n"
-           "  --drain R             rounds after the run's last that only catch devices up (default 0)\n"
+           "  --drain R             rounds after the run's last that only catch devices up (default 0, at most 1000)\n"
            "  --fleet-seed N        seed of the fleet's draws (default 1)\n"
            "Server policy:\n"
            "  --catch-up unicast|multicast  stale devices: a bundle each, or one multicast per version\n"
@@ -74,9 +76,9 @@ int fleetCommand(const std::vector<std::string>& argv)
         std::fputs(fleetUsage().c_str(), stdout);
         return 0;
     }
-    ArgList args(argv);
+    ArgList args(argv, numberOptionsOf("fleet"));
     const FleetArgs given = readFleetArgs(args);
-    const double seedArg = args.number("--seed", -1);
+    const std::optional<int64_t> seedArg = args.integer("--seed"); // nullopt: each run's first
     const bool rounds = args.flag("--rounds");
     const bool json = args.flag("--json");
     const auto folders = args.positional();

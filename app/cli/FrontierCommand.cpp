@@ -2,6 +2,7 @@
 // dpu-cli frontier: the finished runs' frontier in real bundle bytes as a table, JSON, or the application's chart.
 #include "ArgList.h"
 #include "CliCommands.h"
+#include "CommandNumbers.h"
 #include "dpu/Error.h"
 #include "dpu/Frontier.h"
 #include "dpu/RunFolder.h"
@@ -47,15 +48,13 @@ void printGroup(const FrontierGroup& g)
 
 int frontierCommand(const std::vector<std::string>& argv)
 {
-    ArgList args(argv);
+    ArgList args(argv, numberOptionsOf("frontier"));
     const bool json = args.flag("--json");
     const std::string image = args.value("--image");
-    const double budget = args.number("--budget", 0);
+    const double budget = args.real("--budget", 0);
     const auto folders = args.positional();
     if (folders.empty())
         throw UsageError("frontier needs at least one run folder (or a folder of runs)");
-    if (!(budget >= 0))
-        throw UsageError("--budget: expected bytes per round >= 0");
     std::vector<RunFolder> runs;
     for (const std::string& f : folders)
         for (const std::string& dir : findRunFolders(f))

@@ -3,6 +3,7 @@
 #include "LinkArgs.h"
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <utility>
 
 namespace dpu::cli {
@@ -14,30 +15,26 @@ std::string num(double v)
     return buf;
 }
 
-namespace {
-
-} // namespace
-
 LinkArgs readLinkArgs(ArgList& args)
 {
     LinkArgs out;
     LinkSettings& s = out.settings;
     s.link = args.value("--link");
-    const double sf = args.number("--sf", 0);
+    // 0 is "the link's own" SF, as not giving --sf (CommandNumbers.cpp: 7..12 or 0).
+    const int64_t sf = args.integer("--sf", 0);
     s.sfMix = args.value("--sf-mix");
-    s.dutyCycle = args.number("--duty-cycle", NAN);
-    const double loss = args.number("--loss", NAN);
+    const std::optional<double> duty = args.real("--duty-cycle");
+    const std::optional<double> loss = args.real("--loss");
     const bool multicast = args.flag("--multicast");
     const bool unicast = args.flag("--unicast");
     if (multicast && unicast)
         throw UsageError("--multicast and --unicast exclude each other");
-    if (!(sf >= 0) || sf != std::floor(sf))
-        throw UsageError("--sf: expected a whole number, 0 or more");
     s.spreadingFactor = static_cast<int>(sf);
-    s.frameLoss = std::isnan(loss) ? 0 : loss;
+    s.dutyCycle = duty.value_or(NAN); // NaN: the preset's (LinkSettings)
+    s.frameLoss = loss.value_or(0);
     s.delivery = multicast ? DeliveryChoice::Multicast : unicast ? DeliveryChoice::Unicast : DeliveryChoice::Preset;
     const std::pair<bool, const char*> given[] = {{sf != 0, "--sf"}, {!s.sfMix.empty(), "--sf-mix"},
-                                                  {!std::isnan(s.dutyCycle), "--duty-cycle"}, {!std::isnan(loss), "--loss"},
+                                                  {duty.has_value(), "--duty-cycle"}, {loss.has_value(), "--loss"},
                                                   {multicast, "--multicast"}, {unicast, "--unicast"}};
     for (const auto& [on, name] : given)
         if (on && !out.anyModelOption) {
@@ -47,8 +44,8 @@ LinkArgs readLinkArgs(ArgList& args)
     out.linkGiven = !s.link.empty();
     out.sfGiven = sf != 0;
     out.mixGiven = !s.sfMix.empty();
-    out.dutyGiven = !std::isnan(s.dutyCycle);
-    out.lossGiven = !std::isnan(loss);
+    out.dutyGiven = duty.has_value();
+    out.lossGiven = loss.has_value();
     out.deliveryGiven = multicast || unicast;
     return out;
 }
@@ -57,13 +54,14 @@ CpuSettings readCpuArgs(ArgList& args)
 {
     CpuSettings s;
     const std::string cpu = args.value("--cpu");
-    const double clock = args.number("--clock-mhz", NAN);
-    const double cpi = args.number("--cpi", NAN);
-    const double runMa = args.number("--run-ma", NAN);
-    const double volts = args.number("--volts", NAN);
+    // Each in its range when given (CommandNumbers.cpp); what is left is which go together.
+    const std::optional<double> clock = args.real("--clock-mhz");
+    const std::optional<double> cpi = args.real("--cpi");
+    const std::optional<double> runMa = args.real("--run-ma");
+    const std::optional<double> volts = args.real("--volts");
     if (cpu.empty()) {
         for (const auto& [v, name] : {std::pair{clock, "--clock-mhz"}, {cpi, "--cpi"}, {runMa, "--run-ma"}, {volts, "--volts"}})
-            if (!std::isnan(v))
+            if (v)
                 throw UsageError(std::string(name) + " needs --cpu cortex-m4|cortex-m0 (the processor it describes)");
         return s;
     }
@@ -73,20 +71,12 @@ CpuSettings readCpuArgs(ArgList& args)
         s.cpu = CpuChoice::CortexM0;
     else
         throw UsageError("--cpu: expected cortex-m4 or cortex-m0, found '" + cpu + "'");
-    if (std::isnan(clock) || std::isnan(runMa))
+    if (!clock || !runMa)
         throw UsageError("--cpu needs --clock-mhz F (the part's clock) and --run-ma I (its run current from flash, mA)");
-    if (!(clock > 0 && std::isfinite(clock)))
-        throw UsageError("--clock-mhz: expected a clock above 0 MHz, found " + num(clock));
-    if (!(runMa >= 0 && std::isfinite(runMa)))
-        throw UsageError("--run-ma: expected a current of 0 mA or more, found " + num(runMa));
-    if (!std::isnan(cpi) && !(cpi > 0 && std::isfinite(cpi)))
-        throw UsageError("--cpi: expected cycles per instruction above 0, found " + num(cpi));
-    if (!std::isnan(volts) && !(volts > 0 && std::isfinite(volts)))
-        throw UsageError("--volts: expected a supply above 0 V, found " + num(volts));
-    s.clockMhz = clock;
-    s.runMilliamps = runMa;
-    s.cyclesPerInstruction = std::isnan(cpi) ? 1 : cpi;
-    s.volts = std::isnan(volts) ? 3 : volts;
+    s.clockMhz = *clock;
+    s.runMilliamps = *runMa;
+    s.cyclesPerInstruction = cpi.value_or(1);
+    s.volts = volts.value_or(3);
     return s;
 }
 

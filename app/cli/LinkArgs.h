@@ -21,8 +21,9 @@ struct LinkArgs {
 };
 
 /// Reads --link KEY, --sf N, --sf-mix SF:W,...|fuotasim, --duty-cycle D, --loss P and
-/// --multicast/--unicast. Throws UsageError naming the option for a malformed number, a
-/// fractional SF or both deliveries; ranges are checked by the link model (LinkError).
+/// --multicast/--unicast. Throws UsageError naming the option for a number outside its range
+/// (CommandNumbers.cpp) or both deliveries; what depends on the link (an SF or a duty cycle its
+/// region lacks) is checked by the link model (LinkError).
 LinkArgs readLinkArgs(ArgList& args);
 
 /// Reads --cpu cortex-m4|cortex-m0 with --clock-mhz F and --run-ma I (both needed), --cpi C

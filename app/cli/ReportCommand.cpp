@@ -2,6 +2,7 @@
 // dpu-cli report: the desktop application's PDF report, made headless on Qt's offscreen platform; --fleet adds the fleet page.
 #include "ArgList.h"
 #include "CliCommands.h"
+#include "CommandNumbers.h"
 #include "dpu/Error.h"
 #include "dpu/Links.h"
 #include "dpu/RunFolder.h"
@@ -35,7 +36,8 @@ void refuseFleetOptionsWithoutFleet(const std::vector<std::string>& argv)
 /// The runs simulated on the fleet (core's simulateFleet, through the options dpu-cli fleet
 /// reads) as the report's fleet page takes them; series named "dpu", or "dpu · RUN" for
 /// several runs.
-dpu::ui::ReportFleet reportFleetOf(const std::vector<RunFolder>& runs, FleetConfig config, double seed, bool realCatchUps)
+dpu::ui::ReportFleet reportFleetOf(const std::vector<RunFolder>& runs, FleetConfig config, std::optional<int64_t> seed,
+                                   bool realCatchUps)
 {
     FleetOfRuns fleet = simulateRunsOnFleet(runs, std::move(config), seed, false, realCatchUps);
     dpu::ui::ReportFleet out;
@@ -62,22 +64,22 @@ int reportCommand(const std::vector<std::string>& argv)
                          "which draws the report; rebuild with -DDPU_BUILD_GUI=ON\n");
     return 1;
 #else
-    ArgList args(argv);
+    ArgList args(argv, numberOptionsOf("report"));
     const std::string out = args.value("--out");
-    const double budget = args.number("--budget", 0);
+    const double budget = args.real("--budget", 0);
     const bool withFleet = args.flag("--fleet");
     if (!withFleet)
         refuseFleetOptionsWithoutFleet(argv);
     // With --fleet, --link is the fleet's link model (dpu-cli fleet's options, all of them).
     std::optional<FleetConfig> fleetConfig;
-    double fleetRunSeed = -1;
+    std::optional<int64_t> fleetRunSeed; // nullopt: each run's first
     bool realCatchUps = false;
     std::optional<Link> reportLink; // the per-round times' link
     int reportDevices = 1;
     FleetArgs fleetGiven;
     if (withFleet) {
         fleetGiven = readFleetArgs(args);
-        fleetRunSeed = args.number("--seed", -1);
+        fleetRunSeed = args.integer("--seed");
         checkGivenFleetArgs(fleetGiven); // the link itself once the runs' plan fills in what is left out
         realCatchUps = fleetGiven.catchUpBytes == "real";
     } else if (const std::string link = args.value("--link", ""); !link.empty()) {
@@ -91,8 +93,6 @@ int reportCommand(const std::vector<std::string>& argv)
         throw UsageError("report needs --out FILE.pdf");
     if (folders.empty())
         throw UsageError("report needs at least one run folder");
-    if (budget < 0)
-        throw UsageError("--budget: expected bytes per round >= 0");
     // Read every folder first: a bad one is reported before anything starts.
     std::vector<RunFolder> runs;
     for (const std::string& f : folders)

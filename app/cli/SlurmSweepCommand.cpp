@@ -19,14 +19,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-int wholeOption(ArgList& args, const std::string& name, int fallback, int max)
-{
-    const double v = args.number(name, fallback);
-    if (!(v >= 0 && v <= max && v == static_cast<int>(v)))
-        throw UsageError(name + ": expected a whole number 0 .. " + std::to_string(max));
-    return static_cast<int>(v);
-}
-
 std::string wordOption(ArgList& args, const std::string& name, const std::string& fallback)
 {
     const std::string v = args.value(name, fallback);
@@ -74,21 +66,22 @@ private:
 
 int sweepRunSlurm(const std::string& out, ArgList& args)
 {
-    const double poll = args.number("--poll", 10);
+    // The numbers first, each in its range (CommandNumbers.cpp; 0: the sweep file's setting).
+    const double poll = args.real("--poll", 10);
+    const int cpus = static_cast<int>(args.integer("--cpus-per-task", 0));
+    const int gpus = static_cast<int>(args.integer("--gpus-per-task", 0));
+    const int throttle = static_cast<int>(args.integer("--throttle", 0));
+    const int maxArray = static_cast<int>(args.integer("--max-array", 1000));
     const bool noWait = args.flag("--no-wait");
     const std::string partition = wordOption(args, "--partition", "");
     const std::string time = wordOption(args, "--time", "");
     const std::string mem = wordOption(args, "--mem", "");
-    const int cpus = wholeOption(args, "--cpus-per-task", 0, 1024);
-    const int gpus = wholeOption(args, "--gpus-per-task", 0, 64);
-    const int throttle = wholeOption(args, "--throttle", 0, 100000);
-    const int maxArray = wholeOption(args, "--max-array", 1000, 1000000);
     const bool cpusGiven = cpus > 0, gpusGiven = gpus > 0, throttleGiven = throttle > 0;
+    if (out.empty())
+        throw UsageError("sweep run needs --out DIR");
     const auto pos = args.positional();
     if (pos.size() != 1)
         throw UsageError("sweep run takes one sweep file");
-    if (!(poll >= 0.2 && poll <= 3600))
-        throw UsageError("--poll: expected seconds 0.2 .. 3600");
 
     const Sweep sweep = loadSweepFile(pos[0]);
     if (const auto record = readSweepBackend(out);
@@ -98,7 +91,7 @@ int sweepRunSlurm(const std::string& out, ArgList& args)
     SlurmSweepOptions options;
     options.outDir = out;
     options.program = fs::read_symlink("/proc/self/exe").string();
-    options.maxArrayTasks = static_cast<size_t>(std::max(1, maxArray));
+    options.maxArrayTasks = static_cast<size_t>(maxArray); // 1 or more
     options.settings = sweep.slurm; // the command line overrides the sweep file's "slurm" object
     if (!partition.empty())
         options.settings.partition = partition;

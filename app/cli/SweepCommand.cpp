@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // dpu-cli sweep: run a sweep's cells (local backend here, Slurm in SlurmSweepCommand.cpp), their states, cancel, merge.
 #include "ArgList.h"
-#include <cmath>
 #include "CliCommands.h"
+#include "CommandNumbers.h"
 #include "StopOnSignals.h"
 #include "SweepCli.h"
 #include "dpu/Error.h"
@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 
 namespace dpu::cli {
 
@@ -60,13 +61,11 @@ int sweepRun(ArgList& args)
     const std::string backend = args.value("--backend", "local");
     if (backend != "local" && backend != "slurm")
         throw UsageError("--backend: expected local or slurm, found '" + backend + "'");
-    if (out.empty())
-        throw UsageError("sweep run needs --out DIR");
     if (backend == "slurm")
         return sweepRunSlurm(out, args);
-    const double jobsArg = args.number("--jobs", NAN); // NaN: none given, chosen by where the cells train
-    if (!std::isnan(jobsArg) && !(jobsArg >= 1 && jobsArg <= 256 && jobsArg == static_cast<int>(jobsArg)))
-        throw UsageError("--jobs: expected a whole number 1 .. 256");
+    const std::optional<int64_t> jobs = args.integer("--jobs"); // nullopt: chosen by where the cells train
+    if (out.empty())
+        throw UsageError("sweep run needs --out DIR");
     const auto pos = args.positional();
     if (pos.size() != 1)
         throw UsageError("sweep run takes one sweep file");
@@ -75,7 +74,7 @@ int sweepRun(ArgList& args)
     refuseWhileInSlurm(sweep, out);
     LocalSweepOptions options;
     options.outDir = out;
-    options.jobs = std::isnan(jobsArg) ? defaultLocalSweepJobs(sweep) : static_cast<int>(jobsArg);
+    options.jobs = jobs ? static_cast<int>(*jobs) : defaultLocalSweepJobs(sweep);
     options.program = fs::read_symlink("/proc/self/exe").string();
     PrintingObserver observer(pos[0], out);
     LocalSweepSummary summary;
@@ -124,12 +123,10 @@ int sweepStatus(ArgList& args)
 
 int sweepCancel(ArgList& args)
 {
-    const double wait = args.number("--wait", 60);
+    const double wait = args.real("--wait", 60);
     const auto pos = args.positional();
     if (pos.size() != 1)
         throw UsageError("sweep cancel takes one sweep folder");
-    if (!(wait >= 0 && wait <= 86400))
-        throw UsageError("--wait: expected seconds 0 .. 86400");
     const std::string dir = pos[0];
     const Sweep sweep = loadSweepFile((fs::path(dir) / "sweep.json").string());
     const auto record = readSweepBackend(dir);
@@ -177,7 +174,7 @@ int sweepCommand(const std::vector<std::string>& argv)
     if (argv.empty())
         throw UsageError("sweep needs a subcommand: run, status, cancel or merge");
     const std::string sub = argv[0];
-    ArgList args(std::vector<std::string>(argv.begin() + 1, argv.end()));
+    ArgList args(std::vector<std::string>(argv.begin() + 1, argv.end()), numberOptionsOf("sweep " + sub));
     if (sub == "run")
         return sweepRun(args);
     if (sub == "status")

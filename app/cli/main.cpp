@@ -39,31 +39,12 @@ int main(int argc, char** argv)
             return 0;
         }
     }
-    try {
-        if (command == "run")
-            return dpu::cli::runCommand(args);
-        if (command == "models")
-            return dpu::cli::modelsCommand(args);
-        if (command == "cost")
-            return dpu::cli::costCommand(args);
-        if (command == "plan")
-            return dpu::cli::planCommand(args);
-        if (command == "bundle")
-            return dpu::cli::bundleCommand(args);
-        if (command == "budget")
-            return dpu::cli::budgetCommand(args);
-        if (command == "frontier")
-            return dpu::cli::frontierCommand(args);
-        if (command == "sweep")
-            return dpu::cli::sweepCommand(args);
-        if (command == "fleet")
-            return dpu::cli::fleetCommand(args);
-        if (command == "data")
-            return dpu::cli::dataCommand(args);
-        if (command == "report")
-            return dpu::cli::reportCommand(args);
+    if (!dpu::cli::isCommand(command)) {
         std::fprintf(stderr, "dpu-cli: unknown command '%s' (try --help)\n", command.c_str());
         return 2;
+    }
+    try {
+        return dpu::cli::dispatchCommand(command, args);
     } catch (const dpu::cli::UsageError& e) {
         std::fprintf(stderr, "dpu-cli %s: %s (try --help)\n", command.c_str(), e.what());
         return 2;

@@ -165,7 +165,7 @@ private Q_SLOTS:
 
         const Result k = cli({"cost", "--k", "abc"});
         QCOMPARE(k.code, 2);
-        QVERIFY(k.err.contains("--k: expected a number, found 'abc'"));
+        QVERIFY2(k.err.contains("--k: expected an updating ratio in (0, 1], found 'abc'"), qPrintable(k.err));
 
         const Result cmd = cli({"frobnicate"});
         QCOMPARE(cmd.code, 2);

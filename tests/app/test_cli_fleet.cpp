@@ -189,7 +189,7 @@ private Q_SLOTS:
             QVERIFY(r.out.isEmpty());
         };
         error({"--link", "lorawan-eu868", "--sf-mix", "6:1,7:1"}, 1, QStringLiteral("SF6 is not a spreading factor of LoRaWAN EU868"));
-        error({"--link", "lorawan-eu868", "--loss", "-0.1"}, 1, QStringLiteral("frameLoss: expected a probability in [0, 1), found -0.1"));
+        error({"--link", "lorawan-eu868", "--loss", "-0.1"}, 2, QStringLiteral("--loss: expected a frame loss probability in [0, 1), found '-0.1'"));
         error({"--link", "lorawan-eu868", "--duty-cycle", "0.05"}, 1, QStringLiteral("dutyCycle: EU868's sub-bands"));
         error({"--link", "wifi"}, 1, QStringLiteral("lorawan-eu868-sf7"));
         error({"--link", "ble-smp", "--multicast"}, 1, QStringLiteral("has no multicast"));
@@ -252,12 +252,12 @@ private Q_SLOTS:
         };
         error({"--cpu", "cortex-m7", "--clock-mhz", "64", "--run-ma", "3"}, QStringLiteral("--cpu: expected cortex-m4 or cortex-m0, found 'cortex-m7'"));
         error({"--cpu", "cortex-m4"}, QStringLiteral("--cpu needs --clock-mhz F"));
-        error({"--cpu", "cortex-m4", "--clock-mhz", "0", "--run-ma", "3"}, QStringLiteral("--clock-mhz: expected a clock above 0 MHz, found 0"));
-        error({"--cpu", "cortex-m4", "--clock-mhz", "64", "--run-ma", "-1"}, QStringLiteral("--run-ma: expected a current of 0 mA or more, found -1"));
+        error({"--cpu", "cortex-m4", "--clock-mhz", "0", "--run-ma", "3"}, QStringLiteral("--clock-mhz: expected a clock in MHz from 0.001 to 10000, found '0'"));
+        error({"--cpu", "cortex-m4", "--clock-mhz", "64", "--run-ma", "-1"}, QStringLiteral("--run-ma: expected a current in mA from 0 to 10000, found '-1'"));
         error({"--cpu", "cortex-m4", "--clock-mhz", "64", "--run-ma", "3", "--cpi", "0"},
-              QStringLiteral("--cpi: expected cycles per instruction above 0, found 0"));
-        error({"--cpu", "cortex-m4", "--clock-mhz", "64", "--run-ma", "3", "--volts", "-3"}, QStringLiteral("--volts: expected a supply above 0 V, found -3"));
-        error({"--cpu", "cortex-m4", "--clock-mhz", "fast", "--run-ma", "3"}, QStringLiteral("--clock-mhz: expected a number, found 'fast'"));
+              QStringLiteral("--cpi: expected cycles per instruction in (0, 100], found '0'"));
+        error({"--cpu", "cortex-m4", "--clock-mhz", "64", "--run-ma", "3", "--volts", "-3"}, QStringLiteral("--volts: expected a supply in volts in (0, 100], found '-3'"));
+        error({"--cpu", "cortex-m4", "--clock-mhz", "fast", "--run-ma", "3"}, QStringLiteral("--clock-mhz: expected a clock in MHz from 0.001 to 10000, found 'fast'"));
         error({"--clock-mhz", "64"}, QStringLiteral("--clock-mhz needs --cpu"));
     }
 };
