@@ -81,7 +81,6 @@ void MainWindow::exportReportWithDialog()
 
 bool MainWindow::exportReport(const QString& path, QString* error) const
 {
-    const std::vector<dpu::RunFolder> runs = book_->reportRuns();
     ReportOptions options;
     // The plan's link, as the form's per-device row has it (none where its fleet keys are bad).
     const CostReadout* cost = plan_->costReadout();
@@ -92,7 +91,7 @@ bool MainWindow::exportReport(const QString& path, QString* error) const
     // The Fleet tab's last finished simulation of these runs gives the report its fleet page;
     // the report draws it and simulates nothing (while the tab is still at work: no page).
     options.fleet = results_->fleetPanel()->reportFleet();
-    return ReportWriter::write(runs, options, path, error);
+    return ReportWriter::write(*book_, options, path, error); // named as the window names them
 }
 
 void MainWindow::connectBook()

@@ -13,6 +13,7 @@
 #include "FleetArgs.h"
 #include "dpu/FleetSettings.h"
 #include "dpu/LinkModel.h"
+#include "models/RunBook.h"
 #include "report/ReportWriter.h"
 #include <QApplication>
 #include <algorithm>
@@ -34,18 +35,17 @@ void refuseFleetOptionsWithoutFleet(const std::vector<std::string>& argv)
 }
 
 /// The runs simulated on the fleet (core's simulateFleet, through the options dpu-cli fleet
-/// reads) as the report's fleet page takes them; series named "dpu", or "dpu · RUN" for
-/// several runs.
-dpu::ui::ReportFleet reportFleetOf(const std::vector<RunFolder>& runs, FleetConfig config, std::optional<int64_t> seed,
-                                   bool realCatchUps)
+/// reads) as the report's fleet page takes them; series named as the charts' and the Fleet
+/// tab's ("dpu", or "dpu · k=0.05" beside other runs: the book's seriesKey).
+dpu::ui::ReportFleet reportFleetOf(const dpu::ui::RunBook& book, const std::vector<RunFolder>& runs, FleetConfig config,
+                                   std::optional<int64_t> seed, bool realCatchUps)
 {
     FleetOfRuns fleet = simulateRunsOnFleet(runs, std::move(config), seed, false, realCatchUps);
     dpu::ui::ReportFleet out;
     for (size_t i = 0; i < fleet.strategies.size(); ++i) {
-        std::string key = fleet.strategies[i].name;
-        if (runs.size() > 1)
-            key += " · " + runs[fleet.runOf[i]].label();
-        out.series.push_back({QString::fromStdString(key), fleet.strategies[i].versions, std::move(fleet.results[i])});
+        const dpu::ui::BookRun& run = book.runs()[static_cast<int>(fleet.runOf[i])];
+        const QString key = book.seriesKey(run.id, fleet.strategies[i].name, run.plan.seeds.front(), false);
+        out.series.push_back({key, fleet.strategies[i].versions, std::move(fleet.results[i])});
     }
     for (const std::string& note : fleet.notes)
         out.notes << QString::fromStdString(note);
@@ -93,11 +93,16 @@ int reportCommand(const std::vector<std::string>& argv)
         throw UsageError("report needs --out FILE.pdf");
     if (folders.empty())
         throw UsageError("report needs at least one run folder");
-    // Read every folder first: a bad one is reported before anything starts.
-    std::vector<RunFolder> runs;
+    // Read every folder first: a bad one is reported before anything starts. The book names the
+    // runs and their series as the window's does (a sweep's cells by their axes).
+    dpu::ui::RunBook book;
     for (const std::string& f : folders)
-        for (const std::string& dir : findRunFolders(f))
-            runs.push_back(loadRunFolder(dir));
+        for (const std::string& dir : findRunFolders(f)) {
+            QString why;
+            if (book.openFolder(QString::fromStdString(dir), &why) == 0)
+                throw Error(why.toStdString());
+        }
+    const std::vector<RunFolder> runs = book.reportRuns();
     if (!withFleet && !runs.empty()) { // the first run's plan's link and devices, as the window's form shows them
         reportDevices = std::max(1, runs.front().plan.fleet.devices);
         try {
@@ -118,7 +123,7 @@ int reportCommand(const std::vector<std::string>& argv)
     options.devices = reportDevices;
     options.budgetBytes = budget;
     if (fleetConfig) // simulated here, in core: the report writer only draws it
-        options.fleet = reportFleetOf(runs, *fleetConfig, fleetRunSeed, realCatchUps);
+        options.fleet = reportFleetOf(book, runs, *fleetConfig, fleetRunSeed, realCatchUps);
     // The charts are Qt widgets: an application on the offscreen platform, for this command only.
     qputenv("QT_QPA_PLATFORM", "offscreen");
     int qtArgc = 1;
@@ -126,7 +131,7 @@ int reportCommand(const std::vector<std::string>& argv)
     char* qtArgv[] = {name, nullptr};
     QApplication app(qtArgc, qtArgv);
     QString error;
-    if (!dpu::ui::ReportWriter::write(runs, options, QString::fromStdString(out), &error))
+    if (!dpu::ui::ReportWriter::write(book, options, QString::fromStdString(out), &error))
         throw Error(error.toStdString());
     std::printf("%s: report of %zu run(s)%s\n", out.c_str(), runs.size(),
                 fleetConfig ? (" with a fleet page of " + std::to_string(options.fleet.series.size()) + " series").c_str() : "");

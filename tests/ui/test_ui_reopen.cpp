@@ -4,11 +4,15 @@
 #include "MainWindow.h"
 #include "TestSupport.h"
 #include "UiTestSupport.h"
+#include "CliProcess.h"
+#include "RunFixtures.h"
 #include "charts/AccuracyChart.h"
 #include "dialogs/OpenRunsDialog.h"
 #include "dpu/RunFolder.h"
 #include "dpu/Runner.h"
 #include "models/RoundsTableModel.h"
+#include "models/RunBook.h"
+#include "report/ReportWriter.h"
 #include "charts/Units.h"
 #include "panels/BudgetPanel.h"
 #include "panels/FleetInputs.h"
@@ -153,11 +157,11 @@ class TestUiReopen : public QObject {
         const QString text = plainPdfText(pdf);
         for (const char* expected : {"Fleet simulation", "LoRaWAN EU868 SF9", "Devices", "50", "90 % per round", "Frame loss",
                                      "5 %", "24.0 h", "3 rounds after the last", "Per strategy on the fleet",
-                                     "Fleet accuracy over time", "Versions in the fleet: dpu · a-k0.01"})
+                                     "Fleet accuracy over time", "Versions in the fleet: dpu · k=0.01"})
             QVERIFY2(text.contains(QString::fromUtf8(expected)), qPrintable(QString::fromUtf8(expected) + QStringLiteral("\n") + text));
         const QStringList lines = text.split(QLatin1Char('\n'));
         for (const QJsonValue& v : strategies) {
-            // The CLI names a run's series "LABEL/strategy" in its table, the report "strategy · LABEL".
+            // The CLI names a run's series "LABEL/strategy" in its table, the report as the window does: "strategy · k=0.01".
             const QString to90 = dpu::ui::Units::span(v.toObject()["latest_time_to_share_s"].toObject()["90"].toDouble(NAN));
             const QString strategy = v.toObject()["strategy"].toString().section(QLatin1Char('/'), -1);
             const bool found = std::any_of(lines.begin(), lines.end(), [&](const QString& line) {
@@ -175,15 +179,16 @@ class TestUiReopen : public QObject {
         QCOMPARE(bad.exitCode(), 2);
         QVERIFY2(bad.readAllStandardError().contains("--devices needs --fleet"), "names the option");
         QVERIFY(!QFile::exists(refused));
-        // A fleet the link model refuses: the field named, nothing written.
+        // A frame loss outside [0, 1): the option and its range named (exit 2, as every number), nothing written.
         QProcess badLoss;
         badLoss.start(qEnvironmentVariable("DPU_CLI"),
                       QStringList{QStringLiteral("report"), sweep_, QStringLiteral("--out"), refused, QStringLiteral("--fleet"),
                                   QStringLiteral("--devices"), QStringLiteral("50"), QStringLiteral("--link"),
                                   QStringLiteral("lorawan-eu868"), QStringLiteral("--loss"), QStringLiteral("-0.1")});
         QVERIFY(badLoss.waitForFinished(60000));
-        QCOMPARE(badLoss.exitCode(), 1);
-        QVERIFY2(badLoss.readAllStandardError().contains("frameLoss"), "names the field");
+        QCOMPARE(badLoss.exitCode(), 2);
+        const QByteArray lossError = badLoss.readAllStandardError();
+        QVERIFY2(lossError.contains("--loss") && lossError.contains("[0, 1)"), lossError.constData());
         QVERIFY(!QFile::exists(refused));
     }
 
@@ -379,6 +384,48 @@ private Q_SLOTS:
         QVERIFY2(errors[0].contains(QStringLiteral("missing")), qPrintable(errors[0]));
         QVERIFY2(errors[1].contains(QStringLiteral("corrupt/results.jsonl: line 1")), qPrintable(errors[1]));
         QCOMPARE(w.resultsPanel()->roundsModel()->rowCount(), 0);
+    }
+
+    /// fp32, q4, INT8 and sparse runs of one plan: every table row and legend of the report says
+    /// which run it is, as the window names them (each run cell read "fashion-mlp-k0.01 (k = 0.01)").
+    void reportTellsRunsOfOnePlanApart()
+    {
+        const QString dir = tmp_.filePath(QStringLiteral("forms"));
+        const auto records = dpu::test::joined({dpu::test::strategyRounds("dpu", 1, {0.6, 0.7}, {300, 300}, {2000, 2000}, 40000),
+                                                dpu::test::strategyRounds("fu", 1, {0.6, 0.72}, {40000, 40000}, {40000, 40000}, 40000)});
+        dpu::Plan base = dpu::test::sweepPlan(0.01);
+        base.name = "forms-k0.01";
+        dpu::Plan q4 = base, int8 = base, sparse = base;
+        q4.bundle.values = dpu::Coding::Q4;
+        int8.deployed = dpu::DeployedForm::Int8;
+        sparse.deployed = dpu::DeployedForm::Sparse;
+        QStringList folders;
+        const std::pair<const char*, dpu::Plan> runs[] = {{"a", base}, {"b", q4}, {"c", int8}, {"d", sparse}};
+        for (const auto& [name, plan] : runs)
+            folders << QString::fromStdString(dpu::test::writeRunFolder((dir + "/" + name).toStdString(), plan, records));
+        dpu::ui::RunBook book;
+        for (const QString& f : folders)
+            QVERIFY(book.openFolder(f) != 0);
+        QStringList names;
+        for (const dpu::ui::BookRun& r : book.runs())
+            names << book.runName(r.id);
+        QCOMPARE(QSet<QString>(names.begin(), names.end()).size(), 4); // no two alike
+        const QString pdf = tmp_.filePath(QStringLiteral("forms.pdf"));
+        QString error;
+        QVERIFY2(dpu::ui::ReportWriter::write(book, {}, pdf, &error), qPrintable(error));
+        const QString text = plainPdfText(pdf);
+        for (const QString& name : names) // the runs table and the table per strategy
+            QVERIFY2(text.count(name) >= 2, qPrintable(name + QStringLiteral(" in\n") + text));
+        for (const dpu::ui::BookRun& r : book.runs()) // the legends: the window's series names, whole
+            QVERIFY2(text.contains(book.seriesKey(r.id, "dpu", 1, false)), qPrintable(book.seriesKey(r.id, "dpu", 1, false)));
+        QVERIFY2(!text.contains(QStringLiteral("...")), qPrintable(text)); // Qt elides a legend's label with three dots
+        // dpu-cli's report of the same folders names them alike.
+        const QString cliPdf = tmp_.filePath(QStringLiteral("forms-cli.pdf"));
+        const dpu::test::CliResult cli = dpu::test::runCli(QStringList{QStringLiteral("report")} + folders + QStringList{"--out", cliPdf});
+        QVERIFY2(cli.code == 0, qPrintable(cli.err));
+        const QString cliText = plainPdfText(cliPdf);
+        for (const QString& name : names)
+            QVERIFY2(cliText.count(name) >= 2, qPrintable(name));
     }
 
     void reportFromTheWindowAndTheCli()

@@ -8,6 +8,7 @@
 #include <QFontMetricsF>
 #include <QLegend>
 #include <QLegendMarker>
+#include <QStringList>
 #include <QWidget>
 #include <QXYSeries>
 #include <algorithm>
@@ -136,25 +137,45 @@ bool LegendFit::place(QChart* chart, QSizeF size)
         placeInside(chart);
         return true;
     }
-    legend->setMaximumWidth(std::min(widest + 4 * fm.averageCharWidth(), kColumnShare * size.width()));
+    const qreal columnWidth = kColumnShare * size.width();
+    legend->setMaximumWidth(std::min(widest + 4 * fm.averageCharWidth(), columnWidth));
     if (size.height() <= 0 || all.isEmpty())
         return true;
     // The column beside the plot: the chart's height less its margins and the title's band
     // (which Qt keeps whether or not a title is set; measured 2.5 title lines).
     const qreal height = size.height() - margins.top() - margins.bottom() - 2.5 * QFontMetricsF(chart->titleFont()).height();
     const int n = static_cast<int>(all.size());
-    if (n * rowHeight(font) > height) {
-        // Smaller type first: a 0.7 size label still reads, a clipped one does not.
+    // Qt elides a label wider than the column ("dpu · fp32 · deployed=sp..."), and clips rows
+    // below the column: smaller type first, down to kMinFontShare (a 0.7 size label still reads).
+    auto fitsAt = [&](const QFont& f) {
+        const QFontMetricsF m(f);
+        qreal wide = 0;
+        for (QLegendMarker* marker : all)
+            wide = std::max(wide, m.horizontalAdvance(marker->label()) + m.height() + 7 * m.averageCharWidth());
+        return n * rowHeight(f) <= height && wide <= columnWidth;
+    };
+    if (!fitsAt(font)) {
         const qreal pt = font.pointSizeF() > 0 ? font.pointSizeF() : 9;
         qreal scaled = pt;
         for (; scaled > kMinFontShare * pt; scaled -= 0.25) {
             QFont f = font;
             f.setPointSizeF(scaled);
-            if (n * rowHeight(f) <= height)
+            if (fitsAt(f))
                 break;
         }
         font.setPointSizeF(std::max(scaled, kMinFontShare * pt));
         legend->setFont(font);
+        const QFontMetricsF small(font);
+        qreal wide = 0;
+        for (QLegendMarker* marker : all)
+            wide = std::max(wide, small.horizontalAdvance(marker->label()) + small.height() + 3 * small.averageCharWidth());
+        legend->setMaximumWidth(std::min(wide + 4 * small.averageCharWidth(), columnWidth));
+        if (wide + 4 * small.averageCharWidth() > columnWidth) { // still elided: the tooltip names them whole
+            QStringList labels;
+            for (QLegendMarker* marker : all)
+                labels << marker->label();
+            legend->setToolTip(labels.join(QLatin1Char('\n')));
+        }
     }
     const int fits = std::max(1, static_cast<int>(std::floor(height / rowHeight(font))));
     if (n > fits) {
@@ -165,7 +186,8 @@ bool LegendFit::place(QChart* chart, QSizeF size)
             all[i]->setProperty(kCut, true);
         }
         legend->setProperty(kHidden, hidden);
-        legend->setToolTip(QObject::tr("%1 more series not listed here: right-click the chart to show or hide them").arg(hidden));
+        const QString more = QObject::tr("%1 more series not listed here: right-click the chart to show or hide them").arg(hidden);
+        legend->setToolTip(legend->toolTip().isEmpty() ? more : legend->toolTip() + QStringLiteral("\n\n") + more);
     }
     return true;
 }

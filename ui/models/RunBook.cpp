@@ -190,6 +190,14 @@ QString RunBook::seriesKey(int id, const std::string& strategy, uint64_t seed, b
     return words.isEmpty() ? key : key + QStringLiteral(" · ") + words;
 }
 
+QString RunBook::runName(int id) const
+{
+    const BookRun* r = find(id);
+    const QString name = r ? QString::fromStdString(r->plan.name) : QString();
+    const QString words = distinction(id);
+    return words.isEmpty() ? name : name + QStringLiteral(" · ") + words;
+}
+
 QStringList RunBook::folders() const
 {
     QStringList out;

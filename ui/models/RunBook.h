@@ -52,6 +52,9 @@ public:
     /// The name of a strategy's series of a run: the strategy, the seed (withSeed, several
     /// seeds) and the run's distinction ("dpu · k=0.05 · q4").
     QString seriesKey(int id, const std::string& strategy, uint64_t seed, bool withSeed) const;
+    /// How a table names a run: its plan's name and, beside others, what sets it apart
+    /// ("fashion-mlp-k0.01 · deployed=int8"); the plan's name alone when nothing does.
+    QString runName(int id) const;
 
     /// Folders of the runs that have one, oldest first.
     QStringList folders() const;

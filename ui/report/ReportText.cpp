@@ -101,9 +101,12 @@ QString ReportText::reinitInWords(const dpu::Plan& p)
     return QObject::tr("re-initialised by the paper's rule");
 }
 
-QString ReportText::runName(const dpu::RunFolder& run)
+QStringList ReportText::planNames(const std::vector<dpu::RunFolder>& runs)
 {
-    return QStringLiteral("%1 (k = %2)").arg(QString::fromStdString(run.plan.name)).arg(run.plan.k);
+    QStringList out;
+    for (const dpu::RunFolder& run : runs)
+        out << QString::fromStdString(run.plan.name);
+    return out;
 }
 
 QString ReportText::planInWords(const dpu::Plan& p, const dpu::RunStatus& status)
@@ -166,7 +169,7 @@ QString ReportText::planInWords(const dpu::Plan& p, const dpu::RunStatus& status
     return s.join(QLatin1Char(' '));
 }
 
-QString ReportText::firstPage(const std::vector<dpu::RunFolder>& runs, const ReportOptions& options)
+QString ReportText::firstPage(const std::vector<dpu::RunFolder>& runs, const ReportOptions& options, QStringList names)
 {
     QString h;
     h += QStringLiteral("<h1>%1</h1>").arg(tr("Deep Partial Updating: report"));
@@ -176,8 +179,10 @@ QString ReportText::firstPage(const std::vector<dpu::RunFolder>& runs, const Rep
                            esc(dpu::describeThisMachine())));
 
     h += plansInWords(runs);
-    h += runsTable(runs);
-    h += strategyTable(runs, options);
+    if (names.size() != static_cast<int>(runs.size()))
+        names = planNames(runs);
+    h += runsTable(runs, names);
+    h += strategyTable(runs, names, options);
     return h;
 }
 
@@ -201,18 +206,24 @@ QString ReportText::plansInWords(const std::vector<dpu::RunFolder>& runs)
     return h;
 }
 
-QString ReportText::runsTable(const std::vector<dpu::RunFolder>& runs)
+QString ReportText::runsTable(const std::vector<dpu::RunFolder>& runs, const QStringList& names)
 {
     QString h;
     h += QStringLiteral("<h2>%1</h2><table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\">").arg(tr("The runs"));
     h += QStringLiteral("<tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th></tr>")
-             .arg(tr("Run"), tr("Folder"), tr("Ran on"), tr("When"));
-    for (const dpu::RunFolder& run : runs) {
+             .arg(tr("Folder"), tr("Ran on"), tr("When"), tr("State"));
+    for (size_t i = 0; i < runs.size(); ++i) {
+        const dpu::RunFolder& run = runs[i];
         const dpu::RunStatus& st = run.status;
-        QString when = st.started.empty() ? tr("not recorded") : esc(st.started) + (st.ended.empty() ? QString() : QStringLiteral(" – ") + esc(st.ended));
-        QString state = run.complete() ? tr("finished") : tr("stopped early: not on the frontier");
-        h += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4<br/>%5</td></tr>")
-                 .arg(runName(run).toHtmlEscaped(), esc(run.label()),
+        const QString when = st.started.empty() ? tr("not recorded")
+                                                : esc(st.started) + (st.ended.empty() ? QString() : QStringLiteral(" – ") + esc(st.ended));
+        const QString state = run.complete() ? tr("finished") : tr("stopped early: not on the frontier");
+        // The run's name across the table, as the table per strategy has it (in a column of its
+        // own a long name wrapped); then one line a cell: a row's second line could start the
+        // next page alone.
+        h += QStringLiteral("<tr><td colspan=\"4\" bgcolor=\"#eeeeee\"><b>%1</b></td></tr>").arg(names[static_cast<int>(i)].toHtmlEscaped());
+        h += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td></tr>")
+                 .arg(esc(run.label()),
                       st.host.empty() ? tr("not recorded") : esc(st.host) + QStringLiteral(" (") + esc(st.device) + QLatin1Char(')'),
                       when, state);
     }
@@ -220,16 +231,17 @@ QString ReportText::runsTable(const std::vector<dpu::RunFolder>& runs)
     return h;
 }
 
-QString ReportText::strategyTable(const std::vector<dpu::RunFolder>& runs, const ReportOptions& options)
+QString ReportText::strategyTable(const std::vector<dpu::RunFolder>& runs, const QStringList& names,
+                                  const ReportOptions& options)
 {
     QString h;
     // A sweep's runs differ only in k: the table names them by k.
     bool sweep = true;
     for (const dpu::RunFolder& run : runs)
         sweep = sweep && dpu::planDifferences(runs.front().plan, run.plan, dpu::defaultSweptKeys()).empty();
-    auto shortName = [sweep, &runs](const dpu::RunFolder& run) {
+    auto shortName = [sweep, &runs, &names](const dpu::RunFolder& run) {
         if (!sweep)
-            return runName(run).toHtmlEscaped();
+            return names[static_cast<int>(&run - runs.data())].toHtmlEscaped();
         const auto sameK = std::count_if(runs.begin(), runs.end(), [&](const dpu::RunFolder& r) { return r.plan.k == run.plan.k; });
         return sameK == 1 ? QStringLiteral("k = %1").arg(run.plan.k)
                           : QStringLiteral("k = %1 (%2)").arg(run.plan.k).arg(esc(run.label()));
@@ -240,11 +252,15 @@ QString ReportText::strategyTable(const std::vector<dpu::RunFolder>& runs, const
                      "percentage points; bytes of the update bundles a device receives, per round and over the run; %1")
                       .arg(linkSentence(options)));
     h += QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\">");
-    h += QStringLiteral("<tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th><th>%6</th><th>%7</th></tr>")
-             .arg(tr("Run"), tr("Strategy"), tr("Mean accuracy"), tr("vs FU"), tr("Bytes per round"), tr("Bytes in total"),
+    h += QStringLiteral("<tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th><th>%6</th></tr>")
+             .arg(tr("Strategy"), tr("Mean accuracy"), tr("vs FU"), tr("Bytes per round"), tr("Bytes in total"),
                   tr("Time per round"));
     bool anyAnalytic = false;
     for (const dpu::RunFolder& run : runs) {
+        // Each run's rows under a row of its own name across the table: in a column of its own
+        // a long name ("forms-k0.01 · fp32 · deployed=sparse") wrapped over five lines.
+        if (runs.size() > 1)
+            h += QStringLiteral("<tr><td colspan=\"6\" bgcolor=\"#eeeeee\"><b>%1</b></td></tr>").arg(shortName(run));
         const bool hasFu = std::find(run.plan.strategies.begin(), run.plan.strategies.end(), "fu") != run.plan.strategies.end();
         const StrategyFigures fu = hasFu ? figures(run, "fu") : StrategyFigures{};
         for (const std::string& strategy : run.plan.strategies) {
@@ -255,10 +271,10 @@ QString ReportText::strategyTable(const std::vector<dpu::RunFolder>& runs, const
                                                                   .arg(f.meanAccuracy >= fu.meanAccuracy ? QStringLiteral("+") : QString())
                                                                   .arg(100.0 * (f.meanAccuracy - fu.meanAccuracy), 0, 'f', 2);
             const QString time = sessionTime(options, f.bytesPerRound);
-            h += QStringLiteral("<tr><td>%1</td><td>%2</td><td align=\"right\">%3</td><td align=\"right\">%4</td>"
-                                "<td align=\"right\">%5</td><td align=\"right\">%6</td><td align=\"right\">%7</td></tr>")
-                     .arg(shortName(run), esc(strategy), Units::percent(f.meanAccuracy), diff,
-                          Units::roundedBytes(f.bytesPerRound), Units::roundedBytes(f.totalBytes), time);
+            h += QStringLiteral("<tr><td>%1</td><td align=\"right\">%2</td><td align=\"right\">%3</td>"
+                                "<td align=\"right\">%4</td><td align=\"right\">%5</td><td align=\"right\">%6</td></tr>")
+                     .arg(esc(strategy), Units::percent(f.meanAccuracy), diff, Units::roundedBytes(f.bytesPerRound),
+                          Units::roundedBytes(f.totalBytes), time);
         }
     }
     h += QStringLiteral("</table>");
@@ -277,7 +293,8 @@ dpu::Recommendation ReportText::recommendation(const std::vector<dpu::RunFolder>
     return dpu::recommend(g, first.plan, cost, {dpu::Budget::Scope::PerRound, options.budgetBytes});
 }
 
-QString ReportText::frontierNotes(const std::vector<dpu::RunFolder>& runs, const std::vector<dpu::FrontierGroup>& groups,
+QString ReportText::frontierNotes(const std::vector<dpu::RunFolder>& runs, const QStringList& names,
+                                  const std::vector<dpu::FrontierGroup>& groups,
                                   int shown, const ReportOptions& options)
 {
     QString h;
@@ -323,17 +340,17 @@ QString ReportText::frontierNotes(const std::vector<dpu::RunFolder>& runs, const
     for (size_t i = 0; i < groups.size(); ++i) {
         if (static_cast<int>(i) == shown)
             continue;
-        QStringList names, why;
+        QStringList left, why;
         for (const std::string& id : groups[i].runIds)
-            names << runName(runs[std::stoul(id)]).toHtmlEscaped();
+            left << names[static_cast<int>(std::stoul(id))].toHtmlEscaped();
         for (const std::string& d : dpu::planDifferences(groups[i].plan, g.plan, dpu::frontierFreeKeys()))
             why << esc(d);
-        h += QStringLiteral("<p>%1</p>").arg(tr("Left out: %1, whose plan differs (%2).").arg(names.join(QStringLiteral(", ")), why.join(QStringLiteral("; "))));
+        h += QStringLiteral("<p>%1</p>").arg(tr("Left out: %1, whose plan differs (%2).").arg(left.join(QStringLiteral(", ")), why.join(QStringLiteral("; "))));
     }
-    for (const dpu::RunFolder& run : runs)
-        if (!run.complete())
+    for (size_t i = 0; i < runs.size(); ++i)
+        if (!runs[i].complete())
             h += QStringLiteral("<p>%1</p>").arg(tr("Left out: %1, stopped before its last round (its mean would favour early rounds).")
-                                                     .arg(runName(run).toHtmlEscaped()));
+                                                     .arg(names[static_cast<int>(i)].toHtmlEscaped()));
     return h;
 }
 

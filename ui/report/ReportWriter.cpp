@@ -11,7 +11,7 @@
 #include "charts/VersionSpreadChart.h"
 #include "dpu/Cost.h"
 #include "dpu/Frontier.h"
-#include "dpu/RunNames.h"
+#include "models/RunBook.h"
 #include "report/ReportFleetText.h"
 #include "report/ReportText.h"
 #include <QAbstractTextDocumentLayout>
@@ -78,17 +78,6 @@ qreal paintHtml(QPdfWriter& writer, QPainter& painter, const QString& html, qrea
         painter.restore();
     }
     return height; // the next drawing starts on a new page
-}
-
-/// A series' name, as the window's: its strategy (and seed), then what sets its run apart from
-/// the other runs (`distinction`: dpu::runDistinctions, e.g. "q4" or "k=0.05"; empty for one run).
-/// The runs' full names made every entry of a two-run legend too long for its column.
-QString seriesKey(const dpu::RunFolder& run, const dpu::RoundRecord& r, const std::string& distinction, bool band)
-{
-    QString key = QString::fromStdString(r.strategy);
-    if (!band && run.plan.seeds.size() > 1)
-        key += QStringLiteral(" s%1").arg(r.seed);
-    return distinction.empty() ? key : key + QStringLiteral(" · ") + QString::fromStdString(distinction);
 }
 
 /// The frontier of the finished runs (ids: their index in `runs`).
@@ -192,8 +181,12 @@ bool ReportWriter::writeFrontierImage(const std::vector<dpu::RunFolder>& runs, c
     return false;
 }
 
-bool ReportWriter::write(const std::vector<dpu::RunFolder>& runs, const ReportOptions& options, const QString& path, QString* error)
+bool ReportWriter::write(const RunBook& book, const ReportOptions& options, const QString& path, QString* error)
 {
+    const std::vector<dpu::RunFolder> runs = book.reportRuns();
+    QStringList runNames; // the tables' names, from the book like the legends'
+    for (const BookRun& r : book.runs())
+        runNames << book.runName(r.id);
     if (runs.empty()) {
         if (error)
             *error = tr("%1: no runs to report").arg(path);
@@ -221,26 +214,23 @@ bool ReportWriter::write(const std::vector<dpu::RunFolder>& runs, const ReportOp
         painter.setRenderHint(QPainter::Antialiasing);
         const qreal width = writer.width(), height = writer.height();
 
-        paintHtml(writer, painter, ReportText::firstPage(runs, options), 0);
+        paintHtml(writer, painter, ReportText::firstPage(runs, options, runNames), 0);
 
         // Page: the two charts of the runs, as the window draws them.
         writer.newPage();
         AccuracyChart accuracy;
         BytesChart bytes;
         std::vector<dpu::Plan> plans;
-        std::vector<std::string> labels;
-        for (const dpu::RunFolder& run : runs) {
+        for (const dpu::RunFolder& run : runs)
             plans.push_back(run.plan);
-            labels.push_back(ReportText::runName(run).toStdString());
-        }
         accuracy.setContext(ChartView::sharedContext(plans));
         bytes.setContext(ChartView::sharedContext(plans));
-        const std::vector<std::string> distinctions = dpu::runDistinctions(plans, labels);
         for (size_t i = 0; i < runs.size(); ++i) {
             const dpu::RunFolder& run = runs[i];
+            const int id = book.runs()[static_cast<int>(i)].id;
             const bool band = run.plan.seeds.size() > 1;
             for (const dpu::RoundRecord& r : run.records) {
-                const QString key = seriesKey(run, r, distinctions[i], band);
+                const QString key = book.seriesKey(id, r.strategy, r.seed, !band); // the window's name
                 accuracy.addRecord(key, r, band);
                 bytes.addRecord(key, r, band);
                 accuracy.setSeriesDash(key, SeriesPalette::runDash(static_cast<int>(i)));
@@ -257,7 +247,7 @@ bool ReportWriter::write(const std::vector<dpu::RunFolder>& runs, const ReportOp
         fillFrontier(frontier, runs, groups, shown, options);
         const qreal frontierHeight = width * 0.62;
         paintChart(&frontier, &painter, QRectF(0, 0, width, frontierHeight));
-        paintHtml(writer, painter, ReportText::frontierNotes(runs, groups, shown, options), frontierHeight + 12);
+        paintHtml(writer, painter, ReportText::frontierNotes(runs, runNames, groups, shown, options), frontierHeight + 12);
 
         if (!options.fleet.series.empty())
             paintFleetPages(writer, painter, options.fleet);

@@ -11,6 +11,8 @@
 
 namespace dpu::ui {
 
+class RunBook;
+
 struct ReportOptions {
     /// The link the per-round times are given for: one device's session (dpu::linkRound's
     /// deviceSeconds, duty cycle and fixed costs included) with `devices` devices; none: no times.
@@ -30,8 +32,8 @@ public:
     /// series, the fleet page (settings, the Fleet tab's accuracy and version-spread charts, a
     /// table per strategy). Needs a QApplication (the offscreen platform will do). Returns false
     /// with *error naming the file on failure.
-    static bool write(const std::vector<dpu::RunFolder>& runs, const ReportOptions& options, const QString& path,
-                      QString* error = nullptr);
+    /// The book names runs and series (RunBook::runName, seriesKey), as the window does.
+    static bool write(const RunBook& book, const ReportOptions& options, const QString& path, QString* error = nullptr);
     /// Draws the frontier of the runs' largest group (as the report's frontier page, budget
     /// line and recommendation included) to a PNG or SVG file, by the name's extension,
     /// written atomically. Returns false with *error naming the file when no run finished or
