@@ -76,7 +76,40 @@ def main():
             filler = bytes(rng.randrange(256) for _ in range(rng.randrange(64, 400)))
             tail = bytes([kind * 7 % 2, coding, kind]) + struct.pack("<I", rng.randrange(1 << 32))
             put("roundtrip", "%s-%s" % (kind_name, coding_name), filler + tail)
+    fleet()
     return 0
+
+
+def fleet():
+    """fuzz_fleet.cpp reads key=value lines (the fleet's and the link's settings, numbers as
+    text), then after a line '---' a trace (CSV, or FedScale JSON when it starts with '{'). One
+    seed per link family and policy, the hostile inputs of issue 45, and traces of both kinds."""
+    seeds = {
+        "eu868-mix": "link=lorawan-eu868\nsf_mix=fuotasim\ndevices=200\nloss=0.1\navailability=0.8\ndrain=3\n"
+                     "catch_up=multicast\nmax_staleness=2\nrepairs=1\nversions=5\n",
+        "eu868-per-sf": "link=lorawan-eu868\nsf_mix=7:45,8:22,12:6\nper_sf=1\nduty=0.1\ndevices=50\nevery_device=1\n"
+                        "target=0.9\norder=smallest\n",
+        "us915": "link=lorawan-us915\nsf=10\ndelivery=unicast\ndevices=30\nloss=0.2\nrepairs=3\nlast_round=6\n",
+        "nb-iot-upload": "link=nb-iot-nb1\ndevices=20\nloss=0.05\nsample_bytes=784\nnew_samples=100\nuplink=1\n"
+                         "delta=30000\nfull=678050\n",
+        "ble-cpu": "link=ble-smp-pipelined\ndevices=10\ncpu=m4\nclock_mhz=64\nrun_ma=3\ncpi=1.5\ndevice_file=2679416\n"
+                   "coding=3\nperiod=3600\n",
+        "lte-m": "link=lte-m\ndevices=15\navailability=0.5\nversions=8\nround_step=2\nmax_staleness=3\n",
+        "link-fields": "link=lorawan-eu868\nsf=12\npayload=51\noverhead=13\nheader=3\nfragment=20\nmax_fragments=100\n"
+                       "repetitions=2\nlatency=0.01\nrecovery=erasure\nlistening=ping\nbytes=5000\n",
+        "sf-mix-overflow": "link=lorawan-eu868\nsf_mix=7:1e308,8:1e308\ndevices=200\n",
+        "limits": "devices=1000001\ndevices2=1\ndrain=1001\nperiod=nan\nmax_staleness=-1\nrepairs=101\nseed=-1\n"
+                  "sample_bytes=1e300\nlast_round=10001\n",
+        "overflow-link": "link=custom\npayload=2147483647\noverhead=2147483647\nbits_per_second=1e-300\nloss=0.999999\n",
+        "trace-csv": "devices=5\n---\ndevice,round\nA,1\nA,3\n# comment\n\n B , 2\r\nA,1\n",
+        "trace-fedscale": "---\n{\"7\": {\"duration\": 300, \"inactive\": [50, 150], \"finish_time\": 200, "
+                          "\"active\": [0, 100], \"model\": \"x\"},\n \"3\": {\"active\": [10], \"inactive\": [20], "
+                          "\"finish_time\": 100}}\n",
+        "trace-fedscale-overflow": "---\n{\"a\": {\"active\": [0], \"inactive\": [1e999], \"finish_time\": 20}}\n",
+        "trace-csv-bad": "---\ndevice,round\nn1,1\nn1,two\n",
+    }
+    for name, text in seeds.items():
+        put("fleet", name + ".txt", text.encode())
 
 
 if __name__ == "__main__":

@@ -12,6 +12,33 @@
 
 namespace dpu {
 
+// --- Limits (docs/fleet.md "Limits") ---
+// What the simulation accepts from any caller (the CLI, the window, a plan's fleet keys, a trace
+// file): within them a run's memory stays under about 2 GB and no count overflows; validateFleet(),
+// parseSpreadingFactorMix() and AvailabilityTrace refuse anything beyond them naming the field,
+// the accepted range and what they found.
+
+constexpr int kMaxFleetDevices = 1000000;   ///< devices over all groups
+constexpr int kMaxFleetRound = 10000;       ///< the run's last round and every version's round (0 ..)
+constexpr int kMaxDrainRounds = 1000;
+constexpr int kMaxStaleness = 10000;        ///< policy.maxStaleness, in versions
+constexpr int kMaxRepairSessions = 100;
+constexpr double kMinRoundPeriodSeconds = 1;
+constexpr double kMaxRoundPeriodSeconds = 3.6e9;   ///< 1,000,000 hours, as a plan's fleet.round_period_h
+constexpr int64_t kMaxFleetBundleBytes = 10000000000; ///< 10 GB: a delta, a catch-up, the full model, the device file
+constexpr int64_t kMaxSampleBytes = 1000000000;    ///< S_d, one sample's bytes
+constexpr int64_t kMaxNewSamplesPerRound = 1000000000;
+constexpr double kMaxSpreadingFactorWeight = 1e9;  ///< one weight of an SF mix
+constexpr int64_t kMaxTraceFileBytes = int64_t{256} << 20; ///< 256 MiB
+constexpr size_t kMaxTraceDevices = 1000000;       ///< devices (clients) a trace names
+
+/// A whole number that arrives as a double (a command line's or a settings file's number) as an
+/// integer field takes it: NaN, infinities, fractions and values outside [min, max] are refused
+/// with LinkError(field, "expected a whole number in min .. max, found ...").
+int64_t wholeFleetNumber(double value, const std::string& field, int64_t min, int64_t max);
+/// The largest seed wholeFleetNumber() can take from a double exactly: 2^53.
+constexpr int64_t kMaxExactSeed = int64_t{1} << 53;
+
 // --- Availability ---
 
 /// Which devices are on in which round: a CSV of `device,round` lines (the rounds each device is
@@ -29,41 +56,46 @@ public:
 
     /// Parses a CSV trace: lines `device,round` (round 1 or more), an optional header line
     /// `device,round`, blank lines and lines starting with '#' skipped. Throws LinkError
-    /// naming `source:line` and what it found.
+    /// naming `source:line` and what it found, or `source` for more than kMaxTraceDevices devices.
     static AvailabilityTrace parseCsv(const std::string& text, const std::string& source);
     /// Parses FedScale's availability trace as JSON: {"<client>": {"active": [s...],
     /// "inactive": [s...], "finish_time": s, ...}, ...} (FedScale ships it as a pickle of that
-    /// dict: json.dump it). Throws LinkError naming `source`, the line of a syntax error, or the
-    /// client and field.
+    /// dict: json.dump it). Throws LinkError naming `source` and the line of a syntax error or of
+    /// a number out of a double's range, or the client and field and the value found.
     static AvailabilityTrace parseFedScale(const std::string& text, const std::string& source);
     /// Reads a file: FedScale JSON when its first non-blank character is '{', CSV otherwise.
+    /// Refuses, naming the path, anything but a regular file (a FIFO, a device, a folder: checked
+    /// before it is opened, and opened so that it cannot block) and a file over
+    /// kMaxTraceFileBytes, naming its size.
     static AvailabilityTrace read(const std::string& path);
 
 private:
-    struct Interval {
-        double from = 0;
-        double to = 0;
-    };
+    class FedScaleReader;
     std::vector<std::string> ids_;
     bool timed_ = false;
-    std::vector<std::vector<int>> rounds_;        ///< CSV: sorted rounds per device
-    std::vector<std::vector<Interval>> intervals_; ///< FedScale: [active, inactive] per device
-    std::vector<double> finish_;                   ///< FedScale: finish_time per device
+    std::vector<std::vector<int>> rounds_; ///< CSV: sorted rounds per device
+    /// FedScale: per device its intervals [active[i], inactive[i]] in seconds, kept as the two
+    /// lists the file gives (no copy into pairs: a large trace's memory is these numbers).
+    std::vector<std::vector<double>> active_, inactive_;
+    std::vector<double> finish_; ///< FedScale: finish_time per device
 };
 
 // --- The fleet ---
 
 struct SpreadingFactorShare {
     int spreadingFactor = 7;
-    double share = 0; ///< any positive weights; normalised over the mix
+    double share = 0; ///< a weight 0 .. kMaxSpreadingFactorWeight; normalised over the mix
 };
 
 /// FUOTASim's default mix: 45 % SF7, 22 % SF8, 11 % SF9, 8 % SF10, 8 % SF11, 6 % SF12.
 std::vector<SpreadingFactorShare> fuotaSimSpreadingFactorMix();
-/// Parses "7:45,8:22,9:11,10:8,11:8,12:6" (SF:weight, weights normalised). Throws LinkError ("sfMix").
+/// Parses "7:45,8:22,9:11,10:8,11:8,12:6" (SF:weight, weights normalised). Throws LinkError ("sfMix")
+/// for a malformed pair, an SF twice, or a weight that is not a number 0 .. kMaxSpreadingFactorWeight.
 std::vector<SpreadingFactorShare> parseSpreadingFactorMix(const std::string& text);
 /// Devices per spreading factor, SF ascending, by the largest remainder: exact counts that add
-/// up to `devices` (ties to the lower SF). SFs that get no device are left out.
+/// up to `devices` (ties to the lower SF). SFs that get no device are left out. Never out of
+/// range: weights are taken relative to the largest, and one that is NaN, infinite or negative
+/// counts as 0 (validateFleet() refuses such a mix; this only keeps a display of it safe).
 std::vector<std::pair<int, int>> spreadingFactorCounts(int devices, const std::vector<SpreadingFactorShare>& mix);
 
 /// Devices that share a link (one gateway, one cell) and an availability.
@@ -194,7 +226,8 @@ struct FleetResult {
     double uploadBytesPerNode = 0;       ///< over all rounds
 };
 
-/// Checks the fleet, policy and strategy; throws LinkError naming the field.
+/// Checks the fleet, policy and strategy against their ranges and the limits above; throws
+/// LinkError naming the field, the accepted range and the value found.
 void validateFleet(const FleetConfig& config, const FleetStrategy& strategy);
 
 /// Simulates one strategy on the fleet (docs/fleet.md "The simulation"). Deterministic for

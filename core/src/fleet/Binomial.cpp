@@ -1,12 +1,32 @@
 // SPDX-License-Identifier: MIT
 // Binomial and negative binomial tables built from the mode outward (see Binomial.h).
 #include "fleet/Binomial.h"
+#include "fleet/Text.h"
 #include <algorithm>
+#include <string>
 
 namespace dpu::fleet {
 namespace {
 
 constexpr double kCut = 1e-25; // relative to the mode's probability
+/// The most values a table holds (128 MiB of doubles). Its width grows as the distribution's
+/// spread: sqrt(n) for the frames a device receives, but sqrt(n (1 - s)) / s for the
+/// transmissions a retransmitting link needs, 2 x 10^9 values for 10^4 fragments at a loss of
+/// 0.999999. Beyond the bound the table is refused, not built.
+constexpr size_t kMaxEntries = size_t{1} << 24;
+/// The most frames a session may need: counts stay far from int64's end and exact in a double.
+constexpr double kMaxTrials = 0x1p50;
+
+std::string lossText(double success)
+{
+    return exactNumber(1.0 - success);
+}
+
+[[noreturn]] void tooWide(const std::string& what, double success)
+{
+    throw LinkError("frameLoss", what + " at a loss of " + lossText(success) + " spread over more than " + std::to_string(kMaxEntries)
+                                     + " likely values: a session too long for this loss");
+}
 
 Distribution pointMass(int64_t x)
 {
@@ -15,8 +35,8 @@ Distribution pointMass(int64_t x)
 
 /// Builds the table from the mode's weight 1 and the ratios p(x+1)/p(x) (up) and p(x-1)/p(x)
 /// (down), stopping at the cut or at the support's ends.
-template <class Up, class Down>
-Distribution fromMode(int64_t mode, int64_t minX, int64_t maxX, Up up, Down down)
+template <class Up, class Down, class Fail>
+Distribution fromMode(int64_t mode, int64_t minX, int64_t maxX, Up up, Down down, Fail fail)
 {
     std::vector<double> below; // weights at mode-1, mode-2, ...
     double w = 1.0;
@@ -24,6 +44,8 @@ Distribution fromMode(int64_t mode, int64_t minX, int64_t maxX, Up up, Down down
         w = down(x, w);
         if (w < kCut)
             break;
+        if (below.size() >= kMaxEntries)
+            fail();
         below.push_back(w);
         --x;
     }
@@ -33,6 +55,8 @@ Distribution fromMode(int64_t mode, int64_t minX, int64_t maxX, Up up, Down down
         w = up(x, w);
         if (w < kCut)
             break;
+        if (below.size() + above.size() >= kMaxEntries)
+            fail();
         above.push_back(w);
         ++x;
     }
@@ -81,7 +105,8 @@ Distribution binomial(int64_t trials, double success)
     return fromMode(
         mode, 0, trials,
         [&](int64_t x, double w) { return w * (n - static_cast<double>(x)) / static_cast<double>(x + 1) * r; },
-        [&](int64_t x, double w) { return w * static_cast<double>(x) / (n - static_cast<double>(x) + 1.0) / r; });
+        [&](int64_t x, double w) { return w * static_cast<double>(x) / (n - static_cast<double>(x) + 1.0) / r; },
+        [&] { tooWide("the frames a device receives of " + std::to_string(trials) + " sent", success); });
 }
 
 Distribution negativeBinomialFailures(int64_t successes, double success)
@@ -90,11 +115,14 @@ Distribution negativeBinomialFailures(int64_t successes, double success)
         return pointMass(0);
     const double q = 1.0 - success;
     const auto n = static_cast<double>(successes);
+    if (!(n / success <= kMaxTrials))
+        tooWide("the transmissions of " + std::to_string(successes) + " fragments", success);
     const int64_t mode = successes > 1 ? static_cast<int64_t>((n - 1.0) * q / success) : 0;
     return fromMode(
         mode, 0, INT64_MAX,
         [&](int64_t f, double w) { return w * (n + static_cast<double>(f)) / static_cast<double>(f + 1) * q; },
-        [&](int64_t f, double w) { return w * static_cast<double>(f) / (n + static_cast<double>(f) - 1.0) / q; });
+        [&](int64_t f, double w) { return w * static_cast<double>(f) / (n + static_cast<double>(f) - 1.0) / q; },
+        [&] { tooWide("the transmissions of " + std::to_string(successes) + " fragments", success); });
 }
 
 double binomialAtLeast(int64_t trials, double success, int64_t k)
@@ -112,6 +140,10 @@ int64_t fewestTrials(int64_t needed, double success, double probability)
         return 0;
     if (success >= 1.0)
         return needed;
+    // About needed / success frames: refused before a step or a count could leave int64.
+    if (!(static_cast<double>(needed) / success <= kMaxTrials))
+        throw LinkError("frameLoss", std::to_string(needed) + " fragments at a loss of " + lossText(success) + " need about "
+                                         + number(static_cast<double>(needed) / success) + " frames, more than 2^50");
     const auto ok = [&](int64_t m) { return binomialAtLeast(m, success, needed) >= probability; };
     int64_t lo = needed; // the largest M known not to suffice (or needed itself)
     if (ok(lo))
@@ -120,6 +152,9 @@ int64_t fewestTrials(int64_t needed, double success, double probability)
     int64_t hi = needed + step;
     while (!ok(hi)) {
         lo = hi;
+        if (static_cast<double>(step) > kMaxTrials)
+            throw LinkError("frameLoss", std::to_string(needed) + " fragments at a loss of " + lossText(success)
+                                             + " do not reach the completion target within 2^50 frames");
         step *= 2;
         hi = needed + step;
     }

@@ -4,10 +4,12 @@
 #include "fleet/Text.h"
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <set>
 #include <sstream>
 
 namespace dpu {
+using fleet::exactNumber;
 using fleet::number;
 using fleet::require;
 
@@ -35,13 +37,21 @@ std::vector<SpreadingFactorShare> parseSpreadingFactorMix(const std::string& tex
             if (colon == std::string::npos)
                 throw std::invalid_argument(item);
             share.spreadingFactor = std::stoi(sf, &used);
-            share.share = std::stod(item.substr(colon + 1), &usedWeight);
         } catch (const std::exception&) {
             throw LinkError("sfMix", expected + ", found '" + item + "'");
         }
-        require(used == sf.size() && usedWeight == item.size() - colon - 1, "sfMix", expected + ", found '" + item + "'");
-        require(std::isfinite(share.share) && share.share >= 0, "sfMix", "weight of SF" + std::to_string(share.spreadingFactor)
-                                                                         + " must be 0 or more, found " + number(share.share));
+        const std::string weight = item.substr(colon + 1);
+        const std::string range = "weight of SF" + std::to_string(share.spreadingFactor) + " must be 0 or more, at most "
+                                  + std::to_string(static_cast<int64_t>(kMaxSpreadingFactorWeight));
+        // strtod, not stod: a weight beyond a double (1e999) is a value out of range, not a syntax error.
+        char* end = nullptr;
+        share.share = std::strtod(weight.c_str(), &end);
+        usedWeight = static_cast<size_t>(end - weight.c_str());
+        require(used == sf.size() && usedWeight > 0 && usedWeight == weight.size(), "sfMix", expected + ", found '" + item + "'");
+        // Bounded, not only finite: weights of 1e308 each add up to infinity, and the shares
+        // (weight / sum) became NaN device counts.
+        require(std::isfinite(share.share) && share.share >= 0 && share.share <= kMaxSpreadingFactorWeight, "sfMix",
+                range + ", found " + weight);
         require(seen.insert(share.spreadingFactor).second, "sfMix", "SF" + std::to_string(share.spreadingFactor) + " appears twice");
         mix.push_back(share);
     }
@@ -53,25 +63,38 @@ std::vector<std::pair<int, int>> spreadingFactorCounts(int devices, const std::v
 {
     std::vector<SpreadingFactorShare> sorted = mix;
     std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.spreadingFactor < b.spreadingFactor; });
+    // Weights relative to the largest: their sum is at most the mix's size, whatever they are
+    // (1e308 each overflowed to an infinite sum, and NaN counts indexed past the devices). A
+    // weight that is not a finite number of 0 or more counts as 0 (validateFleet refuses it).
+    double largest = 0;
+    for (auto& m : sorted) {
+        if (!(std::isfinite(m.share) && m.share > 0))
+            m.share = 0;
+        largest = std::max(largest, m.share);
+    }
     double total = 0;
-    for (const auto& m : sorted)
-        total += m.share;
-    std::vector<int> counts(sorted.size());
+    for (auto& m : sorted)
+        total += largest > 0 ? m.share /= largest : 0;
+    std::vector<int64_t> counts(sorted.size());
     std::vector<std::pair<double, size_t>> remainders;
-    int given = 0;
-    for (size_t i = 0; i < sorted.size() && total > 0; ++i) {
-        const double exact = devices * sorted[i].share / total;
-        counts[i] = static_cast<int>(std::floor(exact));
+    int64_t given = 0;
+    for (size_t i = 0; i < sorted.size() && total > 0 && devices > 0; ++i) {
+        const double exact = std::min(static_cast<double>(devices), devices * sorted[i].share / total);
+        counts[i] = static_cast<int64_t>(std::floor(exact));
         given += counts[i];
-        remainders.emplace_back(exact - counts[i], i);
+        remainders.emplace_back(exact - static_cast<double>(counts[i]), i);
     }
     std::stable_sort(remainders.begin(), remainders.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     for (size_t i = 0; given < devices && !remainders.empty(); ++i, ++given)
         ++counts[remainders[i % remainders.size()].second];
+    // Rounding might give a device too many: taken back from the slowest SFs that have one.
+    for (size_t i = counts.size(); given > devices && i-- > 0;)
+        for (; given > devices && counts[i] > 0; --given)
+            --counts[i];
     std::vector<std::pair<int, int>> out;
     for (size_t i = 0; i < sorted.size(); ++i)
         if (counts[i] > 0)
-            out.emplace_back(sorted[i].spreadingFactor, counts[i]);
+            out.emplace_back(sorted[i].spreadingFactor, static_cast<int>(counts[i]));
     return out;
 }
 
@@ -83,70 +106,126 @@ int64_t chainOrFullBytes(const FleetStrategy& strategy, int from, int to)
     return strategy.fullModelBytes > 0 ? std::min(chain, strategy.fullModelBytes) : chain;
 }
 
-void validateFleet(const FleetConfig& config, const FleetStrategy& strategy)
+namespace {
+
+std::string range(int64_t min, int64_t max)
 {
-    require(!config.groups.empty(), "groups", "a fleet needs at least one group of devices");
-    for (size_t g = 0; g < config.groups.size(); ++g) {
-        const FleetGroup& group = config.groups[g];
-        const std::string at = "groups[" + std::to_string(g) + "]";
-        require(group.devices >= 1, at + ".devices", "expected 1 or more, found " + std::to_string(group.devices));
-        require(std::isfinite(group.availability) && group.availability >= 0 && group.availability <= 1, at + ".availability",
-                "expected a probability in [0, 1], found " + number(group.availability));
-        try {
-            validateLink(group.link);
-            if (group.uplink)
-                validateLink(*group.uplink);
-            double total = 0;
-            for (const SpreadingFactorShare& s : group.sfMix) {
-                require(std::isfinite(s.share) && s.share >= 0, "sfMix", "weights must be 0 or more, found " + number(s.share));
-                validateLink(withSpreadingFactor(group.link, s.spreadingFactor));
-                if (group.uplink)
-                    validateLink(withSpreadingFactor(*group.uplink, s.spreadingFactor));
-                total += s.share;
-            }
-            require(group.sfMix.empty() || total > 0, "sfMix", "the weights add up to 0");
-        } catch (const LinkError& e) {
-            throw LinkError(at, e.what());
-        }
-        if (group.trace)
-            require(group.trace->devices() > 0, at + ".trace", "the trace names no device");
-        try {
-            validateDeviceCpu(group.cpu);
-        } catch (const LinkError& e) {
-            throw LinkError(at, e.what());
-        }
-        require(group.cpu.clockHz == 0 || strategy.deviceFileBytes > 0, "strategy '" + strategy.name + "'.deviceFileBytes",
-                "an apply's time grows with the device file (" + at + ".cpu): its bytes are needed");
+    return std::to_string(min) + " .. " + std::to_string(max);
+}
+
+/// Throws LinkError(field, "expected min .. max[ what], found value") unless value is in range.
+void requireIn(int64_t value, int64_t min, int64_t max, const std::string& field, const std::string& what = {})
+{
+    require(value >= min && value <= max, field, "expected " + range(min, max) + what + ", found " + std::to_string(value));
+}
+
+/// A group's SF mix: weights finite, 0 or more, bounded (so that their sum is finite), not all
+/// 0, and each SF one the link's region has.
+void validateMix(const FleetGroup& group)
+{
+    double total = 0;
+    for (const SpreadingFactorShare& s : group.sfMix) {
+        require(std::isfinite(s.share) && s.share >= 0 && s.share <= kMaxSpreadingFactorWeight, "sfMix",
+                "weight of SF" + std::to_string(s.spreadingFactor) + " must be 0 or more, at most "
+                    + std::to_string(static_cast<int64_t>(kMaxSpreadingFactorWeight)) + ", found " + exactNumber(s.share));
+        validateLink(withSpreadingFactor(group.link, s.spreadingFactor));
+        if (group.uplink)
+            validateLink(withSpreadingFactor(*group.uplink, s.spreadingFactor));
+        total += s.share;
     }
+    require(group.sfMix.empty() || (std::isfinite(total) && total > 0), "sfMix", "the weights add up to " + number(total));
+}
+
+void validateGroup(const FleetGroup& group, const std::string& at, const FleetStrategy& strategy)
+{
+    requireIn(group.devices, 1, kMaxFleetDevices, at + ".devices");
+    require(std::isfinite(group.availability) && group.availability >= 0 && group.availability <= 1, at + ".availability",
+            "expected a probability in [0, 1], found " + number(group.availability));
+    try {
+        validateLink(group.link);
+        if (group.uplink)
+            validateLink(*group.uplink);
+        validateMix(group);
+        validateDeviceCpu(group.cpu);
+    } catch (const LinkError& e) {
+        throw LinkError(at, e.what());
+    }
+    if (group.trace)
+        require(group.trace->devices() > 0, at + ".trace", "the trace names no device");
+    require(group.cpu.clockHz == 0 || strategy.deviceFileBytes > 0, "strategy '" + strategy.name + "'.deviceFileBytes",
+            "an apply's time grows with the device file (" + at + ".cpu): its bytes are needed");
+}
+
+/// The policy, the schedule and the upload: what bounds a run's rounds, sessions and bytes.
+void validateSchedule(const FleetConfig& config)
+{
     const FleetPolicy& p = config.policy;
-    require(p.maxStaleness >= 0, "policy.maxStaleness", "expected 0 (never) or more, found " + std::to_string(p.maxStaleness));
-    require(p.repairSessions >= 0 && p.repairSessions <= 100, "policy.repairSessions",
-            "expected 0..100, found " + std::to_string(p.repairSessions));
+    requireIn(p.maxStaleness, 0, kMaxStaleness, "policy.maxStaleness", " versions (0: never)");
+    requireIn(p.repairSessions, 0, kMaxRepairSessions, "policy.repairSessions");
     require(p.target.probability > 0 && p.target.probability < 1, "policy.target.probability",
             "expected a probability in (0, 1), found " + number(p.target.probability));
-    require(std::isfinite(config.roundPeriodSeconds) && config.roundPeriodSeconds > 0, "roundPeriodSeconds",
-            "expected above 0 s, found " + number(config.roundPeriodSeconds));
-    require(config.drainRounds >= 0, "drainRounds", "expected 0 or more, found " + std::to_string(config.drainRounds));
-    require(config.sampleBytes >= 0 && config.newSamplesPerRound >= 0, "sampleBytes", "expected 0 or more bytes and samples");
+    require(std::isfinite(config.roundPeriodSeconds) && config.roundPeriodSeconds >= kMinRoundPeriodSeconds
+                && config.roundPeriodSeconds <= kMaxRoundPeriodSeconds,
+            "roundPeriodSeconds", "expected " + exactNumber(kMinRoundPeriodSeconds) + " .. " + exactNumber(kMaxRoundPeriodSeconds)
+                                      + " s (1,000,000 hours), found " + exactNumber(config.roundPeriodSeconds));
+    requireIn(config.lastRound, 0, kMaxFleetRound, "lastRound", " (0: the last version's round)");
+    requireIn(config.drainRounds, 0, kMaxDrainRounds, "drainRounds");
+    requireIn(config.sampleBytes, 0, kMaxSampleBytes, "sampleBytes");
+    requireIn(config.newSamplesPerRound, 0, kMaxNewSamplesPerRound, "newSamplesPerRound");
+    // Both at most 1e9, so the product is exact in int64; one round's upload is one bundle at most.
+    require(config.sampleBytes * config.newSamplesPerRound <= kMaxFleetBundleBytes, "sampleBytes",
+            "a round's upload, sampleBytes x newSamplesPerRound = " + std::to_string(config.sampleBytes) + " x "
+                + std::to_string(config.newSamplesPerRound) + ", is over " + std::to_string(kMaxFleetBundleBytes) + " B");
+}
 
+void validateStrategy(const FleetConfig& config, const FleetStrategy& strategy)
+{
     const std::string at = "strategy '" + strategy.name + "'";
     require(!strategy.versions.empty(), at, "has no version (versions[0] is what the devices run at the start)");
     for (size_t v = 0; v < strategy.versions.size(); ++v) {
         const FleetVersion& version = strategy.versions[v];
         const std::string field = at + ".versions[" + std::to_string(v) + "]";
         require(std::isfinite(version.testAccuracy), field + ".testAccuracy", "not a number");
+        requireIn(version.round, 0, kMaxFleetRound, field + ".round");
         if (v == 0)
             continue;
         require(version.round > strategy.versions[v - 1].round, field + ".round",
                 "rounds must increase: " + std::to_string(version.round) + " after " + std::to_string(strategy.versions[v - 1].round));
-        require(version.deltaBytes >= 0, field + ".deltaBytes", "expected 0 or more, found " + std::to_string(version.deltaBytes));
+        requireIn(version.deltaBytes, 0, kMaxFleetBundleBytes, field + ".deltaBytes", " B");
     }
-    require(strategy.fullModelBytes >= 0, at + ".fullModelBytes", "expected 0 or more");
-    require(p.maxStaleness == 0 || strategy.fullModelBytes > 0, at + ".fullModelBytes",
+    requireIn(strategy.fullModelBytes, 0, kMaxFleetBundleBytes, at + ".fullModelBytes", " B");
+    requireIn(strategy.deviceFileBytes, 0, kMaxFleetBundleBytes, at + ".deviceFileBytes", " B");
+    require(config.policy.maxStaleness == 0 || strategy.fullModelBytes > 0, at + ".fullModelBytes",
             "a maximum staleness sends the full model: its bytes are needed");
     require(config.lastRound == 0 || config.lastRound >= strategy.versions.back().round, "lastRound",
             "the run's last round " + std::to_string(config.lastRound) + " is before its last version's round "
                 + std::to_string(strategy.versions.back().round));
+}
+
+} // namespace
+
+int64_t wholeFleetNumber(double value, const std::string& field, int64_t min, int64_t max)
+{
+    // Compared as doubles before any conversion: casting NaN or 1e300 to an integer is undefined.
+    require(std::isfinite(value) && value == std::floor(value) && value >= static_cast<double>(min)
+                && value <= static_cast<double>(max) && std::fabs(value) < 9223372036854775808.0,
+            field, "expected a whole number in " + range(min, max) + ", found " + exactNumber(value));
+    return static_cast<int64_t>(value);
+}
+
+void validateFleet(const FleetConfig& config, const FleetStrategy& strategy)
+{
+    require(!config.groups.empty(), "groups", "a fleet needs at least one group of devices");
+    int64_t devices = 0;
+    for (size_t g = 0; g < config.groups.size(); ++g) {
+        const std::string at = "groups[" + std::to_string(g) + "]";
+        validateGroup(config.groups[g], at, strategy);
+        devices += config.groups[g].devices;
+        require(devices <= kMaxFleetDevices, at + ".devices",
+                "the groups hold " + std::to_string(devices) + " devices so far, over the fleet's limit of " + std::to_string(kMaxFleetDevices));
+    }
+    validateSchedule(config);
+    validateStrategy(config, strategy);
 }
 
 } // namespace dpu

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <unordered_map>
 
 namespace dpu {
 namespace {
@@ -17,6 +18,16 @@ constexpr double kSecondsPerYear = 365.25 * 86400;
 constexpr std::array<double, 3> kShares{0.5, 0.9, 0.99};
 constexpr uint64_t kStreamAvailability = 1;
 constexpr uint64_t kStreamReception = 2;
+
+/// total += a x b, refused rather than wrapped: a count of a round (bytes on air, frames heard)
+/// that leaves int64 comes only from a link and bundle far beyond any real one, and signed
+/// overflow is undefined.
+void addProduct(int64_t& total, int64_t a, int64_t b, const char* field)
+{
+    int64_t product = 0;
+    if (__builtin_mul_overflow(a, b, &product) || __builtin_add_overflow(total, product, &total))
+        throw LinkError(field, "the round's count passes 2^63: a bundle and link beyond what the simulation counts");
+}
 
 /// Uniform in [0, 1) from 53 bits of a counter-based draw.
 double unit(uint64_t bits)
@@ -59,7 +70,9 @@ public:
         energy_.assign(n, 0.0);
         draws_.assign(n, 0);
         const size_t versions = strategy.versions.size();
-        catchUp_.assign(versions * versions, -1);
+        chain_.assign(versions, 0); // chain_[v]: deltas 1..v, so that a chain is one subtraction
+        for (size_t v = 1; v < versions; ++v)
+            chain_[v] = chain_[v - 1] + strategy.versions[v].deltaBytes; // at most 10^4 x 10^10 (validateFleet)
         atLeast_.assign(versions, 0);
         atLeast_[0] = static_cast<int64_t>(n);
         release_.assign(versions, kNaN);
@@ -138,6 +151,10 @@ private:
                 version_.push_back(0);
             }
         }
+        // The rounds index the group's devices first .. first + devices: exactly that many, or
+        // a bad mix would have them read past the fleet's arrays.
+        if (version_.size() - static_cast<size_t>(groupFirst_.back()) != static_cast<size_t>(group.devices))
+            throw LinkError("groups[" + std::to_string(g) + "].sfMix", "the mix gives its devices no spreading factor");
     }
 
     bool available(int device, int group, int simulationRound, double start) const
@@ -158,16 +175,23 @@ private:
         return unit(mix64(d + static_cast<uint64_t>(++draws_[static_cast<size_t>(device)]) * 0x9E3779B97F4A7C15ULL));
     }
 
+    /// chainOrFullBytes() by the prefix sums, or the strategy's own sizes; cached per pair (a
+    /// map: versions x versions entries would be 800 MB at kMaxFleetRound versions).
     int64_t catchUpBytes(int from, int to)
     {
-        int64_t& cached = catchUp_[static_cast<size_t>(from) * strategy_.versions.size() + static_cast<size_t>(to)];
-        if (cached < 0) {
-            cached = strategy_.catchUpBytes ? strategy_.catchUpBytes(from, to) : chainOrFullBytes(strategy_, from, to);
-            if (cached < 0)
-                throw LinkError("catchUpBytes", "the bundle from version " + std::to_string(from) + " to " + std::to_string(to)
-                                                    + " has " + std::to_string(cached) + " bytes");
+        const int64_t key = static_cast<int64_t>(from) * static_cast<int64_t>(strategy_.versions.size()) + to;
+        auto [it, added] = catchUp_.try_emplace(key, 0);
+        if (!added)
+            return it->second;
+        if (!strategy_.catchUpBytes) {
+            const int64_t chain = chain_[static_cast<size_t>(to)] - chain_[static_cast<size_t>(from)];
+            return it->second = strategy_.fullModelBytes > 0 ? std::min(chain, strategy_.fullModelBytes) : chain;
         }
-        return cached;
+        const int64_t bytes = strategy_.catchUpBytes(from, to);
+        if (bytes < 0 || bytes > kMaxFleetBundleBytes)
+            throw LinkError("catchUpBytes", "the bundle from version " + std::to_string(from) + " to " + std::to_string(to) + " has "
+                                                + std::to_string(bytes) + " bytes, expected 0 .. " + std::to_string(kMaxFleetBundleBytes));
+        return it->second = bytes;
     }
 
     const LinkRound& plan(int slot, int64_t bytes, int devices)
@@ -290,8 +314,8 @@ private:
         const Link& link = slot.link;
         const LinkRound& p = plan(s.slot, s.bytes, static_cast<int>(s.devices.size()));
         ++round.sessions;
-        round.bundleBytes += s.bytes;
-        round.downloadBytes += s.bytes * static_cast<int64_t>(s.devices.size());
+        addProduct(round.bundleBytes, s.bytes, 1, "bundleBytes");
+        addProduct(round.downloadBytes, s.bytes, static_cast<int64_t>(s.devices.size()), "downloadBytes");
         if (link.recovery == LinkRecovery::Retransmit) {
             // Unicast with retransmissions: the device completes; the frames it took are drawn.
             const int d = s.devices.front();
@@ -300,8 +324,8 @@ private:
             const double channel = fleet::channelSeconds(link, airtime, frames);
             energy_[static_cast<size_t>(d)] += fleet::sessionEnergy(link, airtime, channel, frames);
             round.airtime += airtime;
-            round.bytesOnAir += frames * frameBytes(link);
-            round.receptions += frames;
+            addProduct(round.bytesOnAir, frames, frameBytes(link), "bytesOnAir");
+            addProduct(round.receptions, frames, 1, "receptions");
             const double end = begin + link.sessionSeconds + channel;
             complete(s, d, end, toVersion, round);
             return end;
@@ -311,8 +335,8 @@ private:
         const double sessionEnergy = fleet::sessionEnergy(link, airtime, channel, p.frames);
         double end = begin + link.sessionSeconds + channel;
         round.airtime += airtime;
-        round.bytesOnAir += p.frames * frameBytes(link);
-        round.receptions += p.frames * static_cast<int64_t>(s.devices.size());
+        addProduct(round.bytesOnAir, p.frames, frameBytes(link), "bytesOnAir");
+        addProduct(round.receptions, p.frames, static_cast<int64_t>(s.devices.size()), "receptions");
         std::vector<std::pair<int, int64_t>> failed; // (device, fragments still missing)
         for (int d : s.devices) {
             energy_[static_cast<size_t>(d)] += sessionEnergy;
@@ -339,8 +363,8 @@ private:
             end += link.sessionSeconds + repairChannel;
             ++round.sessions;
             round.airtime += repairAirtime;
-            round.bytesOnAir += frames * frameBytes(link);
-            round.receptions += frames * static_cast<int64_t>(failed.size());
+            addProduct(round.bytesOnAir, frames, frameBytes(link), "bytesOnAir");
+            addProduct(round.receptions, frames, static_cast<int64_t>(failed.size()), "receptions");
             const fleet::Distribution& received = binomial(s.slot, frames);
             std::vector<std::pair<int, int64_t>> still;
             for (auto [d, missing] : failed) {
@@ -468,7 +492,8 @@ private:
     std::vector<double> energy_; ///< per device, this round
     std::vector<uint32_t> draws_; ///< per device, draws this round
     uint64_t receptionKey_ = 0;
-    std::vector<int64_t> catchUp_; ///< [from * versions + to], -1 until asked
+    std::vector<int64_t> chain_;   ///< [v]: the deltas' bytes of versions 1..v
+    std::unordered_map<int64_t, int64_t> catchUp_; ///< [from * versions + to], once asked
     std::vector<int64_t> atLeast_; ///< devices running version v or later
     std::vector<double> release_;
     std::vector<double> gatewayFree_;

@@ -12,6 +12,8 @@ namespace {
 using fleet::number;
 using fleet::require;
 
+constexpr int kMaxFrameBytes = 65535;
+
 bool finiteAtLeast(double v, double lo)
 {
     return std::isfinite(v) && v >= lo;
@@ -70,23 +72,30 @@ void validateLink(const Link& l)
         require(finiteAtLeast(l.bitsPerSecond, 0) && l.bitsPerSecond > 0, "bitsPerSecond",
                 "expected a rate above 0, found " + number(l.bitsPerSecond));
     }
-    require(l.maxPayloadBytes >= 1, "maxPayloadBytes", "expected at least 1 B, found " + std::to_string(l.maxPayloadBytes));
-    require(l.frameOverheadBytes >= 0, "frameOverheadBytes", "expected 0 or more, found " + std::to_string(l.frameOverheadBytes));
-    require(l.fragmentHeaderBytes >= 0, "fragmentHeaderBytes", "expected 0 or more, found " + std::to_string(l.fragmentHeaderBytes));
-    require(l.fragmentBytes >= 0, "fragmentBytes", "expected 0 (the frame's payload) or more, found " + std::to_string(l.fragmentBytes));
+    // A frame's parts at most 65535 B each (no link's frame comes near): the airtime formula
+    // counts bits in int, which a payload of 2^31 B would overflow.
+    require(l.maxPayloadBytes >= 1 && l.maxPayloadBytes <= kMaxFrameBytes, "maxPayloadBytes",
+            "expected 1 .. 65535 B, found " + std::to_string(l.maxPayloadBytes));
+    require(l.frameOverheadBytes >= 0 && l.frameOverheadBytes <= kMaxFrameBytes, "frameOverheadBytes",
+            "expected 0 .. 65535 B, found " + std::to_string(l.frameOverheadBytes));
+    require(l.fragmentHeaderBytes >= 0 && l.fragmentHeaderBytes <= kMaxFrameBytes, "fragmentHeaderBytes",
+            "expected 0 .. 65535 B, found " + std::to_string(l.fragmentHeaderBytes));
+    require(l.fragmentBytes >= 0 && l.fragmentBytes <= kMaxFrameBytes, "fragmentBytes",
+            "expected 0 (the frame's payload) .. 65535 B, found " + std::to_string(l.fragmentBytes));
     const int data = fragmentDataBytes(l);
     require(data >= 1 && data + l.fragmentHeaderBytes <= l.maxPayloadBytes, "fragmentBytes",
             "a fragment of " + std::to_string(data) + " B and its " + std::to_string(l.fragmentHeaderBytes)
                 + " B header do not fit the frame's payload of " + std::to_string(l.maxPayloadBytes) + " B");
     require(l.maxFragmentsPerSession >= 0, "maxFragmentsPerSession", "expected 0 (no limit) or more");
     require(finiteAtLeast(l.frameLatencySeconds, 0), "frameLatencySeconds", "expected 0 s or more, found " + number(l.frameLatencySeconds));
-    require(l.repetitions >= 1, "repetitions", "expected 1 or more, found " + std::to_string(l.repetitions));
+    require(l.repetitions >= 1 && l.repetitions <= 2048, "repetitions", "expected 1 .. 2048, found " + std::to_string(l.repetitions));
     require(std::isfinite(l.dutyCycle) && l.dutyCycle > 0 && l.dutyCycle <= 1, "dutyCycle",
             "expected a share of time in (0, 1], found " + number(l.dutyCycle));
     require(finiteAtLeast(l.dwellLimitSeconds, 0), "dwellLimitSeconds", "expected 0 (none) or more, found " + number(l.dwellLimitSeconds));
     require(std::isfinite(l.frameLoss) && l.frameLoss >= 0 && l.frameLoss < 1, "frameLoss",
             "expected a probability in [0, 1), found " + number(l.frameLoss));
-    require(l.decodeOverheadFragments >= 0, "decodeOverheadFragments", "expected 0 or more");
+    require(l.decodeOverheadFragments >= 0 && l.decodeOverheadFragments <= kMaxFrameBytes, "decodeOverheadFragments",
+            "expected 0 .. 65535, found " + std::to_string(l.decodeOverheadFragments));
     require(finiteAtLeast(l.sessionSeconds, 0), "sessionSeconds", "expected 0 s or more, found " + number(l.sessionSeconds));
     require(finiteAtLeast(l.sessionJoules, 0), "sessionJoules", "expected 0 J or more, found " + number(l.sessionJoules));
     require(finiteAtLeast(l.rxWatts, 0), "rxWatts", "expected 0 W or more, found " + number(l.rxWatts));
@@ -179,7 +188,9 @@ LinkRound linkRound(const Link& link, int64_t bytes, int devices, const RoundTar
     r.batteryShare = r.energyPerDevice / batteryJoules(link);
     const bool multicast = link.delivery == LinkDelivery::Multicast;
     r.airtime = multicast ? airtime : airtime * devices;
-    r.bytesOnAir = r.frames * frameBytes(link) * (multicast ? 1 : devices);
+    // Checked: frames x frame bytes x devices of a huge bundle on a lossy link could pass 2^63.
+    if (__builtin_mul_overflow(r.frames, static_cast<int64_t>(frameBytes(link)) * (multicast ? 1 : devices), &r.bytesOnAir))
+        throw LinkError("bytes", std::to_string(bytes) + " B to " + std::to_string(devices) + " devices: the bytes on air pass 2^63");
     r.wallTime = multicast || !link.sharedTransmitter ? r.deviceSeconds : r.deviceSeconds * devices;
     return r;
 }

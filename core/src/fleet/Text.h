@@ -4,6 +4,7 @@
 #include "dpu/LinkModel.h"
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <sstream>
 #include <string>
 
@@ -15,6 +16,19 @@ inline std::string number(double v)
     std::ostringstream s;
     s << v;
     return s.str();
+}
+
+/// The shortest form that reads back as the same double (1000001, not number()'s 1e+06): for a
+/// value a user typed and a message quotes back.
+inline std::string exactNumber(double v)
+{
+    for (int digits = 6;; ++digits) {
+        std::ostringstream s;
+        s.precision(digits);
+        s << v;
+        if (digits >= 17 || std::strtod(s.str().c_str(), nullptr) == v) // strtod: stod throws on a denormal
+            return s.str();
+    }
 }
 
 inline std::string lower(std::string s)
