@@ -4,7 +4,7 @@
 # SECONDS of wall time (default 3600), and prints executions, coverage (edges, features) and
 # findings per target as a Markdown table.
 # Usage: bench/fuzz.sh [SECONDS] [TARGET...]
-#   targets: bundle roundtrip plan safetensors idx cifar npy npz data_safetensors image torchscript
+#   targets: bundle roundtrip plan safetensors idx cifar npy npz data_safetensors image torchscript fleet
 #   (default: all), and torchscript_inprocess: the TorchScript harness without the guard's fork
 #   (ten times the rate), always in fork mode; each input that ended one of its workers (LibTorch's
 #   own crashes) is then replayed through fuzz_torchscript, and only those it does not refuse by
@@ -23,7 +23,7 @@ build="${DPU_BUILD_DIR:-$root/build}"
 seconds="${1:-3600}"
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(bundle roundtrip plan safetensors idx cifar npy npz data_safetensors image torchscript)
+[[ ${#targets[@]} -gt 0 ]] || targets=(bundle roundtrip plan safetensors idx cifar npy npz data_safetensors image torchscript fleet)
 runs="${DPU_FUZZ_RUNS:-10000000}"
 jobs="${DPU_FUZZ_JOBS:-1}"
 mode="${DPU_FUZZ_MODE:-inprocess}"

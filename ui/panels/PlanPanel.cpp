@@ -174,25 +174,7 @@ void PlanPanel::updateBundleFields()
 
 QString PlanPanel::automaticName(const dpu::Plan& plan)
 {
-    QString data = comboData(plan.dataset.kind);
-    if (plan.dataset.kind == dpu::DataKind::Idx) {
-        const QString folder = QDir::cleanPath(QString::fromStdString(plan.dataset.path)).section(QLatin1Char('/'), -1).toLower();
-        data = folder.contains(QLatin1String("fashion")) ? QStringLiteral("fashion")
-               : folder.contains(QLatin1String("kmnist")) ? QStringLiteral("kmnist")
-               : folder.contains(QLatin1String("mnist"))  ? QStringLiteral("mnist")
-               : folder.isEmpty()                          ? QStringLiteral("idx")
-                                                           : folder;
-    } else if (plan.dataset.kind != dpu::DataKind::Cifar10 && plan.dataset.kind != dpu::DataKind::Cifar100) {
-        // Own data: its file or folder says more than the kind ("bigimg", not "images").
-        const QFileInfo path(QDir::cleanPath(QString::fromStdString(plan.dataset.path)));
-        const QString base = path.isFile() ? path.completeBaseName() : path.fileName();
-        if (!base.isEmpty())
-            data = base;
-    }
-    QString model = QString::fromStdString(plan.model);
-    if (model.startsWith(QLatin1String("torchscript:")))
-        model = QFileInfo(model.mid(12)).completeBaseName();
-    return QStringLiteral("%1-%2-k%3").arg(data, model).arg(plan.k);
+    return QString::fromStdString(dpu::automaticPlanName(plan)); // core's rule, which sweep cells follow too
 }
 
 void PlanPanel::setNameFollows(bool follows)

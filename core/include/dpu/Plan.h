@@ -165,6 +165,12 @@ struct Plan {
 /// The default plan: Fashion-MNIST, MLP, {1000, 1000}, 10 rounds, DPU vs FU vs RPU at k = 0.01.
 Plan defaultPlan();
 
+/// The name a plan gets from its fields, as the window's form proposes it and sweep cells follow
+/// it: "<data>-<model>-k<k>" ("fashion-mlp-k0.01"), or with a byte budget "<data>-<model>-<N>B"
+/// (per round) or "...-<N>B-total", since the run then uses no k. <data> is "fashion", "kmnist"
+/// or "mnist" for such IDX folders, own data's file or folder name, else the dataset's kind.
+std::string automaticPlanName(const Plan& plan);
+
 /// Parses and validates plan JSON. Missing keys keep their defaults.
 /// Throws PlanError naming the field path for unknown keys, wrong types or bad values;
 /// `source` (a file name) prefixes parse errors.

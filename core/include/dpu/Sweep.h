@@ -17,7 +17,10 @@ struct SweepAxis {
 
 /// One cell: the base plan with one value of every axis applied.
 struct SweepCell {
-    std::string id;   ///< first 12 hex digits of SHA-256 of planToJson(plan): same plan, same id
+    /// First 12 hex digits of SHA-256 of planToJson(plan as the axes make it): same plan, same id.
+    /// A base named by its fields (automaticPlanName) names each cell by its own, after the id
+    /// is taken, so the id stays what it was before cells were renamed.
+    std::string id;
     Plan plan;
     /// (axis key, value as compact JSON) in the sweep's axis order.
     std::vector<std::pair<std::string, std::string>> axisValues;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The plan's fleet.* fields: the link and fleet a plan is for, checked as the fleet simulation builds its link.
+#include "dpu/Fleet.h"
 #include "dpu/FleetSettings.h"
 #include "dpu/LinkModel.h"
 #include "experiment/PlanFieldBuilders.h"
@@ -58,13 +59,15 @@ std::vector<FieldBinding> fleetFields()
                                 "a probability in [0, 1)", Write::Set, "probability that a frame is lost")));
     t.push_back((choice<DeliveryChoice>("fleet.delivery", [](Plan& p) -> DeliveryChoice& { return p.fleet.delivery; },
                                                 Write::Set, "`preset` (as the link does), `multicast`, `unicast`")));
-    t.push_back((integer<int>("fleet.devices", [](Plan& p) -> int& { return p.fleet.devices; }, 1, 100000000,
-                                      "1 .. 100000000", Write::Set, "devices the rounds go to")));
+    // The fleet simulation follows every device: its limit (dpu/Fleet.h) is the plan's.
+    t.push_back((integer<int>("fleet.devices", [](Plan& p) -> int& { return p.fleet.devices; }, 1, kMaxFleetDevices,
+                                      "1 .. 1000000", Write::Set, "devices the rounds go to")));
     t.push_back((number("fleet.availability", [](Plan& p) -> double& { return p.fleet.availability; },
                                 {0, 1, false, true}, "a probability in (0, 1]", Write::Set,
                                 "probability that a device is on in a round")));
     t.push_back((number("fleet.round_period_h", [](Plan& p) -> double& { return p.fleet.roundPeriodHours; },
-                                {0, 1e6, false, true}, "hours in (0, 1000000]", Write::Set,
+                                {kMinRoundPeriodSeconds / 3600, kMaxRoundPeriodSeconds / 3600, true, true},
+                                "hours in [1/3600, 1000000] (a second to a million hours)", Write::Set,
                                 "hours between rounds on the fleet")));
     return t;
 }

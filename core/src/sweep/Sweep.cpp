@@ -152,6 +152,15 @@ std::vector<SweepAxis> readAxes(const json& doc, const std::string& source)
 /// varying fastest, like nested loops in the file's order), each a valid plan, no two alike.
 std::vector<SweepCell> expandCells(const json& basePlan, const std::vector<SweepAxis>& axes, const std::string& source)
 {
+    // A base named by its fields ("fashion-mlp-k0.01") names each cell by its own fields
+    // ("fashion-mlp-k0.003"): the name a plan, a chart title and a CSV row show.
+    bool automaticName = false;
+    try {
+        const Plan base = parsePlan(compact(basePlan), "base");
+        automaticName = base.name == automaticPlanName(base);
+    } catch (const Error&) {
+        // A base that is no plan alone (an axis completes it): each cell is checked below.
+    }
     std::vector<SweepCell> cells;
     std::vector<size_t> index(axes.size(), 0);
     std::map<std::string, std::string> ids; // id -> first cell's axis values, to report duplicates
@@ -170,7 +179,11 @@ std::vector<SweepCell> expandCells(const json& basePlan, const std::vector<Sweep
         } catch (const Error& e) {
             throw Error(source + ": the cell " + label + " is not a valid plan: " + e.what());
         }
+        // The id is the cell's content as given (the base's name): sweeps started before cells
+        // were renamed keep their cells' folders.
         cell.id = sweepCellId(cell.plan);
+        if (automaticName)
+            cell.plan.name = automaticPlanName(cell.plan);
         auto [it, fresh] = ids.emplace(cell.id, label);
         if (!fresh)
             throw Error(source + ": the cells " + it->second + " and " + label +

@@ -268,7 +268,14 @@ private Q_SLOTS:
         QVERIFY(first.cancelled);
         QCOMPARE(first.records.size(), size_t(3)); // the unit in flight is dropped, not half-kept
         dpu::RunObserver quiet;
-        const auto resumed = dpu::Runner(smallPlan(), {dir.path().toStdString(), true}).run(quiet);
+        // Another plan is refused and leaves the run alone; the same plan renamed (a sweep cell
+        // named by its own k since) resumes: a name is a label, not part of the experiment.
+        dpu::Plan other = smallPlan();
+        other.k *= 2;
+        DPU_EXPECT_THROW_MESSAGE(dpu::Error, dpu::Runner(other, {dir.path().toStdString(), true}).run(quiet), "plan differs");
+        dpu::Plan renamed = smallPlan();
+        renamed.name += "-renamed";
+        const auto resumed = dpu::Runner(renamed, {dir.path().toStdString(), true}).run(quiet);
         QVERIFY(!resumed.cancelled);
         compareWithReference(resumed.records);
     }

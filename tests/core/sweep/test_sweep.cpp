@@ -158,6 +158,31 @@ private Q_SLOTS:
             QCOMPARE(again.cells[i].id, s.cells[i].id);
     }
 
+    /// A base named by its fields ("fashion-mlp-k0.01") names each cell by its own k or budget
+    /// (a k = 0.003 cell was "fashion-mlp-k0.01" in its plan, the charts and the CSV); a chosen
+    /// name stays; the ids are those of the cells as the axes make them.
+    void cellsOfAnAutomaticNameFollowTheirFields()
+    {
+        const dpu::Sweep s = dpu::parseSweep(
+            R"({"base": {"name": "fashion-mlp-k0.01", "split": {"rounds": 2}, "k": 0.01},
+                "axes": {"k": [0.003, 0.01], "budget.bytes_per_round": [0, 10416]}})", "auto.json");
+        QCOMPARE(s.cells.size(), size_t(4));
+        QCOMPARE(s.cells[0].plan.name, std::string("fashion-mlp-k0.003"));
+        QCOMPARE(s.cells[1].plan.name, std::string("fashion-mlp-10416B")); // a budget: no k in the name
+        QCOMPARE(s.cells[2].plan.name, std::string("fashion-mlp-k0.01"));
+        for (const dpu::SweepCell& c : s.cells) {
+            dpu::Plan asGiven = c.plan;
+            asGiven.name = "fashion-mlp-k0.01";
+            QCOMPARE(c.id, dpu::sweepCellId(asGiven));
+        }
+        const dpu::Sweep chosen = dpu::parseSweep(
+            R"({"base": {"name": "field-trial", "split": {"rounds": 2}}, "axes": {"k": [0.003, 0.01]}})", "chosen.json");
+        for (const dpu::SweepCell& c : chosen.cells)
+            QCOMPARE(c.plan.name, std::string("field-trial"));
+        // The form's rule is core's: the default plan is named by it.
+        QCOMPARE(dpu::automaticPlanName(dpu::defaultPlan()), dpu::defaultPlan().name);
+    }
+
     void baseMayBeAFileBesideTheSweep()
     {
         QTemporaryDir dir;
