@@ -51,6 +51,15 @@ private Q_SLOTS:
 
     /// The table's time is one device's session for a round on the given link (the plan
     /// form's per-device row), duty cycle included; without a link it says so.
+    /// Energies keep to a few digits in the report's narrow columns: "26.63 MJ", not "26627.50 kJ".
+    void energiesTakeTheirUnit()
+    {
+        QCOMPARE(dpu::ui::Units::joules(0.5), QStringLiteral("500.0 mJ"));
+        QCOMPARE(dpu::ui::Units::joules(19.51), QStringLiteral("19.51 J"));
+        QCOMPARE(dpu::ui::Units::joules(1620), QStringLiteral("1.62 kJ"));
+        QCOMPARE(dpu::ui::Units::joules(26627500), QStringLiteral("26.63 MJ"));
+    }
+
     void timesAreOneDevicesSessionOnTheLink()
     {
         dpu::RunFolder run;

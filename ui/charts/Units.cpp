@@ -60,7 +60,9 @@ QString Units::joules(double joules)
         return QStringLiteral("%1 mJ").arg(joules * 1e3, 0, 'f', 1);
     if (joules < 1000)
         return QStringLiteral("%1 J").arg(joules, 0, 'f', 2);
-    return QStringLiteral("%1 kJ").arg(joules / 1e3, 0, 'f', 2);
+    if (joules < 1e6)
+        return QStringLiteral("%1 kJ").arg(joules / 1e3, 0, 'f', 2);
+    return QStringLiteral("%1 MJ").arg(joules / 1e6, 0, 'f', 2); // "26627.50 kJ" broke inside a table cell
 }
 
 QString Units::percent(double fraction)

@@ -134,18 +134,26 @@ QString ReportFleetText::table(const ReportFleet& fleet)
     QString h = QStringLiteral("<h2>%1</h2>").arg(tr("Per strategy on the fleet"));
     h += QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\">");
     h += QStringLiteral("<tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th><th>%6</th><th>%7</th><th>%8</th></tr>")
-             .arg(tr("Series"), tr("Versions"), tr("Last version to 90 %"), tr("Energy per device and round"),
+             .arg(tr("Strategy"), tr("Versions"), tr("Last version to 90 %"), tr("Energy per device and round"),
                   tr("Energy per device and year"), upload ? tr("Bytes per device (down, up)") : tr("Bytes per device"),
                   tr("Fleet accuracy"), tr("Server accuracy"));
+    QString runShown; // series come run by run: "dpu · k=0.05", "fu · k=0.05", then the next run's
     for (const ReportFleetSeries& s : fleet.series) {
         const dpu::FleetResult& r = s.result;
+        // The run's part of the name on a row across the table, the strategy in the row: in a
+        // column of its own "dpu · fp32 · deployed=int8" wrapped over five lines.
+        const int dot = s.key.indexOf(QStringLiteral(" · "));
+        const QString strategy = dot < 0 ? s.key : s.key.left(dot), run = dot < 0 ? QString() : s.key.mid(dot + 3);
+        if (!run.isEmpty() && run != runShown)
+            h += QStringLiteral("<tr><td colspan=\"8\" bgcolor=\"#eeeeee\"><b>%1</b></td></tr>").arg(run.toHtmlEscaped());
+        runShown = run;
         // Figures stay on one line: "not reached" is one answer, not two words.
         const auto nb = [](QString text) { return text.replace(QLatin1Char(' '), QStringLiteral("&nbsp;")); };
         const auto cell = [](const QString& html) { return QStringLiteral("<td align=\"right\">%1</td>").arg(html); };
         QString bytes = nb(Units::roundedBytes(r.downloadBytesPerNode));
         if (upload)
             bytes += QStringLiteral("<br/>") + nb(Units::roundedBytes(r.uploadBytesPerNode));
-        h += QStringLiteral("<tr><td>%1</td>").arg(s.key.toHtmlEscaped()) + cell(QString::number(r.timeToShare.size()))
+        h += QStringLiteral("<tr><td>%1</td>").arg(strategy.toHtmlEscaped()) + cell(QString::number(r.timeToShare.size()))
              + cell(nb(Units::span(r.latestTimeToShare[1]))) + cell(nb(Units::joules(r.meanEnergyPerDeviceRound)))
              + cell(nb(Units::joules(r.energyPerDevicePerYear))) + cell(bytes) + cell(nb(Units::percent(r.meanFleetAccuracy)))
              + cell(nb(Units::percent(r.meanServerAccuracy)))
