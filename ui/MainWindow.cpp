@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // MainWindow: wires the panels to the run queue; owns menus, plan files and persisted settings.
 #include "MainWindow.h"
+#include "AppFolders.h"
 #include "AtomicFile.h"
 #include "RecentFiles.h"
 #include "charts/ChartExporter.h"
@@ -58,7 +59,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     results_ = new ResultsPanel;
     queue_ = new RunQueue(this);
     book_ = new RunBook(this);
-    queue_->setOutputRoot(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/runs"));
+    queue_->setOutputRoot(appDataFolder() + QStringLiteral("/runs"));
     sweeps_ = new SweepController(this);
     sweepPanel_ = new SweepPanel(sweeps_);
     results_->tabs()->addTab(sweepPanel_, tr("Sweeps"));

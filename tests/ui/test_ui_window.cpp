@@ -15,6 +15,7 @@
 #include "panels/CostReadout.h"
 #include "panels/PlanPanel.h"
 #include "panels/ResultsPanel.h"
+#include "panels/SweepTargetBox.h"
 #include "workers/RunQueue.h"
 #include <QAction>
 #include <QCheckBox>
@@ -67,6 +68,21 @@ private Q_SLOTS:
     {
         QVERIFY(tmp_.isValid());
         dpu::uitest::isolateSettings(tmp_.filePath(QStringLiteral("settings")));
+    }
+
+    /// Runs and sweeps go to one folder of the program's own, named once (the organisation and
+    /// the application both in the path read "DPU Planner/dpu-planner").
+    void defaultFoldersNameTheProgramOnce()
+    {
+        // As dpu-planner's main names them; settings stay in the scratch folder (isolateSettings' path).
+        const QString organisation = QCoreApplication::organizationName(), application = QCoreApplication::applicationName();
+        QCoreApplication::setOrganizationName(QStringLiteral("DPU Planner"));
+        QCoreApplication::setApplicationName(QStringLiteral("dpu-planner"));
+        const QString runs = MainWindow().runQueue()->outputRoot(), sweeps = dpu::ui::SweepTargetBox::defaultFolder();
+        QCoreApplication::setOrganizationName(organisation);
+        QCoreApplication::setApplicationName(application);
+        QVERIFY2(runs.endsWith(QStringLiteral("/dpu-planner/runs")) && !runs.contains(QStringLiteral("DPU Planner")), qPrintable(runs));
+        QCOMPARE(QFileInfo(sweeps).dir().absolutePath(), QFileInfo(runs).dir().absolutePath());
     }
 
     void costReadoutShowsBytesForK()

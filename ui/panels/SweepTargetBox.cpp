@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // SweepTargetBox: the destination of "Queue k sweep" and its settings, remembered between sessions.
 #include "panels/SweepTargetBox.h"
+#include "AppFolders.h"
 #include <QComboBox>
 #include <QFormLayout>
 #include <QLineEdit>
@@ -103,7 +104,7 @@ SweepTargetBox::SweepTargetBox(QWidget* parent) : QWidget(parent)
 
 QString SweepTargetBox::defaultFolder()
 {
-    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/sweeps");
+    return appDataFolder() + QStringLiteral("/sweeps");
 }
 
 void SweepTargetBox::updateVisibility()
