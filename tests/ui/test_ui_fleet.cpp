@@ -89,6 +89,9 @@ private Q_SLOTS:
 
     void emptyBookSaysWhy()
     {
+        // Before anything simulated (the tab as a new window shows it): the hint, not an empty page.
+        const FleetPanel fresh;
+        QVERIFY2(fresh.statusText().contains(QStringLiteral("No finished run")), qPrintable(fresh.statusText()));
         RunBook book;
         FleetPanel panel;
         panel.setRunBook(&book);

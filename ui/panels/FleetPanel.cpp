@@ -36,6 +36,7 @@ FleetPanel::FleetPanel(QWidget* parent) : QWidget(parent)
     status_->setObjectName(QStringLiteral("fleetStatus"));
     status_->setWordWrap(true);
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    status_->setText(noRunsHint()); // before any run: what the tab needs, not an empty page
     auto* left = new QWidget(this);
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
@@ -199,6 +200,12 @@ QString FleetPanel::keyOf(const FleetSeries& series) const
     return book_->seriesKey(series.runId, series.strategy, run->plan.seeds.front(), false);
 }
 
+QString FleetPanel::noRunsHint()
+{
+    return tr("No finished run on screen. Open finished runs (File › Open Run…) or queue one: each strategy "
+              "appears here when its run ends.");
+}
+
 void FleetPanel::show(const FleetAnswer& answer)
 {
     shown_ = answer;
@@ -222,8 +229,7 @@ void FleetPanel::show(const FleetAnswer& answer)
     if (!answer.error.empty()) {
         status_->setText(tr("<b>The fleet cannot be simulated:</b> %1").arg(QString::fromStdString(answer.error).toHtmlEscaped()));
     } else if (keys_.isEmpty()) {
-        status_->setText(tr("No finished run on screen. Open finished runs (File › Open Run…) or queue one: each strategy "
-                            "appears here when its run ends."));
+        status_->setText(noRunsHint());
     } else {
         QString text = tr("%n series on %1 devices, a round every %2.", nullptr, static_cast<int>(keys_.size()))
                            .arg(inputs_->settings().devices)

@@ -68,6 +68,8 @@ Q_SIGNALS:
     void updated();
 
 private:
+    /// What the tab says while no finished run is on screen (and at the start).
+    static QString noRunsHint();
     /// The charts, the spread's choice and the table, in splitters.
     QWidget* buildOutputs();
     void startWorker();
