@@ -118,6 +118,12 @@ private Q_SLOTS:
         // k = 1 costs exactly a full round.
         panel->findChild<QDoubleSpinBox*>(QStringLiteral("k"))->setValue(1.0);
         QCOMPARE(cost->bytesPerRound(), cost->fullBytesPerRound());
+        // k = 1e-7 changes no weight of the MLP's 668,672: said, not priced silently.
+        panel->findChild<QDoubleSpinBox*>(QStringLiteral("k"))->setValue(1e-7);
+        QVERIFY2(cost->bytesText().contains(QStringLiteral("no weight changes")), qPrintable(cost->bytesText()));
+        // An invalid k (the field marks it) shows no figure, and no basis beside none.
+        cost->setK(0);
+        QCOMPARE(cost->bytesText(), QStringLiteral("–"));
     }
 
     /// An INT8 or sparse plan: the bytes are priced as the run prices them (8-bit codes; positions

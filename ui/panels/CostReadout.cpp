@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // CostReadout: one round's cost as the user edits k (DESIGN.md "Communication cost"), calibrated by finished runs where the plan's family ran.
 #include "panels/CostReadout.h"
+#include "dpu/Cost.h"
 #include "charts/Units.h"
 #include "dpu/FleetSettings.h"
 #include "dpu/Links.h"
@@ -130,6 +131,14 @@ void CostReadout::refresh()
     for (QLabel* l : {bytes_, ratio_})
         l->setToolTip(why);
     const double bytes = bytesPerRound();
+    if (!(k_ > 0 && k_ <= 1)) { // the field says what is wrong; no figure, and no "calibrated" beside none
+        bytes_->setText(QStringLiteral("–"));
+        ratio_->setText(QStringLiteral("–"));
+        bytes_->setToolTip(tr("k must be a ratio in (0, 1]"));
+        refreshLink(0);
+        Q_EMIT changed();
+        return;
+    }
     if (bytes <= 0) {
         bytes_->setText(QStringLiteral("–"));
         ratio_->setText(QStringLiteral("–"));
@@ -151,6 +160,9 @@ void CostReadout::refresh()
     }
     if (estimate_.cappedByBudget)
         basis = tr("budget");
+    else if (model_.partialWeights > 0 && dpu::updatedCount(model_.partialWeights, k_) == 0)
+        // k x I rounds to no weight at all: a round of DPU would ship its biases and nothing else.
+        basis = tr("no weight changes: k × %L1 weights rounds to 0").arg(model_.partialWeights);
     const double full = fullBytesPerRound();
     bytes_->setText(basis.isEmpty() ? formatBytes(bytes) : QStringLiteral("%1 · %2").arg(formatBytes(bytes), basis));
     if (plan_.deployed == dpu::DeployedForm::Fp32) {
