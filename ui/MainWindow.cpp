@@ -255,6 +255,8 @@ bool MainWindow::openPlan(const QString& path, QString* error)
     if (!recovered.problems.empty())
         statusBar()->showMessage(tr("%n field(s) of %1 could not be used: marked in the form, Run waits until they are fixed",
                                     nullptr, int(recovered.problems.size())).arg(QFileInfo(path).fileName()));
+    else // replaces a bad file's message, which spoke of a plan no longer shown
+        statusBar()->showMessage(tr("Opened %1").arg(QFileInfo(path).fileName()), 5000);
     // A built-in preset (":/plans/...") is a template: Save asks where to put the copy.
     const bool preset = path.startsWith(QLatin1Char(':'));
     if (preset)

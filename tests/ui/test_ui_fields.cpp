@@ -22,6 +22,7 @@
 #include <QTemporaryDir>
 #include <QSpinBox>
 #include <QStandardItemModel>
+#include <QStatusBar>
 #include <QtTest/QtTest>
 
 using dpu::ui::MainWindow;
@@ -310,6 +311,16 @@ private Q_SLOTS:
         expectRefused(w, QStringLiteral("k"), QStringLiteral("expected a ratio in (0, 1], found -0.5"));
         p->setK(0.02);
         expectFine(w, QStringLiteral("k"));
+
+        // A whole number out of range: the field shows it too, not the default the plan kept.
+        QVERIFY(w.openPlan(withValue(QStringLiteral("rounds.json"), QStringLiteral("split"), QStringLiteral("rounds"), -5), &error));
+        QCOMPARE(p->findChild<QSpinBox*>(QStringLiteral("splitRounds"))->value(), -5);
+        expectRefused(w, QStringLiteral("split.rounds"), QStringLiteral("found -5"));
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("errors")), qPrintable(w.statusBar()->currentMessage()));
+        // A good file opened next: the bad one's message leaves the status bar.
+        QVERIFY(w.openPlan(withValue(QStringLiteral("good.json"), QStringLiteral("k"), {}, 0.02), &error));
+        QCOMPARE(w.statusBar()->currentMessage(), QStringLiteral("Opened good.json"));
+        expectFine(w, QStringLiteral("split.rounds"));
 
         // A huge number: the field is marked with the range it must lie in.
         QVERIFY(w.openPlan(withValue(QStringLiteral("huge.json"), QStringLiteral("split"), QStringLiteral("rounds"), 1e300), &error));

@@ -19,6 +19,7 @@
 #include <QRegularExpression>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <algorithm>
 #include <cmath>
 
 namespace dpu::ui {
@@ -50,8 +51,12 @@ void PlanPanel::showFileValues(const QJsonObject& file)
         const QSignalBlocker block(field); // not an edit: the file's problem stays marked
         if (auto* d = qobject_cast<QDoubleSpinBox*>(field); d && x >= d->minimum() && x <= d->maximum())
             d->setValue(x);
-        else if (auto* i = qobject_cast<QSpinBox*>(field); i && x == std::floor(x) && x >= i->minimum() && x <= i->maximum())
+        else if (auto* i = qobject_cast<QSpinBox*>(field); i && x == std::floor(x) && std::abs(x) <= 1e9) {
+            // Beside its refusal the field shows the file's number ("rounds -5"), not the default
+            // the plan kept: its range widens to hold it, as k's does; the mark says what is allowed.
+            i->setRange(std::min(i->minimum(), static_cast<int>(x)), std::max(i->maximum(), static_cast<int>(x)));
             i->setValue(static_cast<int>(x));
+        }
     }
     validate();
 }
