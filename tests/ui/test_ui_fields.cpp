@@ -22,6 +22,7 @@
 #include <QTemporaryDir>
 #include <QSpinBox>
 #include <QStandardItemModel>
+#include <QJsonArray>
 #include <QStatusBar>
 #include <QtTest/QtTest>
 
@@ -321,6 +322,14 @@ private Q_SLOTS:
         QVERIFY(w.openPlan(withValue(QStringLiteral("good.json"), QStringLiteral("k"), {}, 0.02), &error));
         QCOMPARE(w.statusBar()->currentMessage(), QStringLiteral("Opened good.json"));
         expectFine(w, QStringLiteral("split.rounds"));
+
+        // A strategy the engine does not know beside one it knows: the known one ticked, not the default's.
+        QVERIFY(w.openPlan(withValue(QStringLiteral("unknown.json"), QStringLiteral("strategies"), {},
+                                     QJsonArray{QStringLiteral("dpu"), QStringLiteral("foo")}), &error));
+        expectRefused(w, QStringLiteral("strategies"), QStringLiteral("foo"));
+        QVERIFY(p->findChild<QCheckBox*>(QStringLiteral("strategy_dpu"))->isChecked());
+        QVERIFY(!p->findChild<QCheckBox*>(QStringLiteral("strategy_fu"))->isChecked());
+        QVERIFY(!p->findChild<QCheckBox*>(QStringLiteral("strategy_rpu"))->isChecked());
 
         // A huge number: the field is marked with the range it must lie in.
         QVERIFY(w.openPlan(withValue(QStringLiteral("huge.json"), QStringLiteral("split"), QStringLiteral("rounds"), 1e300), &error));

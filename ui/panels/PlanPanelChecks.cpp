@@ -12,6 +12,7 @@
 #include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QGroupBox>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QLabel>
@@ -41,6 +42,16 @@ void PlanPanel::showFileValues(const QJsonObject& file)
 {
     const QStringList paths = fileProblems_.keys();
     for (const QString& path : paths) {
+        if (fieldFor(path) == strategiesBox_ && file.value(QStringLiteral("strategies")).isArray()) {
+            // The file's list with a name the engine does not know: its known names ticked, not
+            // the default's (an unknown "foo" beside "dpu" left dpu, fu and rpu ticked).
+            const QJsonArray listed = file.value(QStringLiteral("strategies")).toArray();
+            for (auto it = strategies_.begin(); it != strategies_.end(); ++it) {
+                const QSignalBlocker block(it.value());
+                it.value()->setChecked(listed.contains(QJsonValue(it.key())));
+            }
+            continue;
+        }
         QJsonValue v = file;
         for (const QString& key : path.split(QLatin1Char('.')))
             v = v.toObject().value(key);
