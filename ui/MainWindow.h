@@ -77,6 +77,8 @@ public:
     /// page when the Fleet tab has a finished simulation of them (FleetPanel::reportFleet()).
     bool exportReport(const QString& path, QString* error = nullptr) const;
     QAction* reopenRunsAction() const { return reopenRunsAct_; }
+    /// File › Recent Runs: each entry the folder's name and what its run is.
+    const RecentFiles* recentRuns() const { return recentRuns_; }
     QAction* exportReportAction() const { return exportReportAct_; }
     /// A first start on a screen smaller than 1440x900: the application shows the window
     /// maximised (a window manager's title bar and panels pushed a resized one off the screen).

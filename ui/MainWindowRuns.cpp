@@ -44,6 +44,17 @@ void MainWindow::buildRunMenus(QMenu* file)
     open->setStatusTip(tr("Show finished runs again: a run folder, or a folder holding several (a k sweep)"));
     QMenu* recent = file->addMenu(tr("R&ecent Runs"));
     recentRuns_ = new RecentFiles(recent, this, QStringLiteral("recentRuns"));
+    // Run folders are named by date and plan alike: each entry says what its run is.
+    recentRuns_->setDescriber([](const QString& folder) {
+        try {
+            const std::string dir = folder.toStdString();
+            if (dpu::isRunFolder(dir))
+                return QString::fromStdString(dpu::describeRunFolder(dir));
+            return tr("%n run(s)", nullptr, static_cast<int>(dpu::findRunFolders(dir).size()));
+        } catch (const dpu::Error&) {
+            return tr("not readable now");
+        }
+    });
     connect(recentRuns_, &RecentFiles::openRequested, this, [this](const QString& folder) {
         QStringList errors;
         if (openRuns({folder}, &errors) == 0)

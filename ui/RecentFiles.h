@@ -3,6 +3,7 @@
 #pragma once
 #include <QObject>
 #include <QStringList>
+#include <functional>
 
 class QMenu;
 
@@ -16,6 +17,11 @@ public:
     /// Moves path to the top of the list (at most kMax entries) and saves the list.
     void add(const QString& path);
     QStringList files() const { return files_; }
+    /// Says what each entry is beside its name ("run-3 — dpu, fu · k=0.01 · q4 · …"): run
+    /// folders all look alike by name. Returns "" where it cannot tell (the name stands alone).
+    void setDescriber(std::function<QString(const QString& path)> describe);
+    /// The menu's entries as shown (accelerator markers removed).
+    QStringList entryTexts() const;
 
 Q_SIGNALS:
     void openRequested(const QString& path);
@@ -26,6 +32,7 @@ private:
     QMenu* menu_;
     QString key_;
     QStringList files_;
+    std::function<QString(const QString&)> describe_;
 };
 
 } // namespace dpu::ui

@@ -2,6 +2,7 @@
 // Runs outlive the window: finished run folders reopen into every view and export, on request and on
 // start; the frontier keeps other plans apart; the PDF report, from the window and from dpu-cli, with and without a fleet page.
 #include "MainWindow.h"
+#include "RecentFiles.h"
 #include "TestSupport.h"
 #include "UiTestSupport.h"
 #include "CliProcess.h"
@@ -268,6 +269,11 @@ private Q_SLOTS:
             QCOMPARE(w.openRunFolders().size(), 3);
             QCOMPARE(w.resultsPanel()->roundsModel()->rowCount(), 8 + 6);
             QCOMPARE(QSettings().value(QStringLiteral("recentRuns")).toStringList().size(), 3);
+            // Each entry says what its run is, not only its folder's name.
+            const QStringList entries = w.recentRuns()->entryTexts();
+            QCOMPARE(entries.size(), 3);
+            for (const QString& e : entries)
+                QVERIFY2(e.contains(QStringLiteral(" — dpu, fu · k=0.")) && e.contains(QStringLiteral("rounds")), qPrintable(e));
             w.reopenRunsAction()->setChecked(false);
             QVERIFY(w.close());
         }

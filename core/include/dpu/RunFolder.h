@@ -50,6 +50,12 @@ std::vector<std::string> findRunFolders(const std::string& dir);
 /// number) or a corrupt run.json.
 RunFolder loadRunFolder(const std::string& dir);
 
+/// What the run in `dir` is, in a line for lists that offer runs by folder (Recent Runs): its
+/// strategies, k (or its byte budget), the value coding, the deployed form when not fp32, the
+/// rounds, when it started and, unless it finished, its state: "dpu, fu · k=0.01 · q4 · 10 rounds
+/// · 2026-12-04 21:16". Reads plan.json and run.json only. Throws Error naming the file.
+std::string describeRunFolder(const std::string& dir);
+
 /// Reads dir/results.jsonl alone (same errors as loadRunFolder).
 std::vector<RoundRecord> loadRunRecords(const std::string& dir);
 

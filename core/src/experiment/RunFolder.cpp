@@ -3,6 +3,7 @@
 #include "dpu/RunFolder.h"
 #include "util/JsonErrorText.h"
 #include "dpu/Error.h"
+#include "dpu/PlanEnums.h"
 #include "dpu/Runner.h"
 #include "util/AtomicFile.h"
 #include <nlohmann/json.hpp>
@@ -128,6 +129,39 @@ RunFolder loadRunFolder(const std::string& dir)
         run.status = runStatusFromJson(readWholeFile(statusPath), statusPath);
     run.hasBundles = fs::is_directory(joinPath(dir, "bundles"), ec);
     return run;
+}
+
+std::string describeRunFolder(const std::string& dir)
+{
+    const std::string planPath = joinPath(dir, "plan.json");
+    std::error_code ec;
+    if (!fs::exists(planPath, ec))
+        throw Error(planPath + ": missing; a run folder holds plan.json, results.jsonl and bundles/");
+    const Plan plan = parsePlan(readWholeFile(planPath), planPath);
+    std::string out;
+    for (const std::string& s : plan.strategies)
+        out += (out.empty() ? "" : ", ") + s;
+    std::ostringstream k;
+    k << plan.k;
+    if (plan.budget.bytesPerRound > 0)
+        out += " · " + std::to_string(plan.budget.bytesPerRound) + " B per round";
+    else if (plan.budget.bytesTotal > 0)
+        out += " · " + std::to_string(plan.budget.bytesTotal) + " B in all";
+    else
+        out += " · k=" + k.str();
+    out += " · " + nameOf(plan.bundle.values);
+    if (plan.deployed != DeployedForm::Fp32)
+        out += " · deployed " + nameOf(plan.deployed);
+    out += " · " + std::to_string(plan.split.rounds) + " rounds";
+    const std::string statusPath = joinPath(dir, "run.json");
+    if (fs::exists(statusPath, ec)) {
+        const RunStatus status = runStatusFromJson(readWholeFile(statusPath), statusPath);
+        if (status.started.size() >= 16) // "2026-12-04T21:16:04Z" as "2026-12-04 21:16"
+            out += " · " + status.started.substr(0, 10) + " " + status.started.substr(11, 5);
+        if (!status.state.empty() && status.state != "finished")
+            out += " · " + status.state;
+    }
+    return out;
 }
 
 std::string runStatusToJson(const RunStatus& s)
