@@ -119,7 +119,7 @@ private Q_SLOTS:
         // Rounds 2..5 and two to drain; the fleet after each round (its end, day r - 1), the
         // server from each release (day 0 on) to the last round's end.
         QLineSeries* fleet = panel.accuracyChart()->series(QStringLiteral("dpu · k=0.01"));
-        QLineSeries* server = panel.accuracyChart()->series(QStringLiteral("dpu · k=0.01 · server"));
+        QLineSeries* server = panel.accuracyChart()->series(QStringLiteral("server · dpu · k=0.01"));
         QCOMPARE(fleet->count(), 6);
         QCOMPARE(server->count(), 7);
         QCOMPARE(fleet->at(0), QPointF(1, 70));
@@ -311,7 +311,7 @@ private Q_SLOTS:
         QVERIFY(r.rounds[0].applyEnergyMean > 0); // the processor's apply is charged
         // The fleet misses a round the server deployed: it lags the server there.
         QLineSeries* fleet = panel.accuracyChart()->series(QStringLiteral("dpu"));
-        QLineSeries* server = panel.accuracyChart()->series(QStringLiteral("dpu · server"));
+        QLineSeries* server = panel.accuracyChart()->series(QStringLiteral("server · dpu"));
         QVERIFY(fleet && server);
         bool lags = false;
         for (int i = 0; i < fleet->count(); ++i)

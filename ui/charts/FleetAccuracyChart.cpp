@@ -20,7 +20,9 @@ FleetAccuracyChart::FleetAccuracyChart(QWidget* parent) : ChartView(tr("Fleet ac
 
 QString FleetAccuracyChart::serverKey(const QString& key)
 {
-    return key + tr(" · server");
+    // "server" first: a legend that must elide its entries cuts their ends, and "dpu · fp32 ·
+    // deployed=int8 · server" then read the same as the fleet's own "dpu · fp32 · deploy…".
+    return tr("server · ") + key;
 }
 
 void FleetAccuracyChart::addResult(const QString& key, const dpu::FleetResult& result, double periodSeconds)

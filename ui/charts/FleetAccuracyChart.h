@@ -13,7 +13,7 @@ class FleetAccuracyChart : public ChartView {
 public:
     explicit FleetAccuracyChart(QWidget* parent = nullptr);
 
-    /// The name of the server's series beside the fleet's series `key` ("dpu · server").
+    /// The name of the server's series beside the fleet's series `key` ("server · dpu").
     static QString serverKey(const QString& key);
     /// Draws one strategy's simulation: the fleet's mean accuracy after each round (at the
     /// round's end, `period` seconds after its start) as series `key`, and the server's (the

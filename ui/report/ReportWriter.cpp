@@ -124,7 +124,7 @@ void paintFleetPages(QPdfWriter& writer, QPainter& painter, const ReportFleet& f
 {
     const qreal width = writer.width(), height = writer.height(), gap = 12;
     const double period = fleet.config.roundPeriodSeconds;
-    // The fleet's series names are long ("dpu · k=0.05 · server") and its spread charts small:
+    // The fleet's series names are long ("server · dpu · k=0.05") and its spread charts small:
     // laid out a quarter larger, legends and titles keep their whole text.
     constexpr qreal layoutScale = 1.25;
     writer.newPage();
