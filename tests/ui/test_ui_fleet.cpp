@@ -27,6 +27,7 @@
 #include <QPushButton>
 #include <QLegend>
 #include <QLegendMarker>
+#include <QLabel>
 #include <QtTest/QtTest>
 #include <cmath>
 
@@ -89,9 +90,15 @@ private Q_SLOTS:
 
     void emptyBookSaysWhy()
     {
-        // Before anything simulated (the tab as a new window shows it): the hint, not an empty page.
-        const FleetPanel fresh;
+        // Before anything simulated, the tab at its size in a 1366x768 window: the hint in sight
+        // (it was below the inputs, scrolled out of view: an empty page).
+        FleetPanel fresh;
+        fresh.resize(870, 540);
+        fresh.setVisible(true); // FleetPanel::show() shows a simulation's answer
+        QVERIFY(QTest::qWaitForWindowExposed(&fresh));
         QVERIFY2(fresh.statusText().contains(QStringLiteral("No finished run")), qPrintable(fresh.statusText()));
+        const auto* hint = fresh.findChild<QLabel*>(QStringLiteral("fleetStatus"));
+        QVERIFY(hint && !hint->visibleRegion().isEmpty());
         RunBook book;
         FleetPanel panel;
         panel.setRunBook(&book);

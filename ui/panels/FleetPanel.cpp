@@ -36,7 +36,6 @@ FleetPanel::FleetPanel(QWidget* parent) : QWidget(parent)
     status_->setObjectName(QStringLiteral("fleetStatus"));
     status_->setWordWrap(true);
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    status_->setText(noRunsHint()); // before any run: what the tab needs, not an empty page
     auto* left = new QWidget(this);
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
@@ -47,7 +46,6 @@ FleetPanel::FleetPanel(QWidget* parent) : QWidget(parent)
                             "loss, delivery, devices, availability, round period); the policy and processor stay"));
     connect(usePlan_, &QPushButton::clicked, this, &FleetPanel::usePlanFleet);
     leftLayout->addWidget(usePlan_);
-    leftLayout->addWidget(status_);
     leftLayout->addStretch(1);
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(left);
@@ -99,9 +97,16 @@ QWidget* FleetPanel::buildOutputs()
     charts->setStretchFactor(0, 3); // the accuracy chart carries a legend of every series
     charts->setStretchFactor(1, 2);
     charts->setSizes({600, 400});
+    // What the tab says (no runs yet, why it cannot simulate, how many series) above the table,
+    // in sight: below the inputs it was scrolled out of view at 1366x768.
+    auto* below = new QWidget(this);
+    auto* belowLayout = new QVBoxLayout(below);
+    belowLayout->setContentsMargins(4, 2, 0, 0);
+    belowLayout->addWidget(status_);
+    belowLayout->addWidget(table_, 1);
     auto* right = new QSplitter(Qt::Vertical, this);
     right->addWidget(charts);
-    right->addWidget(table_);
+    right->addWidget(below);
     right->setStretchFactor(0, 3);
     right->setStretchFactor(1, 1);
     return right;
