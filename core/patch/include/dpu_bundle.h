@@ -16,8 +16,10 @@ extern "C" {
 
 /* ---- Format constants (docs/bundle-format.md, "Layout") ---- */
 #define DPU_BUNDLE_MAGIC "DPUB"
-#define DPU_BUNDLE_FORMAT_VERSION 5u  /* newest format; the writer emits 5 only when a tensor is I8 */
-#define DPU_BUNDLE_FORMAT_CQ 4u       /* the format of cq sections; the writer emits 4 for them without I8 */
+#define DPU_BUNDLE_FORMAT_VERSION 5u  /* newest format; the writer emits 5 only for an I8 tensor or NONZERO */
+#define DPU_BUNDLE_FORMAT_CQ 4u       /* the format of cq sections; the writer emits 4 for them without I8/NONZERO */
+#define DPU_BUNDLE_FORMAT_NONZERO 5u  /* the format the writer gives sparse sections with NONZERO (decoders
+                                         accept the flag in format-3 and -4 bundles written before) */
 #define DPU_BUNDLE_FORMAT_MIN 3u      /* oldest format still decoded (3: no coding cq, bit 6 reserved) */
 #define DPU_BUNDLE_PREAMBLE_SIZE 16u
 #define DPU_BUNDLE_SIGNATURE_SIZE 64u
@@ -133,8 +135,10 @@ dpu_status dpu_apply_init(dpu_apply_ctx *ctx);
 
 /** Checks the whole bundle without writing: preamble, manifest digest, signature (when a key is
  *  given), version/compatibility/rollback, every table field and bound, the sections digest,
- *  then the device file's size and SHA-256 (delta bundles). Payload bits are parsed only after
- *  all of these passed. Returns DPU_OK or the first error (context then terminal). */
+ *  then the device file's size and SHA-256 (delta bundles), then that the produced header's
+ *  "dpu.update_version" is the bundle's update version (DPU_E_UPDATE_VERSION). Payload bits are
+ *  parsed only after all of these passed. Returns DPU_OK or the first error (context then
+ *  terminal), in the order of docs/bundle-format.md section 5. */
 dpu_status dpu_bundle_verify(dpu_apply_ctx *ctx, const dpu_apply_io *io, const dpu_apply_options *opt);
 
 /** Verifies (as dpu_bundle_verify, unless already verified with this context) and then streams

@@ -52,6 +52,7 @@ typedef enum dpu_status {
     DPU_E_TARGET_HASH,     /* the produced file does not match the bundle's target hash */
     DPU_E_CQ_MODEL,        /* cq section header: form, flags, count limits, row length or step */
     DPU_E_ARITH,           /* an arithmetic-coded stream starts impossibly or runs past its section */
+    DPU_E_UPDATE_VERSION,  /* the produced header's dpu.update_version is not the manifest's update version */
     DPU_E_STATUS_COUNT
 } dpu_status;
 

@@ -16,9 +16,11 @@ static dpu_status read_header(dpu_apply_state *ctx, const dpu_apply_io *io, cons
     ctx->pooled_mask = dpu_bits_get(b, 8);
     if (b->error)
         return dpu_fail(ctx, DPU_E_SECTION_SIZE, "dense stream header", index);
-    if ((ctx->pooled_mask & ~(0xfu | DPU_SPARSE_DIRECT)) != 0 ||
-        (!(ctx->pooled_mask & DPU_SPARSE_DIRECT) && ctx->info.kind != DPU_KIND_DELTA))
-        return dpu_fail(ctx, DPU_E_PLANES, "dense stream flags (XOR needs a base)", index);
+    /* two faults, two texts: a delta may XOR, so "XOR needs a base" must not name an unknown bit */
+    if ((ctx->pooled_mask & ~(0xfu | DPU_SPARSE_DIRECT)) != 0)
+        return dpu_fail(ctx, DPU_E_PLANES, "dense stream flags: unknown bits", index);
+    if (!(ctx->pooled_mask & DPU_SPARSE_DIRECT) && ctx->info.kind != DPU_KIND_DELTA)
+        return dpu_fail(ctx, DPU_E_PLANES, "dense stream flags: XOR words without a base", index);
     for (p = 0; p < 4; ++p) {
         if (!(ctx->pooled_mask >> p & 1u))
             continue;

@@ -84,23 +84,82 @@ dpu_status dpu_apply_last_error(const dpu_apply_ctx *c, dpu_apply_error *out)
     return s;
 }
 
-/* Hashes bundle bytes [off, off + len) into ctx->sha (len already bounds-checked). */
-static dpu_status hash_range(dpu_apply_state *ctx, const dpu_apply_io *io, dpu_read_fn rd, void *user,
-                             uint64_t off, uint64_t len, int is_bundle)
+/* The produced header's "dpu.update_version" (docs/bundle-format.md sections 1 and 5). A device
+ * takes its current version, for the rollback check of the next bundle, from the file this one
+ * produces: a file naming another version than the manifest would lift or lower that check. The
+ * entry is found by its bytes, never by parsing JSON: the key with its quotes and colon, then a
+ * decimal number and a closing quote; version_byte reads one byte of the header. */
+#define VERSION_KEY "\"dpu.update_version\":\""
+#define VERSION_KEY_LEN (sizeof VERSION_KEY - 1u)
+#define VERSION_KEY_QUOTE2 20u /* key bytes up to and with its second quote */
+static const char version_key[] = VERSION_KEY;
+
+typedef struct version_scan {
+    unsigned matched; /* key bytes matched so far */
+    int in_value;     /* after the key: reading digits up to the closing quote */
+    unsigned digits;
+    uint64_t value;
+    unsigned found;   /* occurrences of the key */
+    int bad;          /* a value that is not the shortest decimal of a u64 */
+} version_scan;
+
+static void version_byte(version_scan *v, uint8_t c)
+{
+    if (v->in_value) {
+        const unsigned d = (unsigned)c - (unsigned)'0';
+        if (c == '"') {
+            v->in_value = 0;
+            v->bad |= v->digits == 0;
+            v->matched = 1; /* the closing quote may open another key: every occurrence counts */
+        } else if (d > 9u || (v->digits > 0 && v->value == 0) || v->value > UINT64_MAX / 10u ||
+                   (v->value == UINT64_MAX / 10u && d > UINT64_MAX % 10u)) {
+            v->in_value = 0; /* not a digit, a leading zero, or past 2^64 - 1 */
+            v->bad = 1;
+        } else {
+            v->value = v->value * 10u + d;
+            ++v->digits;
+        }
+        return;
+    }
+    if ((uint8_t)version_key[v->matched] == c) {
+        if (++v->matched == VERSION_KEY_LEN) {
+            v->matched = 0;
+            v->in_value = 1;
+            v->digits = 0;
+            v->value = 0;
+            ++v->found;
+        }
+        return;
+    }
+    /* A mismatch: the longest key prefix that ends here, as KMP's failure function gives it for
+     * this key. Its only quotes are bytes 0, 19 and 21, so that prefix is a lone quote, or, after
+     * the second quote, that quote and a 'd' (the second quote may open another key). */
+    v->matched = v->matched == VERSION_KEY_QUOTE2 && c == 'd' ? 2u : c == '"' ? 1u : 0u;
+}
+
+/* Hashes bytes [off, off + len) of the bundle (is_bundle) or of the base file into ctx->sha, or
+ * feeds them to `scan` when it is not NULL (lengths already bounds-checked). */
+static dpu_status read_range(dpu_apply_state *ctx, const dpu_apply_io *io, int is_bundle, uint64_t off,
+                             uint64_t len, version_scan *scan)
 {
     while (len > 0) {
         const size_t n = len < sizeof ctx->buf ? (size_t)len : sizeof ctx->buf;
+        size_t i;
         if (is_bundle)
             ctx->read_at = off;
-        if (rd(user, off, ctx->buf, n) != 0)
+        if ((is_bundle ? io->read_bundle(io->bundle_user, off, ctx->buf, n)
+                       : io->read_base(io->base_user, off, ctx->buf, n)) != 0)
             return dpu_fail(ctx, DPU_E_READ, is_bundle ? "bundle read" : "device file read", DPU_NO_TENSOR);
         if (is_bundle)
             ctx->consumed += n;
-        dpu_sha256_update(&ctx->sha, ctx->buf, n);
+        if (scan == NULL)
+            dpu_sha256_update(&ctx->sha, ctx->buf, n);
+        else
+            for (i = 0; i < n; ++i)
+                version_byte(scan, ctx->buf[i]);
         off += n;
         len -= n;
     }
-    (void)io;
     return DPU_OK;
 }
 
@@ -150,8 +209,7 @@ static dpu_status check_envelope(dpu_apply_state *ctx, const dpu_apply_io *io, c
     if (ctx->sections_start > io->bundle_size)
         return dpu_fail(ctx, DPU_E_TRUNCATED, "manifest, digest or signature", DPU_NO_TENSOR);
     dpu_sha256_init(&ctx->sha);
-    if ((s = hash_range(ctx, io, io->read_bundle, io->bundle_user, 0,
-                        DPU_BUNDLE_PREAMBLE_SIZE + ctx->manifest_size, 1)) != DPU_OK)
+    if ((s = read_range(ctx, io, 1, 0, DPU_BUNDLE_PREAMBLE_SIZE + ctx->manifest_size, NULL)) != DPU_OK)
         return s;
     dpu_sha256_final(&ctx->sha, digest);
     if ((s = dpu_read_bundle(ctx, io, DPU_BUNDLE_PREAMBLE_SIZE + ctx->manifest_size,
@@ -268,7 +326,7 @@ static dpu_status digest_section(dpu_apply_state *ctx, const dpu_apply_io *io, u
     uint8_t digest[DPU_SHA256_SIZE];
     dpu_status s;
     dpu_sha256_init(&ctx->sha);
-    if ((s = hash_range(ctx, io, io->read_bundle, io->bundle_user, off, len, 1)) != DPU_OK)
+    if ((s = read_range(ctx, io, 1, off, len, NULL)) != DPU_OK)
         return s;
     dpu_sha256_final(&ctx->sha, digest);
     dpu_sha256_update(&ctx->root, digest, sizeof digest);
@@ -332,11 +390,35 @@ static dpu_status check_base(dpu_apply_state *ctx, const dpu_apply_io *io)
     if (io->base_size != ctx->info.base_size)
         return dpu_fail(ctx, DPU_E_BASE_SIZE, "device file size", DPU_NO_TENSOR);
     dpu_sha256_init(&ctx->sha);
-    if ((s = hash_range(ctx, io, io->read_base, io->base_user, 0, io->base_size, 0)) != DPU_OK)
+    if ((s = read_range(ctx, io, 0, 0, io->base_size, NULL)) != DPU_OK)
         return s;
     dpu_sha256_final(&ctx->sha, digest);
     if (!dpu_bytes_equal(digest, ctx->info.base_sha256, DPU_SHA256_SIZE))
         return dpu_fail(ctx, DPU_E_BASE_HASH, "device file SHA-256", DPU_NO_TENSOR);
+    return DPU_OK;
+}
+
+/* Step 6 (step 7 of docs/bundle-format.md section 5): the produced header names the manifest's
+ * update version (version_byte above). The header is section H (form 0) or base prefix, literal
+ * and base range (form 1: the base file is the verified one by now, read as the apply reads it). */
+static dpu_status check_update_version(dpu_apply_state *ctx, const dpu_apply_io *io)
+{
+    version_scan v;
+    dpu_status s;
+    memset(&v, 0, sizeof v);
+    if (ctx->header_form == DPU_HEADER_VERBATIM)
+        s = read_range(ctx, io, 1, ctx->header_sec_offset, ctx->header_sec_len, &v);
+    else if ((s = read_range(ctx, io, 0, 0, ctx->header_prefix, &v)) == DPU_OK &&
+             (s = read_range(ctx, io, 1, ctx->header_sec_offset + DPU_HEADER_EDIT_FIELDS,
+                             ctx->header_sec_len - DPU_HEADER_EDIT_FIELDS, &v)) == DPU_OK)
+        s = read_range(ctx, io, 0, ctx->header_tail_src, ctx->header_tail, &v);
+    if (s != DPU_OK)
+        return s;
+    ctx->read_at = ctx->header_sec_offset; /* a refusal points at section H */
+    if (v.found != 1 || v.bad || v.in_value)
+        return dpu_fail(ctx, DPU_E_UPDATE_VERSION, "no single decimal dpu.update_version", DPU_NO_TENSOR);
+    if (v.value != ctx->info.update_version)
+        return dpu_fail(ctx, DPU_E_UPDATE_VERSION, "dpu.update_version of the produced header", DPU_NO_TENSOR);
     return DPU_OK;
 }
 
@@ -355,7 +437,7 @@ dpu_status dpu_bundle_verify(dpu_apply_ctx *c, const dpu_apply_io *io, const dpu
         return dpu_fail(ctx, DPU_E_ARGUMENT, "io/options", DPU_NO_TENSOR);
     if ((s = check_envelope(ctx, io, opt)) != DPU_OK || (s = check_fixed(ctx, io, opt)) != DPU_OK ||
         (s = check_table(ctx, io)) != DPU_OK || (s = check_header(ctx, io)) != DPU_OK ||
-        (s = check_base(ctx, io)) != DPU_OK)
+        (s = check_base(ctx, io)) != DPU_OK || (s = check_update_version(ctx, io)) != DPU_OK)
         return s;
     ctx->verified = 1;
     return DPU_OK;

@@ -50,6 +50,7 @@ static const char *const messages[DPU_E_STATUS_COUNT] = {
     "produced file does not match the bundle's target SHA-256",
     "context-coded (cq) section header invalid: form, flags, count limits, row length or step",
     "arithmetic-coded stream starts with an impossible code or runs past its section",
+    "the produced file's dpu.update_version is not the bundle's update version",
 };
 
 const char *dpu_status_message(dpu_status s)

@@ -289,6 +289,34 @@ Planned planQuantisedDense(const BundleInput& in, const std::vector<TensorData>&
     return p;
 }
 
+// Whether a planned sparse section counts its gaps among the source's nonzeros (section 4's
+// flags byte, after the u64 count and the Rice parameter; cq sections have no such flag).
+bool usesNonzero(const Planned& p)
+{
+    return (p.mode == DPU_MODE_SPARSE || p.mode == DPU_MODE_INIT_SPARSE) && p.coding != DPU_CODING_CQ &&
+           p.section.size() >= 10 && (p.section[9] & DPU_SPARSE_NONZERO) != 0;
+}
+
+// The lowest format that has every feature the bundle uses: 3; 4 with a cq section; 5 with an I8
+// tensor or a NONZERO section. A device whose decoder predates a feature then refuses the bundle
+// by its version (DPU_E_FORMAT_VERSION: unsupported) before reading any of it, instead of meeting
+// the feature inside a section (NONZERO came after the first format-4 decoders, which refuse it
+// as an unknown plane bit, DPU_E_PLANES: corruption, as far as they can tell). Every other bundle
+// keeps the format, and the bytes, that older writers gave it.
+unsigned formatOf(const BundleInput& in, const std::vector<Planned>& plan)
+{
+    unsigned version = DPU_BUNDLE_FORMAT_MIN;
+    for (size_t i = 0; i < plan.size(); ++i) {
+        if (in.target[i].dtype == DType::I8)
+            version = std::max(version, DPU_BUNDLE_FORMAT_VERSION);
+        if (usesNonzero(plan[i]))
+            version = std::max(version, DPU_BUNDLE_FORMAT_NONZERO);
+        if (plan[i].coding == DPU_CODING_CQ)
+            version = std::max(version, DPU_BUNDLE_FORMAT_CQ);
+    }
+    return version;
+}
+
 } // namespace
 
 std::vector<float> BundleWriter::initialValues(const TensorData& t, const InitSpec& spec, uint64_t seed)
@@ -329,15 +357,7 @@ BundleOutput BundleWriter::write(const BundleInput& in)
     }
     if (in.kind != Kind::Full)
         poolDenseTensors(in, base, plan, out.stats);
-    // The oldest format that holds the bundle, so that devices with an older decoder keep working
-    // for every bundle they can read: 3, 4 with a cq section, 5 with an I8 tensor.
-    unsigned version = DPU_BUNDLE_FORMAT_MIN;
-    for (const Planned& p : plan)
-        if (p.coding == DPU_CODING_CQ)
-            version = DPU_BUNDLE_FORMAT_CQ;
-    for (const TensorData& t : in.target)
-        if (t.dtype == DType::I8)
-            version = DPU_BUNDLE_FORMAT_VERSION;
+    const unsigned version = formatOf(in, plan);
 
     const auto meta = SafetensorsFile::deviceMetadata(in.model, in.compat, in.updateVersion);
     out.targetFile = SafetensorsFile::write(out.applied, meta);

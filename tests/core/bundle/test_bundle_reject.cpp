@@ -248,6 +248,93 @@ private Q_SLOTS:
         }
     }
 
+    /// The shared dense stream's flags byte has two faults with their own text: a bit that is no
+    /// plane and not DIRECT, and XOR words outside a delta. A delta may XOR, so an unknown bit in
+    /// a delta's stream must not read "XOR needs a base".
+    void denseStreamFlagFaultsNamed()
+    {
+        std::vector<TensorData> bn = withNormLayers({"w", {8, 4}, {}}, 8);
+        std::mt19937 rng(9);
+        fillNormal(bn, rng, 0.05f);
+        const auto masks = randomMasks(bn, 0.1, 10);
+        const auto base = deviceFile(bn, 1);
+        for (Kind kind : {Kind::Delta, Kind::ReinitDelta}) {
+            BundleInput in = deltaInput(base, perturbed(bn, 11), masks, ValueCoding::Fp32, 2);
+            if (kind == Kind::ReinitDelta)
+                makeReinit(in, bn, 3);
+            const BundleOutput out = BundleWriter::write(in);
+            const std::vector<uint8_t> devBase = kind == Kind::Delta ? base : std::vector<uint8_t>{};
+            const uint64_t flags = sectionSpans(out.bytes).at(2).first; // entry 1, bn0, carries the stream
+            QCOMPARE(bool(out.bytes[flags] & DPU_SPARSE_DIRECT), kind == Kind::ReinitDelta);
+            for (unsigned bit : {0x20u, 0x40u, 0x80u}) {
+                std::vector<uint8_t> b = out.bytes;
+                b[flags] ^= uint8_t(bit);
+                reseal(b);
+                const auto r = BundleApplier::apply(b, devBase, {});
+                QCOMPARE(r.status, int(DPU_E_PLANES));
+                QVERIFY2(r.message.find("unknown bits") != std::string::npos &&
+                             r.message.find("XOR") == std::string::npos &&
+                             r.message.find("(tensor 1)") != std::string::npos,
+                         r.message.c_str());
+            }
+            if (kind == Kind::ReinitDelta) { // DIRECT cleared: XOR words with no base to XOR with
+                std::vector<uint8_t> b = out.bytes;
+                b[flags] ^= uint8_t(DPU_SPARSE_DIRECT);
+                reseal(b);
+                const auto r = BundleApplier::apply(b, devBase, {});
+                QCOMPARE(r.status, int(DPU_E_PLANES));
+                QVERIFY2(r.message.find("XOR words without a base") != std::string::npos, r.message.c_str());
+            }
+        }
+    }
+
+    /// The produced file's "dpu.update_version" must be the manifest's update version: a device
+    /// reads its current version (the rollback check of the next bundle) from that file. A bundle
+    /// whose manifest names another version, resealed, is refused by name before anything is
+    /// written, with section H verbatim (reinit+delta) and as an edit of the base header (delta);
+    /// so is a header whose entry is missing or no decimal number.
+    void updateVersionOfTheProducedFileChecked()
+    {
+        for (Kind kind : {Kind::Delta, Kind::ReinitDelta}) {
+            const Fixture f = smallBundle(ValueCoding::Fp32, {}, kind);
+            const std::vector<uint8_t> base = kind == Kind::Delta ? f.base : std::vector<uint8_t>{};
+            QCOMPARE(le(f.out.bytes, 16 + 116, 4),
+                     uint64_t(kind == Kind::Delta ? DPU_HEADER_BASE_EDIT : DPU_HEADER_VERBATIM));
+            QCOMPARE(le(f.out.bytes, 16 + 8, 8), uint64_t(2));
+            BundleApplier::Options o;
+            o.currentVersion = 1;
+            QCOMPARE(BundleApplier::apply(f.out.bytes, base, o).status, 0);
+            for (uint64_t v : {uint64_t(3), uint64_t(20), uint64_t(1) << 40, ~uint64_t(0)}) {
+                std::vector<uint8_t> b = f.out.bytes;
+                for (int k = 0; k < 8; ++k)
+                    b[16 + 8 + size_t(k)] = uint8_t(v >> (8 * k));
+                reseal(b);
+                const auto r = BundleApplier::apply(b, base, o);
+                QCOMPARE(r.status, int(DPU_E_UPDATE_VERSION));
+                QVERIFY2(r.message.find("dpu.update_version of the produced header") != std::string::npos,
+                         r.message.c_str());
+                QVERIFY(r.file.empty());
+            }
+        }
+        // Section H verbatim, its metadata entry changed at equal length.
+        const Fixture f = smallBundle(ValueCoding::Fp32, {}, Kind::ReinitDelta);
+        const std::string key = "\"dpu.update_version\":\"2\"";
+        const auto at = std::search(f.out.bytes.begin(), f.out.bytes.end(), key.begin(), key.end());
+        QVERIFY(at != f.out.bytes.end());
+        const size_t digit = size_t(at - f.out.bytes.begin()) + key.size() - 2;
+        const std::pair<size_t, char> edits[] = {{digit, '3'},       // another version
+                                                 {digit, 'x'},       // no decimal number
+                                                 {digit - 4, 'N'}};  // "dpu.update_versioN": no entry
+        for (const auto& [pos, c] : edits) {
+            std::vector<uint8_t> b = f.out.bytes;
+            b[pos] = uint8_t(c);
+            reseal(b);
+            const auto r = BundleApplier::apply(b, {}, {});
+            QCOMPARE(r.status, int(DPU_E_UPDATE_VERSION));
+            QVERIFY2(r.message.find("dpu.update_version") != std::string::npos, r.message.c_str());
+        }
+    }
+
     void hostileVarintsNamed()
     {
         // Hand-made table entries, resealed: each is refused with its own status.

@@ -390,6 +390,17 @@ private Q_SLOTS:
             const auto r = BundleApplier::apply(out.bytes, base, o);
             QVERIFY2(r.status == 0, r.message.c_str());
             QVERIFY(r.file == out.targetFile);
+            // NONZERO came after format 4's first decoders: the writer labels the bundle 5, so that
+            // they refuse it as unsupported (DPU_E_FORMAT_VERSION) rather than as a bad section;
+            // format-3 and -4 bundles with NONZERO, as writers made them before, still apply.
+            QCOMPARE(int(out.bytes[4]), int(DPU_BUNDLE_FORMAT_NONZERO));
+            for (uint8_t older : {uint8_t(3), uint8_t(4)}) {
+                std::vector<uint8_t> relabelled = out.bytes;
+                relabelled[4] = older;
+                reseal(relabelled);
+                const auto ro = BundleApplier::apply(relabelled, base, o);
+                QVERIFY2(ro.status == 0 && ro.file == out.targetFile, ro.message.c_str());
+            }
             for (size_t t = 0; t < old.size(); ++t)
                 for (size_t i = 0; i < old[t].values.size(); ++i)
                     if (!masks[t].empty() && old[t].values[i] == 0.0f)
@@ -406,6 +417,7 @@ private Q_SLOTS:
         const BundleOutput plain =
             BundleWriter::write(deltaInput(base, roundLike(old, touching, 9), touching, ValueCoding::Fp32, 2));
         QVERIFY(BundleInspector::inspect(plain.bytes, &base).find("among the nonzeros") == std::string::npos);
+        QCOMPARE(int(plain.bytes[4]), 3); // without NONZERO (or cq, or I8): format 3, as before
         BundleApplier::Options o;
         o.currentVersion = 1;
         QCOMPARE(BundleApplier::apply(plain.bytes, base, o).status, 0);
