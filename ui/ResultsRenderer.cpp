@@ -7,6 +7,7 @@
 #include "charts/LayerChart.h"
 #include "dpu/Error.h"
 #include "dpu/RunFolder.h"
+#include "dpu/StrategyId.h"
 #include <QDir>
 #include <set>
 #include <vector>
@@ -42,7 +43,7 @@ bool ResultsRenderer::render(const QString& folder, QStringList* written, QStrin
             key += QStringLiteral(" s%1").arg(r.seed);
         accuracy.addRecord(key, r);
         bytes.addRecord(key, r);
-        if (r.strategy != "fu" && r.deployed)
+        if (!dpu::isBaseline(r.strategy) && r.deployed)
             lastPartial = &r;
     }
     layers.showRecord(lastPartial ? *lastPartial : records.back());

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // ArgList: options and flags taken once each; numbers read only through the command's NumberOption table.
 #include "ArgList.h"
-#include <stdexcept>
+#include "dpu/InternalCheck.h"
 #include <utility>
 
 namespace dpu::cli {
@@ -43,14 +43,14 @@ const NumberOption& ArgList::described(const std::string& name, NumberKind kind)
     for (const NumberOption& o : numbers_)
         if (o.name == name) {
             // A whole-number option read as real (or the reverse) would skip or add the whole check.
-            if (o.kind != kind)
-                throw std::logic_error("internal error: dpu-cli reads " + name + " as a "
-                                       + (kind == NumberKind::Integer ? "whole" : "real") + " number, its table says otherwise");
+            DPU_INTERNAL_CHECK(o.kind == kind, "dpu-cli reads " + name + " as a "
+                                                   + (kind == NumberKind::Integer ? "whole" : "real")
+                                                   + " number, its table says otherwise");
             return o;
         }
     // Every number goes through the table, so that the checks and the tests that walk it see it.
-    throw std::logic_error("internal error: dpu-cli reads " + name + " as a number but this command's table "
-                           "(app/cli/CommandNumbers.cpp) does not describe it");
+    DPU_UNREACHABLE("dpu-cli reads " + name + " as a number but this command's table (app/cli/CommandNumbers.cpp) "
+                    "does not describe it");
 }
 
 std::optional<double> ArgList::real(const std::string& name)

@@ -23,7 +23,7 @@ public:
     /// A real option's value, nullopt when the option is absent. A value given is read through its
     /// NumberOption (parseNumber): a bad one is a UsageError naming the option, never "not given".
     /// Reading an option its command's table lacks, or a whole-number one as real, throws
-    /// std::logic_error (an internal error: add it to CommandNumbers.cpp).
+    /// dpu::InternalError (a defect: add it to CommandNumbers.cpp).
     std::optional<double> real(const std::string& name);
     double real(const std::string& name, double fallback);
     /// A whole-number option's value, as real().

@@ -8,6 +8,7 @@
 #include "dpu/Links.h"
 #include "dpu/Recommend.h"
 #include "dpu/RunFolder.h"
+#include "dpu/StrategyId.h"
 #include <nlohmann/json.hpp>
 #include <algorithm>
 #include <cctype>
@@ -139,8 +140,9 @@ void printText(const Recommendation& r, const Budget& budget, const std::string&
 {
     std::printf("budget          %s\n", budgetText.c_str());
     if (r.found) {
+        const bool baseline = isBaseline(r.strategy); // FU has no k, and is its own reference
         std::printf("recommendation  %s%s (%s)\n", r.family.c_str(),
-                    r.strategy == "fu" ? "" : (", k = " + num(r.k)).c_str(),
+                    baseline ? "" : (", k = " + num(r.k)).c_str(),
                     r.measured ? "measured: finished runs' real bundle bytes"
                                : "estimate: calibrated cost model, no finished run fits");
         if (!std::isnan(r.expectedAccuracy))
@@ -156,8 +158,8 @@ void printText(const Recommendation& r, const Budget& budget, const std::string&
         if (model)
             printLinkRound(*model, linkRound(model->link, std::llround(r.bytesPerRound), model->devices, model->target));
         std::printf("plan            strategies %s%s%s%s\n", r.strategy.c_str(),
-                    r.strategy == "fu" ? "" : " (and fu to compare)", valuesText(r.values).c_str(),
-                    r.strategy == "fu" ? "" : (", k " + num(r.k)).c_str());
+                    baseline ? "" : (" (and " + baselineStrategyName() + " to compare)").c_str(),
+                    valuesText(r.values).c_str(), baseline ? "" : (", k " + num(r.k)).c_str());
     } else {
         std::printf("recommendation  none\n");
     }
@@ -175,7 +177,7 @@ void printText(const Recommendation& r, const Budget& budget, const std::string&
             std::snprintf(bytes, sizeof bytes, "%.0f B", f.bytes);
         }
         char where[48] = ""; // FU ignores k
-        if (f.family.substr(0, f.family.find(' ')) != "fu")
+        if (!isBaseline(f.family.substr(0, f.family.find(' ')))) // a family's label starts with its strategy
             std::snprintf(where, sizeof where, " at k = %.4g", f.cheapestK);
         std::printf("%-24s %-5s %-10s %-10s %-14s %.0f B/%s%s\n", f.family.c_str(), f.fits ? "yes" : "no", k, acc, bytes,
                     f.cheapestBytes, scope, where);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // CommandNumbers: each numeric option of each dpu-cli command, its kind and range, chosen from what the engine can do.
 #include "CommandNumbers.h"
-#include <stdexcept>
+#include "dpu/InternalCheck.h"
 
 namespace dpu::cli {
 namespace {
@@ -144,8 +144,7 @@ std::vector<NumberOption> numberOptionsOf(const std::string& command)
             bool known = false;
             for (const NumberOption& seen : out)
                 if (seen.name == o.name) {
-                    if (!sameOption(seen, o))
-                        throw std::logic_error("internal error: dpu-cli " + command + " describes " + o.name + " twice, differently");
+                    DPU_INTERNAL_CHECK(sameOption(seen, o), "dpu-cli " + command + " describes " + o.name + " twice, differently");
                     known = true;
                 }
             if (!known)

@@ -20,7 +20,7 @@ const std::vector<CommandNumbers>& commandNumbers();
 
 /// The numeric options `command` ("cost", "sweep run", "bundle export") may read: those of every
 /// entry whose words start with its words ("report" includes "report --fleet"). Throws
-/// std::logic_error when two entries describe one name differently.
+/// dpu::InternalError when two entries describe one name differently.
 std::vector<NumberOption> numberOptionsOf(const std::string& command);
 
 /// The largest seed or update version the command line takes: 2^53 - 1, the largest whole

@@ -85,7 +85,7 @@ int sweepRunSlurm(const std::string& out, ArgList& args)
 
     const Sweep sweep = loadSweepFile(pos[0]);
     if (const auto record = readSweepBackend(out);
-        record && record->backend == "local" && record->pid && record->host == thisHostName() && processAlive(record->pid))
+        record && record->backend == SweepBackend::Local && record->pid && record->host == thisHostName() && processAlive(record->pid))
         throw Error(out + ": a local sweep (pid " + std::to_string(record->pid) +
                     ") is running in this folder: stop it first (sweep cancel " + out + ")");
     SlurmSweepOptions options;
@@ -141,7 +141,7 @@ int sweepRunSlurm(const std::string& out, ArgList& args)
 void refuseWhileInSlurm(const Sweep& sweep, const std::string& dir)
 {
     const auto record = readSweepBackend(dir);
-    if (!record || record->backend != "slurm")
+    if (!record || record->backend != SweepBackend::Slurm)
         return;
     const auto slurm = systemSlurmCommands();
     const SlurmSweepStatus status = slurmSweepStatus(sweep, dir, *slurm);

@@ -58,10 +58,12 @@ private:
 int sweepRun(ArgList& args)
 {
     const std::string out = args.value("--out");
-    const std::string backend = args.value("--backend", "local");
-    if (backend != "local" && backend != "slurm")
-        throw UsageError("--backend: expected local or slurm, found '" + backend + "'");
-    if (backend == "slurm")
+    // The command line's edge: past it the backend is a SweepBackend, not a word.
+    const std::string given = args.value("--backend", nameOf(SweepBackend::Local));
+    const std::optional<SweepBackend> backend = enumFromString<SweepBackend>(given);
+    if (!backend)
+        throw UsageError("--backend: expected local or slurm, found '" + given + "'");
+    if (*backend == SweepBackend::Slurm)
         return sweepRunSlurm(out, args);
     const std::optional<int64_t> jobs = args.integer("--jobs"); // nullopt: chosen by where the cells train
     if (out.empty())
@@ -100,7 +102,7 @@ int sweepStatus(ArgList& args)
     // The same reading of the folder, and the same words, as the window's Sweeps tab: a cell a
     // stop ended, or one a stopped sweep never started, is "cancelled" (`sweep run` resumes it).
     const auto record = readSweepBackend(pos[0]);
-    const bool slurm = record && record->backend == "slurm";
+    const bool slurm = record && record->backend == SweepBackend::Slurm;
     const std::unique_ptr<SlurmCommands> commands = slurm ? systemSlurmCommands() : nullptr;
     const SweepFolderStatus st = readSweepFolderStatus(pos[0], commands.get());
     if (!st.queueRead)
@@ -130,7 +132,7 @@ int sweepCancel(ArgList& args)
     const std::string dir = pos[0];
     const Sweep sweep = loadSweepFile((fs::path(dir) / "sweep.json").string());
     const auto record = readSweepBackend(dir);
-    if (record && record->backend == "slurm")
+    if (record && record->backend == SweepBackend::Slurm)
         return sweepCancelSlurm(sweep, dir);
     const bool here = record && record->host == thisHostName();
     if (!record || record->pid == 0 || (here && !processAlive(record->pid))) {

@@ -2,6 +2,7 @@
 // dpu-cli: headless command line over the engine (run plans, list models, compute costs).
 #include "CliCommands.h"
 #include "dpu/Error.h"
+#include "dpu/InternalCheck.h"
 #include "dpu/Process.h"
 #include "dpu/Version.h"
 #include <algorithm>
@@ -9,6 +10,13 @@
 #include <exception>
 #include <string>
 #include <vector>
+
+namespace {
+
+/// The exit status of a defect (sysexits.h's EX_SOFTWARE): 1 is a user's error, 2 a usage error.
+constexpr int kInternalErrorStatus = 70;
+
+} // namespace
 
 int main(int argc, char** argv)
 {
@@ -48,8 +56,17 @@ int main(int argc, char** argv)
     } catch (const dpu::cli::UsageError& e) {
         std::fprintf(stderr, "dpu-cli %s: %s (try --help)\n", command.c_str(), e.what());
         return 2;
+    } catch (const dpu::InternalError& e) {
+        // A defect, not the user's mistake: said as such (the message asks to report it), and
+        // with its own status (EX_SOFTWARE) so that scripts and sweep cells tell it apart.
+        std::fprintf(stderr, "dpu-cli %s: %s\n", command.c_str(), dpu::failureText(e).c_str());
+        return kInternalErrorStatus;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "dpu-cli %s: error: %s\n", command.c_str(), e.what());
         return 1;
+    } catch (...) { // nothing in the engine throws this: a defect too, but never an abort
+        std::fprintf(stderr, "dpu-cli %s: internal error: an exception of unknown type (please report it)\n",
+                     command.c_str());
+        return kInternalErrorStatus;
     }
 }

@@ -4,6 +4,7 @@
 #include "CliCommands.h"
 #include "CommandNumbers.h"
 #include "NumberOption.h"
+#include "dpu/Error.h"
 #include <QtTest/QtTest>
 #include <charconv>
 #include <cmath>
@@ -33,7 +34,7 @@ Outcome call(const std::vector<std::string>& words, const std::vector<std::strin
         return {};
     } catch (const dpu::cli::UsageError& e) {
         return {Outcome::Usage, e.what()};
-    } catch (const std::logic_error& e) { // ArgList's internal error: a number read without a description
+    } catch (const std::logic_error& e) { // ArgList's InternalError (a number read without a description), or any defect
         return {Outcome::Internal, e.what()};
     } catch (const std::exception& e) {
         return {Outcome::Other, e.what()};
@@ -170,10 +171,10 @@ private Q_SLOTS:
     void argListRefusesAnUndescribedNumber()
     {
         dpu::cli::ArgList none({"--frobs", "3"});
-        QVERIFY_THROWS_EXCEPTION(std::logic_error, none.real("--frobs"));
-        QVERIFY_THROWS_EXCEPTION(std::logic_error, none.integer("--frobs"));
+        QVERIFY_THROWS_EXCEPTION(dpu::InternalError, none.real("--frobs"));
+        QVERIFY_THROWS_EXCEPTION(dpu::InternalError, none.integer("--frobs"));
         dpu::cli::ArgList cost({"--k", "0.5"}, dpu::cli::numberOptionsOf("cost"));
-        QVERIFY_THROWS_EXCEPTION(std::logic_error, cost.integer("--k")); // a real option read as whole
+        QVERIFY_THROWS_EXCEPTION(dpu::InternalError, cost.integer("--k")); // a real option read as whole
         QCOMPARE(cost.real("--k", 0.01), 0.5);
         QCOMPARE(cost.real("--k", 0.01), 0.01); // taken once
     }

@@ -316,7 +316,7 @@ private Q_SLOTS:
         // A whole number out of range: the field shows it too, not the default the plan kept.
         QVERIFY(w.openPlan(withValue(QStringLiteral("rounds.json"), QStringLiteral("split"), QStringLiteral("rounds"), -5), &error));
         QCOMPARE(p->findChild<QSpinBox*>(QStringLiteral("splitRounds"))->value(), -5);
-        expectRefused(w, QStringLiteral("split.rounds"), QStringLiteral("found -5"));
+        expectRefused(w, QStringLiteral("split.rounds"), QStringLiteral("in rounds.json"));
         QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("errors")), qPrintable(w.statusBar()->currentMessage()));
         // A good file opened next: the bad one's message leaves the status bar.
         QVERIFY(w.openPlan(withValue(QStringLiteral("good.json"), QStringLiteral("k"), {}, 0.02), &error));

@@ -169,7 +169,7 @@ private Q_SLOTS:
         const dpu::SweepFolderStatus& st = w.sweepController()->status();
         QCOMPARE(st.cells.size(), size_t(2));
         QCOMPARE(st.count(dpu::CellView::Done), size_t(2));
-        QCOMPARE(st.backend, std::string("local"));
+        QVERIFY(st.backend == dpu::SweepBackend::Local);
         QVERIFY(!st.active);
         QVERIFY(log.anySeen(dpu::CellView::Running)); // seen live, not only at the end
         QCOMPARE(log.seen.size(), size_t(2));
@@ -351,7 +351,7 @@ private Q_SLOTS:
             QVERIFY2(script.contains(line), line);
         QVERIFY2(script.contains(QFile::encodeName(dpu::test::cliExe())), script.constData());
         const dpu::SweepFolderStatus st = w.sweepController()->status();
-        QCOMPARE(st.backend, std::string("slurm"));
+        QVERIFY(st.backend == dpu::SweepBackend::Slurm);
         QVERIFY(st.active);
         QCOMPARE(st.cells[0].slurmTask, std::string("42_0"));
         QCOMPARE(st.cells[1].view, dpu::CellView::Pending);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // ExportBundlesDialog: pick strategy, seed, rounds and destination; the export runs off the GUI thread.
 #include "dialogs/ExportBundlesDialog.h"
+#include "dpu/StrategyId.h"
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -42,7 +43,7 @@ ExportBundlesDialog::ExportBundlesDialog(QString runDir, std::vector<dpu::RoundR
     const QString last = QSettings().value(QStringLiteral("export/strategy")).toString();
     int preferred = strategy_->findText(last);
     for (int i = 0; i < strategy_->count() && preferred < 0; ++i)
-        if (strategy_->itemText(i) != QLatin1String("fu"))
+        if (!dpu::isBaseline(strategy_->itemText(i).toStdString()))
             preferred = i;
     strategy_->setCurrentIndex(std::max(0, preferred));
     allRounds_ = new QRadioButton(tr("&All deployed rounds into a folder, with the round-0 device file"));

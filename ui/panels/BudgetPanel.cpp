@@ -6,6 +6,7 @@
 #include "panels/CostReadout.h"
 #include "panels/LinkRoundReadout.h"
 #include "panels/SweepTargetBox.h"
+#include "dpu/StrategyId.h"
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -236,7 +237,7 @@ QString BudgetPanel::groupLabel(const dpu::FrontierGroup& g) const
     const dpu::Plan& p = g.plan;
     QStringList ks;
     for (const FrontierPoint& pt : g.points)
-        if (pt.strategy != "fu" && !ks.contains(QString::number(pt.k)))
+        if (!dpu::isBaseline(pt.strategy) && !ks.contains(QString::number(pt.k)))
             ks << QString::number(pt.k);
     const int runs = static_cast<int>(g.runIds.size());
     return tr("%1 on %2, %3 rounds, k = %4 (%5)")
@@ -372,7 +373,7 @@ QString BudgetPanel::expectationText(const std::vector<FrontierPoint>& points) c
     QStringList lines;
     for (const std::string& s : strategies) {
         const QString name = QString::fromStdString(s);
-        if (s == "fu") {
+        if (dpu::isBaseline(s)) {
             // Full updating ignores k: what it costs and reaches is one figure, not a curve.
             for (const FrontierPoint& p : points)
                 if (p.strategy == s && p.familyValues == values) {

@@ -120,10 +120,10 @@ bool PlanPanel::validate()
         if (!errors_.contains(path))
             errors_.insert(path, FieldErrorMarks::reasonOf(e));
     }
-    // What the plan file got wrong stays marked until the field is edited.
+    // What the plan file got wrong stays marked until the field is edited, in the file's words
+    // (naming it) even where the field now shows the file's value and the form's check finds it too.
     for (auto it = fileProblems_.begin(); it != fileProblems_.end(); ++it)
-        if (!errors_.contains(it.key()))
-            errors_.insert(it.key(), it.value());
+        errors_.insert(it.key(), it.value());
     markErrors();
     lastValid_ = isValid();
     if (wasValid != lastValid_)

@@ -5,6 +5,7 @@
 #include "panels/CostReadout.h"
 #include "panels/EnumCombo.h"
 #include "panels/FieldErrorMarks.h"
+#include "dpu/StrategyId.h"
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -300,27 +301,32 @@ void PlanPanel::nameFields()
 
 QString PlanPanel::strategyToolTip(const QString& name)
 {
-    if (name == QLatin1String("fu"))
+    const std::optional<dpu::StrategyId> id = dpu::enumFromString<dpu::StrategyId>(name.toStdString());
+    if (!id)
+        return {};
+    switch (*id) {
+    case dpu::StrategyId::Fu:
         return tr("Full updating: retrain from the seeded random model each round and send every weight");
-    if (name == QLatin1String("dpu"))
+    case dpu::StrategyId::Dpu:
         return tr("Deep Partial Updating: change the k share of weights with the largest combined (global and "
                   "local) contribution, with re-initialisation when the data has more than doubled");
-    if (name == QLatin1String("dpu-noreinit"))
+    case dpu::StrategyId::DpuNoreinit:
         return tr("DPU without re-initialisation: every round starts from the deployed weights");
-    if (name == QLatin1String("dpu-memory"))
+    case dpu::StrategyId::DpuMemory:
         return tr("DPU with server-side memory (error feedback): the server keeps its fully trained model, and "
                   "each round ships the most valuable part of everything the devices still lack");
-    if (name == QLatin1String("gcpu"))
+    case dpu::StrategyId::Gcpu:
         return tr("Global contribution only (λ = 1): the weights that moved most in the full training step");
-    if (name == QLatin1String("gcpu-reinit"))
+    case dpu::StrategyId::GcpuReinit:
         return tr("Global contribution only, with DPU's re-initialisation rule");
-    if (name == QLatin1String("lcpu"))
+    case dpu::StrategyId::Lcpu:
         return tr("Local contribution only (λ = 0): the weights whose steps lowered the loss most");
-    if (name == QLatin1String("rpu"))
+    case dpu::StrategyId::Rpu:
         return tr("Random partial updating: fine-tune a random k share of each layer from the deployed weights");
-    if (name == QLatin1String("pruning"))
+    case dpu::StrategyId::Pruning:
         return tr("Pruning baseline: train from scratch, keep the k share of largest weights, send them and "
                   "their positions");
+    }
     return {};
 }
 

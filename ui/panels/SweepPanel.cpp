@@ -80,10 +80,11 @@ QString SweepPanel::summaryText() const
 void SweepPanel::showStatus(const dpu::SweepFolderStatus& status)
 {
     model_->setStatus(status);
-    table_->setColumnHidden(SweepModel::SlurmTask, status.backend != "slurm"); // "–" on every row otherwise
+    const bool slurm = status.backend == dpu::SweepBackend::Slurm;
+    table_->setColumnHidden(SweepModel::SlurmTask, !slurm); // "–" on every row otherwise
     table_->resizeColumnsToContents();
-    const QString backend = status.backend == "slurm" ? tr("Slurm cluster")
-                            : status.backend == "local" ? tr("this computer") : tr("not run yet");
+    const QString backend = slurm ? tr("Slurm cluster")
+                            : status.backend == dpu::SweepBackend::Local ? tr("this computer") : tr("not run yet");
     folder_->setText(tr("%1 — %2").arg(QDir::toNativeSeparators(QString::fromStdString(status.dir)), backend));
     QString text = QString::fromStdString(status.summary());
     if (status.active)

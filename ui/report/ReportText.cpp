@@ -2,6 +2,7 @@
 // ReportText: HTML for QTextDocument; figures come from the records, the cost model and the frontier in core.
 #include "report/ReportText.h"
 #include "dpu/Cost.h"
+#include "dpu/StrategyId.h"
 #include "charts/Units.h"
 #include <QCoreApplication>
 #include <QDateTime>
@@ -261,15 +262,17 @@ QString ReportText::strategyTable(const std::vector<dpu::RunFolder>& runs, const
         // a long name ("forms-k0.01 · fp32 · deployed=sparse") wrapped over five lines.
         if (runs.size() > 1)
             h += QStringLiteral("<tr><td colspan=\"6\" bgcolor=\"#eeeeee\"><b>%1</b></td></tr>").arg(shortName(run));
-        const bool hasFu = std::find(run.plan.strategies.begin(), run.plan.strategies.end(), "fu") != run.plan.strategies.end();
-        const StrategyFigures fu = hasFu ? figures(run, "fu") : StrategyFigures{};
+        const bool hasFu = std::any_of(run.plan.strategies.begin(), run.plan.strategies.end(),
+                                       [](const std::string& s) { return dpu::isBaseline(s); });
+        const StrategyFigures fu = hasFu ? figures(run, dpu::baselineStrategyName()) : StrategyFigures{};
         for (const std::string& strategy : run.plan.strategies) {
             const StrategyFigures f = figures(run, strategy);
             anyAnalytic = anyAnalytic || f.analytic;
-            const QString diff = !hasFu || strategy == "fu" ? QStringLiteral("–")
-                                                            : QStringLiteral("%1%2 pp")
-                                                                  .arg(f.meanAccuracy >= fu.meanAccuracy ? QStringLiteral("+") : QString())
-                                                                  .arg(100.0 * (f.meanAccuracy - fu.meanAccuracy), 0, 'f', 2);
+            const QString diff = !hasFu || dpu::isBaseline(strategy)
+                                     ? QStringLiteral("–")
+                                     : QStringLiteral("%1%2 pp")
+                                           .arg(f.meanAccuracy >= fu.meanAccuracy ? QStringLiteral("+") : QString())
+                                           .arg(100.0 * (f.meanAccuracy - fu.meanAccuracy), 0, 'f', 2);
             const QString time = sessionTime(options, f.bytesPerRound);
             h += QStringLiteral("<tr><td>%1</td><td align=\"right\">%2</td><td align=\"right\">%3</td>"
                                 "<td align=\"right\">%4</td><td align=\"right\">%5</td><td align=\"right\">%6</td></tr>")

@@ -4,6 +4,7 @@
 #include "AtomicFile.h"
 #include "dpu/Bundles.h"
 #include "dpu/Error.h"
+#include "dpu/InternalCheck.h"
 #include <QFile>
 #include <QLocale>
 
@@ -48,7 +49,7 @@ QString ExportWorker::exportNow(const ExportRequest& r, bool* ok)
     } catch (const dpu::Error& e) {
         return QString::fromStdString(e.what());
     } catch (const std::exception& e) {
-        return tr("Export failed: %1").arg(QString::fromLocal8Bit(e.what()));
+        return tr("Export failed: %1").arg(QString::fromLocal8Bit(dpu::failureText(e).c_str()));
     }
 }
 

@@ -3,6 +3,7 @@
 #include "workers/FleetWorker.h"
 #include "dpu/Error.h"
 #include "dpu/FleetRuns.h"
+#include "dpu/InternalCheck.h"
 #include <QDir>
 #include <QFile>
 #include <exception>
@@ -66,7 +67,7 @@ FleetAnswer FleetWorker::simulateNow(const FleetRequest& request) const
     } catch (const std::exception& e) {
         // LinkError names the field (frameLoss, dutyCycle, groups[0].link...): the tab shows it.
         out.series.clear();
-        out.error = e.what();
+        out.error = dpu::failureText(e);
     }
     return out;
 }

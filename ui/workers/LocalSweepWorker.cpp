@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // LocalSweepWorker: runLocalSweep on its own thread, cancelled through the run-control token.
 #include "workers/LocalSweepWorker.h"
+#include "dpu/InternalCheck.h"
 #include <exception>
 
 namespace dpu::ui {
@@ -17,7 +18,7 @@ void LocalSweepWorker::start()
         const dpu::LocalSweepSummary s = dpu::runLocalSweep(sweep_, options_, *this);
         Q_EMIT finished(static_cast<int>(s.ran), static_cast<int>(s.failed), s.stopped);
     } catch (const std::exception& e) {
-        Q_EMIT failed(QString::fromStdString(e.what()));
+        Q_EMIT failed(QString::fromStdString(dpu::failureText(e)));
     }
 }
 

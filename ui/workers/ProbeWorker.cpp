@@ -2,6 +2,7 @@
 // ProbeWorker: dpu::detectDatasetKind, dpu::probeDataset and dpu::modelFitProblem off the GUI thread.
 #include "workers/ProbeWorker.h"
 #include "dpu/Error.h"
+#include "dpu/InternalCheck.h"
 #include <QStringList>
 #include <exception>
 
@@ -81,7 +82,7 @@ ProbeResult ProbeWorker::probeNow(const ProbeRequest& request)
     } catch (const std::exception& e) {
         // DataError and PlanError name the file or field; anything else still must not escape
         // the worker's event loop.
-        out.error = e.what();
+        out.error = dpu::failureText(e);
         return out;
     }
     return out;

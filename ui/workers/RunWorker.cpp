@@ -2,6 +2,7 @@
 // RunWorker: the engine adapter; observer callbacks run on the worker thread and leave as signals.
 #include "workers/RunWorker.h"
 #include "dpu/Error.h"
+#include "dpu/InternalCheck.h"
 #include <exception>
 
 namespace dpu::ui {
@@ -42,8 +43,9 @@ void RunWorker::start()
         if (!summarySent_) // the engine always reports runFinished; this guards a future change
             Q_EMIT finished(runId_, summary);
     } catch (const std::exception& e) {
-        // dpu::Error and anything else the engine throws: the message names the field or file.
-        Q_EMIT failed(runId_, QString::fromStdString(e.what()));
+        // dpu::Error and anything else the engine throws: the message names the field or file
+        // (an InternalError's says it is a defect to report).
+        Q_EMIT failed(runId_, QString::fromStdString(dpu::failureText(e)));
     } catch (...) {
         Q_EMIT failed(runId_, QStringLiteral("unknown error in the engine"));
     }

@@ -2,6 +2,7 @@
 // SweepController: one sweep folder on screen, its run (local thread or Slurm), its watch and its cancel.
 #include "workers/SweepController.h"
 #include "dpu/Error.h"
+#include "dpu/InternalCheck.h"
 #include "dpu/LocalSweep.h"
 #include "dpu/SlurmSweep.h"
 #include "workers/LocalSweepWorker.h"
@@ -188,12 +189,12 @@ bool SweepController::resume(int jobs, QString* error)
     dpu::Sweep sweep;
     try {
         sweep = dpu::loadSweepFile(QDir(dir_).filePath(QStringLiteral("sweep.json")).toStdString());
-    } catch (const dpu::Error& e) {
+    } catch (const std::exception& e) { // dpu::Error names the file; a defect must not escape the slot
         if (error)
-            *error = QString::fromStdString(e.what());
+            *error = QString::fromStdString(dpu::failureText(e));
         return false;
     }
-    if (status_.backend == "slurm")
+    if (status_.backend == dpu::SweepBackend::Slurm)
         return startSlurm(sweep, dir_, sweep.slurm, error);
     return startLocal(sweep, dir_, jobs, error);
 }
@@ -276,7 +277,7 @@ void SweepController::onStatus(const dpu::SweepFolderStatus& status)
     if (QString::fromStdString(status.dir) == dir_) {
         status_ = status;
         readable_ = true;
-        const int interval = status.backend == "slurm" ? slurmMs_ : localMs_;
+        const int interval = status.backend == dpu::SweepBackend::Slurm ? slurmMs_ : localMs_;
         if (timer_.interval() != interval)
             timer_.setInterval(interval);
         watchCells(status);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // SweepFolderWorker: the core's sweep-folder calls, one at a time on a worker thread.
 #include "workers/SweepFolderWorker.h"
+#include "dpu/InternalCheck.h"
 #include <exception>
 
 namespace dpu::ui {
@@ -15,7 +16,7 @@ void SweepFolderWorker::read(const QString& dir)
     try {
         Q_EMIT statusRead(dpu::readSweepFolderStatus(dir.toStdString(), slurm_.get()));
     } catch (const std::exception& e) {
-        Q_EMIT readFailed(dir, QString::fromStdString(e.what()));
+        Q_EMIT readFailed(dir, QString::fromStdString(dpu::failureText(e)));
     }
 }
 
@@ -30,7 +31,7 @@ void SweepFolderWorker::submit(const dpu::Sweep& sweep, const dpu::SlurmSweepOpt
             text += tr(" · job array %1").arg(QString::fromStdString(job));
         Q_EMIT submitted(dir, text);
     } catch (const std::exception& e) {
-        Q_EMIT failed(dir, QString::fromStdString(e.what()));
+        Q_EMIT failed(dir, QString::fromStdString(dpu::failureText(e)));
     }
 }
 
@@ -39,7 +40,7 @@ void SweepFolderWorker::cancel(const QString& dir)
     try {
         Q_EMIT cancelled(dir, QString::fromStdString(dpu::cancelSweepFolder(dir.toStdString(), slurm_.get())));
     } catch (const std::exception& e) {
-        Q_EMIT failed(dir, QString::fromStdString(e.what()));
+        Q_EMIT failed(dir, QString::fromStdString(dpu::failureText(e)));
     }
 }
 

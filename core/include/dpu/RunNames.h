@@ -13,8 +13,8 @@ namespace dpu {
 /// " · ", k first and the coding next. The plan's name, how it ran (device, threads) and its
 /// strategies never count: a series already names its strategy. Runs whose texts would be
 /// equal (the same plan run twice) get their label added ("run 2", or the label alone when
-/// nothing differs). One run alone gets an empty text. Throws std::invalid_argument when the
-/// two lists differ in length.
+/// nothing differs). One run alone gets an empty text. Throws InternalError (the caller's
+/// defect) when the two lists differ in length.
 std::vector<std::string> runDistinctions(const std::vector<Plan>& plans, const std::vector<std::string>& labels);
 
 } // namespace dpu

@@ -1,11 +1,19 @@
 // SPDX-License-Identifier: MIT
 // What a sweep folder records about the backend running it, and the cancel request both backends obey.
 #pragma once
+#include "dpu/PlanEnums.h"
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace dpu {
+
+/// Which backend runs a sweep's cells: processes on this computer, or Slurm job arrays.
+enum class SweepBackend { Local, Slurm };
+
+/// Their names in backend.json and in `dpu-cli sweep run --backend` ("local", "slurm"), spelled
+/// once (SweepControl.cpp) in the plan enums' form, so nameOf() and enumFromString() read them.
+template <> const std::vector<EnumName<SweepBackend>>& enumNames<SweepBackend>();
 
 /// One `sbatch` of the Slurm backend: its job id and the cells of its array, task i = cells[i].
 struct SlurmSubmission {
@@ -17,7 +25,7 @@ struct SlurmSubmission {
 
 /// DIR/backend.json: which backend ran the sweep last and how to reach what it started.
 struct SweepBackendRecord {
-    std::string backend;                   ///< "local" or "slurm"
+    SweepBackend backend = SweepBackend::Local; ///< "backend": which one ran the sweep last
     std::string host;                      ///< local: the machine running the sweep process
     long pid = 0;                          ///< local: the sweep process (0 once it ended)
     bool stopped = false;                  ///< local: that process ended on a stop request, so

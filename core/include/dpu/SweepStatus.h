@@ -2,6 +2,8 @@
 // A sweep folder at a glance, whichever backend runs it: each cell's state for `sweep status` and the window.
 #pragma once
 #include "dpu/Sweep.h"
+#include "dpu/SweepControl.h"
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,7 +31,7 @@ struct SweepCellStatus {
 /// A sweep folder read once.
 struct SweepFolderStatus {
     std::string dir;
-    std::string backend;     ///< "local", "slurm", or "" (never run: no backend.json)
+    std::optional<SweepBackend> backend; ///< nullopt: never run (no backend.json)
     bool active = false;     ///< local: the sweep process lives on this host; slurm: a task is queued or running
     std::string host;        ///< local: where the sweep process runs (another host: `active` is unknown, false)
     std::vector<SweepCellStatus> cells; ///< in the sweep's cell order

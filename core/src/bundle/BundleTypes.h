@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Plain (torch-free) inputs and outputs of the bundle writer (docs/bundle-format.md).
 #pragma once
+#include "dpu/InternalCheck.h"
 #include "dpu/PlanEnums.h"
 #include <cstdint>
 #include <map>
@@ -28,7 +29,7 @@ inline ValueCoding codingOf(dpu::Coding c)
     case dpu::Coding::Q4: return ValueCoding::Q4;
     case dpu::Coding::Ternary: return ValueCoding::Ternary;
     }
-    return ValueCoding::Fp32; // unreachable: every coding is listed
+    DPU_UNREACHABLE("codingOf: coding " + std::to_string(static_cast<int>(c)) + " is not listed");
 }
 
 /// A tensor's element type in the device file (docs/bundle-format.md 1): F32, or I8 for the int8

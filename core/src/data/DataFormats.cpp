@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The data formats' facts (labels, expected files, where to get them) and the check of a path by names alone.
 #include "dpu/DataFormats.h"
+#include "dpu/InternalCheck.h"
 #include <filesystem>
 
 namespace dpu {
@@ -107,7 +108,7 @@ const DataFormat& dataFormat(DataKind kind)
     for (const DataFormat& f : dataFormats())
         if (f.kind == kind)
             return f;
-    return dataFormats().front(); // unreachable: every kind has its entry
+    DPU_UNREACHABLE("dataFormat: data kind " + std::to_string(static_cast<int>(kind)) + " has no entry");
 }
 
 std::string quickDataCheck(DataKind kind, const std::string& path)

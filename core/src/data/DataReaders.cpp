@@ -2,6 +2,7 @@
 // The data-reader registry, and what several readers share (a path's name, the hold-out's counts, the array read).
 #include "data/DataReaders.h"
 #include "data/ArrayDataset.h"
+#include "dpu/InternalCheck.h"
 #include "dpu/Error.h"
 #include <algorithm>
 #include <cmath>
@@ -25,7 +26,7 @@ const DataReader& dataReader(DataKind kind)
             return *r;
     // Every DataKind has a reader (test_data_readers walks the registry); a value outside the
     // enum can only come from a defect.
-    throw PlanError("dataset.kind", "no reader for kind " + std::to_string(static_cast<int>(kind)));
+    DPU_UNREACHABLE("dataReader: no reader for data kind " + std::to_string(static_cast<int>(kind)));
 }
 
 std::string pathDatasetName(const std::string& path)

@@ -2,6 +2,7 @@
 // .npy parsing: the header is a Python dict literal, read here by a small tokenizer instead of an evaluator.
 #include "data/NpyFormat.h"
 #include "data/FileReader.h"
+#include "dpu/InternalCheck.h"
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -108,7 +109,7 @@ Dtype parseDescr(const std::string& descr, bool& bigEndian, const std::string& w
     if (code[0] == 'u')
         unsupported(" (unsigned integers wider than 8 bits)");
     unsupported("");
-    return Dtype::U8; // unreachable
+    DPU_UNREACHABLE("parseDescr: unsupported() returned"); // it throws DataError
 }
 
 void swapBytes(std::vector<uint8_t>& bytes, int size)

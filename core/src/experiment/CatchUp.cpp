@@ -6,6 +6,7 @@
 #include "bundle/BundleWriter.h"
 #include "bundle/SafetensorsFile.h"
 #include "dpu/Error.h"
+#include "dpu/InternalCheck.h"
 #include "dpu/Plan.h"
 #include "experiment/CatchUpBuilder.h"
 #include "experiment/DeployedChain.h"
@@ -152,11 +153,12 @@ CatchUpResult catchUpOf(const DeployedChain& chain, uint64_t from, uint64_t to, 
     bundle::BundleApplier::Options check;
     check.currentVersion = from;
     const auto applied = bundle::BundleApplier::apply(best.bytes, chain.files[from], check);
-    if (applied.status != 0 || applied.file != chain.files[to])
-        throw Error("catch-up from version " + std::to_string(from) + " to " + std::to_string(to) + " of "
-                    + chain.strategy + ": the device decoder " + (applied.status ? "rejected it: " + applied.message
-                                                                                  : std::string("produced another file"))
-                    + " (an engine defect; nothing was written)");
+    // The writer checks its own bundle with the device's decoder: a mismatch is a defect, not input.
+    DPU_INTERNAL_CHECK(applied.status == 0 && applied.file == chain.files[to],
+                       "catch-up from version " + std::to_string(from) + " to " + std::to_string(to) + " of "
+                           + chain.strategy + ": the device decoder "
+                           + (applied.status ? "rejected it: " + applied.message : std::string("produced another file"))
+                           + "; nothing was written");
     r.bundle = std::move(best.bytes);
     r.deviceSha256 = sha256Hex(applied.file);
     r.catchUpBytes = int64_t(r.bundle.size());

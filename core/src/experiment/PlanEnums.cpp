@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The one table per plan enum: its values' names in plan files, records and forms.
 #include "dpu/PlanEnums.h"
+#include "dpu/StrategyId.h"
 
 namespace dpu {
 
@@ -73,6 +74,17 @@ template <> const std::vector<EnumName<ComputeDevice>>& enumNames<ComputeDevice>
 {
     static const std::vector<EnumName<ComputeDevice>> names{
         {ComputeDevice::Auto, "auto"}, {ComputeDevice::Cpu, "cpu"}, {ComputeDevice::Cuda, "cuda"}};
+    return names;
+}
+
+template <> const std::vector<EnumName<StrategyId>>& enumNames<StrategyId>()
+{
+    // The baseline first, then the paper's method and its variants, then the other baselines.
+    static const std::vector<EnumName<StrategyId>> names{
+        {StrategyId::Fu, "fu"},         {StrategyId::Dpu, "dpu"},   {StrategyId::DpuNoreinit, "dpu-noreinit"},
+        {StrategyId::DpuMemory, "dpu-memory"}, {StrategyId::Gcpu, "gcpu"}, {StrategyId::GcpuReinit, "gcpu-reinit"},
+        {StrategyId::Lcpu, "lcpu"},     {StrategyId::Rpu, "rpu"},   {StrategyId::Pruning, "pruning"},
+    };
     return names;
 }
 

@@ -3,6 +3,7 @@
 #include "dpu/Error.h"
 #include "util/JsonErrorText.h"
 #include "dpu/Plan.h"
+#include "dpu/StrategyId.h"
 #include "experiment/PlanSchema.h"
 #include <algorithm>
 #include <fstream>
@@ -59,7 +60,7 @@ std::vector<std::string> valueCodings()
 
 std::vector<std::string> strategyNames()
 {
-    return {"fu", "dpu", "dpu-noreinit", "dpu-memory", "gcpu", "gcpu-reinit", "lcpu", "rpu", "pruning"};
+    return enumStrings<StrategyId>();
 }
 
 Plan defaultPlan()

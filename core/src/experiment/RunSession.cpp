@@ -8,6 +8,8 @@
 #include "train/Int8Quantiser.h"
 #include "dpu/DatasetSize.h"
 #include "dpu/Error.h"
+#include "dpu/InternalCheck.h"
+#include "dpu/StrategyId.h"
 #include "train/Evaluator.h"
 #include "util/AtomicFile.h"
 #include "util/Rng.h"
@@ -16,7 +18,6 @@
 #include "util/TorchCompat.h"
 #include <chrono>
 #include <filesystem>
-#include <map>
 #include <sstream>
 
 namespace dpu {
@@ -45,16 +46,29 @@ TensorDataset toDevice(const TensorDataset& d, const torch::Device& device)
 /// change when another strategy is added, removed or reordered, or when it runs alone (a
 /// sweep's "strategies" axis splits a plan into cells that way, to share a GPU). The numbers
 /// are the places the fidelity plan's order (fu, dpu, gcpu, rpu) gave, so records made before
-/// with that order stand; a new strategy takes the next free number.
+/// with that order stand; a new strategy takes the next free number (the switch lists every one).
+uint64_t strategyStream(StrategyId id)
+{
+    switch (id) {
+    case StrategyId::Fu: return 1;
+    case StrategyId::Dpu: return 2;
+    case StrategyId::Gcpu: return 3;
+    case StrategyId::Rpu: return 4;
+    case StrategyId::DpuNoreinit: return 5;
+    case StrategyId::DpuMemory: return 6;
+    case StrategyId::GcpuReinit: return 7;
+    case StrategyId::Lcpu: return 8;
+    case StrategyId::Pruning: return 9;
+    }
+    DPU_UNREACHABLE("strategy " + std::to_string(static_cast<int>(id)) + " has no random stream");
+}
+
+/// The stream of a plan's strategy name: validatePlan() admits only strategyNames().
 uint64_t strategyStream(const std::string& name)
 {
-    static const std::map<std::string, uint64_t> streams{
-        {"fu", 1}, {"dpu", 2}, {"gcpu", 3}, {"rpu", 4}, {"dpu-noreinit", 5},
-        {"dpu-memory", 6}, {"gcpu-reinit", 7}, {"lcpu", 8}, {"pruning", 9}};
-    const auto it = streams.find(name);
-    if (it == streams.end()) // validatePlan() admits only strategyNames(): a new one must be added above
-        throw Error("internal: strategy \"" + name + "\" has no random stream");
-    return it->second;
+    const std::optional<StrategyId> id = enumFromString<StrategyId>(name);
+    DPU_INTERNAL_CHECK(id.has_value(), "strategy \"" + name + "\" is not a known strategy");
+    return strategyStream(*id);
 }
 
 /// Whether two plans as planToJson() writes them are the same plan, but perhaps for the name.
@@ -357,12 +371,12 @@ RoundOutput RunSession::trainUnit(size_t seedIndex, int round, size_t s, const T
         const uint64_t baseSeed = deriveSeed(plan_.seeds[seedIndex], 1, 0);
         RoundInput in{*network_, train, split_.validation, randomModel_, plan_.train, 1.0, baseSeed, ctx};
         in.sparsity = plan_.deployed == DeployedForm::Sparse ? plan_.deployedSparsity : 0.0;
-        return createStrategy("fu", plan_)->runRound(in);
+        return createStrategy(baselineStrategy(), plan_)->runRound(in);
     }
     Strategy& strategy = *strategies_[s];
     const StrategyPolicy policy = strategy.policy();
     // With distillation, FU's own unit is the teacher's training: done once for the round.
-    if (plan_.distill.enabled() && strategy.name() == "fu" && policy.start == StartFrom::Seeded
+    if (plan_.distill.enabled() && isBaseline(strategy.name()) && policy.start == StartFrom::Seeded
         && plan_.deployed != DeployedForm::Sparse) {
         RoundOutput out = fuOfRound(seedIndex, round, train, ctx);
         out.weights = cloneWeights(out.weights); // quantiseCandidate() works in place
@@ -421,9 +435,9 @@ const RoundOutput& RunSession::fuOfRound(size_t seedIndex, int round, const Tens
 {
     if (teacherRound_ == round)
         return teacher_;
-    const uint64_t unitSeed = deriveSeed(plan_.seeds[seedIndex], static_cast<uint64_t>(round), strategyStream("fu"));
+    const uint64_t unitSeed = deriveSeed(plan_.seeds[seedIndex], static_cast<uint64_t>(round), strategyStream(baselineStrategy()));
     const RoundInput in{*network_, train, split_.validation, randomModel_, plan_.train, 1.0, unitSeed, ctx};
-    teacher_ = createStrategy("fu", plan_)->runRound(in); // dense: a sparse plan's FU prunes afterwards
+    teacher_ = createStrategy(baselineStrategy(), plan_)->runRound(in); // dense: a sparse plan's FU prunes afterwards
     teacherRound_ = round;
     teacherTargets_ = DistillTargets{};
     return teacher_;

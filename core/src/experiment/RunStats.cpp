@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Per-strategy run figures: means over rounds per seed, then over seeds; FU of the same seed as reference.
 #include "dpu/RunStats.h"
+#include "dpu/StrategyId.h"
 
 #include <algorithm>
 #include <cmath>
@@ -37,7 +38,7 @@ std::vector<StrategyStats> strategyStats(const std::vector<RoundRecord>& records
             order.push_back(r.strategy);
         by[r.strategy][r.seed][r.round] = &r;
     }
-    const auto fu = by.find("fu");
+    const auto fu = by.find(baselineStrategyName());
     std::vector<StrategyStats> out;
     for (const auto& name : order) {
         StrategyStats s;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Model zoo: builds networks by name, loads TorchScript files, describes tensors for planning.
 #include "dpu/Error.h"
+#include "dpu/InternalCheck.h"
 #include "dpu/Models.h"
 #include "models/MlpNet.h"
 #include "models/MobileNetV1.h"
@@ -74,7 +75,7 @@ std::unique_ptr<Network> build(const ModelConfig& config)
         return std::make_unique<ResNetCifar>(56, config.input, config.classes);
     if (config.name == "mobilenetv1")
         return std::make_unique<MobileNetV1>(config.input, config.classes, config.widthMultiplier);
-    throw Error("model " + config.name + ": listed as built-in but not constructed"); // unreachable
+    DPU_UNREACHABLE("model " + config.name + ": listed as built-in but not constructed");
 }
 
 } // namespace

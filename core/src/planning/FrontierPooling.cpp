@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // FrontierPooling: per (strategy, seed) of each run, then pooled per (family, k); FU of the same seed and round as reference.
 #include "planning/FrontierPooling.h"
+#include "dpu/StrategyId.h"
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -87,7 +88,7 @@ std::map<FamilyValues, FuRounds> fuRounds(const std::vector<const FrontierRun*>&
     for (const FrontierRun* run : runs) {
         const FamilyValues values = familyValuesOf(run->plan, keys);
         for (const RoundRecord& r : run->records)
-            if (r.strategy == "fu") {
+            if (isBaseline(r.strategy)) {
                 FuRound& f = fu[values][{r.seed, r.round}];
                 f.accuracy += r.testAccuracy;
                 f.cumulativeBits += r.cumulativeBits;
@@ -115,7 +116,7 @@ void addSeed(Sum& s, const FrontierRun& run, const std::map<int, const RoundReco
             ++s.deployed;
             s.maxBytes = std::max(s.maxBytes, bytes);
             s.unmeasured = s.unmeasured || r->bundleBytes <= 0;
-            if (r->strategy != "fu" && r->bundleKind != "full" && r->analyticBits > 0 && r->bundleBytes > 0) {
+            if (!isBaseline(r->strategy) && r->bundleKind != "full" && r->analyticBits > 0 && r->bundleBytes > 0) {
                 s.partialReal += static_cast<double>(r->bundleBytes);
                 s.partialAnalytic += r->analyticBits / 8.0;
             }
@@ -167,7 +168,7 @@ void poolPoints(FrontierGroup& group, const std::vector<const FrontierRun*>& run
         const auto exact = fu.find(familyValuesOf(defaultPlan(), keys));
         const auto chosen = exact != fu.end() ? exact : fu.begin();
         reference = &chosen->second;
-        group.fuReference = familyLabel("fu", chosen->first);
+        group.fuReference = familyLabel(baselineStrategyName(), chosen->first);
     }
     std::map<std::pair<Family, double>, Sum> sums; // order: strategy, values, k
     for (const FrontierRun* run : runs) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Recommend: every family's best fit within the budget, the most accurate one, and the cost model's estimate below the runs.
 #include "dpu/Recommend.h"
+#include "dpu/StrategyId.h"
 #include "planning/FamilyFitter.h"
 #include <algorithm>
 #include <cmath>
@@ -31,7 +32,7 @@ const char* per(const Budget& b)
 /// The configuration's name in a why line: FU has no k.
 std::string configText(const std::string& family, const std::string& strategy, double k)
 {
-    return strategy == "fu" ? family : family + " at k=" + kText(k);
+    return isBaseline(strategy) ? family : family + " at k=" + kText(k);
 }
 
 Recommendation fromFit(const FrontierFamily& family, const planning::Candidate& c, int rounds)
@@ -53,7 +54,7 @@ Recommendation fromFit(const FrontierFamily& family, const planning::Candidate& 
 void estimate(Recommendation& r, const CostModel& cost, const Budget& budget, int rounds, const std::string& basis)
 {
     const double perRound = budget.scope == Budget::Scope::PerRound ? budget.bytes : budget.bytes / std::max(1, rounds);
-    if (r.strategy == "fu") {
+    if (isBaseline(r.strategy)) {
         const double full = r.realToAnalytic * fullRoundBits(cost) / 8.0;
         r.found = full <= perRound;
         r.k = 1;
@@ -68,8 +69,8 @@ void estimate(Recommendation& r, const CostModel& cost, const Budget& budget, in
     std::snprintf(ratio, sizeof ratio, "%.3g", r.realToAnalytic);
     if (!r.found) {
         const double dense = r.realToAnalytic * partialRoundBits(cost, 0) / 8.0;
-        r.why += "nothing fits: " + (r.strategy == "fu" ? "a full round of " + r.family + " needs " + humanBytes(r.bytesPerRound)
-                                                        : "the always-shipped weights alone need " + humanBytes(dense))
+        r.why += "nothing fits: " + (isBaseline(r.strategy) ? "a full round of " + r.family + " needs " + humanBytes(r.bytesPerRound)
+                                                               : "the always-shipped weights alone need " + humanBytes(dense))
                  + " a round (estimate, " + basis + ")";
         r.bytesPerRound = r.bytesPerRun = 0;
         return;
@@ -85,8 +86,8 @@ Recommendation fromPlanAlone(const Plan& reference, const CostModel& cost, const
 {
     Recommendation r;
     const auto partial = std::find_if(reference.strategies.begin(), reference.strategies.end(),
-                                      [](const std::string& s) { return s != "fu"; });
-    r.strategy = partial != reference.strategies.end() ? *partial : "fu";
+                                      [](const std::string& s) { return !isBaseline(s); });
+    r.strategy = partial != reference.strategies.end() ? *partial : baselineStrategyName();
     r.values = familyValuesOf(reference);
     r.family = familyLabel(r.strategy, r.values);
     r.realToAnalytic = 1;
@@ -156,7 +157,7 @@ Recommendation fromCalibratedModel(const FrontierGroup& group, const Recommendat
     size_t pickIndex = 0;
     for (size_t f = 0; f < group.families.size(); ++f) {
         const FrontierFamily& family = group.families[f];
-        if (family.strategy == "fu" || planning::calibration(family) <= 0)
+        if (isBaseline(family.strategy) || planning::calibration(family) <= 0)
             continue;
         const FamilyFit& fit = counted.fits[f];
         const FamilyFit* held = pick ? &counted.fits[pickIndex] : nullptr;

@@ -2,6 +2,7 @@
 // The recommendation as a plan to run and as JSON (what `dpu-cli budget --json` prints).
 #include "dpu/Error.h"
 #include "dpu/Recommend.h"
+#include "dpu/StrategyId.h"
 #include <nlohmann/json.hpp>
 #include <algorithm>
 #include <cmath>
@@ -28,11 +29,12 @@ Plan planWithRecommendation(const Plan& reference, const Recommendation& r)
 {
     nlohmann::json j = nlohmann::json::parse(planToJson(reference));
     nlohmann::json strategies = nlohmann::json::array({r.strategy});
-    const bool hadFu = std::find(reference.strategies.begin(), reference.strategies.end(), "fu") != reference.strategies.end();
-    if (hadFu && r.strategy != "fu")
-        strategies.push_back("fu"); // the reference the accuracy is judged against
+    const bool hadFu = std::any_of(reference.strategies.begin(), reference.strategies.end(),
+                                   [](const std::string& s) { return isBaseline(s); });
+    if (hadFu && !isBaseline(r.strategy))
+        strategies.push_back(baselineStrategyName()); // the reference the accuracy is judged against
     j["strategies"] = strategies;
-    if (r.strategy != "fu" && r.k > 0)
+    if (!isBaseline(r.strategy) && r.k > 0)
         j["k"] = r.k;
     for (const auto& [path, value] : r.values) {
         nlohmann::json* at = &j;

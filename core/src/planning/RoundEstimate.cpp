@@ -2,7 +2,9 @@
 // estimateRound: the calibrated cost model where the plan's family has run, the coding's nominal bits where it has not.
 #include "dpu/RoundEstimate.h"
 #include "dpu/Error.h"
+#include "dpu/InternalCheck.h"
 #include "dpu/Recommend.h"
+#include "dpu/StrategyId.h"
 #include "planning/FamilyFitter.h"
 #include <algorithm>
 #include <cmath>
@@ -14,7 +16,7 @@ namespace {
 std::string firstPartialStrategy(const Plan& plan)
 {
     for (const std::string& s : plan.strategies)
-        if (s != "fu")
+        if (!isBaseline(s))
             return s;
     return {};
 }
@@ -117,7 +119,7 @@ double nominalValueBits(Coding coding)
     case Coding::Q4: return 4;
     case Coding::Ternary: return std::log2(3.0);
     }
-    return 32; // unreachable: every coding is listed
+    DPU_UNREACHABLE("nominalValueBits: coding " + std::to_string(static_cast<int>(coding)) + " is not listed");
 }
 
 double nominalRoundBits(const CostModel& cost, const Plan& plan)

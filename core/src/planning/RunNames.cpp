@@ -2,11 +2,11 @@
 // runDistinctions: the plan values where runs on screen disagree, as short words per run.
 #include "dpu/RunNames.h"
 #include "planning/PlanKeys.h"
+#include "dpu/InternalCheck.h"
 #include <algorithm>
 #include <iterator>
 #include <map>
 #include <set>
-#include <stdexcept>
 
 namespace dpu {
 namespace {
@@ -62,8 +62,7 @@ std::vector<std::string> differingKeys(const std::vector<planning::FlatPlan>& fl
 
 std::vector<std::string> runDistinctions(const std::vector<Plan>& plans, const std::vector<std::string>& labels)
 {
-    if (plans.size() != labels.size())
-        throw std::invalid_argument("runDistinctions: one label per plan expected");
+    DPU_INTERNAL_CHECK(plans.size() == labels.size(), "runDistinctions: one label per plan expected");
     std::vector<std::string> out(plans.size());
     if (plans.size() < 2)
         return out;

@@ -3,6 +3,7 @@
 #pragma once
 #include "data/Dataset.h"
 #include "dpu/Plan.h"
+#include "dpu/StrategyId.h"
 #include "models/Network.h"
 #include "strategies/BundlePreview.h"
 #include "train/Distillation.h"
@@ -107,5 +108,7 @@ public:
 
 /// Creates a strategy by its plan name (see strategyNames()). Throws PlanError if unknown.
 std::unique_ptr<Strategy> createStrategy(const std::string& name, const Plan& plan);
+/// Creates the strategy `id` with the plan's settings (lambda, reinit, fu_start, rewinding).
+std::unique_ptr<Strategy> createStrategy(StrategyId id, const Plan& plan);
 
 } // namespace dpu

@@ -53,7 +53,7 @@ SweepBackendRecord prepareFolder(const Sweep& sweep, const std::string& outDir, 
     writeFileAtomic((fs::path(outDir) / "sweep.json").string(), sweep.toJson());
     clearSweepCancel(outDir); // a request left by an earlier sweep is not for this one
     SweepBackendRecord record;
-    record.backend = "local";
+    record.backend = SweepBackend::Local;
     record.host = thisHostName();
     record.pid = static_cast<long>(getpid());
     record.started = isoTimeNow();

@@ -51,7 +51,7 @@ SlurmSweepStatus slurmSweepStatus(const Sweep& sweep, const std::string& sweepDi
 {
     SlurmSweepStatus status;
     const auto record = readSweepBackend(sweepDir);
-    const bool isSlurm = record && record->backend == "slurm" && !record->submissions.empty();
+    const bool isSlurm = record && record->backend == SweepBackend::Slurm && !record->submissions.empty();
     std::map<std::string, std::string> tasks, states;
     if (isSlurm) {
         tasks = latestTasks(*record);
@@ -115,9 +115,9 @@ SlurmSubmitSummary submitSlurmSweep(const Sweep& sweep, const SlurmSweepOptions&
         writeFileAtomic(cellDir + "/plan.json", planToJson(cell.plan));
     }
     SweepBackendRecord record;
-    if (auto old = readSweepBackend(dir); old && old->backend == "slurm")
+    if (auto old = readSweepBackend(dir); old && old->backend == SweepBackend::Slurm)
         record = *old;
-    record.backend = "slurm";
+    record.backend = SweepBackend::Slurm;
     record.host.clear();
     record.pid = 0;
     clearSweepCancel(dir);
@@ -167,7 +167,7 @@ SlurmSubmitSummary submitSlurmSweep(const Sweep& sweep, const SlurmSweepOptions&
 std::vector<std::string> cancelSlurmSweep(const Sweep& sweep, const std::string& sweepDir, SlurmCommands& slurm)
 {
     const auto record = readSweepBackend(sweepDir);
-    if (!record || record->backend != "slurm")
+    if (!record || record->backend != SweepBackend::Slurm)
         return {};
     const SlurmSweepStatus status = slurmSweepStatus(sweep, sweepDir, slurm);
     if (!status.queueRead)

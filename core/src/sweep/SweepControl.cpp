@@ -29,6 +29,12 @@ std::string cancelPath(const std::string& dir)
 
 } // namespace
 
+template <> const std::vector<EnumName<SweepBackend>>& enumNames<SweepBackend>()
+{
+    static const std::vector<EnumName<SweepBackend>> names{{SweepBackend::Local, "local"}, {SweepBackend::Slurm, "slurm"}};
+    return names;
+}
+
 std::optional<SweepBackendRecord> readSweepBackend(const std::string& sweepDir)
 {
     const std::string path = backendPath(sweepDir);
@@ -36,9 +42,10 @@ std::optional<SweepBackendRecord> readSweepBackend(const std::string& sweepDir)
     if (!fs::exists(path, ec))
         return std::nullopt;
     SweepBackendRecord r;
+    std::string backend;
     try {
         const json j = json::parse(readWholeFile(path));
-        r.backend = j.at("backend").get<std::string>();
+        backend = j.at("backend").get<std::string>();
         r.host = j.value("host", "");
         r.pid = j.value("pid", 0L);
         r.stopped = j.value("stopped", false);
@@ -56,23 +63,25 @@ std::optional<SweepBackendRecord> readSweepBackend(const std::string& sweepDir)
     } catch (const std::exception& e) {
         throw Error(path + ": not a sweep backend record: " + e.what());
     }
-    if (r.backend != "local" && r.backend != "slurm")
-        throw Error(path + ": backend: expected local or slurm, found '" + r.backend + "'");
+    const std::optional<SweepBackend> known = enumFromString<SweepBackend>(backend);
+    if (!known)
+        throw Error(path + ": backend: expected local or slurm, found '" + backend + "'");
+    r.backend = *known;
     return r;
 }
 
 void writeSweepBackend(const std::string& sweepDir, const SweepBackendRecord& record)
 {
-    json j{{"backend", record.backend}};
+    json j{{"backend", nameOf(record.backend)}};
     if (!record.host.empty())
         j["host"] = record.host;
-    if (record.backend == "local") {
+    if (record.backend == SweepBackend::Local) {
         j["pid"] = record.pid;
         if (record.stopped)
             j["stopped"] = true;
     }
     j["started"] = record.started;
-    if (record.backend == "slurm") {
+    if (record.backend == SweepBackend::Slurm) {
         json subs = json::array();
         for (const SlurmSubmission& s : record.submissions)
             subs.push_back({{"job", s.jobId}, {"script", s.script}, {"submitted", s.submitted}, {"cells", s.cells}});

@@ -88,7 +88,7 @@ SweepFolderStatus readSweepFolderStatus(const std::string& sweepDir, SlurmComman
     if (record)
         status.backend = record->backend;
     SlurmSweepStatus queue;
-    const bool viaSlurm = record && record->backend == "slurm";
+    const bool viaSlurm = record && record->backend == SweepBackend::Slurm;
     if (viaSlurm && slurm) {
         queue = slurmSweepStatus(sweep, sweepDir, *slurm);
         status.queueRead = queue.queueRead;
@@ -96,12 +96,12 @@ SweepFolderStatus readSweepFolderStatus(const std::string& sweepDir, SlurmComman
     } else if (viaSlurm) {
         status.queueRead = false;
         status.queueError = "Slurm was not asked";
-    } else if (record && record->backend == "local") {
+    } else if (record && record->backend == SweepBackend::Local) {
         status.host = record->host;
         status.active = record->pid != 0 && record->host == thisHostName() && processAlive(record->pid);
     }
     // A local sweep that was stopped will not start its waiting cells: they were cancelled too.
-    const bool localStopped = record && record->backend == "local" && record->stopped && record->pid == 0;
+    const bool localStopped = record && record->backend == SweepBackend::Local && record->stopped && record->pid == 0;
     for (size_t i = 0; i < sweep.cells.size(); ++i) {
         const SweepCell& cell = sweep.cells[i];
         SweepCellStatus c;
@@ -130,7 +130,7 @@ std::string cancelSweepFolder(const std::string& sweepDir, SlurmCommands* slurm)
     const auto record = readSweepBackend(sweepDir);
     if (!record)
         return {};
-    if (record->backend == "slurm") {
+    if (record->backend == SweepBackend::Slurm) {
         if (!slurm)
             throw Error(sweepDir + ": a Slurm sweep: cannot cancel it without Slurm's commands");
         const Sweep sweep = loadSweepFile((fs::path(sweepDir) / "sweep.json").string());

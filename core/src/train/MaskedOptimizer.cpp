@@ -4,7 +4,7 @@
 #include "train/MaskedAdam.h"
 #include "train/MaskedSgd.h"
 #include "train/cuda/MaskedKernels.h"
-#include <stdexcept>
+#include "dpu/InternalCheck.h"
 
 namespace dpu {
 
@@ -38,8 +38,7 @@ bool MaskedOptimizer::graphable() const
 
 void MaskedOptimizer::setDeviceConstants(bool on)
 {
-    if (on && !graphable())
-        throw std::logic_error("device constants need float32 CUDA parameters, the fused kernels and Adam");
+    DPU_INTERNAL_CHECK(!on || graphable(), "device constants need float32 CUDA parameters, the fused kernels and Adam");
     useDeviceConstants(on);
 }
 

@@ -44,7 +44,7 @@ public:
     bool graphable() const;
     /// Device constants (graph mode): the kernels read each step's constants from device memory
     /// written by prepareStep(), so one captured applyStep() replays every later step. Throws
-    /// std::logic_error when the optimiser is not graphable().
+    /// InternalError (a std::logic_error) when the optimiser is not graphable().
     void setDeviceConstants(bool on);
 
 protected:

@@ -2,11 +2,11 @@
 // Shared top-k masks: per-tensor counts by a rule, then top-k within each tensor (see ShareSelection.h).
 #include "train/ShareSelection.h"
 #include "train/MaskSelection.h"
+#include "dpu/InternalCheck.h"
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
-#include <stdexcept>
 
 namespace dpu {
 namespace {
@@ -64,8 +64,7 @@ std::vector<int64_t> waterFill(const std::vector<double>& weight, const std::vec
 
 std::vector<int64_t> shareCounts(const std::vector<torch::Tensor>& scores, int64_t count, KShare share)
 {
-    if (share == KShare::Global)
-        throw std::logic_error("shareCounts: a global share has no per-tensor counts");
+    DPU_INTERNAL_CHECK(share != KShare::Global, "shareCounts: a global share has no per-tensor counts");
     std::vector<int64_t> cap(scores.size(), 0);
     std::vector<double> mass(scores.size(), 0.0);
     for (size_t i = 0; i < scores.size(); ++i) {

@@ -13,7 +13,7 @@ namespace dpu {
 /// (Layer's proportions when every sum is 0). Each part is at most the tensor's selectable
 /// entries and the parts add up to min(count, all selectable); what a full tensor cannot take
 /// goes to the others in their proportions, and the largest remainders round (ties to the
-/// lower index). Undefined tensors get 0. Not for KShare::Global (throws std::logic_error).
+/// lower index). Undefined tensors get 0. Not for KShare::Global (throws InternalError).
 std::vector<int64_t> shareCounts(const std::vector<torch::Tensor>& scores, int64_t count, KShare share);
 
 /// Global: topKMask(scores, count). Otherwise each tensor's shareCounts() part at its own

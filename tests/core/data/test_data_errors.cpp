@@ -2,9 +2,14 @@
 // Malformed own-data files: every error names the file and the problem (magic, truncation, counts, labels, dtypes, images).
 #include "TestSupport.h"
 #include "data/Dataset.h"
+#include "data/DataReaders.h"
+#include "dpu/DataFormats.h"
 #include "dpu/Error.h"
+#include "dpu/InternalCheck.h"
 #include <QTemporaryDir>
 #include <filesystem>
+#include <stdexcept>
+#include <type_traits>
 
 using dpu::DataError;
 using dpu::DatasetSpec;
@@ -185,6 +190,50 @@ private Q_SLOTS:
         empty.path = dir.path().toStdString();
         std::filesystem::create_directory(dir.path().toStdString() + "/only-files");
         DPU_EXPECT_THROW_MESSAGE(DataError, dpu::readRawData(empty), "class \"img\"");
+    }
+
+    /// A defect is not a user's error (issue 43): DPU_INTERNAL_CHECK and DPU_UNREACHABLE throw
+    /// InternalError, which no `catch (const dpu::Error&)` takes, naming the file and line and
+    /// asking to report it; a check that holds costs nothing, not even its message.
+    void defectsAreInternalErrors()
+    {
+        bool built = false;
+        const auto message = [&built] {
+            built = true;
+            return std::string("the invariant");
+        };
+        DPU_INTERNAL_CHECK(1 + 1 == 2, message());
+        QVERIFY(!built);
+        const int line = __LINE__ + 2;
+        const std::string m = dpu::test::thrownMessage<dpu::InternalError>(
+            [&] { DPU_INTERNAL_CHECK(1 + 1 == 3, message()); });
+        QVERIFY(built);
+        const std::string expected = "tests/core/data/test_data_errors.cpp:" + std::to_string(line)
+                                     + ": the invariant (an engine defect: please report it)";
+        QVERIFY2(m.size() >= expected.size() && m.compare(m.size() - expected.size(), expected.size(), expected) == 0,
+                 m.c_str());
+        QVERIFY2(m.rfind('/', 0) != 0, m.c_str()); // from the project's top folder, not the build's root
+        static_assert(std::is_base_of_v<std::logic_error, dpu::InternalError>);
+        static_assert(!std::is_base_of_v<dpu::Error, dpu::InternalError>);
+        bool asUserError = false;
+        try {
+            try {
+                DPU_UNREACHABLE("no valid state comes here");
+            } catch (const dpu::Error&) {
+                asUserError = true;
+            }
+        } catch (const dpu::InternalError& e) {
+            QVERIFY(std::string(e.what()).find("test_data_errors.cpp:") != std::string::npos);
+            QVERIFY(dpu::failureText(e).rfind("internal error: ", 0) == 0);
+        }
+        QVERIFY(!asUserError);
+        // The unreachable ends of the data layer's lookups: a kind outside the enum is a defect.
+        const auto bogus = static_cast<dpu::DataKind>(99);
+        DPU_EXPECT_THROW_MESSAGE(dpu::InternalError, dpu::dataFormat(bogus), "core/src/data/DataFormats.cpp:",
+                                 "data kind 99");
+        DPU_EXPECT_THROW_MESSAGE(dpu::InternalError, dpu::data::dataReader(bogus), "core/src/data/DataReaders.cpp:",
+                                 "data kind 99");
+        QCOMPARE(dpu::failureText(DataError("x.npy: truncated")), std::string("x.npy: truncated"));
     }
 };
 

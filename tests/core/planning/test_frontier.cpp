@@ -2,6 +2,7 @@
 // The frontier's grouping (plan minus swept and family keys), families in real bytes, figures against FU, log-k interpolation.
 #include "RunFixtures.h"
 #include "TestSupport.h"
+#include "dpu/Error.h"
 #include "dpu/Frontier.h"
 #include "dpu/RunNames.h"
 #include <QtTest/QtTest>
@@ -306,7 +307,7 @@ private Q_SLOTS:
                  (std::vector<std::string>{"1", "2"}));
         QCOMPARE(dpu::runDistinctions({planAt(0.05), planAt(0.05), planAt(0.1)}, {"a", "b", "c"}),
                  (std::vector<std::string>{"k=0.05 · a", "k=0.05 · b", "k=0.1"}));
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, dpu::runDistinctions({planAt(0.05)}, {}));
+        QVERIFY_THROWS_EXCEPTION(dpu::InternalError, dpu::runDistinctions({planAt(0.05)}, {}));
     }
 };
 

@@ -4,11 +4,14 @@
 #include "TestDevice.h"
 #include "TestSupport.h"
 #include "dpu/Cost.h"
+#include "dpu/StrategyId.h"
 #include "strategies/Strategy.h"
 #include "train/MaskSelection.h"
 #include "train/Evaluator.h"
 #include "util/Rng.h"
+#include <algorithm>
 #include <cstring>
+#include <optional>
 
 namespace {
 
@@ -382,6 +385,51 @@ private Q_SLOTS:
     {
         dpu::Plan plan;
         QVERIFY_THROWS_EXCEPTION(dpu::PlanError, dpu::createStrategy("dpux", plan));
+    }
+
+    /// "Is this the baseline?" is answered by type (issue 43): the ids' table is the plan's list
+    /// of names, every name parses to its id and back, FU alone is the baseline, and the factory
+    /// builds the same strategy from the id as from the name.
+    void baselineIsAskedByType()
+    {
+        QCOMPARE(dpu::strategyNames(), dpu::enumStrings<dpu::StrategyId>());
+        QCOMPARE(dpu::baselineStrategy(), dpu::StrategyId::Fu);
+        QCOMPARE(dpu::baselineStrategyName(), std::string("fu"));
+        int baselines = 0;
+        for (const std::string& name : dpu::strategyNames()) {
+            const std::optional<dpu::StrategyId> id = dpu::enumFromString<dpu::StrategyId>(name);
+            QVERIFY2(id.has_value(), name.c_str());
+            QCOMPARE(dpu::nameOf(*id), name);
+            QCOMPARE(dpu::isBaseline(name), dpu::isBaseline(*id));
+            baselines += dpu::isBaseline(*id);
+            dpu::Plan plan;
+            const auto byId = dpu::createStrategy(*id, plan);
+            QCOMPARE(byId->name(), name);
+            // The baseline is the one strategy that ships the whole model: what the code asked
+            // by name before, its policy says too.
+            QCOMPARE(byId->policy().shipsFullModel, dpu::isBaseline(*id));
+        }
+        QCOMPARE(baselines, 1);
+        for (const char* other : {"", "FU", "fu ", "dpux", "full"})
+            QVERIFY2(!dpu::isBaseline(std::string(other)), other);
+    }
+
+    /// A plan's strategies, as its file names them, parse to their ids; the baseline among them
+    /// is found by type, and a plan without it has none.
+    void planStrategiesParseToIds()
+    {
+        const dpu::Plan plan = dpu::parsePlan(R"({"strategies": ["dpu", "fu", "pruning"]})", "test");
+        std::vector<dpu::StrategyId> ids;
+        for (const std::string& s : plan.strategies)
+            ids.push_back(dpu::enumFromString<dpu::StrategyId>(s).value());
+        QCOMPARE(ids, (std::vector<dpu::StrategyId>{dpu::StrategyId::Dpu, dpu::StrategyId::Fu, dpu::StrategyId::Pruning}));
+        QCOMPARE(std::count_if(plan.strategies.begin(), plan.strategies.end(),
+                               [](const std::string& s) { return dpu::isBaseline(s); }),
+                 std::ptrdiff_t(1));
+        QVERIFY(dpu::isBaseline(plan.strategies[1]));
+        const dpu::Plan partial = dpu::parsePlan(R"({"strategies": ["rpu", "gcpu-reinit"]})", "test");
+        QVERIFY(std::none_of(partial.strategies.begin(), partial.strategies.end(),
+                             [](const std::string& s) { return dpu::isBaseline(s); }));
     }
 };
 

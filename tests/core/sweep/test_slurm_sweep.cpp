@@ -208,7 +208,7 @@ private Q_SLOTS:
         QVERIFY(contains(script, "--array=0-3%2") && contains(script, "--gres=gpu:1"));
         QVERIFY(contains(script, s.cells[0].id + " " + s.cells[1].id));
         const auto record = dpu::readSweepBackend(options.outDir);
-        QVERIFY(record && record->backend == "slurm");
+        QVERIFY(record && record->backend == dpu::SweepBackend::Slurm);
         QCOMPARE(record->submissions.size(), size_t(1));
         QCOMPARE(record->submissions[0].jobId, std::string("42"));
         QCOMPARE(record->submissions[0].cells.size(), size_t(4));
@@ -284,7 +284,7 @@ private Q_SLOTS:
         dpu::writeCellStarted(dir, cells[2].id);
         f.slurm.reply("squeue", {0, "42_2|RUNNING\n42_3|PENDING\n", ""});
         const dpu::SweepFolderStatus st = dpu::readSweepFolderStatus(dir, &f.slurm);
-        QCOMPARE(st.backend, std::string("slurm"));
+        QVERIFY(st.backend == dpu::SweepBackend::Slurm);
         QVERIFY(st.active && st.queueRead);
         QCOMPARE(st.cells.size(), size_t(4));
         QCOMPARE(st.cells[0].view, dpu::CellView::Done);
@@ -400,7 +400,7 @@ private Q_SLOTS:
             {
                 if (++started == 1) {
                     const auto r = dpu::readSweepBackend(dir);
-                    QVERIFY(r && r->backend == "local" && r->pid > 0 && dpu::processAlive(r->pid));
+                    QVERIFY(r && r->backend == dpu::SweepBackend::Local && r->pid > 0 && dpu::processAlive(r->pid));
                     dpu::requestSweepCancel(dir);
                 }
             }
@@ -449,6 +449,38 @@ private Q_SLOTS:
         QVERIFY(summary.stopped);
         QVERIFY(control.cancelRequested());
         QVERIFY(!dpu::sweepCancelRequested(options.outDir)); // the file is spent; the token keeps the stop
+    }
+
+    /// The backend is a SweepBackend past backend.json (issue 43): each one is written by its
+    /// name and read back as the same value with what only it records; a name the file edge does
+    /// not know is refused there, naming the file and the word found.
+    void backendRoundTripsThroughItsFile()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const std::string dir = tmp.path().toStdString();
+        QCOMPARE(dpu::enumStrings<dpu::SweepBackend>(), (std::vector<std::string>{"local", "slurm"}));
+        for (const dpu::SweepBackend backend : {dpu::SweepBackend::Local, dpu::SweepBackend::Slurm}) {
+            dpu::SweepBackendRecord record;
+            record.backend = backend;
+            record.host = "node7";
+            record.pid = 4242;
+            record.started = "2024-05-01T10:00:00Z";
+            record.submissions.push_back({"123", {"c1", "c2"}, "slurm/array-1.sh", "2024-05-01T10:00:01Z"});
+            dpu::writeSweepBackend(dir, record);
+            const std::string text = readAll(dir + "/backend.json");
+            QVERIFY2(contains(text, "\"backend\": \"" + dpu::nameOf(backend) + "\""), text.c_str());
+            const std::optional<dpu::SweepBackendRecord> back = dpu::readSweepBackend(dir);
+            QVERIFY(back.has_value());
+            QVERIFY(back->backend == backend);
+            QCOMPARE(back->host, record.host);
+            // A local record keeps its process, a Slurm one its submissions: each writes only its own.
+            QCOMPARE(back->pid, backend == dpu::SweepBackend::Local ? 4242L : 0L);
+            QCOMPARE(back->submissions.size(), size_t(backend == dpu::SweepBackend::Slurm ? 1 : 0));
+        }
+        writeFile(dir + "/backend.json", R"({"backend": "Slurm", "started": ""})");
+        DPU_EXPECT_THROW_MESSAGE(dpu::Error, dpu::readSweepBackend(dir), "backend.json",
+                                 "backend: expected local or slurm, found 'Slurm'");
     }
 };
 

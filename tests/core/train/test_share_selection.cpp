@@ -2,6 +2,7 @@
 // k_share: per-tensor counts of a round's changed weights (layer, mass) and the masks built from them.
 #include "TestDevice.h"
 #include "TestSupport.h"
+#include "dpu/Error.h"
 #include "train/MaskSelection.h"
 #include "train/ShareSelection.h"
 #include <limits>
@@ -28,7 +29,7 @@ private Q_SLOTS:
         QCOMPARE(dpu::shareCounts(scores, 605, dpu::KShare::Layer), (std::vector<int64_t>{500, 0, 100, 5}));
         QCOMPARE(dpu::shareCounts(scores, 25, dpu::KShare::Layer), (std::vector<int64_t>{21, 0, 4, 0}));
         QCOMPARE(dpu::shareCounts(scores, 5000, dpu::KShare::Layer), (std::vector<int64_t>{1000, 0, 200, 10}));
-        QVERIFY_THROWS_EXCEPTION(std::logic_error, dpu::shareCounts(scores, 5, dpu::KShare::Global));
+        QVERIFY_THROWS_EXCEPTION(dpu::InternalError, dpu::shareCounts(scores, 5, dpu::KShare::Global));
     }
 
     /// Mass: parts in proportion to the positive sums; a tensor whose share exceeds its size

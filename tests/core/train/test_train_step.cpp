@@ -4,6 +4,7 @@
 // eager where graphs cannot run; a graph gives its memory back when its call ends.
 #include "TestDevice.h"
 #include "TestSupport.h"
+#include "dpu/Error.h"
 #include "models/Network.h"
 #include "train/MaskedOptimizer.h"
 #include "train/TrainStep.h"
@@ -116,7 +117,7 @@ private Q_SLOTS:
         QCOMPARE(dpu::TrainStep::graphsPossible(*optimizer, data), cuda && dpu::cuda::kernelsBuilt());
         QCOMPARE(optimizer->graphable(), cuda && dpu::cuda::kernelsBuilt());
         if (!optimizer->graphable())
-            QVERIFY_THROWS_EXCEPTION(std::logic_error, optimizer->setDeviceConstants(true));
+            QVERIFY_THROWS_EXCEPTION(dpu::InternalError, optimizer->setDeviceConstants(true));
         dpu::TrainSpec sgd;
         sgd.optimizer = dpu::Optimizer::Sgd;
         QVERIFY(!dpu::MaskedOptimizer::create(sgd, params)->graphable()); // SGD's first step differs
