@@ -104,7 +104,9 @@ private Q_SLOTS:
         const double bytesA = (32 * 216 + 1000 * entropy(0.2165) + 320) / 8; // 998.22
         QVERIFY2(std::abs(panel.bytesPerDevice() - bytesA) < 0.01, qPrintable(QString::number(panel.bytesPerDevice())));
         QVERIFY(std::abs(panel.totalBytes() - 250 * bytesA) < 2.5);
-        QVERIFY(panel.findChild<QLabel*>(QStringLiteral("budgetK"))->text().startsWith(QStringLiteral("0.2165 (216 of ")));
+        // Shown as "Use this k" gives it to the plan: rounded down (0.21649... read 0.2165, above it).
+        QVERIFY2(panel.findChild<QLabel*>(QStringLiteral("budgetK"))->text().startsWith(QStringLiteral("0.2164 (216 of ")),
+                 qPrintable(panel.findChild<QLabel*>(QStringLiteral("budgetK"))->text()));
         QVERIFY2(panel.findChild<QLabel*>(QStringLiteral("budgetBytesPerDevice"))->text().startsWith(QStringLiteral("998 B")),
                  qPrintable(panel.findChild<QLabel*>(QStringLiteral("budgetBytesPerDevice"))->text()));
         QVERIFY2(panel.findChild<QLabel*>(QStringLiteral("budgetTotal"))->text().startsWith(
@@ -274,6 +276,27 @@ private Q_SLOTS:
         budget->setBudgetBytes(687.5);
         const QString perDevice = budget->findChild<QLabel*>(QStringLiteral("budgetBytesPerDevice"))->text();
         QVERIFY2(!perDevice.contains(QStringLiteral("688")), qPrintable(perDevice));
+    }
+
+    /// "Use this k" for a q4 plan: the largest k whose q4 round fits, as the form prices it (the
+    /// fp32 inverse gave k = 0.001763 for 10,416 B, a q4 round of 2,853 B); the answer shows the k
+    /// the plan takes (rounded down), not one above it.
+    void useThisKFollowsThePlansCoding()
+    {
+        MainWindow w;
+        dpu::ui::PlanPanel* plan = w.planPanel();
+        auto* values = plan->findChild<QComboBox*>(QStringLiteral("bundleValues"));
+        values->setCurrentIndex(values->findData(QStringLiteral("q4")));
+        QCOMPARE(plan->plan().bundle.values, dpu::Coding::Q4);
+        BudgetPanel* budget = w.resultsPanel()->budgetPanel();
+        budget->setBudgetBytes(10416);
+        const double fp32K = dpu::largestKForBudget(plan->costReadout()->costModel(), 8 * 10416.0);
+        QVERIFY2(budget->largestK() > 3 * fp32K, qPrintable(QString::number(budget->largestK())));
+        budget->findChild<QPushButton*>(QStringLiteral("budgetUseK"))->click();
+        const double bytes = plan->costReadout()->bytesPerRound();
+        QVERIFY2(bytes <= 10416 && bytes > 0.95 * 10416, qPrintable(QString::number(bytes)));
+        const QString shown = budget->findChild<QLabel*>(QStringLiteral("budgetK"))->text();
+        QVERIFY2(shown.startsWith(QString::number(plan->plan().k, 'g', 4) + QLatin1Char(' ')), qPrintable(shown));
     }
 
     void adjustingThePlanKeepsAnAutomaticName()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // BudgetPanel: inverts the analytic cost (dpu::largestKForBudget) and reads the frontier of finished runs.
 #include "panels/BudgetPanel.h"
+#include "dpu/RoundEstimate.h"
 #include "charts/FrontierChart.h"
 #include "panels/BudgetInputs.h"
 #include "panels/CostReadout.h"
@@ -426,11 +427,18 @@ void BudgetPanel::refresh()
     if (model_.partialWeights <= 0) {
         kLabel_->setText(tr("– (choose a known model in the plan)"));
     } else {
-        k_ = dpu::largestKForBudget(model_, bits);
+        // The plan's coding and deployed form, priced as the plan form prices them (calibrated by
+        // the runs on screen where they allow): an fp32 inverse gave a q4 plan a fifth of its k.
+        k_ = dpu::largestKForEstimate(plan_, model_, groups_, bits / 8.0);
         if (k_ > 0) {
-            bytesPerDevice_ = dpu::partialRoundBits(model_, k_) / 8.0;
+            dpu::Plan at = plan_;
+            at.k = k_;
+            at.budget = {};
+            const dpu::RoundEstimate e = dpu::estimateRound(at, model_, groups_);
+            bytesPerDevice_ = e.basis == dpu::RoundEstimate::Basis::None ? dpu::partialRoundBits(model_, k_) / 8.0 : e.bytes;
+            // Shown as the plan takes it (rounded down): 0.001764 read above the 0.001763 it became.
             kLabel_->setText(tr("%1 (%L2 of %L3 weights)")
-                                 .arg(k_, 0, 'g', 4)
+                                 .arg(dpu::roundKDown(k_), 0, 'g', 4)
                                  .arg(dpu::updatedCount(model_.partialWeights, k_))
                                  .arg(model_.partialWeights));
         } else {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // PlanPanel: edits a dpu::Plan; validation comes from the engine so the GUI and CLI agree.
 #include "panels/PlanPanel.h"
+#include "dpu/RoundEstimate.h"
 #include "dpu/FleetSettings.h"
 #include "panels/PlanFleetDialog.h"
 #include "panels/PlanMethodDialog.h"
@@ -420,15 +421,9 @@ void PlanPanel::setK(double k)
 
 void PlanPanel::setKWithin(double k)
 {
-    // Four significant digits, rounded down: 0.0099583 becomes 0.009958 (rounding up to
-    // 0.00996 cost more than the budget that gave it). The epsilon keeps 0.29 at 0.29.
-    if (!(k > 0)) {
-        k_->setValue(k);
-        return;
-    }
-    const double scale = std::pow(10.0, 3 - std::floor(std::log10(k)));
-    const double down = std::floor(k * scale + 1e-7) / scale;
-    k_->setValue(down > 0 ? down : k);
+    // Rounded down (0.0099583 becomes 0.009958): rounding up to 0.00996 cost more than the
+    // budget that gave it. Core's rule, which the Budget tab's answer shows too.
+    k_->setValue(dpu::roundKDown(k));
 }
 
 void PlanPanel::onKSpinChanged(double k)

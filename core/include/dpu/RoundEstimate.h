@@ -48,4 +48,16 @@ double nominalRoundBits(const CostModel& cost, const Plan& plan);
 /// unknown, k is outside (0, 1] or the plan has no partial strategy. Never throws.
 RoundEstimate estimateRound(const Plan& plan, const CostModel& cost, const std::vector<FrontierGroup>& groups);
 
+/// The largest k whose estimateRound() fits `budgetBytes` per round: the plan's own coding,
+/// deployed form and dense tensors, calibrated by `groups` where they allow, as the plan form's
+/// bytes row prices it (the plan's own byte budget is left out of the search). 0 when even a
+/// vanishing k does not fit; the largest k a round can use when it fits. Falls back to the
+/// paper's analytic inverse (largestKForBudget) when the plan has no partial strategy. Never throws.
+double largestKForEstimate(Plan plan, const CostModel& cost, const std::vector<FrontierGroup>& groups, double budgetBytes);
+
+/// k rounded down to four significant digits (0.0099583 -> 0.009958): what a form shows and a
+/// plan takes from a budget's answer, never more than the answer (rounding up cost more than the
+/// budget). Values that are not above 0 come back unchanged.
+double roundKDown(double k);
+
 } // namespace dpu

@@ -226,4 +226,46 @@ RoundEstimate estimateRound(const Plan& plan, const CostModel& modelCost, const 
     return e;
 }
 
+double largestKForEstimate(Plan plan, const CostModel& cost, const std::vector<FrontierGroup>& groups, double budgetBytes)
+{
+    plan.budget = {}; // the search is the budget's own; the plan's would cap every estimate
+    auto bytesAt = [&](double k) {
+        plan.k = k;
+        const RoundEstimate e = estimateRound(plan, cost, groups);
+        return e.basis == RoundEstimate::Basis::None ? std::nan("") : e.bytes;
+    };
+    const double top = cost.nonzeroWeights > 0 && cost.partialWeights > 0
+                           ? std::min(1.0, static_cast<double>(cost.nonzeroWeights) / static_cast<double>(cost.partialWeights))
+                           : 1.0;
+    constexpr double kSmallest = 1e-9;
+    const double atSmallest = bytesAt(kSmallest);
+    if (std::isnan(atSmallest))
+        return largestKForBudget(cost, 8.0 * budgetBytes);
+    if (!(atSmallest <= budgetBytes))
+        return 0.0;
+    if (bytesAt(top) <= budgetBytes)
+        return top;
+    // Rising in k where a budget binds (positions and values both grow below k = 1/2, and the
+    // values outweigh the falling H(k) above it), as largestKForBudget's bisection assumes.
+    double lo = 0.0, hi = top; // from 0 as largestKForBudget: the same k where the estimate is the paper's
+    while (hi - lo > 1e-9) {
+        const double mid = 0.5 * (lo + hi);
+        if (bytesAt(mid) <= budgetBytes)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+double roundKDown(double k)
+{
+    if (!(k > 0))
+        return k;
+    // Four significant digits, rounded down; the epsilon keeps 0.29 at 0.29.
+    const double scale = std::pow(10.0, 3 - std::floor(std::log10(k)));
+    const double down = std::floor(k * scale + 1e-7) / scale;
+    return down > 0 ? down : k;
+}
+
 } // namespace dpu

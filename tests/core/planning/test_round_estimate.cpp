@@ -50,6 +50,29 @@ private Q_SLOTS:
         }
     }
 
+    /// A budget's k is the inverse of the estimate the plan is priced by: the paper's inverse for
+    /// fp32, a larger k for q4 (its rounds cost less), its estimate within the budget and close to
+    /// it; shown and taken rounded down.
+    void budgetsKFollowsThePlansCoding()
+    {
+        const double budget = 2000;
+        dpu::Plan fp32 = dpu::test::sweepPlan(0.01);
+        QCOMPARE(dpu::largestKForEstimate(fp32, kCost, {}, budget), dpu::largestKForBudget(kCost, 8 * budget));
+        dpu::Plan q4 = dpu::test::sweepPlan(0.01, 2, {"dpu", "fu"}, "q4");
+        const double k = dpu::largestKForEstimate(q4, kCost, {}, budget);
+        QVERIFY2(k > 2 * dpu::largestKForBudget(kCost, 8 * budget), qPrintable(QString::number(k)));
+        q4.k = k;
+        const double bytes = dpu::estimateRound(q4, kCost, {}).bytes;
+        QVERIFY2(bytes <= budget && bytes > 0.999 * budget, qPrintable(QString::number(bytes)));
+        // A plan's own budget does not cap the search; nothing fits below the dense part.
+        q4.budget.bytesPerRound = 500;
+        QCOMPARE(dpu::largestKForEstimate(q4, kCost, {}, budget), k);
+        QCOMPARE(dpu::largestKForEstimate(q4, kCost, {}, 100), 0.0);
+        QCOMPARE(dpu::roundKDown(0.0099583), 0.009958);
+        QCOMPARE(dpu::roundKDown(0.29), 0.29);
+        QCOMPARE(dpu::roundKDown(0.0017639), 0.001763);
+    }
+
     void denseTensorsAsShipped()
     {
         dpu::Plan p = dpu::test::sweepPlan(0.01, 2, {"dpu"}, "q4");
