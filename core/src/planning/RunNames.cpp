@@ -26,6 +26,11 @@ std::string describe(const std::string& key, const std::string& value)
         return "k=" + value;
     if (key == "bundle.values")
         return bare(value);
+    // A budget reads as one ("10416 B/round"); none as such, not as the key's raw 0.
+    if (key == "budget.bytes_per_round")
+        return value == "0" ? "no budget" : value + " B/round";
+    if (key == "budget.bytes_total")
+        return value == "0" ? "no total budget" : value + " B in all";
     const size_t dot = key.rfind('.');
     return (dot == std::string::npos ? key : key.substr(dot + 1)) + "=" + bare(value);
 }

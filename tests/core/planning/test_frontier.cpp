@@ -302,6 +302,11 @@ private Q_SLOTS:
         QCOMPARE(dpu::runDistinctions({planAt(0.05), int8}, {"1", "2"}),
                  (std::vector<std::string>{"k=0.05 · fp32 · deployed=fp32 · dense_tensors=exact",
                                            "k=0.1 · q4 · deployed=int8 · dense_tensors=coded"}));
+        // A byte budget reads as one, and none as such (the raw "bytes_per_round=0" leaked).
+        dpu::Plan budgeted = planAt(0.05);
+        budgeted.budget.bytesPerRound = 10416;
+        QCOMPARE(dpu::runDistinctions({planAt(0.05), budgeted}, {"1", "2"}),
+                 (std::vector<std::string>{"no budget", "10416 B/round"}));
         // The same plan twice: the labels tell them apart, also beside a third run.
         QCOMPARE(dpu::runDistinctions({planAt(0.05), planAt(0.05)}, {"1", "2"}),
                  (std::vector<std::string>{"1", "2"}));
