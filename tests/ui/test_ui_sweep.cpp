@@ -227,6 +227,11 @@ private Q_SLOTS:
         for (int row = 0; row < w.sweepPanel()->model()->rowCount(); ++row)
             states << w.sweepPanel()->model()->stateText(row);
         QVERIFY2(states.contains(QStringLiteral("paused")) && !states.contains(QStringLiteral("running")), qPrintable(states.join(',')));
+        // ... and so does the summary ("1 running" beside a paused cell), and only one way to go
+        // on is offered: Continue, not Resume beside it.
+        QTRY_VERIFY_WITH_TIMEOUT(w.sweepPanel()->summaryText().contains(QStringLiteral("sweep paused")), 5000);
+        QVERIFY2(!w.sweepPanel()->summaryText().contains(QStringLiteral(" running")), qPrintable(w.sweepPanel()->summaryText()));
+        QVERIFY(w.sweepPanel()->resumeButton()->isHidden() && !pause->isHidden());
         step("cancel: continue");
         pause->click();
         QVERIFY(paused.wait(10000));
@@ -251,7 +256,7 @@ private Q_SLOTS:
         QVERIFY(!w.sweepPanel()->cancelButton()->isEnabled());
         // Resume sweep runs the cells left, here, to the end; the done ones are kept.
         QPushButton* resume = w.sweepPanel()->resumeButton();
-        QVERIFY(resume->isEnabled());
+        QVERIFY(resume->isEnabled() && !resume->isHidden() && pause->isHidden());
         step("cancel: resumed, waiting for the end");
         resume->click();
         QVERIFY(ended.wait(kSweepTimeoutMs));

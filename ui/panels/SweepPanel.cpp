@@ -87,8 +87,10 @@ void SweepPanel::showStatus(const dpu::SweepFolderStatus& status)
                             : status.backend == dpu::SweepBackend::Local ? tr("this computer") : tr("not run yet");
     folder_->setText(tr("%1 — %2").arg(QDir::toNativeSeparators(QString::fromStdString(status.dir)), backend));
     QString text = QString::fromStdString(status.summary());
-    if (status.active)
-        text += controller_->paused() ? tr(" · paused") : tr(" · running");
+    if (status.active && controller_->paused()) // its running cells are stopped: say so, as their rows do
+        text.replace(QStringLiteral(" running"), QStringLiteral(" paused")) += tr(" · sweep paused");
+    else if (status.active)
+        text += tr(" · running");
     if (!status.queueRead)
         text += tr(" · Slurm's queue unreadable (%1): states from the cell folders").arg(QString::fromStdString(status.queueError));
     summary_->setText(text);
@@ -100,6 +102,10 @@ void SweepPanel::updateButtons()
     cancel_->setEnabled(controller_->runsHere() || controller_->status().active);
     pause_->setEnabled(controller_->canPause());
     resume_->setEnabled(controller_->canResume());
+    // Pause/Continue acts on a sweep running here; Resume on one that is not running: never both
+    // in sight ("Continue sweep" beside "Resume sweep" while paused read as two ways to go on).
+    pause_->setVisible(controller_->canPause() && controller_->runsHere());
+    resume_->setVisible(!controller_->runsHere());
 }
 
 } // namespace dpu::ui
