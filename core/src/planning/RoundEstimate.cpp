@@ -55,8 +55,11 @@ const FrontierFamily* familyElsewhere(const std::vector<FrontierGroup>& groups, 
     const FrontierFamily* family = nullptr;
     int best = 0;
     for (const FrontierGroup& other : groups) {
+        // The deployed form changes what a value and a position cost (8-bit codes, positions
+        // among nonzeros): fp32 q4 runs once "calibrated" an INT8 plan's estimate.
         if (other.plan.model != plan.model || other.plan.widthMultiplier != plan.widthMultiplier ||
-            other.plan.dataset.kind != plan.dataset.kind || other.plan.dataset.path != plan.dataset.path)
+            other.plan.dataset.kind != plan.dataset.kind || other.plan.dataset.path != plan.dataset.path ||
+            other.plan.deployed != plan.deployed || other.plan.deployedSparsity != plan.deployedSparsity)
             continue;
         const FrontierFamily* f = familyOf(other, strategy, values);
         const int rounds = f ? calibrationRounds(*f) : 0;

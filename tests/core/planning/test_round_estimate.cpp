@@ -194,6 +194,11 @@ private Q_SLOTS:
         dpu::Plan other = longer;
         other.model = "vggnet";
         QCOMPARE(dpu::estimateRound(other, kCost, groups).basis, dpu::RoundEstimate::Basis::Nominal);
+        // Nor runs of another deployed form: fp32 q8 runs say nothing of an INT8 model's rounds.
+        dpu::Plan int8 = longer;
+        int8.deployed = dpu::DeployedForm::Int8;
+        const dpu::RoundEstimate int8Estimate = dpu::estimateRound(int8, kCost, groups);
+        QVERIFY2(int8Estimate.basis != dpu::RoundEstimate::Basis::Calibrated, int8Estimate.why.c_str());
     }
 
     void perRoundBudgetCaps()
