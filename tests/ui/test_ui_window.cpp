@@ -118,6 +118,20 @@ private Q_SLOTS:
         // k = 1 costs exactly a full round.
         panel->findChild<QDoubleSpinBox*>(QStringLiteral("k"))->setValue(1.0);
         QCOMPARE(cost->bytesPerRound(), cost->fullBytesPerRound());
+        // A k of several digits shows whole in its field ("0.001" for 0.001763 at 1366x768).
+        {
+            w.resize(1366, 768);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            auto* kField = panel->findChild<QDoubleSpinBox*>(QStringLiteral("k"));
+            kField->setValue(0.001763);
+            QCoreApplication::processEvents();
+            const QLineEdit* line = kField->findChild<QLineEdit*>();
+            QVERIFY(line);
+            QCOMPARE(line->text(), QStringLiteral("0.001763"));
+            QVERIFY2(line->width() >= line->fontMetrics().horizontalAdvance(line->text()),
+                     qPrintable(QString::number(line->width())));
+        }
         // k = 1e-7 changes no weight of the MLP's 668,672: said, not priced silently.
         panel->findChild<QDoubleSpinBox*>(QStringLiteral("k"))->setValue(1e-7);
         QVERIFY2(cost->bytesText().contains(QStringLiteral("no weight changes")), qPrintable(cost->bytesText()));

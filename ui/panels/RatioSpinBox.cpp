@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // RatioSpinBox: reads scientific notation and out-of-range ratios as typed.
 #include "panels/RatioSpinBox.h"
+#include <QFontMetrics>
 #include <QLocale>
 #include <QRegularExpression>
 
@@ -53,6 +54,27 @@ void RatioSpinBox::fixup(QString& input) const
     locale().toDouble(input.trimmed(), &ok);
     if (!ok)
         input = textFromValue(value());
+}
+
+QSize RatioSpinBox::widened(QSize hint) const
+{
+    const QFontMetrics fm = fontMetrics();
+    const QString ends = textFromValue(minimum()).size() > textFromValue(maximum()).size() ? textFromValue(minimum())
+                                                                                          : textFromValue(maximum());
+    const int extra = fm.horizontalAdvance(QStringLiteral("0.00176389")) - fm.horizontalAdvance(ends);
+    if (extra > 0)
+        hint.rwidth() += extra;
+    return hint;
+}
+
+QSize RatioSpinBox::sizeHint() const
+{
+    return widened(QDoubleSpinBox::sizeHint());
+}
+
+QSize RatioSpinBox::minimumSizeHint() const
+{
+    return widened(QDoubleSpinBox::minimumSizeHint());
 }
 
 } // namespace dpu::ui

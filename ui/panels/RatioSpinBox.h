@@ -18,6 +18,13 @@ public:
     double valueFromText(const QString& text) const override;
     QString textFromValue(double value) const override;
     void fixup(QString& input) const override;
+    /// Wide enough for a k of six significant digits ("0.00176389"): Qt sizes a spin box for the
+    /// texts of its range's ends ("-100"), so 0.001763 showed as "0.001".
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+private:
+    QSize widened(QSize hint) const;
 };
 
 } // namespace dpu::ui
