@@ -170,6 +170,13 @@ private Q_SLOTS:
         QVERIFY2(int8Text.contains(QStringLiteral("of FP32's 2.68 MB")) && int8Text.contains(QStringLiteral("of INT8's 676.9 KB")),
                  qPrintable(int8Text));
         QVERIFY2(int8Text.contains(QString::number(cost->bytesPerRound() / 676944.0, 'g', 4)), qPrintable(int8Text));
+        // At 1366x768 the row holds the whole text, wrapped, not cut at the right edge.
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QCoreApplication::processEvents();
+        QVERIFY2(ratio->wordWrap() && ratio->height() >= ratio->heightForWidth(ratio->width()),
+                 qPrintable(QStringLiteral("%1 x %2, needs %3").arg(ratio->width()).arg(ratio->height()).arg(ratio->heightForWidth(ratio->width()))));
         QVERIFY2(time->text().contains(QStringLiteral("full INT8: ")), qPrintable(time->text()));
         const auto fullInt8 = dpu::linkRound(cost->link(), 676944, 200).deviceSeconds;
         QVERIFY(fullInt8 < dpu::linkRound(cost->link(), static_cast<int64_t>(cost->fullBytesPerRound()), 200).deviceSeconds);
