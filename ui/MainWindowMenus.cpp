@@ -15,7 +15,6 @@
 #include <QChartView>
 #include <QDir>
 #include <QFileInfo>
-#include <QInputDialog>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QStatusBar>
@@ -160,23 +159,18 @@ void MainWindow::exportBundlesWithDialog()
         statusBar()->showMessage(tr("No run on screen has update bundles: run a plan or open a run"), 5000);
         return;
     }
-    QString dir = runs.last();
-    if (runs.size() > 1) { // any run on screen, not only the last one
-        QStringList names;
-        for (const QString& r : runs)
-            names << QFileInfo(r).fileName();
-        bool ok = false;
-        const QString chosen = QInputDialog::getItem(this, tr("Export Update Bundles"), tr("Bundles of the run:"), names,
-                                                     static_cast<int>(names.size()) - 1, false, &ok);
-        if (!ok)
-            return;
-        dir = runs.at(names.indexOf(chosen));
+    // Every run with bundles, the newest chosen: the dialog says what each is (describeRunFolder),
+    // where a list of folder names once asked first.
+    std::vector<ExportRun> all;
+    for (const QString& r : runs) {
+        ExportRun e{r, {}};
+        for (const BookRun& b : book_->runs())
+            if (b.dir == r)
+                e.records = b.records;
+        all.push_back(std::move(e));
     }
-    std::vector<dpu::RoundRecord> records;
-    for (const BookRun& r : book_->runs())
-        if (r.dir == dir)
-            records = r.records;
-    ExportBundlesDialog dialog(dir, records, this);
+    const int newest = static_cast<int>(all.size()) - 1;
+    ExportBundlesDialog dialog(std::move(all), newest, this);
     dialog.exec();
 }
 

@@ -4,6 +4,16 @@
 #include "UiTestSupport.h"
 #include "dialogs/ExportBundlesDialog.h"
 #include "dpu/Bundles.h"
+#include "dpu/CatchUp.h"
+#include "dpu/Error.h"
+#include "dpu/RunFolder.h"
+#include "workers/ExportWorker.h"
+#include <QCheckBox>
+#include <QDirIterator>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProgressBar>
 #include "dpu/Runner.h"
 #include <QComboBox>
 #include <QDir>
@@ -35,6 +45,32 @@ class TestUiExport : public QObject {
         *ok = spy.at(0).at(0).toBool();
         *message = spy.at(0).at(1).toString();
         return true;
+    }
+
+    static QByteArray readAll(const QString& path)
+    {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    }
+
+    // Every file under `dir`, relative to it, sorted.
+    static QStringList filesUnder(const QString& dir)
+    {
+        QStringList files;
+        QDirIterator it(dir, QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext())
+            files << QDir(dir).relativeFilePath(it.next());
+        files.sort();
+        return files;
+    }
+
+    static const dpu::RoundRecord* lastDeployed(const std::vector<dpu::RoundRecord>& records, const std::string& strategy)
+    {
+        const dpu::RoundRecord* last = nullptr;
+        for (const auto& r : records)
+            if (r.strategy == strategy && r.deployed)
+                last = &r;
+        return last;
     }
 
 private Q_SLOTS:
@@ -158,6 +194,155 @@ private Q_SLOTS:
         // The strategy exported last is proposed next time (dpu comes first in these records).
         ExportBundlesDialog again(run_, records_);
         QCOMPARE(again.findChild<QComboBox*>(QStringLiteral("strategy"))->currentText(), QStringLiteral("fu"));
+    }
+
+    void exportsCatchUpsAsTheCliDoes()
+    {
+        ExportBundlesDialog d(run_, records_);
+        d.findChild<QComboBox*>(QStringLiteral("strategy"))->setCurrentText(QStringLiteral("dpu"));
+        auto* catchUp = d.findChild<QCheckBox*>(QStringLiteral("catchUp"));
+        QVERIFY(catchUp->isEnabled());
+        QVERIFY(d.request().catchUp.isEmpty()); // off unless asked for
+        catchUp->setChecked(true);
+        // Chosen versions travel in the CLI's words.
+        d.findChild<QRadioButton*>(QStringLiteral("catchUpChosen"))->setChecked(true);
+        d.findChild<QLineEdit*>(QStringLiteral("catchUpVersions"))->setText(QStringLiteral("0, 1"));
+        QCOMPARE(d.request().catchUp, QStringLiteral("0,1"));
+        d.findChild<QRadioButton*>(QStringLiteral("catchUpAll"))->setChecked(true);
+        QCOMPARE(d.request().catchUp, QStringLiteral("all"));
+        // Only a folder export carries catch-ups.
+        d.findChild<QRadioButton*>(QStringLiteral("oneRound"))->setChecked(true);
+        QVERIFY(!catchUp->isEnabled());
+        QVERIFY(d.request().catchUp.isEmpty());
+        d.findChild<QRadioButton*>(QStringLiteral("allRounds"))->setChecked(true);
+        const QString out = dir_.filePath(QStringLiteral("catchup-window"));
+        d.findChild<QLineEdit*>(QStringLiteral("destination"))->setText(out);
+        QSignalSpy progressed(&d, &ExportBundlesDialog::progressed);
+        bool ok = false;
+        QString message;
+        QVERIFY(exportAndWait(d, &ok, &message));
+        QVERIFY2(ok, qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("catchup.json")), qPrintable(message));
+        QVERIFY(progressed.count() >= 1); // the dialog heard the worker before the end
+        QVERIFY(!d.findChild<QProgressBar*>(QStringLiteral("progress"))->isVisible());
+        // What `dpu-cli bundle export RUN --strategy dpu --seed 4 --catchup all` writes, byte for byte.
+        const QString cli = dir_.filePath(QStringLiteral("catchup-cli"));
+        dpu::CatchUpSelection all;
+        all.all = true;
+        dpu::exportRunBundlesWithCatchUp(run_.toStdString(), "dpu", 4, false, cli.toStdString(), all);
+        const QStringList files = filesUnder(out);
+        QCOMPARE(files, filesUnder(cli));
+        QVERIFY(files.contains(QStringLiteral("catchup.json")));
+        for (const QString& f : files)
+            QVERIFY2(readAll(out + '/' + f) == readAll(cli + '/' + f), qPrintable(f));
+        // The engine's own decoder takes a round-0 device to the latest state in one step.
+        const dpu::RoundRecord* last = lastDeployed(records_, "dpu");
+        QVERIFY(last);
+        const QJsonObject index = QJsonDocument::fromJson(readAll(out + "/catchup.json")).object();
+        QCOMPARE(index.value(QStringLiteral("versions")).toArray().size(), int(last->deviceVersion));
+        const auto v = dpu::verifyBundleFile((out + "/catchup/from-000.dpub").toStdString(),
+                                             (out + "/initial.safetensors").toStdString());
+        QVERIFY2(v.ok, v.message.c_str());
+        QCOMPARE(QString::fromStdString(v.targetSha256), QString::fromStdString(last->deviceSha256));
+    }
+
+    void workerReportsProgress()
+    {
+        dpu::ui::ExportRequest r;
+        r.runDir = run_;
+        r.strategy = QStringLiteral("dpu");
+        r.seed = 4;
+        r.destination = dir_.filePath(QStringLiteral("catchup-worker"));
+        r.catchUp = QStringLiteral("0");
+        std::vector<dpu::ui::ExportProgress> seen;
+        bool ok = false;
+        const QString message = dpu::ui::ExportWorker::exportNow(r, &ok, [&](const dpu::ui::ExportProgress& p) { seen.push_back(p); });
+        QVERIFY2(ok, qPrintable(message));
+        QVERIFY(seen.size() >= 2);
+        QVERIFY(seen.front().text.contains(QStringLiteral("catch-up")));
+        QCOMPARE(seen.back().step, seen.back().steps);
+        QVERIFY(QFile::exists(r.destination + "/catchup/from-000.dpub"));
+        QVERIFY(!QFile::exists(r.destination + "/catchup/from-001.dpub"));
+        // A malformed list is the user's message, not an exception, and writes nothing.
+        r.catchUp = QStringLiteral("0,x");
+        r.destination = dir_.filePath(QStringLiteral("catchup-bad"));
+        QVERIFY(dpu::ui::ExportWorker::exportNow(r, &ok).contains(QStringLiteral("0,x")));
+        QVERIFY(!ok);
+        QVERIFY(!QFile::exists(r.destination));
+    }
+
+    void showsWhatEachRunIs()
+    {
+        const QString other = dir_.filePath(QStringLiteral("no-such-run"));
+        ExportBundlesDialog d({{other, {}}, {run_, records_}}, 1);
+        auto* run = d.findChild<QComboBox*>(QStringLiteral("run"));
+        QCOMPARE(run->count(), 2);
+        QCOMPARE(run->currentIndex(), 1);
+        const QString described = QString::fromStdString(dpu::describeRunFolder(run_.toStdString()));
+        QVERIFY2(run->currentText().startsWith(QFileInfo(run_).fileName()), qPrintable(run->currentText()));
+        QVERIFY2(run->currentText().contains(described), qPrintable(run->currentText()));
+        QVERIFY(run->itemText(0).contains(QStringLiteral("not readable")));
+        QCOMPARE(d.request().runDir, run_);
+        QCOMPARE(d.findChild<QComboBox*>(QStringLiteral("strategy"))->count(), 2);
+        QVERIFY(d.findChild<QLabel*>(QStringLiteral("signing"))->text().contains(QStringLiteral("none")));
+        QVERIFY(d.findChild<QLabel*>(QStringLiteral("signing"))->toolTip().contains(QStringLiteral("secret_key")));
+        run->setCurrentIndex(0); // a run without records: nothing to pick, and the destination follows
+        QCOMPARE(d.request().runDir, other);
+        QCOMPARE(d.findChild<QLineEdit*>(QStringLiteral("destination"))->text(), QDir(other).filePath(QStringLiteral("export")));
+        // Alt+letter reaches one button each (the check test_ui_use makes on a bare dialog).
+        QSet<QChar> seen;
+        for (QAbstractButton* b : d.findChildren<QAbstractButton*>()) {
+            const int amp = b->text().indexOf(QLatin1Char('&'));
+            if (amp < 0 || amp + 1 >= b->text().size())
+                continue;
+            const QChar m = b->text().at(amp + 1).toLower();
+            QVERIFY2(!seen.contains(m), qPrintable(b->text()));
+            seen.insert(m);
+        }
+        // The whole title and every row fit, within a 1366-pixel-wide screen.
+        d.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&d));
+        QVERIFY(d.minimumWidth() >= d.fontMetrics().horizontalAdvance(d.windowTitle()) * 2);
+        QVERIFY(d.width() >= d.minimumSizeHint().width());
+        QVERIFY2(d.minimumSizeHint().width() <= 1300, qPrintable(QString::number(d.minimumSizeHint().width())));
+    }
+
+    void signedRunSignsItsCatchUps()
+    {
+        const std::string key = dir_.filePath(QStringLiteral("sign")).toStdString();
+        try {
+            dpu::generateSigningKeys(key + ".key", key + ".pub");
+        } catch (const dpu::Error& e) {
+            QSKIP(e.what()); // built without libsodium
+        }
+        dpu::Plan p;
+        p.name = "signed";
+        p.dataset.testLimit = 600;
+        p.split = {300, 300, 3, 300};
+        p.strategies = {"dpu"};
+        p.k = 0.02;
+        p.train.epochs = 1;
+        p.seeds = {4};
+        p.bundle.secretKey = key + ".key";
+        const QString run = dir_.filePath(QStringLiteral("signed-run"));
+        dpu::RunObserver quiet;
+        const auto records = dpu::Runner(p, {run.toStdString()}).run(quiet).records;
+        ExportBundlesDialog d(run, records);
+        QVERIFY2(d.findChild<QLabel*>(QStringLiteral("signing"))->text().contains(QStringLiteral("sign.key")),
+                 qPrintable(d.findChild<QLabel*>(QStringLiteral("signing"))->text()));
+        d.findChild<QCheckBox*>(QStringLiteral("catchUp"))->setChecked(true);
+        const QString out = dir_.filePath(QStringLiteral("signed-export"));
+        d.findChild<QLineEdit*>(QStringLiteral("destination"))->setText(out);
+        bool ok = false;
+        QString message;
+        QVERIFY(exportAndWait(d, &ok, &message));
+        QVERIFY2(ok, qPrintable(message));
+        const dpu::RoundRecord* last = lastDeployed(records, "dpu");
+        QVERIFY(last);
+        const auto v = dpu::verifyBundleFile((out + "/catchup/from-000.dpub").toStdString(),
+                                             (out + "/initial.safetensors").toStdString(), key + ".pub");
+        QVERIFY2(v.ok, v.message.c_str());
+        QCOMPARE(QString::fromStdString(v.targetSha256), QString::fromStdString(last->deviceSha256));
     }
 
     void errorsAreShownNotThrown()

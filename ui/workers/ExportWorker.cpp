@@ -1,51 +1,118 @@
 // SPDX-License-Identifier: MIT
-// ExportWorker: dpu::exportRunBundles for a folder, a verified atomic copy for a single round.
+// ExportWorker: dpu::exportRunBundlesWithCatchUp for a folder, a verified atomic copy for a single round.
 #include "workers/ExportWorker.h"
 #include "AtomicFile.h"
 #include "dpu/Bundles.h"
+#include "dpu/CatchUp.h"
 #include "dpu/Error.h"
 #include "dpu/InternalCheck.h"
 #include <QFile>
 #include <QLocale>
+#include <QStringList>
 
 namespace dpu::ui {
+
+namespace {
+
+// The same words `dpu-cli bundle export --catchup` takes, so that the window and the CLI write
+// the same folder for the same choice. Returns false with *error set on a malformed list.
+bool parseCatchUp(const QString& text, dpu::CatchUpSelection* s, QString* error)
+{
+    const QString t = text.trimmed();
+    if (t.isEmpty())
+        return true;
+    if (t == QLatin1String("all")) {
+        s->all = true;
+        return true;
+    }
+    for (const QString& item : t.split(QLatin1Char(','))) {
+        bool ok = false;
+        const qulonglong v = item.trimmed().toULongLong(&ok);
+        if (!ok) {
+            *error = ExportWorker::tr("Catch-up versions: expected versions such as 0,2,3, found '%1'").arg(t);
+            return false;
+        }
+        s->fromVersions.push_back(v);
+    }
+    return true;
+}
+
+QString catchUpSummary(const dpu::CatchUpExport& ex)
+{
+    if (ex.versions.empty())
+        return {};
+    int routes[3] = {0, 0, 0};
+    for (const dpu::CatchUpResult& r : ex.versions)
+        ++routes[static_cast<int>(r.route)];
+    return ExportWorker::tr(" Added %n catch-up bundle(s) to version %1 in catchup/ and catchup.json; the cheapest "
+                            "route is the catch-up bundle for %2, the missed bundles for %3, the full model for %4.",
+                            nullptr, int(ex.versions.size()))
+        .arg(ex.versions.front().toVersion)
+        .arg(routes[int(dpu::CatchUpRoute::CatchUp)])
+        .arg(routes[int(dpu::CatchUpRoute::Chain)])
+        .arg(routes[int(dpu::CatchUpRoute::Full)]);
+}
+
+QString exportFolder(const ExportRequest& r, bool* ok, const ExportWorker::ProgressFn& progress)
+{
+    dpu::CatchUpSelection selection;
+    QString error;
+    if (!parseCatchUp(r.catchUp, &selection, &error))
+        return error;
+    const bool withCatchUp = selection.all || !selection.fromVersions.empty();
+    // The engine builds, applies and checks everything in one call that reports nothing until it
+    // returns (about a minute for real catch-ups): say what it does so that the wait makes sense.
+    if (progress)
+        progress({0, 0, withCatchUp ? ExportWorker::tr("Building catch-up bundles and checking every bundle with the "
+                                                       "device decoder; nothing is written until all are checked…")
+                                    : ExportWorker::tr("Exporting and checking every bundle…")});
+    const dpu::CatchUpExport all = dpu::exportRunBundlesWithCatchUp(
+        r.runDir.toStdString(), r.strategy.toStdString(), r.seed, false, r.destination.toStdString(), selection);
+    const dpu::BundleExport& ex = all.rounds;
+    if (progress)
+        progress({1, 1, ExportWorker::tr("Written.")});
+    *ok = true;
+    return ExportWorker::tr("Exported %n bundle(s) of %1 (seed %2), %3 bytes, with initial.safetensors and bundles.json "
+                            "to %4. Every bundle was applied in order and matches the run's device state.",
+                            nullptr, int(ex.rounds.size()))
+               .arg(r.strategy)
+               .arg(r.seed)
+               .arg(QLocale().toString(qlonglong(ex.totalBytes)), r.destination)
+        + catchUpSummary(all);
+}
+
+QString exportOneRound(const ExportRequest& r, bool* ok)
+{
+    const QString source =
+        QString::fromStdString(dpu::runBundlePath(r.runDir.toStdString(), r.seed, r.strategy.toStdString(), r.round));
+    QFile in(source);
+    if (!in.open(QIODevice::ReadOnly))
+        return ExportWorker::tr("%1: cannot read (%2). Was round %3 deployed?").arg(source, in.errorString()).arg(r.round);
+    const QByteArray bytes = in.readAll();
+    QString error;
+    if (!AtomicFile::write(r.destination, bytes, &error))
+        return error;
+    *ok = true;
+    return ExportWorker::tr("Exported round %1 of %2 (seed %3): %4 bytes to %5.")
+        .arg(r.round)
+        .arg(r.strategy)
+        .arg(r.seed)
+        .arg(QLocale().toString(bytes.size()), r.destination);
+}
+
+} // namespace
 
 ExportWorker::ExportWorker(ExportRequest request, QObject* parent) : QObject(parent), request_(std::move(request))
 {
 }
 
-QString ExportWorker::exportNow(const ExportRequest& r, bool* ok)
+QString ExportWorker::exportNow(const ExportRequest& r, bool* ok, const ProgressFn& progress)
 {
     *ok = false;
     if (r.destination.isEmpty())
         return tr("Choose where to export to.");
     try {
-        if (r.round == 0) {
-            const dpu::BundleExport ex = dpu::exportRunBundles(r.runDir.toStdString(), r.strategy.toStdString(), r.seed,
-                                                               false, r.destination.toStdString());
-            *ok = true;
-            return tr("Exported %n bundle(s) of %1 (seed %2), %3 bytes, with initial.safetensors and bundles.json to %4. "
-                      "Every bundle was applied in order and matches the run's device state.",
-                      nullptr, int(ex.rounds.size()))
-                .arg(r.strategy)
-                .arg(r.seed)
-                .arg(QLocale().toString(qlonglong(ex.totalBytes)), r.destination);
-        }
-        const QString source = QString::fromStdString(
-            dpu::runBundlePath(r.runDir.toStdString(), r.seed, r.strategy.toStdString(), r.round));
-        QFile in(source);
-        if (!in.open(QIODevice::ReadOnly))
-            return tr("%1: cannot read (%2). Was round %3 deployed?").arg(source, in.errorString()).arg(r.round);
-        const QByteArray bytes = in.readAll();
-        QString error;
-        if (!AtomicFile::write(r.destination, bytes, &error))
-            return error;
-        *ok = true;
-        return tr("Exported round %1 of %2 (seed %3): %4 bytes to %5.")
-            .arg(r.round)
-            .arg(r.strategy)
-            .arg(r.seed)
-            .arg(QLocale().toString(bytes.size()), r.destination);
+        return r.round == 0 ? exportFolder(r, ok, progress) : exportOneRound(r, ok);
     } catch (const dpu::Error& e) {
         return QString::fromStdString(e.what());
     } catch (const std::exception& e) {
@@ -56,7 +123,8 @@ QString ExportWorker::exportNow(const ExportRequest& r, bool* ok)
 void ExportWorker::run()
 {
     bool ok = false;
-    const QString message = exportNow(request_, &ok);
+    // Emitted on this (worker) thread: the dialog's connection queues each to the GUI thread.
+    const QString message = exportNow(request_, &ok, [this](const ExportProgress& p) { Q_EMIT progress(p); });
     Q_EMIT finished(ok, message);
 }
 
