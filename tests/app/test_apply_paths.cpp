@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // dpu-apply on what a device's weight path can be: a symbolic link (A/B layouts), a hard link,
 // a device node, a FIFO, a folder; a link is kept and its target updated, the rest refused untouched.
+#include "ApplyChain.h"
+#include "ApplyProcess.h"
 #include "TestSupport.h"
 #include "dpu/Runner.h"
 #include <QDir>
@@ -14,41 +16,24 @@
 
 namespace {
 
-struct Applied {
-    int exitCode = -1;
-    QString out, err;
-};
-
-Applied apply(const QStringList& args)
+dpu::test::ApplyResult apply(const QStringList& args)
 {
-    QProcess p;
-    p.start(QStringLiteral(DPU_APPLY_EXE), args);
-    const bool finished = p.waitForFinished(20000); // a FIFO that blocked the open would end here
-    if (!finished)
-        p.kill(), p.waitForFinished();
-    Applied a;
-    a.out = QString::fromLocal8Bit(p.readAllStandardOutput());
-    a.err = QString::fromLocal8Bit(p.readAllStandardError());
-    a.exitCode = finished && p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    return a;
+    return dpu::test::runApply(QStringLiteral(DPU_APPLY_EXE), args, 20000); // a FIFO that blocked the open ends here
 }
 
 QByteArray slurp(const QString& path)
 {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    return dpu::test::fileBytes(path);
 }
 
 bool spit(const QString& path, const QByteArray& bytes)
 {
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
+    return dpu::test::writeBytes(path, bytes);
 }
 
 mode_t kindOf(const QString& path)
 {
-    struct stat st {};
-    return ::lstat(QFile::encodeName(path).constData(), &st) == 0 ? (st.st_mode & S_IFMT) : 0;
+    return dpu::test::fileKind(path);
 }
 
 } // namespace
@@ -64,7 +49,7 @@ class TestApplyPaths : public QObject {
     /// Refused with exit 1, the message naming the path and `what`, the thing at the path unchanged.
     void expectRefused(const QString& weights, const QString& what, mode_t kind)
     {
-        const Applied a = apply({bundle_, weights, QStringLiteral("--current-version"), QStringLiteral("0")});
+        const auto a = apply({bundle_, weights, QStringLiteral("--current-version"), QStringLiteral("0")});
         QCOMPARE(a.exitCode, 1);
         QVERIFY2(a.err.contains(weights) && a.err.contains(what) && a.err.contains(QStringLiteral("nothing was changed")),
                  qPrintable(a.err));
@@ -107,7 +92,7 @@ private Q_SLOTS:
         const QString target = path(QStringLiteral("slots/model.a")), link = path(QStringLiteral("model"));
         QVERIFY(spit(target, initial_));
         QVERIFY(::symlink("slots/model.a", QFile::encodeName(link).constData()) == 0);
-        const Applied a = apply({bundle_, link});
+        const auto a = apply({bundle_, link});
         QCOMPARE(a.exitCode, 0);
         QVERIFY2(a.out.contains(QStringLiteral("(-> ")) && a.out.contains(QStringLiteral("slots/model.a")), qPrintable(a.out));
         QCOMPARE(kindOf(link), mode_t(S_IFLNK));

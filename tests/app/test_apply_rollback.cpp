@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // dpu-apply's rollback protection without flags: the weight file says its version, and every
 // bundle of a real run that is not newer is refused on every later file, leaving it untouched.
+#include "ApplyChain.h"
+#include "ApplyProcess.h"
 #include "TestSupport.h"
 #include "dpu/Runner.h"
 #include <QDir>
@@ -11,32 +13,19 @@
 
 namespace {
 
-struct Applied {
-    int exitCode = -1;
-    QString err;
-};
-
-Applied apply(const QStringList& args)
+dpu::test::ApplyResult apply(const QStringList& args)
 {
-    QProcess p;
-    p.start(QStringLiteral(DPU_APPLY_EXE), args);
-    p.waitForFinished(60000);
-    Applied a;
-    a.err = QString::fromLocal8Bit(p.readAllStandardError());
-    a.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    return a;
+    return dpu::test::runApply(QStringLiteral(DPU_APPLY_EXE), args);
 }
 
 QByteArray slurp(const QString& path)
 {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    return dpu::test::fileBytes(path);
 }
 
 bool spit(const QString& path, const QByteArray& bytes)
 {
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
+    return dpu::test::writeBytes(path, bytes);
 }
 
 } // namespace
@@ -77,7 +66,7 @@ private Q_SLOTS:
             QVERIFY(spit(weights, initial));
             QList<QByteArray> after; // the device file after each bundle
             for (const QString& b : bundles) {
-                const Applied a = apply({seedDir + '/' + strategy + '/' + b, weights});
+                const auto a = apply({seedDir + '/' + strategy + '/' + b, weights});
                 QVERIFY2(a.exitCode == 0, qPrintable(b + ": " + a.err));
                 after << slurp(weights);
             }
@@ -86,7 +75,7 @@ private Q_SLOTS:
             for (int held = 0; held < after.size(); ++held)
                 for (int old = 0; old <= held; ++old) {
                     QVERIFY(spit(weights, after[held]));
-                    const Applied a = apply({seedDir + '/' + strategy + '/' + bundles[old], weights});
+                    const auto a = apply({seedDir + '/' + strategy + '/' + bundles[old], weights});
                     QVERIFY2(a.exitCode == 2, qPrintable(bundles[old] + " on " + bundles[held] + ": " + a.err));
                     QVERIFY2(a.err.contains(QStringLiteral("is not newer than")), qPrintable(a.err));
                     QCOMPARE(slurp(weights), after[held]);
@@ -94,10 +83,10 @@ private Q_SLOTS:
                 }
             // --current-version can raise the bar but not lower it below the file's.
             QVERIFY(spit(weights, after[0]));
-            const Applied lowered = apply({seedDir + '/' + strategy + '/' + bundles[0], weights, "--current-version", "0"});
+            const auto lowered = apply({seedDir + '/' + strategy + '/' + bundles[0], weights, "--current-version", "0"});
             QCOMPARE(lowered.exitCode, 2);
             QVERIFY(spit(weights, after[0]));
-            const Applied raised = apply({seedDir + '/' + strategy + '/' + bundles[1], weights, "--current-version", "1000"});
+            const auto raised = apply({seedDir + '/' + strategy + '/' + bundles[1], weights, "--current-version", "1000"});
             QCOMPARE(raised.exitCode, 2);
             QVERIFY2(raised.err.contains(QStringLiteral("not newer than")), qPrintable(raised.err));
             QCOMPARE(slurp(weights), after[0]);
@@ -121,7 +110,7 @@ private Q_SLOTS:
             file[i] = char((quint64(header.size()) >> (8 * i)) & 0xff);
         file += header + QByteArray(4, '\0');
         QVERIFY(spit(weights, file));
-        Applied a = apply({bundle, weights});
+        auto a = apply({bundle, weights});
         QCOMPARE(a.exitCode, 1);
         QVERIFY2(a.err.contains(QStringLiteral("foreign.safetensors: no \"dpu.update_version\"")), qPrintable(a.err));
         QCOMPARE(slurp(weights), file);

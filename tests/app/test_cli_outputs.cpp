@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // dpu-cli's output paths: a report or a catch-up bundle sent to a link, a device node, a FIFO or a folder never replaces it.
+#include "ApplyProcess.h"
 #include "CliProcess.h"
 #include "RunFixtures.h"
 #include "TestSupport.h"
@@ -17,8 +18,7 @@ namespace {
 
 mode_t kindOf(const QString& path)
 {
-    struct stat st {};
-    return ::lstat(QFile::encodeName(path).constData(), &st) == 0 ? (st.st_mode & S_IFMT) : 0;
+    return dpu::test::fileKind(path);
 }
 
 QByteArray slurp(const QString& path)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Tests of core's one file writer: what it does to every kind of thing that can stand at a path.
+#include "ApplyProcess.h"
 #include "TestSupport.h"
 #include "dpu/AtomicWrite.h"
 #include "dpu/Error.h"
@@ -32,10 +33,7 @@ std::string text(const std::string& path)
 
 mode_t kindOf(const std::string& path)
 {
-    struct stat st {};
-    if (::lstat(path.c_str(), &st) != 0)
-        return 0;
-    return st.st_mode & S_IFMT;
+    return dpu::test::fileKind(path);
 }
 
 /// A small tmpfs mounted for one test (root only; unmounted at the end). `ok` false elsewhere.
