@@ -6,6 +6,7 @@
 #include "panels/PlanPanel.h"
 #include "dpu/Version.h"
 #include "workers/RunQueue.h"
+#include "GuardedApplication.h"
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QMessageBox>
@@ -81,7 +82,7 @@ int main(int argc, char** argv)
         parser.process(core); // prints and exits
         return 0;
     }
-    QApplication app(argc, argv);
+    dpu::ui::GuardedApplication app(argc, argv); // an escaped exception is shown, not an abort
     describeApplication();
     QApplication::setApplicationDisplayName(QStringLiteral("DPU Planner"));
     QApplication::setDesktopFileName(QStringLiteral("dpu-planner"));

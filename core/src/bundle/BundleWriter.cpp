@@ -2,6 +2,7 @@
 // Bundle assembly: decide each tensor's mode, encode sections, then preamble, manifest, digest
 // and signature (docs/bundle-format.md, "Layout").
 #include "bundle/BundleWriter.h"
+#include "dpu/InternalCheck.h"
 #include "bundle/BundleEnvelope.h"
 #include "bundle/CqPlanner.h"
 #include "bundle/DenseStream.h"
@@ -113,13 +114,13 @@ void checkInput(const BundleInput& in)
         throw Error("bundle: model must be 1..255 bytes and compat 0..255 bytes, without NUL");
     if (in.updateVersion == 0)
         throw Error("bundle: update version must be at least 1");
-    if (in.kind != Kind::Full && in.masks.size() != n)
-        throw Error("bundle: " + std::to_string(in.masks.size()) + " masks for " + std::to_string(n) + " tensors");
-    if (in.kind == Kind::ReinitDelta && in.init.size() != n)
-        throw Error("bundle: reinit needs one init rule per tensor");
+    // The engine builds the masks, init rules and codes itself: a mismatch is a defect.
+    DPU_INTERNAL_CHECK(in.kind == Kind::Full || in.masks.size() == n,
+                       "bundle: " + std::to_string(in.masks.size()) + " masks for " + std::to_string(n) + " tensors");
+    DPU_INTERNAL_CHECK(in.kind != Kind::ReinitDelta || in.init.size() == n, "bundle: reinit needs one init rule per tensor");
     for (const TensorData& t : in.target)
-        if (t.dtype == DType::I8 && !t.values.empty())
-            throw Error("bundle: I8 tensor " + t.name + " has float values (its codes go in `codes`)");
+        DPU_INTERNAL_CHECK(t.dtype != DType::I8 || t.values.empty(),
+                           "bundle: I8 tensor " + t.name + " has float values (its codes go in `codes`)");
 }
 
 // A delta's base: the device's current file, tensor for tensor like the target.
@@ -245,14 +246,13 @@ std::vector<std::vector<float>> partialSources(const BundleInput& in, const std:
         const TensorData& t = in.target[i];
         if (in.masks[i].empty() || t.dtype == DType::I8) // I8: its codes are their own source (Int8Section)
             continue;
-        if (in.masks[i].size() != t.values.size())
-            throw Error("bundle: mask of " + t.name + " has " + std::to_string(in.masks[i].size()) +
-                        " entries, tensor " + std::to_string(t.values.size()));
+        DPU_INTERNAL_CHECK(in.masks[i].size() == t.values.size(), "bundle: mask of " + t.name + " has " +
+                                                                      std::to_string(in.masks[i].size()) + " entries, tensor " +
+                                                                      std::to_string(t.values.size()));
         if (in.kind == Kind::Delta) {
             sources[i] = base[i].values;
         } else {
-            if (in.init[i].rule == InitSpec::Rule::None)
-                throw Error("bundle: partial tensor " + t.name + " has no init rule");
+            DPU_INTERNAL_CHECK(in.init[i].rule != InitSpec::Rule::None, "bundle: partial tensor " + t.name + " has no init rule");
             sources[i] = BundleWriter::initialValues(t, in.init[i], in.seed);
         }
     }

@@ -2,6 +2,7 @@
 // Shared dense stream: byte planes of every pooled value under one set of Huffman tables, so that
 // many small always-shipped tensors (BatchNorm) do not each pay for their own tables.
 #include "bundle/DenseStream.h"
+#include "dpu/InternalCheck.h"
 #include "bundle/BitWriter.h"
 #include "bundle/HuffmanCode.h"
 #include "bundle/SparseEncoder.h"
@@ -14,13 +15,12 @@ namespace dpu::bundle {
 std::vector<uint8_t> DenseStream::encode(const std::vector<const std::vector<float>*>& targets,
                                          const std::vector<const std::vector<float>*>& bases)
 {
-    if (!bases.empty() && bases.size() != targets.size())
-        throw Error("dense stream: " + std::to_string(bases.size()) + " bases for " +
-                    std::to_string(targets.size()) + " tensors");
+    DPU_INTERNAL_CHECK(bases.empty() || bases.size() == targets.size(),
+                       "dense stream: " + std::to_string(bases.size()) + " bases for " + std::to_string(targets.size()) + " tensors");
     std::vector<uint32_t> direct, xored;
     for (size_t t = 0; t < targets.size(); ++t) {
-        if (!bases.empty() && bases[t]->size() != targets[t]->size())
-            throw Error("dense stream: tensor " + std::to_string(t) + " differs in size from its base");
+        DPU_INTERNAL_CHECK(bases.empty() || bases[t]->size() == targets[t]->size(),
+                           "dense stream: tensor " + std::to_string(t) + " differs in size from its base");
         for (size_t i = 0; i < targets[t]->size(); ++i) {
             direct.push_back(dpu_float_bits((*targets[t])[i]));
             if (!bases.empty())

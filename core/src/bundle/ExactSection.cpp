@@ -2,6 +2,7 @@
 // Exact sections for values that several lossy rounds produced: each candidate representation
 // is built only where it reproduces every value bit for bit, and the smallest one wins.
 #include "bundle/ExactSection.h"
+#include "dpu/InternalCheck.h"
 #include "bundle/CqEncoder.h"
 #include "bundle/HalfFloat.h"
 #include "bundle/SparseEncoder.h"
@@ -207,8 +208,8 @@ ExactChoice ExactSection::encode(const std::vector<float>& source, const std::ve
     std::map<uint32_t, int> distinct;
     for (size_t j = 0; j < mask.size(); ++j) {
         if (!mask[j]) {
-            if (floatBits(source[j]) != floatBits(target[j]))
-                throw Error("exact section: position " + std::to_string(j) + " changes but is not in the mask");
+            DPU_INTERNAL_CHECK(floatBits(source[j]) == floatBits(target[j]),
+                               "exact section: position " + std::to_string(j) + " changes but is not in the mask");
             continue;
         }
         pos.push_back(j);

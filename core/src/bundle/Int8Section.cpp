@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // I8 tensors in format-5 bundles: the writer's sparse i8 sections and the choice of copy, dense or sparse.
 #include "bundle/Int8Section.h"
+#include "dpu/InternalCheck.h"
 #include "bundle/BitWriter.h"
 #include "bundle/HuffmanCode.h"
 #include "bundle/SparseEncoder.h"
@@ -77,9 +78,9 @@ PlannedTensor Int8Section::plan(const BundleInput& in, const std::vector<TensorD
 {
     const TensorData& t = in.target[i];
     const bool masked = in.kind != Kind::Full && !in.masks[i].empty();
-    if (masked && in.masks[i].size() != t.codes.size())
-        throw Error("bundle: mask of " + t.name + " has " + std::to_string(in.masks[i].size()) + " entries, tensor " +
-                    std::to_string(t.codes.size()));
+    DPU_INTERNAL_CHECK(!masked || in.masks[i].size() == t.codes.size(), "bundle: mask of " + t.name + " has " +
+                                                                          std::to_string(in.masks[i].size()) + " entries, tensor " +
+                                                                          std::to_string(t.codes.size()));
     PlannedTensor p;
     if (in.kind != Kind::Delta) {
         p.section.assign(t.codes.begin(), t.codes.end());
