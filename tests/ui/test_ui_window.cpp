@@ -13,6 +13,7 @@
 #include "models/RoundsTableModel.h"
 #include "models/RunBook.h"
 #include "panels/CostReadout.h"
+#include "panels/FrozenColumnsTable.h"
 #include "panels/PlanPanel.h"
 #include "panels/ResultsPanel.h"
 #include "panels/SweepTargetBox.h"
@@ -33,6 +34,8 @@
 #include <QSlider>
 #include <QSortFilterProxyModel>
 #include <QGuiApplication>
+#include <QHeaderView>
+#include <QScrollBar>
 #include <QScreen>
 #include <QSettings>
 #include <QtTest/QtTest>
@@ -463,6 +466,111 @@ private Q_SLOTS:
         QVERIFY(!results->exportTableCsv(fifo, &error));
         QVERIFY2(error.contains(QStringLiteral("no process is reading")), qPrintable(error));
         QVERIFY(::lstat(QFile::encodeName(fifo).constData(), &st) == 0 && S_ISFIFO(st.st_mode));
+    }
+    /// Issue 45: at 1366x768 the rounds table scrolls right through its figures while Run, Round
+    /// and Strategy stay on the left, row for row with the rest, through sorting and scrolling.
+    void roundsTableFreezesIdentityColumns()
+    {
+        MainWindow w;
+        dpu::ui::ResultsPanel* results = w.resultsPanel();
+        w.closeRuns();
+        dpu::ui::RunBook* book = w.runBook();
+        book->addQueued(1, dpu::defaultPlan());
+        const int rounds = 30; // more rows than the table shows, so it scrolls down too
+        for (int r = 1; r <= rounds; ++r) {
+            book->addRecord(1, record("dpu", r, 0.5 + 0.01 * r, 301096 + 1000 * ((r * 7) % rounds)));
+            book->addRecord(1, record("fu", r, 0.4 + 0.01 * r, 21443392 - 1000 * r));
+        }
+        using M = dpu::ui::RoundsTableModel;
+        auto* table = qobject_cast<dpu::ui::FrozenColumnsTable*>(results->roundsView());
+        QVERIFY(table);
+        QTableView* frozen = table->frozenView();
+        results->tabs()->setCurrentWidget(table);
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QTRY_VERIFY(table->horizontalScrollBar()->maximum() > 0); // the figures do not fit: it scrolls
+        table->horizontalScrollBar()->setValue(table->horizontalScrollBar()->maximum());
+        QCoreApplication::processEvents();
+
+        // The overlay: visible, on the viewport's left edge, as wide as the columns it freezes.
+        QVERIFY(frozen->isVisible());
+        const int n = table->frozenCount();
+        QVERIFY2(n >= M::Strategy + 1 && n <= M::Coding + 1, qPrintable(QString::number(n)));
+        int width = 0;
+        for (int c = 0; c < M::ColumnCount; ++c) {
+            QCOMPARE(frozen->isColumnHidden(c), c >= n);
+            if (c < n) {
+                QCOMPARE(frozen->columnWidth(c), table->columnWidth(c));
+                width += table->columnWidth(c);
+            }
+        }
+        QCOMPARE(frozen->geometry().left(), table->viewport()->geometry().left());
+        QCOMPARE(frozen->width(), width);
+        QCOMPARE(frozen->viewport()->height(), table->viewport()->height());
+        QVERIFY(frozen->selectionModel() == table->selectionModel());
+        QVERIFY(table->columnAt(width + 1) >= n); // what shows beside the overlay has scrolled on
+
+        // Sorting by a column that scrolled (its header clicked): the overlay's rows follow.
+        const auto clickHeader = [](QTableView* view, int column) {
+            QHeaderView* header = view->horizontalHeader();
+            const QPoint at(header->sectionViewportPosition(column) + header->sectionSize(column) / 2, header->height() / 2);
+            QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, at);
+        };
+        clickHeader(table, M::Bytes);
+        QCOMPARE(results->roundsProxy()->sortColumn(), int(M::Bytes));
+        const auto sameRows = [&] {
+            for (int y = 1; y < table->viewport()->height(); y += table->rowHeight(0)) {
+                const int row = table->rowAt(y);
+                if (row != frozen->rowAt(y))
+                    return false;
+                if (row >= 0 && frozen->indexAt(QPoint(1, y)).data() != results->roundsProxy()->index(row, M::Run).data())
+                    return false;
+            }
+            return true;
+        };
+        QVERIFY(sameRows());
+        // dpu's rounds send the fewest bytes, fu's the most: which is on top depends on the order.
+        const bool ascending = table->horizontalHeader()->sortIndicatorOrder() == Qt::AscendingOrder;
+        QCOMPARE(frozen->indexAt(QPoint(frozen->columnViewportPosition(M::Strategy) + 1, 1)).data().toString(),
+                 ascending ? QStringLiteral("dpu") : QStringLiteral("fu"));
+        clickHeader(table, M::Bytes); // again: the other way round
+        QCOMPARE(frozen->indexAt(QPoint(frozen->columnViewportPosition(M::Strategy) + 1, 1)).data().toString(),
+                 ascending ? QStringLiteral("fu") : QStringLiteral("dpu"));
+        QVERIFY(sameRows());
+        // The overlay's own header sorts too, and both headers agree on the indicator.
+        clickHeader(frozen, M::Round);
+        QCOMPARE(results->roundsProxy()->sortColumn(), int(M::Round));
+        QCOMPARE(table->horizontalHeader()->sortIndicatorSection(), int(M::Round));
+        QVERIFY(sameRows());
+
+        // Scrolling down, by this view's bar or the wheel over the overlay, moves both.
+        QTRY_VERIFY(table->verticalScrollBar()->maximum() > 0);
+        table->verticalScrollBar()->setValue(table->verticalScrollBar()->maximum());
+        QCOMPARE(frozen->verticalScrollBar()->value(), table->verticalScrollBar()->value());
+        QVERIFY(table->rowAt(1) > 0);
+        QVERIFY(sameRows());
+        frozen->verticalScrollBar()->setValue(3);
+        QCOMPARE(table->verticalScrollBar()->value(), 3);
+        QVERIFY(sameRows());
+
+        // A click on the overlay selects the row in the table without scrolling it back left;
+        // Copy rows still gives every column.
+        const int x = table->horizontalScrollBar()->value();
+        QTest::mouseClick(frozen->viewport(), Qt::LeftButton, {}, QPoint(2, table->rowHeight(0) / 2));
+        QCOMPARE(table->horizontalScrollBar()->value(), x);
+        QCOMPARE(table->selectionModel()->selectedRows().size(), 1);
+        QCOMPARE(table->selectionModel()->selectedRows().first().row(), frozen->rowAt(1));
+        results->copyRows();
+        QStringList lines = QApplication::clipboard()->text().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 2);
+        QCOMPARE(lines[0].split(QLatin1Char('\t')).size(), int(M::ColumnCount));
+        QCOMPARE(lines[1].split(QLatin1Char('\t')).size(), int(M::ColumnCount));
+        table->clearSelection();
+        results->copyRows();
+        lines = QApplication::clipboard()->text().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 2 * rounds + 1);
+        QVERIFY(lines[1].startsWith(results->roundsProxy()->index(0, M::Run).data().toString()));
     }
 };
 

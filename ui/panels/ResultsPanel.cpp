@@ -14,6 +14,7 @@
 #include "dpu/PlanEnums.h"
 #include "panels/BudgetPanel.h"
 #include "panels/FleetPanel.h"
+#include "panels/FrozenColumnsTable.h"
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
@@ -48,7 +49,7 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent)
     proxy_ = new QSortFilterProxyModel(this);
     proxy_->setSourceModel(rounds_);
     proxy_->setSortRole(RoundsTableModel::SortRole); // numbers sort as numbers, not text
-    table_ = new QTableView(tabs_);
+    table_ = new FrozenColumnsTable(tabs_);
     table_->setObjectName(QStringLiteral("roundsTable"));
     table_->setModel(proxy_);
     table_->setSortingEnabled(true);
@@ -57,6 +58,8 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent)
     table_->setAlternatingRowColors(true);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->verticalHeader()->hide();
+    // Which row is which must survive scrolling right through the figures (1366 px wide screens).
+    table_->setFrozenColumns(RoundsTableModel::Strategy + 1, RoundsTableModel::Coding + 1);
     table_->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(table_, &QTableView::customContextMenuRequested, this, &ResultsPanel::showTableMenu);
     auto* copy = new QAction(tr("&Copy rows"), table_);
@@ -72,6 +75,11 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent)
     fleet_ = new FleetPanel(tabs_);
     tabs_->addTab(fleet_, tr("Fleet")); // no Alt letter free: Tools › Fleet Simulation, Ctrl+Shift+F
     layout->addWidget(tabs_);
+}
+
+QTableView* ResultsPanel::roundsView() const
+{
+    return table_;
 }
 
 void ResultsPanel::showBudgetPanel()

@@ -16,6 +16,7 @@ class BudgetPanel;
 class BytesChart;
 class ChartView;
 class FleetPanel;
+class FrozenColumnsTable;
 class LayerChart;
 class LossChart;
 class RoundsTableModel;
@@ -50,7 +51,9 @@ public:
     void showFleetPanel();
     RoundsTableModel* roundsModel() const { return rounds_; }
     QSortFilterProxyModel* roundsProxy() const { return proxy_; }
-    QTableView* roundsView() const { return table_; }
+    /// The rounds table; its Run, Round and Strategy columns (Coding too when it fits) stay on
+    /// the left while the others scroll (FrozenColumnsTable).
+    QTableView* roundsView() const;
     QTabWidget* tabs() const { return tabs_; }
     /// The chart on the current tab (the frontier on the budget tab, the fleet's accuracy on the
     /// fleet tab; nullptr on the table tab).
@@ -79,7 +82,7 @@ private:
     FleetPanel* fleet_;
     RoundsTableModel* rounds_;
     QSortFilterProxyModel* proxy_;
-    QTableView* table_;
+    FrozenColumnsTable* table_;
     const RunBook* book_ = nullptr;
 };
 
