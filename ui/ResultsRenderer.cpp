@@ -8,8 +8,9 @@
 #include "dpu/Error.h"
 #include "dpu/RunFolder.h"
 #include "dpu/StrategyId.h"
+#include "models/RunBook.h"
+#include "dpu/StrategyId.h"
 #include <QDir>
-#include <set>
 #include <vector>
 
 namespace dpu::ui {
@@ -17,30 +18,22 @@ namespace dpu::ui {
 bool ResultsRenderer::render(const QString& folder, QStringList* written, QString* error)
 {
     const QString path = QDir(folder).filePath(QStringLiteral("results.jsonl"));
-    std::vector<dpu::RoundRecord> records;
-    try {
-        records = dpu::loadRunRecords(folder.toStdString()); // errors name the file and the line
-    } catch (const dpu::Error& e) {
-        if (error)
-            *error = QString::fromStdString(e.what());
+    RunBook book; // the window's names for the series ("dpu", "dpu s2" for one seed of several)
+    const int id = book.openFolder(folder, error); // errors name the file and the line
+    if (id == 0)
         return false;
-    }
+    const std::vector<dpu::RoundRecord>& records = book.find(id)->records;
     if (records.empty()) {
         if (error)
             *error = QStringLiteral("%1: no rounds to draw").arg(path);
         return false;
     }
-    std::set<uint64_t> seeds;
-    for (const auto& r : records)
-        seeds.insert(r.seed);
     AccuracyChart accuracy;
     BytesChart bytes;
     LayerChart layers;
     const dpu::RoundRecord* lastPartial = nullptr;
     for (const auto& r : records) {
-        QString key = QString::fromStdString(r.strategy);
-        if (seeds.size() > 1)
-            key += QStringLiteral(" s%1").arg(r.seed);
+        const QString key = book.seriesKey(id, r.strategy, r.seed, true);
         accuracy.addRecord(key, r);
         bytes.addRecord(key, r);
         if (!dpu::isBaseline(r.strategy) && r.deployed)

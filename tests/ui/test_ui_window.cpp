@@ -378,6 +378,10 @@ private Q_SLOTS:
             }
         }
         f.close();
+        QFile planFile(QDir(folder).filePath(QStringLiteral("plan.json"))); // a run folder: its plan names it
+        QVERIFY(planFile.open(QIODevice::WriteOnly));
+        planFile.write(QByteArray::fromStdString(dpu::planToJson(dpu::defaultPlan())));
+        planFile.close();
         QStringList written;
         QString error;
         QVERIFY2(dpu::ui::ResultsRenderer::render(folder, &written, &error), qPrintable(error));
@@ -386,7 +390,10 @@ private Q_SLOTS:
         QVERIFY(!png.isNull());
         QVERIFY(!QImage(QDir(folder).filePath(QStringLiteral("layers.png"))).isNull());
         QVERIFY(!dpu::ui::ResultsRenderer::render(tmp_.filePath(QStringLiteral("missing")), nullptr, &error));
-        QVERIFY(error.contains(QStringLiteral("results.jsonl")));
+        QVERIFY2(error.contains(QStringLiteral("missing")) && error.contains(QStringLiteral("run folder")), qPrintable(error));
+        QFile::remove(QDir(folder).filePath(QStringLiteral("plan.json"))); // the plan names the runs: refused by name
+        QVERIFY(!dpu::ui::ResultsRenderer::render(folder, nullptr, &error));
+        QVERIFY2(error.contains(QStringLiteral("plan.json")), qPrintable(error));
     }
 
     void legendToggleHidesSeries()
