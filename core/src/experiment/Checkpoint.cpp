@@ -3,6 +3,7 @@
 #include "experiment/Checkpoint.h"
 #include "util/JsonErrorText.h"
 #include "dpu/Error.h"
+#include "dpu/Plan.h"
 #include "dpu/Runner.h"
 #include "util/AtomicFile.h"
 #include <nlohmann/json.hpp>
@@ -129,6 +130,20 @@ std::optional<CheckpointData> loadCheckpoint(const std::string& outDir)
         throw Error(statePath.string() + ": corrupt checkpoint (" + util::jsonErrorText(e.what()) + ")");
     }
     return data;
+}
+
+bool startedWith(const CheckpointData& checkpoint, const std::string& planJson)
+{
+    if (checkpoint.planJson == planJson)
+        return true;
+    try {
+        Plan saved = parsePlan(checkpoint.planJson, "checkpoint");
+        const Plan now = parsePlan(planJson, "plan");
+        saved.name = now.name;
+        return planToJson(saved) == planToJson(now);
+    } catch (const Error&) {
+        return false; // a checkpoint's plan this version cannot read is not this plan
+    }
 }
 
 } // namespace dpu

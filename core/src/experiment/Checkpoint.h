@@ -36,4 +36,8 @@ void saveCheckpoint(const std::string& outDir, const CheckpointData& data);
 /// but is corrupt.
 std::optional<CheckpointData> loadCheckpoint(const std::string& outDir);
 
+/// Whether the checkpoint's run was started with the plan `planJson` (planToJson's text): the
+/// same plan but perhaps for its name, a label (a sweep cell named by its own k since resumes).
+bool startedWith(const CheckpointData& checkpoint, const std::string& planJson);
+
 } // namespace dpu

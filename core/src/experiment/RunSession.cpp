@@ -71,21 +71,6 @@ uint64_t strategyStream(const std::string& name)
     return strategyStream(*id);
 }
 
-/// Whether two plans as planToJson() writes them are the same plan, but perhaps for the name.
-bool samePlanButName(const std::string& saved, const std::string& now)
-{
-    if (saved == now)
-        return true;
-    try {
-        Plan a = parsePlan(saved, "checkpoint");
-        const Plan b = parsePlan(now, "plan");
-        a.name = b.name;
-        return planToJson(a) == planToJson(b);
-    } catch (const Error&) {
-        return false; // a checkpoint's plan this version cannot read is not this plan
-    }
-}
-
 } // namespace
 
 RunSession::RunSession(const Plan& plan, const RunOptions& options, RunObserver& observer)
@@ -164,7 +149,7 @@ void RunSession::prepare()
         removeStaleTemporaries(options_.outDir); // a killed writer's half files
         if (auto cp = loadCheckpoint(options_.outDir)) {
             // The name is a label: a plan renamed since (a sweep cell named by its own k) resumes.
-            if (!samePlanButName(cp->planJson, planJson_))
+            if (!startedWith(*cp, planJson_))
                 throw Error(options_.outDir + "/checkpoint: the plan differs from the one the run was started with");
             resumeFrom_ = cp->completed;
             records_ = std::move(cp->records);

@@ -31,6 +31,21 @@ Fixture smallBundle(ValueCoding coding, const std::vector<uint8_t>& secretKey, K
     return f;
 }
 
+/// A bundle whose shared dense stream (eight normalisation layers pooled) rides on entry 1, bn0;
+/// `base` the device file of version 1 (what a delta applies to).
+Fixture denseStreamBundle(Kind kind)
+{
+    std::vector<TensorData> bn = withNormLayers({"w", {8, 4}, {}}, 8);
+    std::mt19937 rng(9);
+    fillNormal(bn, rng, 0.05f);
+    const auto masks = randomMasks(bn, 0.1, 10);
+    const auto base = deviceFile(bn, 1);
+    BundleInput in = deltaInput(base, perturbed(bn, 11), masks, ValueCoding::Fp32, 2);
+    if (kind == Kind::ReinitDelta)
+        makeReinit(in, bn, 3);
+    return {base, BundleWriter::write(in)};
+}
+
 } // namespace
 
 class TestBundleReject : public QObject {
@@ -216,21 +231,14 @@ private Q_SLOTS:
     {
         // The shared dense stream (flags, tables, plane symbols), digests recomputed after each
         // change, for XOR (delta) and direct (reinit) streams: rejected or harmless, never a crash.
-        std::vector<TensorData> bn = withNormLayers({"w", {8, 4}, {}}, 8);
-        std::mt19937 rng(9);
-        fillNormal(bn, rng, 0.05f);
-        const auto masks = randomMasks(bn, 0.1, 10);
-        const auto base = deviceFile(bn, 1);
         for (Kind kind : {Kind::Delta, Kind::ReinitDelta}) {
-            BundleInput in = deltaInput(base, perturbed(bn, 11), masks, ValueCoding::Fp32, 2);
-            if (kind == Kind::ReinitDelta)
-                makeReinit(in, bn, 3);
-            const BundleOutput out = BundleWriter::write(in);
-            const std::vector<uint8_t> devBase = kind == Kind::Delta ? base : std::vector<uint8_t>{};
+            const Fixture f = denseStreamBundle(kind);
+            const BundleOutput& out = f.out;
+            const std::vector<uint8_t> devBase = kind == Kind::Delta ? f.base : std::vector<uint8_t>{};
             const auto spans = sectionSpans(out.bytes);
             const auto [off, len] = spans.at(2); // bn0: the first pooled tensor carries the stream
             QVERIFY2(len > 0 && spans.at(3).second == 0, BundleInspector::inspect(out.bytes).c_str());
-            const std::string text = BundleInspector::inspect(out.bytes, &base);
+            const std::string text = BundleInspector::inspect(out.bytes, &f.base);
             QVERIFY2(text.find("  bn0 [64]") != std::string::npos &&
                          text.find("shared dense stream (here: ") != std::string::npos,
                      text.c_str());
@@ -253,17 +261,10 @@ private Q_SLOTS:
     /// a delta's stream must not read "XOR needs a base".
     void denseStreamFlagFaultsNamed()
     {
-        std::vector<TensorData> bn = withNormLayers({"w", {8, 4}, {}}, 8);
-        std::mt19937 rng(9);
-        fillNormal(bn, rng, 0.05f);
-        const auto masks = randomMasks(bn, 0.1, 10);
-        const auto base = deviceFile(bn, 1);
         for (Kind kind : {Kind::Delta, Kind::ReinitDelta}) {
-            BundleInput in = deltaInput(base, perturbed(bn, 11), masks, ValueCoding::Fp32, 2);
-            if (kind == Kind::ReinitDelta)
-                makeReinit(in, bn, 3);
-            const BundleOutput out = BundleWriter::write(in);
-            const std::vector<uint8_t> devBase = kind == Kind::Delta ? base : std::vector<uint8_t>{};
+            const Fixture f = denseStreamBundle(kind);
+            const BundleOutput& out = f.out;
+            const std::vector<uint8_t> devBase = kind == Kind::Delta ? f.base : std::vector<uint8_t>{};
             const uint64_t flags = sectionSpans(out.bytes).at(2).first; // entry 1, bn0, carries the stream
             QCOMPARE(bool(out.bytes[flags] & DPU_SPARSE_DIRECT), kind == Kind::ReinitDelta);
             for (unsigned bit : {0x20u, 0x40u, 0x80u}) {
