@@ -12,6 +12,8 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStandardItemModel>
+#include <set>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QToolButton>
@@ -270,6 +272,59 @@ private Q_SLOTS:
         dialog.setFleet(dpu::PlanFleet{});
         QCOMPARE(sf->count(), entries);
         QCOMPARE(sf->currentData().toInt(), 7);
+    }
+
+    /// The form's and the Method dialog's enabling is the engine's field table: for plans that
+    /// switch each rule, every bound widget (or combo item) is on exactly where its field (or
+    /// choice) applies, and every ruled field the form shows has a binding.
+    void enablingFollowsTheFieldTable_data()
+    {
+        QTest::addColumn<QString>("json");
+        QTest::newRow("default") << "{}";
+        QTest::newRow("sparse") << R"({"deployed": "sparse", "strategies": ["fu", "dpu"]})";
+        QTest::newRow("int8") << R"({"deployed": "int8", "strategies": ["fu", "dpu"]})";
+        QTest::newRow("single") << R"({"mode": "single", "rewind_epochs": 1})";
+        QTest::newRow("never") << R"({"reinit": false})";
+        QTest::newRow("every 3") << R"({"reinit_every": 3})";
+        QTest::newRow("lossy") << R"({"bundle": {"values": "q4", "dense_tensors": "coded", "quant_aware": true}})";
+        QTest::newRow("budget") << R"({"budget": {"bytes_per_round": 5000}})";
+        QTest::newRow("pruning") << R"({"strategies": ["fu", "dpu", "pruning"]})";
+    }
+    void enablingFollowsTheFieldTable()
+    {
+        QFETCH(QString, json);
+        const dpu::Plan plan = dpu::parsePlan(json.toStdString());
+        PlanPanel panel;
+        panel.setPlan(plan);
+        dpu::ui::PlanMethodDialog dialog;
+        dialog.setPlan(plan);
+        std::set<std::string> bound;
+        for (const dpu::ui::FieldEnabling* enabling : {&panel.enabling(), &dialog.enabling()})
+            for (const dpu::ui::FieldEnabling::Bound& b : enabling->bound()) {
+                bound.insert(b.path);
+                std::string why;
+                const bool applies = b.choice.empty() ? dpu::fieldApplies(b.path, plan)
+                                                      : dpu::choiceApplies(b.path, b.choice, plan, &why);
+                const bool expected = applies && (!b.also || b.also());
+                bool enabled = b.widget->isEnabled();
+                QString tip = b.widget->toolTip();
+                if (b.item >= 0) {
+                    const auto* model = qobject_cast<QStandardItemModel*>(static_cast<QComboBox*>(b.widget.data())->model());
+                    enabled = model->item(b.item)->isEnabled();
+                    tip = model->item(b.item)->toolTip();
+                }
+                const QByteArray what = QByteArray::fromStdString(b.path + " " + b.choice);
+                QVERIFY2(enabled == expected, what.constData());
+                // A widget that is off says the table's reason.
+                if (!applies) {
+                    if (why.empty())
+                        why = dpu::whyFieldOff(b.path, plan);
+                    QVERIFY2(tip.contains(QString::fromStdString(why)), qPrintable(tip));
+                }
+            }
+        for (const dpu::PlanField& f : dpu::planFields())
+            if (!f.advanced && (!f.appliesWhen.empty() || !f.choiceRules.empty()))
+                QVERIFY2(bound.count(f.path), f.path.c_str()); // a ruled field on the form without its rule
     }
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // PlanMethodDialog: the mode and the paper's ablations (re-initialisation, FU's start, rewinding) over a plan, OK to keep them.
 #include "panels/PlanMethodDialog.h"
+#include "dpu/PlanFields.h"
 #include "report/ReportText.h"
 #include <QCheckBox>
 #include <algorithm>
@@ -85,6 +86,14 @@ PlanMethodDialog::PlanMethodDialog(QWidget* parent) : QDialog(parent)
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
+    enabling_.add("mode", mode_);
+    enabling_.add("reinit", reinit_);
+    // The count is the plan's only while the choice beside it says "every n rounds".
+    enabling_.add("reinit_every", every_, [this] { return reinit_->currentData().toInt() == static_cast<int>(Reinit::Every); });
+    enabling_.add("fu_start", fuStart_);
+    enabling_.add("rewind", rewind_);
+    enabling_.add("deployed", deployed_);
+    enabling_.add("deployed_sparsity", sparsity_);
     connect(mode_, &QComboBox::currentIndexChanged, this, &PlanMethodDialog::updateEnabled);
     connect(reinit_, &QComboBox::currentIndexChanged, this, &PlanMethodDialog::updateEnabled);
     connect(deployed_, &QComboBox::currentIndexChanged, this, &PlanMethodDialog::updateEnabled);
@@ -117,6 +126,7 @@ void PlanMethodDialog::addDeployedRow(QFormLayout* form)
 
 void PlanMethodDialog::setPlan(const dpu::Plan& plan)
 {
+    base_ = plan;
     mode_->setCurrentIndex(std::max(0, mode_->findData(static_cast<int>(plan.mode))));
     const Reinit r = !plan.reinit ? Reinit::Never : plan.reinitEvery > 0 ? Reinit::Every : Reinit::Rule;
     reinit_->setCurrentIndex(reinit_->findData(static_cast<int>(r)));
@@ -129,34 +139,37 @@ void PlanMethodDialog::setPlan(const dpu::Plan& plan)
     updateEnabled();
 }
 
-void PlanMethodDialog::applyTo(dpu::Plan& plan) const
+dpu::Plan PlanMethodDialog::shown() const
 {
+    dpu::Plan plan = base_;
     plan.mode = static_cast<dpu::RunMode>(mode_->currentData().toInt());
     const auto r = static_cast<Reinit>(reinit_->currentData().toInt());
     plan.reinit = r != Reinit::Never;
     plan.reinitEvery = r == Reinit::Every ? every_->value() : 0;
     plan.fuStart = static_cast<dpu::FuStart>(fuStart_->currentData().toInt());
     plan.rewind = rewind_->isChecked();
-    // rewind_epochs (a plan file's) belongs to iterative rewinding: turned off here, it goes too.
-    if (!dpu::rewindsIteratively(plan))
-        plan.rewindEpochs = 0;
     plan.deployed = static_cast<dpu::DeployedForm>(deployed_->currentData().toInt());
-    if (plan.deployed != dpu::DeployedForm::Fp32) // its row is off: a count would be refused
-        plan.reinitEvery = 0;
-    // The sparsity belongs to a sparse model only (the plan refuses it on a dense one).
-    plan.deployedSparsity = plan.deployed == dpu::DeployedForm::Sparse ? sparsity_->value() / 100.0 : 0.5;
+    plan.deployedSparsity = sparsity_->value() / 100.0;
+    return plan;
+}
+
+void PlanMethodDialog::applyTo(dpu::Plan& plan) const
+{
+    const dpu::Plan rows = shown();
+    plan.mode = rows.mode;
+    plan.reinit = rows.reinit;
+    plan.reinitEvery = rows.reinitEvery;
+    plan.fuStart = rows.fuStart;
+    plan.rewind = rows.rewind;
+    plan.deployed = rows.deployed;
+    plan.deployedSparsity = rows.deployedSparsity;
+    // What a row's choice took the meaning of (the table's rules) goes back to its default.
+    dpu::clearInapplicable(plan);
 }
 
 void PlanMethodDialog::updateEnabled()
 {
-    const bool multi = mode_->currentData().toInt() == static_cast<int>(dpu::RunMode::Multi);
-    // Single mode always rewinds and re-initialises nothing between its two rounds.
-    rewind_->setEnabled(multi);
-    // Nothing re-initialises a sparse or INT8 model (the seeded random model is neither).
-    const auto form = static_cast<dpu::DeployedForm>(deployed_->currentData().toInt());
-    reinit_->setEnabled(form == dpu::DeployedForm::Fp32);
-    every_->setEnabled(form == dpu::DeployedForm::Fp32 && reinit_->currentData().toInt() == static_cast<int>(Reinit::Every));
-    sparsity_->setEnabled(form == dpu::DeployedForm::Sparse);
+    enabling_.apply(shown());
 }
 
 QString PlanMethodDialog::summary(const dpu::Plan& plan)
@@ -167,7 +180,7 @@ QString PlanMethodDialog::summary(const dpu::Plan& plan)
                        : plan.fuStart == dpu::FuStart::Last ? tr("FU from the last weights")
                                                             : tr("FU from the seeded model");
     QString s = QStringLiteral("%1, %2, %3").arg(mode, reinit, fu);
-    if (plan.rewind)
+    if (plan.rewind && dpu::fieldApplies("rewind", plan))
         s += tr(", iterative rewinding");
     if (plan.deployed == dpu::DeployedForm::Sparse)
         s += tr(", a %1 %-sparse deployed model").arg(std::lround(plan.deployedSparsity * 100.0));

@@ -2,6 +2,7 @@
 // The plan's method options (mode, re-initialisation, FU's start, rewinding, the deployed model's form) edited in a dialog: the paper's ablations, beside λ on the form.
 #pragma once
 #include "dpu/Plan.h"
+#include "panels/FieldEnabling.h"
 #include <QDialog>
 #include <QString>
 
@@ -19,16 +20,20 @@ public:
 
     /// Shows the plan's mode, reinit, reinit_every, fu_start, rewind, deployed and deployed_sparsity.
     void setPlan(const dpu::Plan& plan);
-    /// Writes the seven keys the rows state into `plan` (nothing else changes, but rewind_epochs
-    /// leaves with the rewinding it shortens). Throws nothing;
-    /// the plan's check names a key a combination breaks (reinit_every in single mode).
+    /// Writes the seven keys the rows state into `plan`, then puts back to its default what no
+    /// longer applies by the plan's rules (dpu::clearInapplicable: rewind_epochs leaves with the
+    /// rewinding it shortens, reinit_every with single mode). Throws nothing.
     void applyTo(dpu::Plan& plan) const;
+    /// The rows' bindings to the plan's fields, enabled by the field table's rules.
+    const FieldEnabling& enabling() const { return enabling_; }
     /// The seven keys of `plan` in one line, for the form's button.
     static QString summary(const dpu::Plan& plan);
 
 private:
     void addDeployedRow(QFormLayout* form);
     void updateEnabled();
+    /// The rows' values over the plan last set, before clearing.
+    dpu::Plan shown() const;
 
     QComboBox* mode_;
     QComboBox* reinit_;   ///< the rule, every n rounds, never
@@ -37,6 +42,8 @@ private:
     QCheckBox* rewind_;
     QComboBox* deployed_;  ///< fp32 or sparse
     QSpinBox* sparsity_;   ///< percent of zeros per layer
+    dpu::Plan base_;       ///< the plan last set: the rules read its other fields
+    FieldEnabling enabling_;
 };
 
 } // namespace dpu::ui

@@ -9,6 +9,7 @@
 #include "dpu/DataFormats.h"
 #include "dpu/DatasetSize.h"
 #include "dpu/Error.h"
+#include "dpu/PlanFields.h"
 #include "panels/CostReadout.h"
 #include "panels/EnumCombo.h"
 #include "panels/FieldErrorMarks.h"
@@ -58,6 +59,7 @@ PlanPanel::PlanPanel(QWidget* parent) : QWidget(parent)
     layout->setContentsMargins(layout->contentsMargins().left(), 0, layout->contentsMargins().right(), 0);
     layout->addWidget(buildForm());
     mapFields();
+    bindRules();
     errorLabel_ = new QLabel(this);
     errorLabel_->setObjectName(QStringLiteral("planErrors"));
     errorLabel_->setWordWrap(true);
@@ -141,35 +143,57 @@ void PlanPanel::connectEdits()
     connect(seeds_, &QLineEdit::textChanged, this, edited);
     connect(device_, &QComboBox::currentIndexChanged, this, edited);
     connect(values_, &QComboBox::currentIndexChanged, this, [this, edited] {
-        updateBundleFields();
+        updateEnabling();
         edited();
     });
     connect(quantAware_, &QCheckBox::toggled, this, edited);
     connect(budget_, &QSpinBox::valueChanged, this, [this, edited] {
-        updateBundleFields();
+        updateEnabling();
         edited();
     });
     connect(budgetUnit_, &QComboBox::currentIndexChanged, this, edited);
     connect(dense_, &QComboBox::currentIndexChanged, this, edited);
 }
 
-void PlanPanel::updateBundleFields()
+void PlanPanel::bindRules()
 {
-    const bool budgeted = budget_->value() > 0;
-    k_->setEnabled(!budgeted);
-    kSlider_->setEnabled(!budgeted);
-    const bool lossy = dpu::isLossy(comboValue(values_, dpu::Coding::Fp32));
-    quantAware_->setEnabled(lossy);
-    if (!lossy && quantAware_->isChecked()) {
-        const QSignalBlocker block(quantAware_); // fp32 is exact: nothing to be aware of
-        quantAware_->setChecked(false);
-    }
-    // Coded biases travel under a lossy coding; fp32 has none to offer them.
-    auto* codedItem = qobject_cast<QStandardItemModel*>(dense_->model())->item(dense_->findData(comboData(dpu::DenseTensors::Coded)));
-    codedItem->setEnabled(lossy);
-    if (!lossy && comboValue(dense_, dpu::DenseTensors::Exact) == dpu::DenseTensors::Coded) {
-        const QSignalBlocker block(dense_);
-        setComboValue(dense_, dpu::DenseTensors::Exact);
+    // The form's widgets for fields with rules; the rules are the engine's (dpu::fieldApplies),
+    // and test_ui_plan_dialogs holds every ruled field of the form to a binding here.
+    enabling_.add("k", k_);
+    enabling_.add("k", kSlider_);
+    enabling_.add("bundle.values", values_);
+    enabling_.add("bundle.quant_aware", quantAware_);
+    enabling_.addChoiceItem("bundle.dense_tensors", "coded", dense_, comboData(dpu::DenseTensors::Coded));
+    enabling_.add("budget.bytes_per_round", budget_);
+    enabling_.add("budget.bytes_total", budgetUnit_);
+    for (auto it = strategies_.begin(); it != strategies_.end(); ++it)
+        enabling_.addChoice("strategies", it.key().toStdString(), it.value());
+}
+
+void PlanPanel::updateEnabling()
+{
+    dpu::Plan p = plan();
+    dpu::clearInapplicable(p); // what a choice took the meaning of goes back to its default
+    showCleared(p);
+    enabling_.apply(p);
+}
+
+void PlanPanel::showCleared(const dpu::Plan& cleared)
+{
+    const dpu::Plan shown = plan();
+    if (dpu::planToJson(shown) == dpu::planToJson(cleared))
+        return;
+    // The caller validates and reports the edit once.
+    const QSignalBlocker blockValues(values_), blockAware(quantAware_), blockDense(dense_), blockBudget(budget_);
+    setComboValue(values_, cleared.bundle.values);
+    quantAware_->setChecked(cleared.bundle.quantAware);
+    setComboValue(dense_, cleared.bundle.denseTensors);
+    if (!cleared.budget.enabled())
+        budget_->setValue(0);
+    for (auto it = strategies_.begin(); it != strategies_.end(); ++it) {
+        const QSignalBlocker block(it.value());
+        it.value()->setChecked(std::find(cleared.strategies.begin(), cleared.strategies.end(), it.key().toStdString())
+                               != cleared.strategies.end());
     }
 }
 
@@ -242,7 +266,7 @@ void PlanPanel::setPlan(const dpu::Plan& plan)
     budgetUnit_->setCurrentIndex(budgetUnit_->findData(perRun ? QStringLiteral("run") : QStringLiteral("round")));
     budget_->setValue(static_cast<int>(
         std::min<int64_t>(perRun ? plan.budget.bytesTotal : plan.budget.bytesPerRound, budget_->maximum())));
-    updateBundleFields();
+    updateEnabling();
     filling_ = false;
     haveProbe_ = false;
     scheduleProbe(false); // a plan names its kind: read the data that way
@@ -303,7 +327,11 @@ void PlanPanel::editPlanMethod()
     dialog.setPlan(before);
     if (dialog.exec() != QDialog::Accepted)
         return;
-    dialog.applyTo(base_);
+    dpu::Plan edited = before;
+    dialog.applyTo(edited); // clears what the new method took the meaning of, on the form too
+    base_ = edited; // the form's own fields are read from its widgets; the rest are the plan's
+    showCleared(edited);
+    updateEnabling();
     showMethod(base_);
     validate();
     cost_->setPlan(plan());
@@ -354,7 +382,7 @@ dpu::Plan PlanPanel::plan() const
     }
     p.device = comboValue(device_, dpu::ComputeDevice::Auto);
     p.bundle.values = comboValue(values_, dpu::Coding::Fp32);
-    p.bundle.quantAware = quantAware_->isChecked(); // unchecked with fp32 (updateBundleFields)
+    p.bundle.quantAware = quantAware_->isChecked(); // unchecked with fp32 (updateEnabling)
     p.bundle.denseTensors = comboValue(dense_, dpu::DenseTensors::Exact);
     const bool perRun = budgetUnit_->currentData().toString() == QLatin1String("run");
     p.budget.bytesPerRound = perRun ? 0 : budget_->value();

@@ -3,6 +3,7 @@
 #pragma once
 #include "dpu/Models.h"
 #include "dpu/Plan.h"
+#include "panels/FieldEnabling.h"
 #include "workers/ProbeWorker.h"
 #include <QHash>
 #include <QMap>
@@ -61,6 +62,8 @@ public:
     /// no mark (the kind shown may be the old one) and the plan cannot run yet.
     bool validate();
     bool isValid() const { return errors_.isEmpty() && !detectingKind(); }
+    /// The form's widgets bound to the plan's fields, enabled by the field table's rules.
+    const FieldEnabling& enabling() const { return enabling_; }
     /// "path: reason" of every problem found by the last validate(), one per line.
     QString errorText() const;
     /// Why the plan cannot run, for Run's tooltip and the log: the problems, or that the data's
@@ -143,8 +146,12 @@ private:
     void onModelOrDatasetChanged();
     void onKSpinChanged(double k);
     void onKSliderMoved(int pos);
-    /// k is replaced by a budget, and quantisation-awareness needs a lossy coding.
-    void updateBundleFields();
+    /// Binds the widgets whose fields have rules in the engine's table (after buildForm()).
+    void bindRules();
+    /// Enables the widgets by the table's rules, and puts back what no longer applies.
+    void updateEnabling();
+    /// Shows the fields clearInapplicable() may have changed (strategies, the bundle's and the budget's).
+    void showCleared(const dpu::Plan& cleared);
     void markErrors();
     /// Marks the split fields the dataset on disk cannot hold (dpu::checkSplitFits).
     void checkSplitAgainstData(const dpu::Plan& p);
@@ -198,6 +205,7 @@ private:
     QSpinBox* validation_;
     QGroupBox* strategiesBox_;
     QMap<QString, QCheckBox*> strategies_;
+    FieldEnabling enabling_;
     QDoubleSpinBox* k_;
     QSlider* kSlider_;
     CostReadout* cost_;

@@ -195,7 +195,7 @@ void PlanPanel::mapFields()
     // Every described plan field (dpu::planFields()) is marked at one widget, or is advanced
     // (pathsWithoutField()); test_ui_fields holds the form to the engine's table.
     const QHash<QString, QWidget*> own{
-        {QStringLiteral("name"), name_}, {QStringLiteral("model"), model_}, {QStringLiteral("width_multiplier"), model_},
+        {QStringLiteral("name"), name_}, {QStringLiteral("model"), model_},
         {QStringLiteral("dataset.kind"), datasetKind_}, {QStringLiteral("dataset.normalise"), normalise_},
         {QStringLiteral("dataset.augment.crop_padding"), cropPadding_}, {QStringLiteral("dataset.augment.flip"), cropPadding_},
         {QStringLiteral("split.initial"), initial_}, {QStringLiteral("split.per_round"), perRound_},

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // ReportText: HTML for QTextDocument; figures come from the records, the cost model and the frontier in core.
 #include "report/ReportText.h"
+#include "dpu/PlanFields.h"
 #include "dpu/Cost.h"
 #include "dpu/StrategyId.h"
 #include "charts/Units.h"
@@ -90,10 +91,9 @@ StrategyFigures figures(const dpu::RunFolder& run, const std::string& strategy)
 
 QString ReportText::reinitInWords(const dpu::Plan& p)
 {
-    if (p.deployed == dpu::DeployedForm::Sparse) // chooseStart(): a sparse model is never replaced
-        return QObject::tr("never re-initialised (the deployed model is sparse)");
-    if (p.deployed == dpu::DeployedForm::Int8)
-        return QObject::tr("never re-initialised (the deployed model is INT8)");
+    // The plan's rule, in its words: "nothing re-initialises a sparse or INT8 deployed model".
+    if (!dpu::fieldApplies("reinit", p))
+        return QObject::tr("never re-initialised (%1)").arg(QString::fromStdString(dpu::whyFieldOff("reinit", p)));
     if (!p.reinit)
         return QObject::tr("never re-initialised");
     if (p.reinitEvery > 0)
@@ -142,9 +142,10 @@ QString ReportText::planInWords(const dpu::Plan& p, const dpu::RunStatus& status
         s << tr("Full updating starts each round from a different random model.");
     else if (p.fuStart == dpu::FuStart::Last)
         s << tr("Full updating starts each round from the last round's weights.");
-    if (p.rewind && p.mode == dpu::RunMode::Multi)
+    // A field is described where the plan's rules say it applies.
+    if (p.rewind && dpu::fieldApplies("rewind", p))
         s << tr("The partial strategies rewind iteratively, 20 % of the remaining weights per step.");
-    if (p.rewindEpochs > 0 && dpu::rewindsIteratively(p))
+    if (p.rewindEpochs > 0 && dpu::fieldApplies("rewind_epochs", p))
         s << tr("Each rewinding step before the last trains %1 epoch(s), the last %2.").arg(p.rewindEpochs).arg(p.train.epochs);
     if (p.deployed == dpu::DeployedForm::Sparse)
         s << tr("The deployed model is sparse: round 1 deploys it pruned to %1 % zeros per layer; later rounds "

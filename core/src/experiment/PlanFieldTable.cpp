@@ -23,15 +23,22 @@ FieldBinding rewindEpochsField()
         "schedule compressed in proportion; the last step trains train.epochs; 0: every step train.epochs (the paper's)");
     b.check = [range = b.check](const Plan& p) {
         range(p);
-        if (p.rewindEpochs == 0)
-            return;
-        require(rewindsIteratively(p), "rewind_epochs",
-                "expected 0 without iterative rewinding (multi mode with rewind false), found " + std::to_string(p.rewindEpochs));
-        require(p.rewindEpochs <= p.train.epochs, "rewind_epochs",
+        require(p.rewindEpochs == 0 || p.rewindEpochs <= p.train.epochs, "rewind_epochs",
                 "expected at most train.epochs (" + std::to_string(p.train.epochs) + "), found " + std::to_string(p.rewindEpochs));
     };
-    return b;
+    return appliesWhen(std::move(b), {rewindsIteratively, "only iterative rewinding has rewinding steps",
+                                      "mode \"single\" or rewind true",
+                                      [](const Plan&) { return std::string("mode \"multi\" with rewind false"); }});
 }
+
+bool fp32Deployed(const Plan& p)
+{
+    return p.deployed == DeployedForm::Fp32;
+}
+
+/// Nothing re-initialises a sparse or INT8 model: the seeded random model is neither.
+const FieldCondition kReinitsDeployed{fp32Deployed, "nothing re-initialises a sparse or INT8 deployed model",
+                                      "deployed \"fp32\"", foundDeployed};
 
 /// reinit_every: a round count replacing the rule; it needs the rule's strategies to re-initialise.
 FieldBinding reinitEveryField()
@@ -39,16 +46,13 @@ FieldBinding reinitEveryField()
     FieldBinding b = integer<int>(
         "reinit_every", [](Plan& p) -> int& { return p.reinitEvery; }, 0, 100000, "0 (the rule) .. 100000", Write::Set,
         "DPU/LCPU/GCPU-reinit re-initialise every n rounds (rounds 1, 1 + n, ...) instead of the rule; 0: the rule");
-    b.check = [range = b.check](const Plan& p) {
-        range(p);
-        if (p.reinitEvery == 0)
-            return;
-        require(p.reinit, "reinit_every", "expected 0 with reinit false (never re-initialise), found "
-                                              + std::to_string(p.reinitEvery));
-        require(p.mode == RunMode::Multi, "reinit_every",
-                "expected 0 in single mode (one update, no re-initialisation), found " + std::to_string(p.reinitEvery));
-    };
-    return b;
+    b = appliesWhen(std::move(b), {[](const Plan& p) { return p.reinit; },
+                                   "only a plan that re-initialises has a period", "reinit true",
+                                   [](const Plan&) { return std::string("reinit false"); }});
+    b = appliesWhen(std::move(b), {[](const Plan& p) { return p.mode == RunMode::Multi; },
+                                   "single mode updates once and re-initialises nothing", "mode \"multi\"",
+                                   [](const Plan&) { return std::string("mode \"single\""); }});
+    return appliesWhen(std::move(b), kReinitsDeployed);
 }
 
 /// deployed: a sparse model keeps its zeros and an INT8 model its codes, so nothing may replace
@@ -62,27 +66,7 @@ FieldBinding deployedField()
         "its nonzeros, FU prunes to the same sparsity) or `int8` (round 1 deploys a trained model as int8 codes "
         "with a float scale per output channel; later updates train through the quantiser and change codes, "
         "FU quantises with new scales); neither is re-initialised");
-    b.check = [range = b.check](const Plan& p) {
-        if (range)
-            range(p);
-        if (p.deployed == DeployedForm::Fp32)
-            return;
-        const std::string form = p.deployed == DeployedForm::Sparse ? "\"sparse\"" : "\"int8\"";
-        for (const auto& s : p.strategies)
-            require(s != "pruning", "strategies",
-                    "\"pruning\" ships a model of its own sparsity; expected no \"pruning\" with deployed " + form);
-        require(p.reinitEvery == 0, "reinit_every",
-                "expected 0 with deployed " + form + " (a re-initialisation would replace the deployed model), found "
-                    + std::to_string(p.reinitEvery));
-        if (p.deployed != DeployedForm::Int8)
-            return;
-        // A budget fits its k with previews of float candidates; an INT8 candidate is quantised after.
-        require(!p.budget.enabled(), p.budget.bytesPerRound > 0 ? "budget.bytes_per_round" : "budget.bytes_total",
-                "a byte budget is not yet supported with deployed \"int8\"; expected no budget or another deployed model");
-        require(p.bundle.values == Coding::Fp32, "bundle.values",
-                "an INT8 model's bundles carry its int8 codes; expected no bundle.values with deployed \"int8\", found \""
-                    + nameOf(p.bundle.values) + "\"");
-    };
+    // Its rules on other fields (strategies, reinit_every, the budget, bundle.values) are theirs.
     return b;
 }
 
@@ -93,17 +77,15 @@ FieldBinding deployedSparsityField()
                             "`deployed` sparse: the share of each partial tensor's weights that are zero (the paper: 0.5)");
     b.check = [range = b.check](const Plan& p) {
         range(p);
-        if (p.deployed != DeployedForm::Sparse) {
-            require(p.deployedSparsity == defaults().deployedSparsity, "deployed_sparsity",
-                    "only a sparse deployed model has a sparsity; expected deployed \"sparse\" or no deployed_sparsity");
+        if (p.deployed != DeployedForm::Sparse)
             return;
-        }
         // k stays a share of all partial weights; a round cannot change more than the nonzeros.
         require(p.k <= 1.0 - p.deployedSparsity, "k",
                 "expected at most 1 - deployed_sparsity = " + showNumber(1.0 - p.deployedSparsity)
                     + " (a round changes only nonzeros), found " + showNumber(p.k));
     };
-    return b;
+    return appliesWhen(std::move(b), {[](const Plan& p) { return p.deployed == DeployedForm::Sparse; },
+                                      "only a sparse deployed model has a sparsity", "deployed \"sparse\"", foundDeployed});
 }
 
 /// int8_rescale: an INT8 model's scales; a float or sparse model has none to grow.
@@ -115,13 +97,8 @@ FieldBinding int8RescaleField()
         "±127 codes (the partial-updating strategies then train those tensors without the clamp, and the grown "
         "channel's codes are re-coded and shipped with its scale): `never` (round 1's scales stay, the paper), "
         "`output` (the last partial tensor, the classifier) or `all`"));
-    b.check = [range = b.check](const Plan& p) {
-        if (range)
-            range(p);
-        require(p.int8Rescale == Int8Rescale::Never || p.deployed == DeployedForm::Int8, "int8_rescale",
-                "only an INT8 model has scales to grow; expected deployed \"int8\" or no int8_rescale");
-    };
-    return b;
+    return appliesWhen(std::move(b), {[](const Plan& p) { return p.deployed == DeployedForm::Int8; },
+                                      "only an INT8 model has scales to grow", "deployed \"int8\"", foundDeployed});
 }
 
 /// distill.*: the weight switches distillation on; a temperature without it would do nothing.
@@ -135,11 +112,8 @@ std::vector<FieldBinding> distillFields()
     t.push_back(advanced(number("distill.temperature", [](Plan& p) -> double& { return p.distill.temperature; },
                                 {0, 100, false, true}, "a value in (0, 100]", Write::Set,
                                 "distillation: softens both models' outputs (the soft loss is scaled by its square)")));
-    t.back().check = [range = t.back().check](const Plan& p) {
-        range(p);
-        require(p.distill.enabled() || p.distill.temperature == defaults().distill.temperature, "distill.temperature",
-                "only distillation has a temperature; expected distill.weight > 0 or no distill.temperature");
-    };
+    t.back() = appliesWhen(std::move(t.back()), {[](const Plan& p) { return p.distill.enabled(); },
+                                                 "only distillation has a temperature", "distill.weight > 0"});
     return t;
 }
 
@@ -152,12 +126,10 @@ std::vector<FieldBinding> topAndData()
                          "`mlp`, `vgg`, `resnet20`, `resnet56`, `mobilenetv1`, or `torchscript:PATH`"));
     FieldBinding width = number("width_multiplier", [](Plan& p) -> double& { return p.widthMultiplier; },
                                 {0, 4, false, true}, "a value in (0, 4]", Write::Set, "MobileNetV1 width multiplier");
-    width.check = [range = width.check](const Plan& p) {
-        range(p);
-        require(p.widthMultiplier == 1.0 || p.model == "mobilenetv1", "width_multiplier",
-                "only mobilenetv1 has a width multiplier; expected 1 for model \"" + p.model + "\"");
-    };
-    t.push_back(width);
+    // No widget on the form: a MobileNetV1 plan file's key.
+    t.push_back(appliesWhen(advanced(std::move(width)), {[](const Plan& p) { return p.model == "mobilenetv1"; },
+                                               "only mobilenetv1 has a width multiplier", "model \"mobilenetv1\"",
+                                               [](const Plan& p) { return "model \"" + p.model + "\""; }}));
     t.push_back(choice<DataKind>("dataset.kind", [](Plan& p) -> DataKind& { return p.dataset.kind; }, Write::Always,
                                  "`idx` (MNIST format, `.gz` or raw), `cifar10`, `cifar100` (binary versions), `npy`, "
                                  "`npz`, `safetensors`, `images` (see [Datasets](#datasets))"));
@@ -215,22 +187,29 @@ std::vector<FieldBinding> splitAndMethod()
                                  INT64_MAX, ">= 1", Write::Always,
                                  "validation samples drawn (seeded) from the test split; the rest is test"));
     t.push_back(strategiesField());
-    t.push_back(number("k", [](Plan& p) -> double& { return p.k; }, {0, 1, false, true}, "a ratio in (0, 1]",
-                       Write::Always, "updating ratio: share of partial weights changed per round"));
+    t.push_back(appliesWhen(number("k", [](Plan& p) -> double& { return p.k; }, {0, 1, false, true}, "a ratio in (0, 1]",
+                                   Write::Always, "updating ratio: share of partial weights changed per round"),
+                            {[](const Plan& p) { return !p.budget.enabled(); },
+                             "a byte budget decides how many weights a round changes", "no budget"},
+                            WhenOff::Ignored));
     t.push_back(number("lambda", [](Plan& p) -> double& { return p.lambda; }, {0, 1, true, true}, "a value in [0, 1]",
                        Write::Always, "DPU's weight of the normalised global contribution (1 - lambda: local)"));
     // The window edits these five in its Method… dialog.
-    t.push_back(flag("reinit", [](Plan& p) -> bool& { return p.reinit; }, Write::Always,
-                     "DPU/LCPU re-initialise by the rule of the paper (Sec. 4.2), or every `reinit_every` "
-                     "rounds; false: never"));
+    t.push_back(appliesWhen(flag("reinit", [](Plan& p) -> bool& { return p.reinit; }, Write::Always,
+                                 "DPU/LCPU re-initialise by the rule of the paper (Sec. 4.2), or every `reinit_every` "
+                                 "rounds; false: never"),
+                            kReinitsDeployed, WhenOff::Ignored));
     t.push_back(reinitEveryField());
     t.push_back(choice<FuStart>("fu_start", [](Plan& p) -> FuStart& { return p.fuStart; }, Write::Set,
                                 "FU's start each round: `seeded` (the same seeded random model, the paper's "
                                 "baseline), `fresh` (a new random model each round), `last` (the deployed "
                                 "weights of the round before)"));
-    t.push_back(flag("rewind", [](Plan& p) -> bool& { return p.rewind; }, Write::Set,
-                     "multi mode: DPU/GCPU/LCPU rewind iteratively, 20 % of the remaining weights per step "
-                     "(as single mode always does), instead of all at once"));
+    t.push_back(appliesWhen(flag("rewind", [](Plan& p) -> bool& { return p.rewind; }, Write::Set,
+                                 "multi mode: DPU/GCPU/LCPU rewind iteratively, 20 % of the remaining weights per step "
+                                 "(as single mode always does), instead of all at once"),
+                            {[](const Plan& p) { return p.mode == RunMode::Multi; },
+                             "single mode always rewinds iteratively", "mode \"multi\""},
+                            WhenOff::Ignored));
     t.push_back(advanced(rewindEpochsField()));
     t.push_back(advanced(choice<KShare>("k_share", [](Plan& p) -> KShare& { return p.kShare; }, Write::Set,
                                "how DPU/GCPU/LCPU share a round's changed weights among the partial tensors: "

@@ -42,6 +42,20 @@ std::string valuesText(const PlanField& f, const char* quote)
     return f.values.empty() ? out : out + " " + f.values;
 }
 
+/// The field's rules in words: "applies only with deployed "sparse"" (empty: none).
+std::string rulesText(const PlanField& f, const char* quote)
+{
+    std::string conditions;
+    for (const FieldCondition& c : f.appliesWhen)
+        conditions += (conditions.empty() ? "" : " and ") + c.expected;
+    std::string out;
+    if (!conditions.empty())
+        out = "applies only with " + conditions + (f.whenOff == WhenOff::Ignored ? " (kept, without effect, otherwise)" : "");
+    for (const ChoiceCondition& r : f.choiceRules)
+        out += (out.empty() ? "" : "; ") + (quote + r.choice + quote) + " only with " + r.when.expected;
+    return out;
+}
+
 } // namespace
 
 const std::vector<PlanField>& planFields()
@@ -87,6 +101,8 @@ std::string planFieldsText()
         std::string doc = f.doc;
         doc.erase(std::remove(doc.begin(), doc.end(), '`'), doc.end());
         out << "    " << doc << "\n";
+        if (const std::string rules = rulesText(f, ""); !rules.empty())
+            out << "    " << rules << "\n";
     }
     return out.str();
 }
@@ -101,7 +117,10 @@ std::string planFieldsMarkdown()
         // A '|' inside a cell would end it: the table's cells never hold one, but a Choice of
         // the future might.
         std::replace(values.begin(), values.end(), '|', '/');
-        out << "| `" << f.path << "` | " << values << " | " << def << " | " << f.doc << " |\n";
+        out << "| `" << f.path << "` | " << values << " | " << def << " | " << f.doc;
+        if (const std::string rules = rulesText(f, "`"); !rules.empty())
+            out << "; " << rules;
+        out << " |\n";
     }
     return out.str();
 }

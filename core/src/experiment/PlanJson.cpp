@@ -82,9 +82,11 @@ void validatePlan(const Plan& p)
 {
     // Each field's range and the rules across fields, in the table's order: the first broken
     // one is reported, at the path the rule names.
-    for (const plan::FieldBinding& b : plan::fieldBindings())
+    for (const plan::FieldBinding& b : plan::fieldBindings()) {
+        plan::checkApplies(b, p);
         if (b.check)
             b.check(p);
+    }
 }
 
 Plan parsePlan(const std::string& text, const std::string& source)

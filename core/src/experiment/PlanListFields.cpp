@@ -49,10 +49,9 @@ FieldBinding imageSizeField()
 {
     const std::string path = "dataset.image_size";
     const std::string values = "[height, width] each in 1..4096 (or 0: keep the images' size)";
-    FieldBinding b{{path, FieldType::List, {}, values, "none",
+    FieldBinding b = describedField(path, FieldType::List, {}, values, "none",
                     "images: `[height, width]` (or one number) every image is resized to; none: all must share the "
-                    "first image's size"},
-                   {}, {}, {}};
+                    "first image's size");
     b.read = [path](const json& v, Plan& p) {
         DatasetSpec& d = p.dataset;
         if (v.is_number_integer()) {
@@ -79,11 +78,10 @@ FieldBinding imageSizeField()
 FieldBinding normaliseField()
 {
     const std::string path = "dataset.normalise";
-    FieldBinding b{{path, FieldType::Choice, {"train", "first_round", "none"}, "or {\"mean\": [...], \"std\": [...]}",
+    FieldBinding b = describedField(path, FieldType::Choice, {"train", "first_round", "none"}, "or {\"mean\": [...], \"std\": [...]}",
                     "\"train\"",
                     "per-channel normalisation: `train` (statistics of the loaded training split), `first_round` (of "
-                    "each seed's first-round samples D1), `none`, or `{\"mean\": [...], \"std\": [...]}`"},
-                   {}, {}, {}};
+                    "each seed's first-round samples D1), `none`, or `{\"mean\": [...], \"std\": [...]}`");
     b.read = [path](const json& v, Plan& p) {
         if (!v.is_string()) {
             readNormaliseObject(v, p.dataset);
@@ -110,10 +108,9 @@ FieldBinding normaliseField()
 FieldBinding strategiesField()
 {
     const std::vector<std::string> names = strategyNames();
-    FieldBinding b{{"strategies", FieldType::List, names, "a list of strategy names", json(defaults().strategies).dump(),
+    FieldBinding b = describedField("strategies", FieldType::List, names, "a list of strategy names", json(defaults().strategies).dump(),
                     "any of `fu`, `dpu`, `dpu-noreinit`, `dpu-memory` (DPU with server-side memory, docs/engine.md), "
-                    "`gcpu`, `gcpu-reinit`, `lcpu`, `rpu`, `pruning`"},
-                   {}, {}, {}};
+                    "`gcpu`, `gcpu-reinit`, `lcpu`, `rpu`, `pruning`");
     b.read = [](const json& v, Plan& p) {
         require(v.is_array(), "strategies", std::string("expected an array of names, found ") + v.type_name());
         p.strategies.clear();
@@ -123,6 +120,8 @@ FieldBinding strategiesField()
         }
     };
     b.write = [](const Plan& p, json& parent, const std::string& key) { parent[key] = p.strategies; };
+    b.chosen = [](const Plan& p) { return p.strategies; };
+    b.drop = [](Plan& p, const std::string& name) { p.strategies.erase(std::remove(p.strategies.begin(), p.strategies.end(), name), p.strategies.end()); };
     b.check = [names](const Plan& p) {
         require(!p.strategies.empty(), "strategies", "expected at least one strategy");
         std::set<std::string> seen;
@@ -134,14 +133,16 @@ FieldBinding strategiesField()
             require(seen.insert(p.strategies[i]).second, at, "strategy \"" + p.strategies[i] + "\" listed twice");
         }
     };
-    return b;
+    return choiceWhen(std::move(b), "pruning",
+                      {[](const Plan& p) { return p.deployed == DeployedForm::Fp32; },
+                       "\"pruning\" ships a model of its own sparsity, not the deployed one", "deployed \"fp32\"",
+                       foundDeployed});
 }
 
 FieldBinding seedsField()
 {
-    FieldBinding b{{"seeds", FieldType::List, {}, "non-negative integers", json(defaults().seeds).dump(),
-                    "one integer or a list: the plan runs once per seed"},
-                   {}, {}, {}};
+    FieldBinding b = describedField("seeds", FieldType::List, {}, "non-negative integers", json(defaults().seeds).dump(),
+                    "one integer or a list: the plan runs once per seed");
     b.read = [](const json& v, Plan& p) {
         if (v.is_number_unsigned() || v.is_number_integer()) {
             require(v.get<int64_t>() >= 0, "seeds", "expected a non-negative integer");

@@ -55,14 +55,14 @@ private Q_SLOTS:
         QTest::newRow("reinit_every negative") << R"({"reinit_every": -1})" << "reinit_every" << "found -1";
         QTest::newRow("reinit_every float") << R"({"reinit_every": 2.5})" << "reinit_every" << "expected an integer";
         QTest::newRow("reinit_every never") << R"({"reinit": false, "reinit_every": 3})" << "reinit_every"
-                                            << "with reinit false";
+                                            << "expected reinit true or no reinit_every, found reinit false";
         QTest::newRow("reinit_every single") << R"({"mode": "single", "reinit_every": 2})" << "reinit_every"
                                              << "single mode";
         QTest::newRow("fu_start") << R"({"fu_start": "random"})" << "fu_start"
                                   << "expected \"seeded\", \"fresh\" or \"last\", found \"random\"";
         QTest::newRow("rewind") << R"({"rewind": "yes"})" << "rewind" << "true or false";
         QTest::newRow("rewind_epochs without rewinding") << R"({"rewind_epochs": 2})" << "rewind_epochs"
-                                                         << "without iterative rewinding";
+                                                         << "only iterative rewinding has rewinding steps";
         QTest::newRow("rewind_epochs above epochs") << R"({"rewind": true, "train": {"epochs": 4}, "rewind_epochs": 5})"
                                                     << "rewind_epochs" << "at most train.epochs (4), found 5";
         QTest::newRow("rewind_epochs negative") << R"({"rewind": true, "rewind_epochs": -1})" << "rewind_epochs"
@@ -90,15 +90,15 @@ private Q_SLOTS:
         QTest::newRow("k beyond the nonzeros") << R"({"deployed": "sparse", "deployed_sparsity": 0.9, "k": 0.2})" << "k"
                                                << "at most 1 - deployed_sparsity = 0.1";
         QTest::newRow("pruning on a sparse model") << R"({"deployed": "sparse", "strategies": ["dpu", "pruning"]})"
-                                                   << "strategies" << "no \"pruning\"";
+                                                   << "strategies[1]" << "no \"pruning\", found deployed \"sparse\"";
         QTest::newRow("reinit_every on a sparse model") << R"({"deployed": "sparse", "reinit_every": 2})"
                                                         << "reinit_every" << "deployed \"sparse\"";
         QTest::newRow("reinit_every on an INT8 model") << R"({"deployed": "int8", "reinit_every": 3})"
                                                        << "reinit_every" << "deployed \"int8\"";
         QTest::newRow("pruning on an INT8 model") << R"({"deployed": "int8", "strategies": ["fu", "pruning"]})"
-                                                  << "strategies" << "no \"pruning\" with deployed \"int8\"";
+                                                  << "strategies[1]" << "no \"pruning\", found deployed \"int8\"";
         QTest::newRow("float values on an INT8 model") << R"({"deployed": "int8", "bundle": {"values": "q8"}})"
-                                                       << "bundle.values" << "int8 codes; expected no bundle.values";
+                                                       << "bundle.values" << "int8 codes; expected a deployed model other than \"int8\" or no bundle.values, found deployed \"int8\"";
         QTest::newRow("budget on an INT8 model") << R"({"deployed": "int8", "budget": {"bytes_per_round": 30000}})"
                                                  << "budget.bytes_per_round" << "not yet supported with deployed \"int8\"";
         QTest::newRow("sparsity of an INT8 model") << R"({"deployed": "int8", "deployed_sparsity": 0.7})"
