@@ -34,7 +34,7 @@ const char* const kBundleHelp =
     "Usage: dpu-cli bundle SUBCOMMAND ... (dpu-cli bundle SUBCOMMAND --help for one)\n"
     "  inspect BUNDLE [--base WEIGHTS.safetensors]\n"
     "  verify BUNDLE [--base WEIGHTS.safetensors] [--pubkey KEY.pub]\n"
-    "  export RUN_DIR --out DIR [--strategy NAME] [--seed N] [--catchup all|V[,V...]]\n"
+    "  export RUN_DIR --out DIR [--strategy NAME] [--seed N] [--catchup all|V[,V...]] [--sign KEY]\n"
     "  catchup RUN_DIR --strategy NAME [--seed N] --from V [--to W] --out FILE\n"
     "  keygen --out PREFIX\n";
 
@@ -42,12 +42,15 @@ const char* subcommandHelp(const std::string& sub)
 {
     if (sub == "export")
         return "Usage: dpu-cli bundle export RUN_DIR --out DIR [--strategy NAME] [--seed N] [--catchup all|V[,V...]]\n"
+               "                              [--sign KEY]\n"
                "Copies a run's bundles of one strategy and seed into DIR (initial.safetensors, round-NNN.dpub,\n"
                "bundles.json) after applying the whole chain with the device decoder. With --catchup, also\n"
                "writes for every chosen version V (all: every version below the latest) the catch-up bundle\n"
                "DIR/catchup/from-VVV.dpub to the latest version, and DIR/catchup.json: per version the\n"
                "cheapest route (catchup, chain of missed bundles, or full model), why, and its files with\n"
-               "bytes and SHA-256.\n";
+               "bytes and SHA-256. With --sign KEY (a secret key from dpu-cli bundle keygen), every bundle\n"
+               "written, rounds and catch-ups, is signed with it (devices check it with dpu-apply --pubkey);\n"
+               "without, the bundles are as the run wrote them (signed when its plan names bundle.secret_key).\n";
     if (sub == "catchup")
         return "Usage: dpu-cli bundle catchup RUN_DIR --strategy NAME [--seed N] --from V [--to W] --out FILE\n"
                "Writes one bundle that moves a device from update version V to W (default: the latest):\n"
@@ -135,23 +138,26 @@ int bundleCommand(const std::vector<std::string>& argv)
     if (sub == "export") {
         const std::optional<int64_t> seed = args.integer("--seed");
         const std::optional<std::string> catchUp = args.optionalValue("--catchup");
-        const CatchUpSelection selection = catchUp ? parseSelection(args, *catchUp) : CatchUpSelection{};
+        ExportOptions options;
+        options.catchUp = catchUp ? parseSelection(args, *catchUp) : CatchUpSelection{};
+        options.secretKeyPath = args.value("--sign");
         const std::string out = args.value("--out");
         const std::string strategy = args.value("--strategy");
         const auto pos = args.positional();
         if (pos.size() != 1 || out.empty())
             throw UsageError("bundle export needs a run folder and --out DIR");
-        const CatchUpExport all = exportRunBundlesWithCatchUp(pos[0], strategy, static_cast<uint64_t>(seed.value_or(0)), !seed,
-                                                              out, selection);
+        const CatchUpExport all = exportRunBundlesWithOptions(pos[0], strategy, static_cast<uint64_t>(seed.value_or(0)),
+                                                              !seed, out, options);
         const BundleExport& ex = all.rounds;
         for (const auto& r : ex.rounds)
             std::printf("round %3d  v%-3llu %-13s %10lld bytes  %s\n", r.round,
                         static_cast<unsigned long long>(r.updateVersion), r.kind.c_str(),
                         static_cast<long long>(r.bytes), r.file.c_str());
         std::printf("Exported %zu bundles (%lld bytes) of strategy %s, seed %llu to %s, with initial.safetensors and "
-                    "bundles.json; every bundle was applied in order and matches the run's device state.\n",
+                    "bundles.json; every bundle was applied in order and matches the run's device state%s.\n",
                     ex.rounds.size(), static_cast<long long>(ex.totalBytes), ex.strategy.c_str(),
-                    static_cast<unsigned long long>(ex.seed), out.c_str());
+                    static_cast<unsigned long long>(ex.seed), out.c_str(),
+                    options.secretKeyPath.empty() ? "" : (", signed with " + options.secretKeyPath).c_str());
         for (const CatchUpResult& r : all.versions)
             std::printf("from v%-3llu %-8s catch-up %10lld  chain %10lld  full %10lld bytes\n",
                         static_cast<unsigned long long>(r.fromVersion), catchUpRouteName(r.route),

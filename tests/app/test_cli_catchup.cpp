@@ -29,11 +29,14 @@ QByteArray sha256(const QString& path)
                                        : QByteArray();
 }
 
-int apply(const QString& bundle, const QString& device, QString* output)
+int apply(const QString& bundle, const QString& device, QString* output, const QString& pubkey = {})
 {
     QProcess p;
     p.setProcessChannelMode(QProcess::MergedChannels);
-    p.start(QStringLiteral(DPU_APPLY_EXE), {bundle, device});
+    QStringList args{bundle, device};
+    if (!pubkey.isEmpty())
+        args << "--pubkey" << pubkey;
+    p.start(QStringLiteral(DPU_APPLY_EXE), args);
     p.waitForFinished(60000);
     *output = QString::fromLocal8Bit(p.readAll());
     return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
@@ -116,6 +119,40 @@ private Q_SLOTS:
             }
             QCOMPARE(sha256(device), sha256(versions_.back()));
         }
+    }
+
+    /// --sign KEY signs every bundle of an unsigned run's export, rounds and catch-ups: a device
+    /// holding the public key applies them all and ends on the chain's file; the run's own
+    /// bundles stay unsigned (refused under that key), and a key of another size is refused
+    /// naming its file before anything is written.
+    void exportSignsWithAKey()
+    {
+        const QString prefix = dir_.filePath(QStringLiteral("signer"));
+        QVERIFY(dpu::test::runCli({"bundle", "keygen", "--out", prefix}).code == 0);
+        const QString out = dir_.filePath(QStringLiteral("signed"));
+        const auto r = dpu::test::runCli({"bundle", "export", run_, "--out", out, "--catchup", "0", "--sign", prefix + ".key"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains("signed with"), qPrintable(r.out));
+        const QString pub = prefix + ".pub";
+        QString output;
+        const QString device = copyOf(0, QStringLiteral("signed.safetensors"));
+        QVERIFY2(apply(run_ + "/bundles/seed-4/dpu/round-001.dpub", device, &output, pub) != 0, qPrintable(output));
+        const QStringList rounds = QDir(out).entryList({"round-*.dpub"}, QDir::Files, QDir::Name);
+        QCOMPARE(rounds.size(), versions_.size() - 1);
+        for (const QString& round : rounds)
+            QVERIFY2(apply(out + "/" + round, device, &output, pub) == 0, qPrintable(output));
+        QCOMPARE(sha256(device), sha256(versions_.back()));
+        const QString caughtUp = copyOf(0, QStringLiteral("signed-catchup.safetensors"));
+        QVERIFY2(apply(out + "/catchup/from-000.dpub", caughtUp, &output, pub) == 0, qPrintable(output));
+        QCOMPARE(sha256(caughtUp), sha256(versions_.back()));
+
+        const QString shortKey = dir_.filePath(QStringLiteral("short.key"));
+        dpu::test::writeFile(shortKey.toStdString(), std::vector<uint8_t>(32, 7));
+        const QString refused = dir_.filePath(QStringLiteral("refused"));
+        const auto bad = dpu::test::runCli({"bundle", "export", run_, "--out", refused, "--sign", shortKey});
+        QVERIFY(bad.code != 0);
+        QVERIFY2(bad.err.contains(shortKey) && bad.err.contains("64-byte"), qPrintable(bad.err));
+        QVERIFY(!QFileInfo::exists(refused));
     }
 
     /// --out through a symbolic link writes the bundle where the link points and keeps the link;

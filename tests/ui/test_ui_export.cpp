@@ -17,6 +17,7 @@
 #include "dpu/Runner.h"
 #include <QComboBox>
 #include <QDir>
+#include <QDialogButtonBox>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
@@ -259,7 +260,10 @@ private Q_SLOTS:
         const QString message = dpu::ui::ExportWorker::exportNow(r, &ok, [&](const dpu::ui::ExportProgress& p) { seen.push_back(p); });
         QVERIFY2(ok, qPrintable(message));
         QVERIFY(seen.size() >= 2);
-        QVERIFY(seen.front().text.contains(QStringLiteral("catch-up")));
+        // Each step says what it does, with its fraction: the chain check, the catch-up, the writing.
+        QVERIFY(std::any_of(seen.begin(), seen.end(), [](const dpu::ui::ExportProgress& p) {
+            return p.text.contains(QStringLiteral("catch-up bundle from version 0")) && p.steps == 3;
+        }));
         QCOMPARE(seen.back().step, seen.back().steps);
         QVERIFY(QFile::exists(r.destination + "/catchup/from-000.dpub"));
         QVERIFY(!QFile::exists(r.destination + "/catchup/from-001.dpub"));
@@ -343,6 +347,89 @@ private Q_SLOTS:
                                              (out + "/initial.safetensors").toStdString(), key + ".pub");
         QVERIFY2(v.ok, v.message.c_str());
         QCOMPARE(QString::fromStdString(v.targetSha256), QString::fromStdString(last->deviceSha256));
+    }
+
+    /// A key chosen in "Sign with" signs an unsigned run's export, rounds and catch-ups, as
+    /// dpu-cli bundle export --sign; the run's own bundles stay unsigned.
+    void signsAnUnsignedRunAtExport()
+    {
+        const std::string key = dir_.filePath(QStringLiteral("export-signer")).toStdString();
+        dpu::generateSigningKeys(key + ".key", key + ".pub");
+        ExportBundlesDialog d(run_, records_);
+        auto* signKey = d.findChild<QLineEdit*>(QStringLiteral("signKey"));
+        QVERIFY(signKey && signKey->isEnabled());
+        signKey->setText(QString::fromStdString(key + ".key"));
+        d.findChild<QComboBox*>(QStringLiteral("strategy"))->setCurrentText(QStringLiteral("dpu"));
+        d.findChild<QCheckBox*>(QStringLiteral("catchUp"))->setChecked(true);
+        const QString out = dir_.filePath(QStringLiteral("signed-at-export"));
+        d.findChild<QLineEdit*>(QStringLiteral("destination"))->setText(out);
+        QCOMPARE(d.request().secretKey, QString::fromStdString(key + ".key"));
+        bool ok = false;
+        QString message;
+        QVERIFY(exportAndWait(d, &ok, &message));
+        QVERIFY2(ok && message.contains(QStringLiteral("signed with")), qPrintable(message));
+        const std::string pub = key + ".pub";
+        const auto round = dpu::verifyBundleFile((out + "/round-001.dpub").toStdString(),
+                                                 (out + "/initial.safetensors").toStdString(), pub);
+        QVERIFY2(round.ok, round.message.c_str());
+        const auto catchUp = dpu::verifyBundleFile((out + "/catchup/from-000.dpub").toStdString(),
+                                                   (out + "/initial.safetensors").toStdString(), pub);
+        QVERIFY2(catchUp.ok, catchUp.message.c_str());
+        const auto own = dpu::verifyBundleFile(run_.toStdString() + "/bundles/seed-4/dpu/round-001.dpub",
+                                               (out + "/initial.safetensors").toStdString(), pub);
+        QVERIFY(!own.ok); // the run's own bundles are as it wrote them
+        // One round's bundle is copied as the run wrote it: no key for it.
+        d.findChild<QRadioButton*>(QStringLiteral("oneRound"))->setChecked(true);
+        QVERIFY(!signKey->isEnabled());
+        QVERIFY(d.request().secretKey.isEmpty());
+    }
+
+    /// Cancelling stops the export at its next step, before anything is written; the dialog's
+    /// Close button cancels while it works.
+    void cancellingWritesNothing()
+    {
+        dpu::ui::ExportRequest r;
+        r.runDir = run_;
+        r.strategy = QStringLiteral("dpu");
+        r.seed = 4;
+        r.catchUp = QStringLiteral("all");
+        r.destination = dir_.filePath(QStringLiteral("cancelled"));
+        dpu::RunControl control;
+        std::vector<dpu::ui::ExportProgress> seen;
+        bool ok = true;
+        const QString message = dpu::ui::ExportWorker::exportNow(
+            r, &ok,
+            [&](const dpu::ui::ExportProgress& p) {
+                seen.push_back(p);
+                if (p.step == 1)
+                    control.requestCancel(); // after the chain check, during the catch-ups
+            },
+            &control);
+        QVERIFY(!ok);
+        QVERIFY2(message.contains(QStringLiteral("cancelled")), qPrintable(message));
+        QVERIFY(!QFileInfo::exists(r.destination));
+        QVERIFY(seen.size() >= 2);
+        QVERIFY(seen.front().steps > 2); // a fraction: chain check, each catch-up, the writing
+        QVERIFY2(seen.front().text.contains(QStringLiteral("Step 1 of")), qPrintable(seen.front().text));
+
+        ExportBundlesDialog d(run_, records_);
+        d.findChild<QComboBox*>(QStringLiteral("strategy"))->setCurrentText(QStringLiteral("dpu"));
+        d.findChild<QCheckBox*>(QStringLiteral("catchUp"))->setChecked(true);
+        const QString out = dir_.filePath(QStringLiteral("cancelled-dialog"));
+        d.findChild<QLineEdit*>(QStringLiteral("destination"))->setText(out);
+        QSignalSpy spy(&d, &ExportBundlesDialog::finished);
+        d.startExport();
+        QVERIFY(d.isBusy());
+        auto* close = d.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Close);
+        QVERIFY(close->isEnabled());
+        QVERIFY2(close->text().contains(QStringLiteral("Cancel")), qPrintable(close->text()));
+        close->click();
+        QVERIFY(spy.wait(60000));
+        QVERIFY(!spy.at(0).at(0).toBool());
+        QVERIFY2(spy.at(0).at(1).toString().contains(QStringLiteral("cancelled")), qPrintable(spy.at(0).at(1).toString()));
+        QVERIFY(!QFileInfo::exists(out));
+        QVERIFY(d.isVisible() || !d.isBusy()); // still there to say so, and no longer busy
+        QCOMPARE(close->text(), QStringLiteral("Close"));
     }
 
     void errorsAreShownNotThrown()

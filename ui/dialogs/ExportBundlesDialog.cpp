@@ -116,6 +116,14 @@ void ExportBundlesDialog::buildWidgets()
     signing_ = new QLabel;
     signing_->setObjectName(QStringLiteral("signing"));
     signing_->setWordWrap(true);
+    signKey_ = new QLineEdit;
+    signKey_->setObjectName(QStringLiteral("signKey"));
+    signKey_->setPlaceholderText(tr("none: the bundles as the run signed them"));
+    signKey_->setToolTip(tr("An Ed25519 secret key file (64 bytes, from dpu-cli bundle keygen): every bundle the "
+                            "export writes, the rounds and the catch-ups, is signed with it, and devices holding its "
+                            "public key (dpu-apply --pubkey) accept them. As dpu-cli bundle export --sign."));
+    signBrowse_ = new QPushButton(tr("Ke&y…"));
+    signBrowse_->setObjectName(QStringLiteral("signBrowse"));
     destination_ = new QLineEdit;
     destination_->setObjectName(QStringLiteral("destination"));
     browse_ = new QPushButton(tr("&Browse…"));
@@ -152,6 +160,12 @@ void ExportBundlesDialog::buildLayout()
     auto* destLabel = new QLabel(tr("&Destination:"));
     destLabel->setBuddy(destination_);
     form->addRow(destLabel, destRow);
+    auto* signRow = new QHBoxLayout;
+    signRow->addWidget(signKey_, 1);
+    signRow->addWidget(signBrowse_);
+    auto* signLabel = new QLabel(tr("Si&gn with:"));
+    signLabel->setBuddy(signKey_);
+    form->addRow(signLabel, signRow);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
     closeButton_ = buttons->button(QDialogButtonBox::Close);
     exportButton_ = buttons->addButton(tr("E&xport"), QDialogButtonBox::AcceptRole);
@@ -190,6 +204,7 @@ void ExportBundlesDialog::connectWidgets()
     connect(catchUpChosen_, &QRadioButton::toggled, this, &ExportBundlesDialog::refreshCatchUp);
     connect(catchUpVersions_, &QLineEdit::textEdited, this, [this] { catchUpChosen_->setChecked(true); });
     connect(browse_, &QPushButton::clicked, this, &ExportBundlesDialog::browse);
+    connect(signBrowse_, &QPushButton::clicked, this, &ExportBundlesDialog::browseKey);
     connect(exportButton_, &QPushButton::clicked, this, &ExportBundlesDialog::startExport);
     connect(&tick_, &QTimer::timeout, this, [this] { onProgress({0, 0, progressText_}); });
     tick_.setInterval(1000);
@@ -258,6 +273,9 @@ void ExportBundlesDialog::refreshCatchUp()
     catchUpAll_->setText(latest > 1 ? tr("every ear&lier version (0–%1)").arg(latest - 1) : tr("every ear&lier version (0)"));
     const bool possible = !busy_ && allRounds_->isChecked() && latest > 0;
     catchUp_->setEnabled(possible);
+    // A key signs a folder's export; one round's bundle is copied as the run wrote it.
+    signKey_->setEnabled(!busy_ && allRounds_->isChecked());
+    signBrowse_->setEnabled(!busy_ && allRounds_->isChecked());
     const bool on = possible && catchUp_->isChecked();
     catchUpAll_->setEnabled(on);
     catchUpChosen_->setEnabled(on);
@@ -266,12 +284,11 @@ void ExportBundlesDialog::refreshCatchUp()
 
 void ExportBundlesDialog::refreshSigning()
 {
-    // Bundles are signed when the run makes them (plan "bundle.secret_key"); the engine offers no
-    // way to sign a finished run's bundles, so the dialog says what the export will carry.
+    // What the run signed with (plan "bundle.secret_key"); a key chosen below re-signs the export.
     const QString how = tr("Bundles are signed when the run makes them, with the Ed25519 secret key its plan names "
-                           "(\"bundle\": {\"secret_key\": ...}, a key from dpu-cli bundle keygen); an export copies "
-                           "them as they are and cannot sign an unsigned run's bundles afterwards. Catch-up bundles "
-                           "are signed with the run's key when its bundles are signed.");
+                           "(\"bundle\": {\"secret_key\": ...}, a key from dpu-cli bundle keygen), and catch-up "
+                           "bundles with the same key. A key chosen in \"Sign with\" signs every bundle of the export "
+                           "instead, the run's own bundles and folder unchanged.");
     try {
         const dpu::Plan plan = dpu::loadPlanFile(QDir(runDir_).filePath(QStringLiteral("plan.json")).toStdString());
         signing_->setText(plan.bundle.secretKey.empty()
@@ -292,6 +309,8 @@ ExportRequest ExportBundlesDialog::request() const
     r.seed = seed_->currentData().toULongLong();
     r.round = oneRound_->isChecked() ? round_->currentData().toInt() : 0;
     r.destination = destination_->text().trimmed();
+    if (r.round == 0)
+        r.secretKey = signKey_->text().trimmed();
     if (r.round == 0 && catchUp_->isEnabled() && catchUp_->isChecked())
         r.catchUp = catchUpAll_->isChecked() ? QStringLiteral("all") : catchUpVersions_->text().simplified().remove(QLatin1Char(' '));
     return r;
@@ -308,6 +327,14 @@ void ExportBundlesDialog::browse()
                                               tr("Update bundles (*.dpub)"));
     if (!chosen.isEmpty())
         destination_->setText(chosen);
+}
+
+void ExportBundlesDialog::browseKey()
+{
+    const QString chosen = QFileDialog::getOpenFileName(this, tr("Signing Key"), signKey_->text(),
+                                                        tr("Ed25519 secret keys (*.key);;All files (*)"));
+    if (!chosen.isEmpty())
+        signKey_->setText(chosen);
 }
 
 void ExportBundlesDialog::startExport()
@@ -330,6 +357,7 @@ void ExportBundlesDialog::startExport()
     QSettings().setValue(QStringLiteral("export/strategy"), strategy_->currentText());
     setBusy(true);
     auto* worker = new ExportWorker(req);
+    worker_ = worker;
     worker->moveToThread(&thread_);
     connect(worker, &ExportWorker::progress, this, &ExportBundlesDialog::onProgress);
     connect(worker, &ExportWorker::finished, this, &ExportBundlesDialog::onFinished);
@@ -346,8 +374,10 @@ void ExportBundlesDialog::setBusy(bool busy)
     for (QWidget* w : {static_cast<QWidget*>(run_), static_cast<QWidget*>(strategy_), static_cast<QWidget*>(seed_),
                        static_cast<QWidget*>(allRounds_), static_cast<QWidget*>(oneRound_),
                        static_cast<QWidget*>(destination_), static_cast<QWidget*>(browse_),
-                       static_cast<QWidget*>(closeButton_)})
+                       static_cast<QWidget*>(signKey_), static_cast<QWidget*>(signBrowse_)})
         w->setEnabled(!busy);
+    // While it works, Close cancels (the engine stops before it writes anything).
+    closeButton_->setText(busy ? tr("&Cancel Export") : tr("Close"));
     run_->setEnabled(!busy && runs_.size() > 1);
     round_->setEnabled(!busy && oneRound_->isChecked());
     busyBar_->setVisible(busy);
@@ -356,6 +386,7 @@ void ExportBundlesDialog::setBusy(bool busy)
         elapsed_.start();
         tick_.start();
         progressText_ = tr("Exporting…");
+        closeButton_->setEnabled(true);
         onProgress({0, 0, progressText_});
     } else {
         tick_.stop();
@@ -375,7 +406,7 @@ void ExportBundlesDialog::onProgress(const ExportProgress& p)
         busyBar_->setRange(0, 0); // one engine call without a fraction: show activity and time
     }
     const qint64 s = elapsed_.elapsed() / 1000;
-    showStatus(tr("%1 (%2:%3; closing waits until the export is written)")
+    showStatus(tr("%1 (%2:%3; Cancel Export stops it before anything is written)")
                    .arg(p.text)
                    .arg(s / 60)
                    .arg(s % 60, 2, 10, QLatin1Char('0')));
@@ -402,8 +433,14 @@ void ExportBundlesDialog::showStatus(const QString& text)
 
 void ExportBundlesDialog::reject()
 {
-    if (busy_)
-        return; // the engine cannot stop an export midway; closing now would hide what it writes
+    if (busy_) {
+        // The engine stops at its next step and writes nothing; the dialog stays to say so.
+        if (worker_)
+            worker_->cancel();
+        progressText_ = tr("Cancelling…");
+        onProgress({0, 0, progressText_});
+        return;
+    }
     QDialog::reject();
 }
 

@@ -5,6 +5,7 @@
 #include "workers/ExportWorker.h"
 #include <QDialog>
 #include <QElapsedTimer>
+#include <QPointer>
 #include <QThread>
 #include <QTimer>
 #include <vector>
@@ -59,6 +60,7 @@ private:
     void refreshCatchUp();
     void refreshSigning();
     void browse();
+    void browseKey();
     void onProgress(const ExportProgress& progress);
     void onFinished(bool ok, const QString& message);
     void showStatus(const QString& text);
@@ -78,6 +80,8 @@ private:
     QRadioButton* catchUpChosen_ = nullptr;
     QLineEdit* catchUpVersions_ = nullptr;
     QLabel* signing_ = nullptr;
+    QLineEdit* signKey_ = nullptr;   ///< a secret key file to sign the export with; empty: as the run signed
+    QPushButton* signBrowse_ = nullptr;
     QLineEdit* destination_ = nullptr;
     QPushButton* browse_ = nullptr;
     QLabel* status_ = nullptr;
@@ -88,6 +92,7 @@ private:
     QElapsedTimer elapsed_;
     QTimer tick_; ///< refreshes the elapsed time while the engine works without reporting
     QThread thread_;
+    QPointer<ExportWorker> worker_; ///< the export under way (cancel() asks it to stop)
     bool busy_ = false;
 };
 

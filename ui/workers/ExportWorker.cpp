@@ -53,31 +53,46 @@ QString catchUpSummary(const dpu::CatchUpExport& ex)
         .arg(routes[int(dpu::CatchUpRoute::Full)]);
 }
 
-QString exportFolder(const ExportRequest& r, bool* ok, const ExportWorker::ProgressFn& progress)
+/// The engine's steps as the dialog's progress.
+class ProgressRelay : public dpu::ExportObserver {
+public:
+    explicit ProgressRelay(const ExportWorker::ProgressFn& progress) : progress_(progress) {}
+    void onExportStep(int done, int total, const std::string& what) override
+    {
+        if (progress_)
+            progress_({done, total, ExportWorker::tr("Step %1 of %2: %3…").arg(done + 1).arg(total).arg(QString::fromStdString(what))});
+    }
+
+private:
+    const ExportWorker::ProgressFn& progress_;
+};
+
+QString exportFolder(const ExportRequest& r, bool* ok, const ExportWorker::ProgressFn& progress,
+                     const dpu::RunControl* control)
 {
     dpu::CatchUpSelection selection;
     QString error;
     if (!parseCatchUp(r.catchUp, &selection, &error))
         return error;
-    const bool withCatchUp = selection.all || !selection.fromVersions.empty();
-    // The engine builds, applies and checks everything in one call that reports nothing until it
-    // returns (about a minute for real catch-ups): say what it does so that the wait makes sense.
-    if (progress)
-        progress({0, 0, withCatchUp ? ExportWorker::tr("Building catch-up bundles and checking every bundle with the "
-                                                       "device decoder; nothing is written until all are checked…")
-                                    : ExportWorker::tr("Exporting and checking every bundle…")});
-    const dpu::CatchUpExport all = dpu::exportRunBundlesWithCatchUp(
-        r.runDir.toStdString(), r.strategy.toStdString(), r.seed, false, r.destination.toStdString(), selection);
+    // The engine reports each step (the chain check, each catch-up bundle, the writing) and
+    // builds and checks everything before it writes: a cancel leaves the destination as it was.
+    dpu::ExportOptions options;
+    options.catchUp = selection;
+    options.secretKeyPath = r.secretKey.trimmed().toStdString();
+    ProgressRelay relay(progress);
+    const dpu::CatchUpExport all = dpu::exportRunBundlesWithOptions(r.runDir.toStdString(), r.strategy.toStdString(), r.seed,
+                                                                    false, r.destination.toStdString(), options, &relay, control);
     const dpu::BundleExport& ex = all.rounds;
     if (progress)
         progress({1, 1, ExportWorker::tr("Written.")});
     *ok = true;
     return ExportWorker::tr("Exported %n bundle(s) of %1 (seed %2), %3 bytes, with initial.safetensors and bundles.json "
-                            "to %4. Every bundle was applied in order and matches the run's device state.",
+                            "to %4. Every bundle was applied in order and matches the run's device state%5.",
                             nullptr, int(ex.rounds.size()))
                .arg(r.strategy)
                .arg(r.seed)
-               .arg(QLocale().toString(qlonglong(ex.totalBytes)), r.destination)
+               .arg(QLocale().toString(qlonglong(ex.totalBytes)), r.destination,
+                    options.secretKeyPath.empty() ? QString() : ExportWorker::tr("; every bundle is signed with %1").arg(r.secretKey.trimmed()))
         + catchUpSummary(all);
 }
 
@@ -106,13 +121,15 @@ ExportWorker::ExportWorker(ExportRequest request, QObject* parent) : QObject(par
 {
 }
 
-QString ExportWorker::exportNow(const ExportRequest& r, bool* ok, const ProgressFn& progress)
+QString ExportWorker::exportNow(const ExportRequest& r, bool* ok, const ProgressFn& progress, const dpu::RunControl* control)
 {
     *ok = false;
     if (r.destination.isEmpty())
         return tr("Choose where to export to.");
     try {
-        return r.round == 0 ? exportFolder(r, ok, progress) : exportOneRound(r, ok);
+        return r.round == 0 ? exportFolder(r, ok, progress, control) : exportOneRound(r, ok);
+    } catch (const dpu::Cancelled&) {
+        return tr("Export cancelled; nothing was written to %1.").arg(r.destination);
     } catch (const dpu::Error& e) {
         return QString::fromStdString(e.what());
     } catch (const std::exception& e) {
@@ -124,7 +141,7 @@ void ExportWorker::run()
 {
     bool ok = false;
     // Emitted on this (worker) thread: the dialog's connection queues each to the GUI thread.
-    const QString message = exportNow(request_, &ok, [this](const ExportProgress& p) { Q_EMIT progress(p); });
+    const QString message = exportNow(request_, &ok, [this](const ExportProgress& p) { Q_EMIT progress(p); }, &control_);
     Q_EMIT finished(ok, message);
 }
 

@@ -4,6 +4,7 @@
 #include <QMetaType>
 #include <QObject>
 #include <QString>
+#include "dpu/RunControl.h"
 #include <functional>
 
 namespace dpu::ui {
@@ -19,6 +20,9 @@ struct ExportRequest {
     /// With round 0: catch-up bundles to the latest version, as `dpu-cli bundle export --catchup`
     /// reads them: empty for none, "all" (every earlier version) or versions "0,2,3".
     QString catchUp;
+    /// With round 0: an Ed25519 secret key file that signs every bundle written (the rounds
+    /// re-signed, the catch-ups), as `dpu-cli bundle export --sign`; empty: as the run made them.
+    QString secretKey;
 };
 
 /// Where an export stands. `steps` 0 means the current step has no measurable fraction (one
@@ -38,8 +42,14 @@ public:
     explicit ExportWorker(ExportRequest request, QObject* parent = nullptr);
 
     /// Does the export synchronously on the calling thread (used by run() and by tests).
-    /// Returns a summary for the user; sets *ok. `progress` (may be empty) hears each step.
-    static QString exportNow(const ExportRequest& request, bool* ok, const ProgressFn& progress = {});
+    /// Returns a summary for the user; sets *ok. `progress` (may be empty) hears each step;
+    /// `control` (may be null) cancels between steps, before anything is written.
+    static QString exportNow(const ExportRequest& request, bool* ok, const ProgressFn& progress = {},
+                             const dpu::RunControl* control = nullptr);
+
+    /// Asks the running export to stop at its next step (nothing is written then). Thread-safe:
+    /// the dialog calls it on the GUI thread while run() works on the worker's.
+    void cancel() { control_.requestCancel(); }
 
 public Q_SLOTS:
     void run();
@@ -50,6 +60,7 @@ Q_SIGNALS:
 
 private:
     ExportRequest request_;
+    dpu::RunControl control_;
 };
 
 } // namespace dpu::ui

@@ -2,6 +2,7 @@
 // Catch-up bundles for devices that missed rounds: one bundle from any deployed version to a later one.
 #pragma once
 #include "dpu/Bundles.h"
+#include "dpu/RunControl.h"
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -76,5 +77,31 @@ struct CatchUpExport {
 /// the run never deployed or one that is already the latest.
 CatchUpExport exportRunBundlesWithCatchUp(const std::string& runDir, const std::string& strategy, uint64_t seed,
                                           bool anySeed, const std::string& outDir, const CatchUpSelection& selection);
+
+/// What an export does beyond copying the rounds.
+struct ExportOptions {
+    CatchUpSelection catchUp;
+    /// Ed25519 secret key file (64 bytes, from `dpu-cli bundle keygen`): every bundle written (the
+    /// rounds, re-signed, and the catch-ups) is signed with it. Empty: the rounds as the run wrote
+    /// them, and catch-ups signed with the plan's key when the run's bundles are signed.
+    std::string secretKeyPath;
+};
+
+/// Hears where an export stands; called on the exporting thread.
+class ExportObserver {
+public:
+    virtual ~ExportObserver() = default;
+    /// `done` of `total` steps are finished and `what` is under way (the chain check, one
+    /// catch-up bundle each, the writing).
+    virtual void onExportStep(int done, int total, const std::string& what) = 0;
+};
+
+/// exportRunBundlesWithCatchUp() with `options`, reporting each step to `observer` (may be null)
+/// and stopping at the next step when `control` (may be null) asks to cancel: then it throws
+/// Cancelled and has written nothing (everything is built and checked before the first write).
+/// Throws Error as exportRunBundlesWithCatchUp() does, and naming an unreadable or malformed key.
+CatchUpExport exportRunBundlesWithOptions(const std::string& runDir, const std::string& strategy, uint64_t seed,
+                                          bool anySeed, const std::string& outDir, const ExportOptions& options,
+                                          ExportObserver* observer = nullptr, const RunControl* control = nullptr);
 
 } // namespace dpu

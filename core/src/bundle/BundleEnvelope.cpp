@@ -5,6 +5,7 @@
 #include "dpu_init.h"
 #include "dpu_sha256.h"
 
+#include <algorithm>
 #include <cstring>
 
 #ifdef DPU_PATCH_WITH_SODIUM
@@ -135,6 +136,39 @@ void appendEnvelope(std::vector<uint8_t>& b, const std::vector<uint8_t>& m, cons
 #else
     throw Error("bundle: signing needs libsodium (built without it)");
 #endif
+}
+
+std::vector<uint8_t> signedCopy(const std::vector<uint8_t>& bundle, const std::vector<uint8_t>& secretKey)
+{
+    auto u = [&](size_t at, int n) {
+        uint64_t v = 0;
+        for (int i = n - 1; i >= 0; --i)
+            v = (v << 8) | bundle[at + static_cast<size_t>(i)];
+        return v;
+    };
+    if (bundle.size() < 16 || std::memcmp(bundle.data(), DPU_BUNDLE_MAGIC, 4) != 0)
+        throw Error("bundle: not an update bundle (no DPUB preamble), cannot sign it");
+    const auto version = static_cast<unsigned>(u(4, 2));
+    const uint64_t flags = u(6, 2), m = u(8, 4);
+    if ((flags & ~uint64_t(DPU_BUNDLE_FLAG_SIGNED)) != 0)
+        throw Error("bundle: preamble flags " + std::to_string(flags) + " this writer does not know; not signed");
+    const uint64_t sectionsStart = 16 + m + 32 + ((flags & DPU_BUNDLE_FLAG_SIGNED) ? 64 : 0);
+    if (sectionsStart > bundle.size())
+        throw Error("bundle: truncated envelope (" + std::to_string(bundle.size()) + " bytes), cannot sign it");
+    if (m < DPU_MANIFEST_FIXED_SIZE)
+        throw Error("bundle: manifest of " + std::to_string(m) + " bytes is shorter than its fixed fields, cannot sign it");
+    std::vector<uint8_t> manifest(bundle.begin() + 16, bundle.begin() + static_cast<std::ptrdiff_t>(16 + m));
+    // The manifest names where section H starts (docs/bundle-format.md 2.2, at 120), which the
+    // signature's 64 bytes move.
+    constexpr size_t kSectionHOffset = 120;
+    std::vector<uint8_t> start;
+    le(start, 16 + m + 32 + 64, 8);
+    std::copy(start.begin(), start.end(), manifest.begin() + kSectionHOffset);
+    std::vector<uint8_t> out;
+    out.reserve(bundle.size() + 64);
+    appendEnvelope(out, manifest, secretKey, version);
+    out.insert(out.end(), bundle.begin() + static_cast<std::ptrdiff_t>(sectionsStart), bundle.end());
+    return out;
 }
 
 } // namespace dpu::bundle::envelope

@@ -49,6 +49,11 @@ std::vector<uint8_t> manifest(const BundleInput& in, const ManifestFields& field
 /// signature to `b`. Throws Error for a bad key or a build without libsodium.
 void appendEnvelope(std::vector<uint8_t>& b, const std::vector<uint8_t>& m, const std::vector<uint8_t>& secretKey,
                     unsigned version);
+/// `bundle` signed with `secretKey`: the same manifest and sections under a new envelope (flag
+/// SIGNED, digest, signature); an earlier signature is replaced. The manifest digest covers the
+/// sections' digest, so the signature covers the whole bundle. Throws Error for bytes that are no
+/// bundle envelope, a flag this writer does not know, or a bad key.
+std::vector<uint8_t> signedCopy(const std::vector<uint8_t>& bundle, const std::vector<uint8_t>& secretKey);
 
 } // namespace envelope
 } // namespace dpu::bundle

@@ -187,9 +187,14 @@ std::vector<uint8_t> chainSigningKey(const DeployedChain& chain)
     if (keyPath.empty())
         throw Error(planPath + ": bundle.secret_key is empty, but the run's bundles are signed (a catch-up bundle "
                     "must be signed with the same key)");
-    const std::string key = readWholeFile(keyPath);
+    return readSecretKey(keyPath, "plan bundle.secret_key");
+}
+
+std::vector<uint8_t> readSecretKey(const std::string& path, const std::string& what)
+{
+    const std::string key = readWholeFile(path);
     if (key.size() != 64)
-        throw Error(keyPath + ": expected a 64-byte Ed25519 secret key (plan bundle.secret_key), found "
+        throw Error(path + ": expected a 64-byte Ed25519 secret key (" + what + ", from dpu-cli bundle keygen), found "
                     + std::to_string(key.size()) + " bytes");
     return {key.begin(), key.end()};
 }

@@ -5,6 +5,7 @@
 #include "experiment/BundlePaths.h"
 #include "experiment/CatchUpBuilder.h"
 #include "experiment/RunExport.h"
+#include "bundle/BundleEnvelope.h"
 #include "util/Sha256Hex.h"
 #include <nlohmann/json.hpp>
 #include <cstdio>
@@ -73,20 +74,61 @@ std::vector<uint64_t> chosenVersions(const DeployedChain& chain, const CatchUpSe
     return {versions.begin(), versions.end()};
 }
 
+/// Reports steps to the observer and stops between them when asked.
+class ExportSteps {
+public:
+    ExportSteps(int total, ExportObserver* observer, const RunControl* control)
+        : total_(total), observer_(observer), control_(control)
+    {
+    }
+    /// Starts the next step: throws Cancelled when cancelling was asked (nothing is written yet).
+    void next(const std::string& what)
+    {
+        if (control_ && control_->cancelRequested())
+            throw Cancelled();
+        if (observer_)
+            observer_->onExportStep(done_, total_, what);
+        ++done_;
+    }
+
+private:
+    int done_ = 0, total_;
+    ExportObserver* observer_;
+    const RunControl* control_;
+};
+
 } // namespace
 
 CatchUpExport exportRunBundlesWithCatchUp(const std::string& runDir, const std::string& strategy, uint64_t seed,
                                           bool anySeed, const std::string& outDir, const CatchUpSelection& selection)
 {
-    const DeployedChain chain = DeployedChain::load(runDir, strategy, seed, anySeed);
-    const std::vector<uint64_t> versions = chosenVersions(chain, selection);
+    return exportRunBundlesWithOptions(runDir, strategy, seed, anySeed, outDir, {selection, {}});
+}
+
+CatchUpExport exportRunBundlesWithOptions(const std::string& runDir, const std::string& strategy, uint64_t seed,
+                                          bool anySeed, const std::string& outDir, const ExportOptions& options,
+                                          ExportObserver* observer, const RunControl* control)
+{
+    // A key to read is checked before the minute of work it would otherwise end.
+    const std::vector<uint8_t> chosenKey =
+        options.secretKeyPath.empty() ? std::vector<uint8_t>{} : readSecretKey(options.secretKeyPath, "the signing key");
+    if (control && control->cancelRequested())
+        throw Cancelled();
+    DeployedChain chain = DeployedChain::load(runDir, strategy, seed, anySeed);
+    const std::vector<uint64_t> versions = chosenVersions(chain, options.catchUp);
+    ExportSteps steps(static_cast<int>(versions.size()) + 2, observer, control);
+    steps.next("checking every bundle with the device decoder");
+    if (!chosenKey.empty())
+        for (DeployedRound& r : chain.rounds)
+            r.bundle = bundle::envelope::signedCopy(r.bundle, chosenKey);
     CatchUpExport ex;
     ExportExtras extras;
     if (!versions.empty()) {
-        const std::vector<uint8_t> key = chainSigningKey(chain);
+        const std::vector<uint8_t> key = chosenKey.empty() ? chainSigningKey(chain) : chosenKey;
         nlohmann::json entries = nlohmann::json::array();
         bool fullNeeded = false;
         for (uint64_t v : versions) {
+            steps.next("building the catch-up bundle from version " + std::to_string(v));
             CatchUpResult r = catchUpOf(chain, v, chain.latest(), key);
             entries.push_back(versionEntry(chain, r));
             extras.files.emplace_back(catchUpFileName(v), r.bundle);
@@ -102,6 +144,7 @@ CatchUpExport exportRunBundlesWithCatchUp(const std::string& runDir, const std::
                                    {"latest_device_sha256", sha256Hex(chain.files.back())}, {"versions", entries}};
         extras.catchUpIndex = index.dump(2) + "\n";
     }
+    steps.next("writing the export");
     ex.rounds = exportChain(chain, outDir, extras);
     return ex;
 }
