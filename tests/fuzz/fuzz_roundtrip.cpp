@@ -77,6 +77,9 @@ std::vector<float> values(FuzzedDataProvider& in, std::mt19937& rng, size_t n, u
     std::vector<float> v(n);
     for (float& x : v)
         x = value(in, rng, style, palette);
+    if (style & 0x40) // a sparse model's weights: about half exactly +0.0 (a full bundle codes them)
+        for (float& x : v)
+            x = (rng() & 1) ? 0.f : x;
     return v;
 }
 

@@ -7,6 +7,7 @@
 #include "bundle/CqPlanner.h"
 #include "bundle/DenseStream.h"
 #include "bundle/ExactSection.h"
+#include "bundle/FullZeros.h"
 #include "bundle/HeaderSection.h"
 #include "bundle/Int8Section.h"
 #include "bundle/SafetensorsFile.h"
@@ -18,6 +19,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <optional>
 
 #ifdef DPU_PATCH_WITH_SODIUM
 #include <sodium.h> // generateKeyPair
@@ -317,24 +319,9 @@ unsigned formatOf(const BundleInput& in, const std::vector<Planned>& plan)
     return version;
 }
 
-} // namespace
-
-std::vector<float> BundleWriter::initialValues(const TensorData& t, const InitSpec& spec, uint64_t seed)
+// The bundle for a checked input: every tensor's plan and section, then the envelope.
+BundleOutput assemble(const BundleInput& in)
 {
-    std::vector<float> v(t.values.size());
-    if (spec.rule == InitSpec::Rule::Uniform) {
-        if (spec.fanIn == 0 || spec.fanIn > (1u << 24))
-            throw Error("tensor " + t.name + ": fan-in " + std::to_string(spec.fanIn) + " outside 1..2^24");
-        dpu_init_uniform(v.data(), v.size(), dpu_init_key(seed, spec.index), 0, dpu_init_bound(spec.fanIn));
-    } else {
-        dpu_init_constant(v.data(), v.size(), spec.constant);
-    }
-    return v;
-}
-
-BundleOutput BundleWriter::write(const BundleInput& in)
-{
-    checkInput(in);
     const size_t n = in.target.size();
     uint64_t baseDataStart = 0;
     const std::vector<TensorData> base = in.kind == Kind::Delta ? readBase(in, baseDataStart) : std::vector<TensorData>{};
@@ -389,6 +376,37 @@ BundleOutput BundleWriter::write(const BundleInput& in)
     out.stats.totalBytes = b.size();
     out.stats.headerBytes = header.size();
     out.stats.envelopeBytes = fields.sectionsStart;
+    return out;
+}
+
+} // namespace
+
+std::vector<float> BundleWriter::initialValues(const TensorData& t, const InitSpec& spec, uint64_t seed)
+{
+    std::vector<float> v(t.values.size());
+    if (spec.rule == InitSpec::Rule::Uniform) {
+        if (spec.fanIn == 0 || spec.fanIn > (1u << 24))
+            throw Error("tensor " + t.name + ": fan-in " + std::to_string(spec.fanIn) + " outside 1..2^24");
+        dpu_init_uniform(v.data(), v.size(), dpu_init_key(seed, spec.index), 0, dpu_init_bound(spec.fanIn));
+    } else {
+        dpu_init_constant(v.data(), v.size(), spec.constant);
+    }
+    return v;
+}
+
+BundleOutput BundleWriter::write(const BundleInput& in)
+{
+    checkInput(in);
+    BundleOutput out = assemble(in);
+    // A full bundle of a model with zeros (a sparse deployed model) would ship them as 32 bits
+    // each: its nonzeros and their positions over the constant-0 rule are smaller, and every
+    // decoder of format 3 on applies them (docs/bundle-format.md 2.6). The smaller one travels.
+    if (in.kind == Kind::Full)
+        if (const std::optional<BundleInput> zeros = FullZeros::asZeroSeeded(in)) {
+            BundleOutput coded = assemble(*zeros);
+            if (coded.bytes.size() < out.bytes.size())
+                return coded;
+        }
     return out;
 }
 

@@ -37,6 +37,10 @@ std::vector<Seed> seeds()
         if (c == 1) {
             in.kind = Kind::Full;
             s.push_back({"full-fp32", BundleWriter::write(in).bytes, {}, "dense"});
+            // A sparse model's full bundle: its nonzeros over the constant-0 rule (2.6).
+            for (size_t j = 0; j < in.target[0].values.size(); j += 2)
+                in.target[0].values[j] = 0.f;
+            s.push_back({"full-zeros", BundleWriter::write(in).bytes, {}, "init+sparse"});
         }
     }
     // A DPU-like round with more than 256 changes: fp32 direct words, binary16 q8 centroids and
