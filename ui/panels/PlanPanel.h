@@ -1,36 +1,33 @@
 // SPDX-License-Identifier: MIT
 // The plan form: model, dataset, split, strategies, k (with cost readout), bundle coding and budget, training.
 #pragma once
-#include "dpu/Models.h"
 #include "dpu/Plan.h"
 #include "panels/FieldEnabling.h"
+#include "panels/PlanCostRows.h"
+#include "panels/PlanDataRows.h"
+#include "panels/PlanFieldChecks.h"
+#include "panels/PlanNameRow.h"
+#include "workers/ProbeQueue.h"
 #include "workers/ProbeWorker.h"
-#include <QHash>
-#include <QMap>
 #include <QString>
+#include <QStringList>
 #include <QWidget>
-#include <memory>
+#include <vector>
 
-class QCheckBox;
-class QComboBox;
-class QDoubleSpinBox;
 class QJsonObject;
-class QFormLayout;
-class QPushButton;
-class QGroupBox;
 class QLabel;
-class QLineEdit;
-class QSlider;
-class QSpinBox;
-class QThread;
-class QToolButton;
-class QTimer;
 
 namespace dpu::ui {
 
 class CostReadout;
-class FieldErrorMarks;
+class PlanBundleRows;
+class PlanModelRow;
+class PlanStrategyBox;
+class PlanTrainingRows;
 
+/// Coordinates the form's sections (each owns its rows), the dataset's probe and the checks:
+/// what the plan is, what follows an edit (the name, the rules' enabling, the checks, the cost
+/// readout), and what the rest of the window asks of the form.
 class PlanPanel : public QWidget {
     Q_OBJECT
 public:
@@ -61,55 +58,56 @@ public:
     /// returns true when the plan can run. While a path's kind is being detected the path gets
     /// no mark (the kind shown may be the old one) and the plan cannot run yet.
     bool validate();
-    bool isValid() const { return errors_.isEmpty() && !detectingKind(); }
+    bool isValid() const { return !checks_->hasErrors() && !detectingKind(); }
     /// The form's widgets bound to the plan's fields, enabled by the field table's rules.
     const FieldEnabling& enabling() const { return enabling_; }
     /// "path: reason" of every problem found by the last validate(), one per line.
-    QString errorText() const;
+    QString errorText() const { return checks_->errorText(); }
     /// Why the plan cannot run, for Run's tooltip and the log: the problems, or that the data's
     /// kind is still being detected; empty when it can.
     QString whyNotValid() const;
     /// The reason shown at the field owning a plan path (e.g. "train.epochs"); empty when fine.
-    QString fieldError(const QString& path) const;
+    QString fieldError(const QString& path) const { return checks_->fieldError(path); }
     /// After setFileProblems(): a marked number field shows the file's value where it can hold
     /// it (k = -0.5, rounds = 0), so the field and its message agree; `file` is the plan file's
     /// JSON. Other fields keep their defaults.
     void showFileValues(const QJsonObject& file);
     /// The red line under the field of a plan path that shows its reason (hidden when fine).
-    QLabel* errorLabelFor(const QString& path) const;
+    QLabel* errorLabelFor(const QString& path) const { return checks_->errorLabelFor(path); }
     /// The widget that edits a plan path (nullptr when the form does not show it).
-    QWidget* fieldFor(const QString& path) const;
+    QWidget* fieldFor(const QString& path) const { return checks_->fieldFor(path); }
     /// The described plan fields (dpu::planFields()) the form deliberately has no widget for.
-    static QStringList pathsWithoutField();
+    static QStringList pathsWithoutField() { return PlanFieldChecks::pathsWithoutField(); }
 
     /// "<data>-<model>-k<k>" (e.g. "fashion-mlp-k0.01"): the name a plan gets from its fields.
-    static QString automaticName(const dpu::Plan& plan);
+    static QString automaticName(const dpu::Plan& plan) { return PlanNameRow::automaticName(plan); }
     /// Whether the name follows model, data and k (true until the user types a name).
-    bool nameFollows() const { return nameFollows_; }
+    bool nameFollows() const { return name_->follows(); }
     /// Lets a template's name (a built-in preset) follow the fields as an automatic one does.
-    void setNameFollows(bool follows);
+    void setNameFollows(bool follows) { name_->setFollows(follows); }
 
-    CostReadout* costReadout() const { return cost_; }
+    /// The cost readout under k (the window gives it the frontier and follows its cost model).
+    CostReadout* costReadout() const { return cost_->readout(); }
     /// Sets k as the user would (spin box, slider and readout follow).
-    void setK(double k);
+    void setK(double k) { cost_->setK(k); }
     /// Sets `k` rounded down to four significant digits (a budget's answer: rounding up would
     /// cost more than the budget allows).
     void setKWithin(double k);
     /// Maps k in [0.0005, 1] to the slider's 0..1000 and back (logarithmic).
-    static int sliderPosForK(double k);
-    static double kForSliderPos(int pos);
+    static int sliderPosForK(double k) { return PlanCostRows::sliderPosForK(k); }
+    static double kForSliderPos(int pos) { return PlanCostRows::kForSliderPos(pos); }
 
     /// Whether the dataset shown is still being read (its summary and the model list follow).
-    bool probePending() const { return probeBusy_ || probeWaiting_; }
+    bool probePending() const { return probe_->pending(); }
     /// What the last finished probe found for the dataset shown, or nullptr (not read yet, or the
     /// fields changed since): the error, the summary, the models that fit.
-    const ProbeResult* currentProbe() const;
+    const ProbeResult* currentProbe() const { return probe_->resultFor(plan().dataset); }
     /// Sets the dataset path as picking it would: its kind is detected and it is read.
-    void pickDataset(const QString& path);
+    void pickDataset(const QString& path) { data_->setPath(path); }
     /// Whether the kind of the path shown is still being detected (the kind field may be stale).
-    bool detectingKind() const { return probePending() && detectNext_; }
+    bool detectingKind() const { return probe_->detecting(); }
     /// Detects the kind of the path shown again and reads it, as picking it would.
-    void detectKind() { scheduleProbe(true); }
+    void detectKind() { probe_->schedule(true); }
 
 Q_SIGNALS:
     /// Any field changed (the plan differs from the one last set).
@@ -119,110 +117,38 @@ Q_SIGNALS:
     void dataProbed();
 
 private:
-    /// The Method… button's tooltip: the plan's mode and ablations in words.
-    void showMethod(const dpu::Plan& plan);
+    /// The form's sections in the order they are shown, with the name row first.
     QWidget* buildForm();
-    void addModelRows(QFormLayout* form, QWidget* box);
-    void addDatasetRows(QFormLayout* form, QWidget* box);
-    /// Normalisation and the seeded augmentations, on one row.
-    void addPreprocessRow(QFormLayout* form, QWidget* box);
-    void addSplitRows(QFormLayout* form, QWidget* box);
-    void addStrategyBox(QFormLayout* form, QWidget* box);
-    void addRatioRows(QFormLayout* form, QWidget* box);
-    /// Value coding with its quantisation-aware switch, the biases' treatment, and the byte budget
-    /// (per round or per run).
-    void addBundleRows(QFormLayout* form, QWidget* box);
-    void addTrainingRows(QFormLayout* form, QWidget* box);
-    /// One form row holding two fields: `first`, then `second` after its own label.
-    static QWidget* pairRow(QWidget* box, QWidget* first, const QString& secondLabel, QWidget* second);
-    /// Adds `row` under `label`, whose mnemonic focuses `first`.
-    static void addPairRow(QFormLayout* form, const QString& label, QWidget* row, QWidget* first);
-    /// Object names: what tests and settings find the fields by.
-    void nameFields();
-    static QString strategyToolTip(const QString& name);
+    /// What follows each section's edits (connected once the first plan is shown).
     void connectEdits();
-    /// Fills fields_ from the engine's field table (after buildForm()).
-    void mapFields();
-    void onModelOrDatasetChanged();
-    void onKSpinChanged(double k);
-    void onKSliderMoved(int pos);
-    /// Binds the widgets whose fields have rules in the engine's table (after buildForm()).
-    void bindRules();
+    /// An edit of `field`: its file problems go, the form is checked, the readout follows.
+    void onEdited(QObject* field);
+    /// An edit of a field the automatic name is made of (model, data, k).
+    void onNamedEdit(QObject* field);
+    /// The model line for the data shown, and the readout's model.
+    void showModel();
+    /// The data's summary and the model list's fit marks.
+    void showProbe();
+    /// A probe's answer: a detected kind replaces the one shown (one edit), then all follows.
+    void onProbed(const dpu::ui::ProbeResult& result);
     /// Enables the widgets by the table's rules, and puts back what no longer applies.
     void updateEnabling();
     /// Shows the fields clearInapplicable() may have changed (strategies, the bundle's and the budget's).
     void showCleared(const dpu::Plan& cleared);
-    void markErrors();
-    /// Marks the split fields the dataset on disk cannot hold (dpu::checkSplitFits).
-    void checkSplitAgainstData(const dpu::Plan& p);
-    void browseDataset(bool file);
-    /// Reads the dataset on the worker (after a short pause, so typing does not read every prefix).
-    void scheduleProbe(bool detect);
-    void sendProbe();
-    void onProbed(const dpu::ui::ProbeResult& result);
-    /// The summary line under the path, and the model list's fit marks.
-    void showProbe();
-    /// The dataset errors of the probe (the reader's, the split's, the model's) for validate().
-    void addProbeErrors(const dpu::Plan& p);
-    void startProbeThread();
-    void stopProbeThread();
-    void followName();
 
     dpu::Plan base_;
     bool filling_ = false;
-    bool nameFollows_ = true;
-    QMap<QString, QString> errors_; // plan path -> reason
-    QMap<QString, QString> fileProblems_; // plan path -> reason, from the plan file last opened
-    QHash<QString, QWidget*> fields_;     // plan field path -> the widget that shows it (mapFields)
-    /// Drops the file problems of the field that sent the edit being handled.
-    void dropFileProblemsOf(QObject* field);
-    std::unique_ptr<FieldErrorMarks> marks_;
-    QHash<QString, dpu::ModelInfo> modelCache_;
-
-    QLineEdit* name_;
-    QComboBox* model_;
-    QLabel* modelInfo_;
-    QComboBox* datasetKind_;
-    QLineEdit* datasetPath_;
-    QPushButton* browse_;
-    QLabel* dataInfo_;
-    QComboBox* normalise_;
-    QSpinBox* cropPadding_;
-    QCheckBox* flip_;
-    QThread* probeThread_ = nullptr;
-    ProbeWorker* probeWorker_ = nullptr;
-    QTimer* probeTimer_ = nullptr;
-    quint64 probeSeq_ = 0;
-    bool probeBusy_ = false;    ///< a request is on the worker
-    bool probeWaiting_ = false; ///< a request waits for the timer or for the worker
-    bool detectNext_ = false;
     bool lastValid_ = true; // what validate() last said, for validityChanged
-    bool haveProbe_ = false;
-    ProbeResult probe_;
-    QSpinBox* initial_;
-    QSpinBox* perRound_;
-    QSpinBox* rounds_;
-    QSpinBox* validation_;
-    QGroupBox* strategiesBox_;
-    QMap<QString, QCheckBox*> strategies_;
+    PlanNameRow* name_ = nullptr;
+    PlanFieldChecks* checks_ = nullptr;
+    PlanModelRow* model_ = nullptr;
+    PlanDataRows* data_ = nullptr;
+    PlanStrategyBox* strategies_ = nullptr;
+    PlanCostRows* cost_ = nullptr;
+    PlanBundleRows* bundle_ = nullptr;
+    PlanTrainingRows* training_ = nullptr;
+    ProbeQueue* probe_ = nullptr;
     FieldEnabling enabling_;
-    QDoubleSpinBox* k_;
-    QSlider* kSlider_;
-    CostReadout* cost_;
-    QToolButton* fleet_; ///< the plan's link and fleet (PlanFleetDialog); its tooltip says what they are
-    QToolButton* method_; ///< mode, re-initialisation, FU's start, rewinding (PlanMethodDialog)
-    QComboBox* values_;
-    QCheckBox* quantAware_;
-    QComboBox* dense_;
-    QSpinBox* budget_;
-    QComboBox* budgetUnit_; ///< "round" or "run": which budget the spin box sets
-    QDoubleSpinBox* lambda_;
-    QSpinBox* epochs_;
-    QDoubleSpinBox* lr_;
-    QComboBox* optimizer_;
-    QLineEdit* seeds_;
-    QComboBox* device_;
-    QLabel* errorLabel_;
 };
 
 } // namespace dpu::ui
