@@ -109,6 +109,12 @@ std::string describeLink(const ModelLink& m)
     if (l.dutyCycle < 1)
         text += ", duty cycle " + num(l.dutyCycle * 100) + " %";
     text += ", frame loss " + num(l.frameLoss * 100) + " %";
+    if (l.frameLossSpread > 0)
+        text += " +- " + num(l.frameLossSpread * 100) + " % over the devices";
+    if (l.listening == LinkListening::PingSlots)
+        text += ", Class B (a ping slot every " + num(l.pingSlotPeriodSeconds) + " s)";
+    if (!l.leaveWhenDecoded)
+        text += ", devices listen to the end";
     text += l.delivery == LinkDelivery::Multicast ? ", multicast to " : ", unicast to ";
     text += std::to_string(m.devices) + (m.devices == 1 ? " device" : " devices");
     return text;
@@ -123,6 +129,8 @@ void printLinkRound(const ModelLink& m, const LinkRound& lr)
     std::printf("wall time       %s per round\n", duration(lr.wallTime).c_str());
     std::printf("energy          %s per device per round (%s of a %g mAh battery at %g V)\n", joules(lr.energyPerDevice).c_str(),
                 percent(lr.batteryShare).c_str(), m.link.batteryMilliampHours, m.link.batteryVolts);
+    if (m.link.frameLossSpread > 0) // planned for the mean loss: who is left behind
+        std::printf("completion      %.2f %% of the devices expected to complete (planned for the mean loss)\n", 100.0 * lr.completionShare);
 }
 
 nlohmann::json linkRoundJson(const ModelLink& m, const LinkRound& lr)
@@ -132,7 +140,8 @@ nlohmann::json linkRoundJson(const ModelLink& m, const LinkRound& lr)
             {"frame_loss", m.link.frameLoss}, {"completion_probability", m.target.probability}, {"every_device", m.target.everyDevice}, {"bytes", lr.bytes},
             {"fragments", lr.fragments}, {"redundancy", lr.redundancy}, {"frames", lr.frames}, {"bytes_on_air", lr.bytesOnAir},
             {"device_probability", lr.deviceProbability}, {"airtime_s", lr.airtime}, {"wall_time_s", lr.wallTime},
-            {"energy_per_device_j", lr.energyPerDevice}, {"battery_share", lr.batteryShare}};
+            {"energy_per_device_j", lr.energyPerDevice}, {"battery_share", lr.batteryShare},
+            {"listen_s", lr.listenSeconds}, {"completion_share", lr.completionShare}};
 }
 
 void printText(const Recommendation& r, const Budget& budget, const std::string& budgetText, const LinkPreset* link,
@@ -179,8 +188,10 @@ void printText(const Recommendation& r, const Budget& budget, const std::string&
         char where[48] = ""; // FU ignores k
         if (!isBaseline(f.family.substr(0, f.family.find(' ')))) // a family's label starts with its strategy
             std::snprintf(where, sizeof where, " at k = %.4g", f.cheapestK);
-        std::printf("%-24s %-5s %-10s %-10s %-14s %.0f B/%s%s\n", f.family.c_str(), f.fits ? "yes" : "no", k, acc, bytes,
-                    f.cheapestBytes, scope, where);
+        char cheapest[96] = "- (no update round)";
+        if (!std::isnan(f.cheapestBytes))
+            std::snprintf(cheapest, sizeof cheapest, "%.0f B/%s%s", f.cheapestBytes, scope, where);
+        std::printf("%-24s %-5s %-10s %-10s %-14s %s\n", f.family.c_str(), f.fits ? "yes" : "no", k, acc, bytes, cheapest);
     }
 }
 

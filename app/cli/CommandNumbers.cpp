@@ -35,7 +35,9 @@ std::vector<NumberOption> linkOptions()
 {
     return {whole("--sf", 7, 12, "a spreading factor", "the link's own"),
             real("--duty-cycle", "(]", 0, 1, "a share of time"),
-            real("--loss", "[)", 0, 1, "a frame loss probability")};
+            real("--loss", "[)", 0, 1, "a frame loss probability"),
+            real("--loss-spread", "[)", 0, 1, "a spread of frame loss"),
+            whole("--ping-periodicity", 0, 7, "a Class B ping periodicity")};
 }
 
 /// The device processor (dpu/DeviceCpu.h): 1 kHz .. 10 GHz, and currents and voltages of real parts

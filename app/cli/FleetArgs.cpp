@@ -72,6 +72,14 @@ FleetArgs withPlanFleet(FleetArgs o, const PlanFleet& plan)
             s.frameLoss = given.frameLoss;
         if (o.link.deliveryGiven)
             s.delivery = given.delivery;
+        if (o.link.spreadGiven)
+            s.frameLossSpread = given.frameLossSpread;
+        if (o.link.classGiven)
+            s.deviceClass = given.deviceClass;
+        if (o.link.periodicityGiven)
+            s.pingPeriodicity = given.pingPeriodicity;
+        if (o.link.listenGiven)
+            s.leaveWhenDecoded = given.leaveWhenDecoded;
         o.link.settings = s;
     }
     if (!o.devices)
@@ -177,8 +185,10 @@ FleetOfRuns simulateRunsOnFleet(const std::vector<RunFolder>& runs, FleetConfig 
     if (!sizes)
         std::fprintf(stderr, "note: catch-up bundles are estimated as the cheaper of the chain of missed bundles and the full "
                              "model (--catch-up-bytes real builds them)\n");
-    for (const FleetStrategy& s : out.strategies)
+    for (const FleetStrategy& s : out.strategies) {
         out.results.push_back(simulateFleet(config, s));
+        out.metrics.push_back(fleetMetrics(config, s, out.results.back()));
+    }
     if (sizes)
         std::fprintf(stderr, "note: %d catch-up bundles built from the runs' files; each size is its cheapest route\n",
                      sizes->built);

@@ -28,8 +28,11 @@ std::string fleetUsage()
            "that ran the previous one; devices that were off get catch-up bundles (estimated as the\n"
            "cheaper of the chain of missed bundles and the full model, or built: --catch-up-bytes real)\n"
            "or the full model. Prints per\n"
-           "strategy the time until 50/90/99 % of the fleet run the last version, the energy per device\n"
-           "per round and per year, the fleet's mean accuracy beside the server's, the bytes per node.\n"
+           "strategy, under the names the window's Fleet tab and the report use: the initial deployment\n"
+           "(round 1's bundle, in no per-round figure), the bytes, airtime and energy per update round,\n"
+           "the energy and battery per year at one round every period, the time until 50/90/99 % of the\n"
+           "fleet run the last version, the fleet's mean accuracy beside the server's, and the catch-up\n"
+           "after the last release (--drain).\n"
            "Model, rules and sources: docs/fleet.md. What the options leave out, the first run's plan\n"
            "says (its fleet.* keys, docs/plan-format.md; without them: 200 devices on LoRaWAN EU868).\n"
            "\n"
@@ -44,12 +47,14 @@ std::string fleetUsage()
            "  --loss P              frame loss probability (default 0)\n"
            "  --multicast, --unicast  how the round's delta goes out (LoRaWAN presets: multicast)\n"
            "  --multicast-per-sf    one multicast per spreading factor instead of one at the slowest\n"
+           + deviceLinkArgsUsage() +
            "Fleet:\n"
            "  --devices N           devices, at most 1000000 (default: the plan's fleet.devices)\n"
            "  --availability P|FILE probability that a device is on in a round (default: the plan's), or a trace:\n"
            "                        a CSV of device,round lines or FedScale's availability trace as JSON\n"
            "  --period S            seconds between rounds (default: the plan's fleet.round_period_h)\n"
-           "  --drain R             rounds after the run's last that only catch devices up (default 0, at most 1000)\n"
+           "  --drain R             rounds after the run's last that only catch devices up (default 0, at most\n"
+           "                        1000): the catch-up after the last release, in no other figure\n"
            "  --fleet-seed N        seed of the fleet's draws (default 1)\n"
            "Server policy:\n"
            "  --catch-up unicast|multicast  stale devices: a bundle each, or one multicast per version\n"
@@ -95,9 +100,9 @@ int fleetCommand(const std::vector<std::string>& argv)
     FleetConfig config = fleetConfigFromArgs(withPlanFleet(given, runs.front().plan.fleet));
     const FleetOfRuns fleet = simulateRunsOnFleet(runs, std::move(config), seedArg, runs.size() > 1, given.catchUpBytes == "real");
     if (json)
-        std::fputs(fleetResultsToJson(fleet.config, fleet.results).c_str(), stdout);
+        std::fputs(fleetResultsToJson(fleet).c_str(), stdout);
     else
-        printFleetResults(fleet.config, fleet.results, rounds);
+        printFleetResults(fleet, rounds);
     return 0;
 }
 

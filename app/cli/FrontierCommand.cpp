@@ -34,13 +34,14 @@ void printGroup(const FrontierGroup& g)
     std::printf("%s on %s, %d rounds, %zu seed(s); FU reference: %s\nruns: %s\n\n", g.plan.model.c_str(),
                 nameOf(g.plan.dataset.kind).c_str(), g.plan.split.rounds, g.plan.seeds.size(),
                 g.fuReference.empty() ? "none (no FU ran)" : g.fuReference.c_str(), runs.c_str());
-    std::printf("%-22s %-8s %9s %7s %12s %12s %10s %s\n", "family", "k", "accuracy", "to FU", "B/round", "B/run",
-                "/FU bits", "runs");
+    std::printf("%-22s %-8s %9s %7s %12s %14s %12s %10s %s\n", "family", "k", "accuracy", "to FU", "initial B",
+                "B/update round", "B/run", "/FU bits", "runs");
     for (const FrontierFamily& f : g.families)
         for (const FrontierPoint& p : f.points)
-            std::printf("%-22s %-8g %9s %7s %12s %12s %10s %d%s\n", f.label.c_str(), p.k,
+            std::printf("%-22s %-8g %9s %7s %12s %14s %12s %10s %d%s\n", f.label.c_str(), p.k,
                         cell(100.0 * p.meanAccuracy, "%.2f %%").c_str(), cell(100.0 * p.accuracyToFu, "%+.2f").c_str(),
-                        cell(p.realBytesPerRound, "%.0f").c_str(), cell(p.realBytesPerRun, "%.0f").c_str(),
+                        cell(p.initialDeploymentBytes, "%.0f").c_str(), cell(p.realBytesPerUpdateRound, "%.0f").c_str(),
+                        cell(p.realBytesPerRun, "%.0f").c_str(),
                         cell(p.ratioToFu, "%.4g").c_str(), p.runs, p.measuredBytes ? "" : " (analytic bytes)");
 }
 

@@ -29,13 +29,27 @@ LinkArgs readLinkArgs(ArgList& args)
     const bool unicast = args.flag("--unicast");
     if (multicast && unicast)
         throw UsageError("--multicast and --unicast exclude each other");
+    const std::optional<double> spread = args.real("--loss-spread");
+    const std::string deviceClass = args.value("--class");
+    const std::optional<int64_t> periodicity = args.integer("--ping-periodicity");
+    const bool listenToEnd = args.flag("--listen-to-end");
+    if (!deviceClass.empty() && deviceClass != "b" && deviceClass != "c" && deviceClass != "B" && deviceClass != "C")
+        throw UsageError("--class: expected b (LoRaWAN Class B: ping slots and beacons) or c (Class C), found '" + deviceClass + "'");
+    s.frameLossSpread = spread.value_or(0);
+    s.deviceClass = deviceClass.empty() ? DeviceClassChoice::Preset
+                    : (deviceClass == "b" || deviceClass == "B") ? DeviceClassChoice::B
+                                                                 : DeviceClassChoice::C;
+    s.pingPeriodicity = static_cast<int>(periodicity.value_or(0));
+    s.leaveWhenDecoded = !listenToEnd;
     s.spreadingFactor = static_cast<int>(sf);
     s.dutyCycle = duty.value_or(NAN); // NaN: the preset's (LinkSettings)
     s.frameLoss = loss.value_or(0);
     s.delivery = multicast ? DeliveryChoice::Multicast : unicast ? DeliveryChoice::Unicast : DeliveryChoice::Preset;
     const std::pair<bool, const char*> given[] = {{sf != 0, "--sf"}, {!s.sfMix.empty(), "--sf-mix"},
                                                   {duty.has_value(), "--duty-cycle"}, {loss.has_value(), "--loss"},
-                                                  {multicast, "--multicast"}, {unicast, "--unicast"}};
+                                                  {multicast, "--multicast"}, {unicast, "--unicast"},
+                                                  {spread.has_value(), "--loss-spread"}, {!deviceClass.empty(), "--class"},
+                                                  {periodicity.has_value(), "--ping-periodicity"}, {listenToEnd, "--listen-to-end"}};
     for (const auto& [on, name] : given)
         if (on && !out.anyModelOption) {
             out.anyModelOption = true;
@@ -47,6 +61,10 @@ LinkArgs readLinkArgs(ArgList& args)
     out.dutyGiven = duty.has_value();
     out.lossGiven = loss.has_value();
     out.deliveryGiven = multicast || unicast;
+    out.spreadGiven = spread.has_value();
+    out.classGiven = !deviceClass.empty();
+    out.periodicityGiven = periodicity.has_value();
+    out.listenGiven = listenToEnd;
     return out;
 }
 
@@ -78,6 +96,16 @@ CpuSettings readCpuArgs(ArgList& args)
     s.cyclesPerInstruction = cpi.value_or(1);
     s.volts = volts.value_or(3);
     return s;
+}
+
+std::string deviceLinkArgsUsage()
+{
+    return "  --loss-spread W       devices differ: each device's own loss lies evenly in loss +- W (sessions\n"
+           "                        are planned for the mean loss; the lossier devices are left behind)\n"
+           "  --class b|c           LoRaWAN device class of the multicast: c listens all through a session\n"
+           "                        (the preset's), b at its ping slots and beacons (frames wait for a slot)\n"
+           "  --ping-periodicity P  Class B: a ping slot every 0.96 x 2^P s, P = 0..7 (default 0)\n"
+           "  --listen-to-end       devices listen to a session's end instead of leaving once decoded\n";
 }
 
 std::string cpuArgsUsage()

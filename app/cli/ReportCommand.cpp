@@ -45,7 +45,7 @@ dpu::ui::ReportFleet reportFleetOf(const dpu::ui::RunBook& book, const std::vect
     for (size_t i = 0; i < fleet.strategies.size(); ++i) {
         const dpu::ui::BookRun& run = book.runs()[static_cast<int>(fleet.runOf[i])];
         const QString key = book.seriesKey(run.id, fleet.strategies[i].name, run.plan.seeds.front(), false);
-        out.series.push_back({key, fleet.strategies[i].versions, std::move(fleet.results[i])});
+        out.series.push_back({key, fleet.strategies[i].versions, std::move(fleet.results[i]), fleet.metrics[i]});
     }
     for (const std::string& note : fleet.notes)
         out.notes << QString::fromStdString(note);

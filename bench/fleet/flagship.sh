@@ -15,7 +15,7 @@ while (($#)); do
   if [[ "$1" == "--" ]]; then shift; extra=("$@"); break; fi
   runs+=("$1"); shift
 done
-echo "| run | strategy | bytes sent per round (all sessions) | v1 to 90 % (days) | latest to 50 % / 90 % (days) | J/device/round | battery/year | fleet acc | server acc |"
+echo "| run | strategy | bytes sent per round (all sessions) | v1 to 90 % (days) | latest to 50 % / 90 % (days) | J/device/update round | battery/year | fleet acc | server acc |"
 echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
 for run in "${runs[@]}"; do
   "$cli" fleet "$run" --devices 200 --link lorawan-eu868 --sf-mix fuotasim --duty-cycle 0.01 --loss 0.1 \
@@ -32,7 +32,7 @@ for s in d["strategies"]:
     latest = s["latest_time_to_share_s"]
     print("| %s | %s | %.0f | %s | %s / %s | %.1f J | %.0f %% | %.2f %% | %.2f %% |" % (
         run, s["strategy"], mean, days(v1), days(latest["50"]), days(latest["90"]),
-        s["energy_per_device_round_j"], 100 * s["battery_share_per_year"],
+        s["energy_per_update_round_j"], 100 * s["battery_share_per_year"],
         100 * s["mean_fleet_accuracy"], 100 * s["mean_server_accuracy"]))
 ' "$(basename "$run")"
 done

@@ -68,7 +68,7 @@ def main():
                 diff_cell += " ± " + fmt(None if std is None else 100.0 * std, ".2f")
                 ratio_cell += " ± " + fmt(p.get("ratio_to_fu_std"), ".4f")
             print(f"| {fam['family']} | {p['k']:g} | {fmt(100.0 * acc, '.2f')} % | {diff_cell} | "
-                  f"{fmt(p['real_bytes_per_round'], '.0f')} | {fmt(p['real_bytes_per_run'], '.0f')} | "
+                  f"{fmt(p['real_bytes_per_update_round'], '.0f')} | {fmt(p['real_bytes_per_run'], '.0f')} | "
                   f"{ratio_cell} |")
             if fam["strategy"] != "fu" and diff is not None and p["ratio_to_fu"] is not None:
                 points.append((p["ratio_to_fu"], diff, fam["family"], p["k"]))

@@ -68,11 +68,22 @@ private Q_SLOTS:
                                                  "SF9:22 SF10:16 SF11:16 SF12:12 (multicast at the slowest), duty cycle 1 %, "
                                                  "frame loss 10 %, multicast, availability 0.8 per round")),
                  qPrintable(r.out));
-        QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral("\\ndpu +4 "))), qPrintable(r.out));
-        QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral("\\nfu +5 "))), qPrintable(r.out));
+        // Per strategy its figures, named as the Fleet tab and the report name them (issue 41):
+        // DPU's round 1 is its initial deployment, rounds 2, 3 and 5 its update rounds.
+        QVERIFY2(r.out.contains(QStringLiteral("\ndpu: 4 versions (the initial deployment and 3 update rounds) over 4 rounds of the run\n"
+                                               "  initial deployment                2000 B (2.0 KB)\n"
+                                               "  bytes per update round            ")),
+                 qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("\nfu: 5 versions (the initial deployment and 4 update rounds)")), qPrintable(r.out));
+        for (const char* name : {"airtime per update round", "energy per update round", "energy per year", "battery per year",
+                                 "last version to 50 / 90 / 99 %", "fleet accuracy", "catch-up after the last release   5 rounds: "})
+            QVERIFY2(r.out.contains(QStringLiteral("\n  ") + QString::fromUtf8(name)), name);
+        QVERIFY2(r.out.contains(QStringLiteral(" per device, at one round every 24 h\n")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("\nfigures   Bytes per update round: the update bundle")), qPrintable(r.out));
         QVERIFY2(r.err.contains(QStringLiteral("catch-up bundles are estimated")), qPrintable(r.err));
-        // --rounds: rounds 2..5 and five drain rounds per strategy.
-        QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral("\\n +10 +3 "))), qPrintable(r.out));
+        // --rounds: rounds 2..5 and five drain rounds per strategy, marked as the catch-up.
+        QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral("\\n +10 +3 .*  catch-up\\n"))), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral("\\n +5 +3 .*[0-9]\\n"))), qPrintable(r.out)); // the run's own
     }
 
     void jsonIsDeterministicAndAccounts()
@@ -102,6 +113,16 @@ private Q_SLOTS:
         QCOMPARE(j["groups"].toArray()[0].toObject()["sf_counts"].toObject()["sf9"].toInt(), 150);
         // Another fleet seed, another fleet.
         QVERIFY(fleet(args + QStringList{"--fleet-seed", "2"}).out != a.out);
+        // Rounds to drain add the catch-up after the last release and change no other figure.
+        const QJsonObject drained = json(fleet(args + QStringList{"--drain", "6"}))["strategies"].toArray()[0].toObject();
+        for (const char* figure : {"energy_per_update_round_j", "bytes_per_update_round", "airtime_per_update_round_s",
+                                   "energy_per_year_j", "battery_share_per_year", "mean_fleet_accuracy", "initial_deployment_bytes"})
+            QVERIFY2(drained[figure].toDouble() == dpu[figure].toDouble(), figure);
+        QCOMPARE(dpu["update_rounds"].toInt(), 3);
+        QCOMPARE(dpu["initial_deployment_bytes"].toInt(), 2000);
+        QCOMPARE(dpu["catch_up_after_last_release"].toObject()["rounds"].toInt(), 0);
+        QCOMPARE(drained["catch_up_after_last_release"].toObject()["rounds"].toInt(), 6);
+        QVERIFY(drained["catch_up_after_last_release"].toObject()["energy_j"].toDouble() > 0);
     }
 
     /// The plan's fleet keys (issue 23) are the simulation's defaults: an option replaces one,
@@ -158,7 +179,7 @@ private Q_SLOTS:
         QVERIFY2(r.code == 0, qPrintable(r.err));
         const QJsonObject dpu = json(r)["strategies"].toArray()[0].toObject();
         QCOMPARE(dpu["rounds"].toArray()[0].toObject()["upload_bytes_per_node"].toDouble(), 7840.0);
-        QCOMPARE(dpu["upload_bytes_per_node"].toDouble(), 4 * 7840.0);
+        QCOMPARE(dpu["upload_bytes_per_round"].toDouble(), 7840.0);
         QVERIFY(dpu["rounds"].toArray()[0].toObject()["energy_mean_j"].toDouble() > 2.0); // the attach's 2 J
     }
 

@@ -75,6 +75,7 @@ void feedRuns(BudgetPanel& panel)
     panel.runEnded(3, false);
     panel.runQueued(4, planAt(0.1, "vggnet"));
     panel.roundDone(4, record("dpu", 1, 0.10, 0.1, 30000));
+    panel.roundDone(4, record("dpu", 2, 0.10, 0.1, 30000)); // an update round: a point on its own frontier
     panel.runEnded(4, true);
 }
 
@@ -143,9 +144,9 @@ private Q_SLOTS:
         QCOMPARE(dpu.size(), size_t(2));
         QCOMPARE(dpu[0].k, 0.001);
         QVERIFY(std::abs(dpu[0].meanAccuracy - 0.75) < 1e-12);
-        QCOMPARE(dpu[0].realBytesPerRound, 50.0);
+        QCOMPARE(dpu[0].realBytesPerUpdateRound, 50.0);
         QVERIFY(std::abs(dpu[1].meanAccuracy - 0.85) < 1e-12);
-        QCOMPARE(dpu[1].realBytesPerRound, 95.0);
+        QCOMPARE(dpu[1].realBytesPerUpdateRound, 95.0);
 
         // Half way in log k between 0.001 and 0.01 is 10^-2.5: half way in accuracy, 80 %.
         auto e = FrontierModel::expectedAccuracy(dpu, std::pow(10.0, -2.5));

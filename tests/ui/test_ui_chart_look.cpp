@@ -198,18 +198,18 @@ private Q_SLOTS:
     void narrowByteAxesKeepTheirLabels()
     {
         // The Budget tab's chart at 1366x768 leaves a plot about 200 px wide: five decade labels and the
-        // long title were elided to "1 ...", "10..." and "Real bundle bytes per d...".
+        // long title were elided to "1 ...", "10..." and "Real bundle bytes per u...".
         dpu::ui::FrontierChart chart;
         std::vector<dpu::ui::FrontierPoint> points(2);
         points[0].strategy = "dpu";
         points[0].k = 0.01;
-        points[0].realBytesPerRound = 2000;
+        points[0].realBytesPerUpdateRound = 2000;
         points[0].meanAccuracy = 0.8;
         points[0].family = "dpu";
         points[1] = points[0];
         points[1].strategy = "fu";
         points[1].family = "fu";
-        points[1].realBytesPerRound = 5e6;
+        points[1].realBytesPerUpdateRound = 5e6;
         chart.setFrontier(points, 0, {});
         dpu::ui::ByteAxis* axis = chart.byteAxis();
         QCategoryAxis* labels = axis->labelAxis();
@@ -232,7 +232,7 @@ private Q_SLOTS:
                      qPrintable(labels->titleText()));
             if (width == 1200) {
                 QCOMPARE(axis->labelStep(), 1); // room for every decade and the full title
-                QVERIFY(labels->titleText().contains(QStringLiteral("deployed")));
+                QVERIFY(labels->titleText().contains(QStringLiteral("update round")));
             } else {
                 QVERIFY(axis->labelStep() > 1);
             }
@@ -324,7 +324,7 @@ private Q_SLOTS:
         std::vector<dpu::ui::FrontierPoint> points(2);
         points[0].strategy = "dpu";
         points[0].k = 0.01;
-        points[0].realBytesPerRound = 10000;
+        points[0].realBytesPerUpdateRound = 10000;
         points[0].meanAccuracy = 0.8;
         points[0].familyValues = {{"bundle.values", "\"q4\""}};
         points[0].family = "dpu q4";
@@ -356,7 +356,7 @@ private Q_SLOTS:
                 dpu::ui::FrontierPoint p;
                 p.strategy = s;
                 p.k = 0.01;
-                p.realBytesPerRound = std::string(s) == "fu" ? 2.6e6 : std::string(c) == "q4" ? 12000 : 32000;
+                p.realBytesPerUpdateRound = std::string(s) == "fu" ? 2.6e6 : std::string(c) == "q4" ? 12000 : 32000;
                 p.meanAccuracy = std::string(s) == "rpu" ? 0.74 : std::string(s) == "fu" ? 0.78 : 0.77;
                 p.familyValues = {{"bundle.values", std::string("\"") + c + "\""}};
                 p.family = std::string(s) + (std::string(c) == "fp32" ? "" : std::string(" ") + c);
@@ -374,7 +374,7 @@ private Q_SLOTS:
         QVERIFY2(plot.contains(legend), qPrintable(QStringLiteral("%1 in %2").arg(legend.right()).arg(plot.right())));
         QVERIFY(legend.center().x() > plot.center().x() && legend.center().y() > plot.center().y());
         for (const auto& p : points) // it hides no family's point
-            QVERIFY(!legend.contains(chart.chart()->mapToPosition(QPointF(p.realBytesPerRound, 100 * p.meanAccuracy),
+            QVERIFY(!legend.contains(chart.chart()->mapToPosition(QPointF(p.realBytesPerUpdateRound, 100 * p.meanAccuracy),
                                                                    chart.series(QString::fromStdString(p.family)))));
         QCOMPARE(drawnLegendRows(chart), 8); // six families, the budget, the recommended marker
         QCOMPARE(dpu::ui::LegendFit::hiddenEntries(chart.chart()), 0);
@@ -399,10 +399,12 @@ private Q_SLOTS:
         points[0].strategy = "dpu";
         points[0].k = 0.01;
         points[0].meanBytesPerRound = 40000;
+        points[0].realBytesPerUpdateRound = 40000;
         points[0].meanAccuracy = 0.8;
         points[1] = points[0];
         points[1].k = 0.1;
         points[1].meanBytesPerRound = 300000;
+        points[1].realBytesPerUpdateRound = 300000;
         points[1].meanAccuracy = 0.85;
         for (const double budget : {50000.0, 120000.0, 90000.0}) {
             chart.setFrontier(points, budget, {QPointF(budget, 81)});

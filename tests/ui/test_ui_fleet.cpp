@@ -147,13 +147,13 @@ private Q_SLOTS:
         QCOMPARE(t->item(1, FleetPanel::Versions)->text(), QStringLiteral("5"));
         for (int row = 0; row < 4; ++row) {
             QVERIFY(t->item(row, FleetPanel::LatestTo90)->text().endsWith(QStringLiteral(" min")));
-            QVERIFY(t->item(row, FleetPanel::EnergyPerRound)->text().contains(QStringLiteral("J")));
-            QVERIFY(t->item(row, FleetPanel::AirtimePerRound)->text().endsWith(QStringLiteral(" s")));
+            QVERIFY(t->item(row, FleetPanel::EnergyPerUpdateRound)->text().contains(QStringLiteral("J")));
+            QVERIFY(t->item(row, FleetPanel::AirtimePerUpdateRound)->text().endsWith(QStringLiteral(" s")));
             QCOMPARE(t->item(row, FleetPanel::FleetAccuracy)->text(), t->item(row, FleetPanel::ServerAccuracy)->text());
         }
         // FU's full models take longer on air than DPU's deltas.
-        QVERIFY(t->item(1, FleetPanel::AirtimePerRound)->text().remove(QStringLiteral(" s")).toDouble()
-                > t->item(0, FleetPanel::AirtimePerRound)->text().remove(QStringLiteral(" s")).toDouble());
+        QVERIFY(t->item(1, FleetPanel::AirtimePerUpdateRound)->text().remove(QStringLiteral(" s")).toDouble()
+                > t->item(0, FleetPanel::AirtimePerUpdateRound)->text().remove(QStringLiteral(" s")).toDouble());
     }
 
     void versionsSpreadAsStackedAreas()
@@ -373,10 +373,10 @@ private Q_SLOTS:
         const dpu::RunFolder folder = dpu::loadRunFolder(real.toStdString());
         dpu::FleetRunInput in = dpu::fleetStrategiesOf(folder, 3);
         dpu::useRealCatchUps(in.strategies[0], folder, "dpu", 3);
-        const dpu::FleetResult expected =
-            dpu::simulateFleet(dpu::fleetConfigOf(s, in.lastRound, in.newSamplesPerRound), in.strategies[0]);
-        const dpu::FleetResult& shown = panel.shownAnswer().series[0].result;
-        QCOMPARE(shown.meanEnergyPerDeviceRound, expected.meanEnergyPerDeviceRound);
+        const dpu::FleetConfig config = dpu::fleetConfigOf(s, in.lastRound, in.newSamplesPerRound);
+        const dpu::FleetMetrics expected = dpu::fleetMetrics(config, in.strategies[0], dpu::simulateFleet(config, in.strategies[0]));
+        const dpu::FleetMetrics& shown = panel.shownAnswer().series[0].metrics;
+        QCOMPARE(shown.energyPerUpdateRound, expected.energyPerUpdateRound);
         QCOMPARE(shown.meanFleetAccuracy, expected.meanFleetAccuracy);
         // A run folder that has only its records: the status names what is missing.
         book.clear();

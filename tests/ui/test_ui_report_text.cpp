@@ -83,6 +83,28 @@ private Q_SLOTS:
         // SF12 at 1 %: far slower than the bare 250 bit/s would make 2000 B (64 s).
         QVERIFY(dpu::linkRound(*options.link, 2000, 200).deviceSeconds > 20 * 64.0);
     }
+
+    /// Issue 41: an INT8 run's round 1 deploys the whole model (235.5 KB); its update rounds
+    /// 14 KB. The table says both apart, and the session time is an update round's.
+    void theInitialDeploymentIsApartFromTheUpdateRounds()
+    {
+        dpu::RunFolder run;
+        run.dir = "/tmp/run-int8";
+        run.plan = dpu::defaultPlan();
+        run.plan.strategies = {"dpu"};
+        run.plan.deployed = dpu::DeployedForm::Int8;
+        run.records = dpu::test::strategyRounds("dpu", 1, {0.6, 0.7, 0.7, 0.8}, {300, 300, 0, 300}, {235500, 14000, 0, 14000}, 235500);
+        dpu::ui::ReportOptions options;
+        options.link = dpu::lorawanEu868(9, 0.1);
+        const QString page = dpu::ui::ReportText::firstPage({run}, options);
+        for (const char* header : {"Initial deployment", "Bytes per update round", "Time per update round"})
+            QVERIFY2(page.contains(QString::fromUtf8(header)), header);
+        const QString time = dpu::ui::Units::seconds(dpu::linkRound(*options.link, 14000, 1).deviceSeconds);
+        const QString row = QStringLiteral("<td align=\"right\">235.5 KB</td><td align=\"right\">14.0 KB</td>"
+                                           "<td align=\"right\">263.5 KB</td><td align=\"right\">%1</td></tr>")
+                                .arg(time);
+        QVERIFY2(page.contains(row), qPrintable(row + QStringLiteral(" in ") + page));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestUiReportText)

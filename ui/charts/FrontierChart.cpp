@@ -74,16 +74,17 @@ QImage codingMarker(const QString& coding, const QColor& color, bool hollow)
 
 double realX(const FrontierPoint& p)
 {
-    // A log axis cannot show 0 bytes (a run whose rounds never deployed): drawn at 1 byte.
-    return std::max(1.0, p.realBytesPerRound);
+    // A log axis cannot show 0 bytes: drawn at 1 byte. NaN (no update round after the initial
+    // deployment) stays NaN: such a point has no place on the axis and is not drawn.
+    return std::isnan(p.realBytesPerUpdateRound) ? p.realBytesPerUpdateRound : std::max(1.0, p.realBytesPerUpdateRound);
 }
 
 } // namespace
 
-FrontierChart::FrontierChart(QWidget* parent) : ChartView(tr("Accuracy against real bytes per round (finished runs)"), parent)
+FrontierChart::FrontierChart(QWidget* parent) : ChartView(tr("Accuracy against real bytes per update round (finished runs)"), parent)
 {
     setObjectName(QStringLiteral("frontierChart"));
-    bytesAxis_ = new ByteAxis(tr("Real bundle bytes per deployed round per device"), tr("Real bytes per round"), this);
+    bytesAxis_ = new ByteAxis(tr("Real bundle bytes per update round per device"), tr("Real bytes per update round"), this);
     x_ = bytesAxis_->logAxis();
     y_ = new QValueAxis(this);
     y_->setTitleText(tr("Mean test accuracy (%)"));
@@ -135,6 +136,8 @@ void FrontierChart::setFrontier(const std::vector<FrontierPoint>& points, double
     std::map<QString, QString> codings; // family -> coding
     std::map<QString, bool> variants;   // family -> has keys besides its coding
     for (const FrontierPoint& p : sorted) {
+        if (std::isnan(realX(p)))
+            continue; // no update round after its initial deployment: no bytes per update round
         const QString key = QString::fromStdString(p.family.empty() ? p.strategy : p.family);
         addPoint(key, QPointF(realX(p), 100.0 * p.meanAccuracy));
         codings[key] = codingOf(p);
@@ -183,7 +186,8 @@ void FrontierChart::setFrontier(const std::vector<FrontierPoint>& points, double
         expected_->attachAxis(axisY());
         QRectF all = QRectF(QPointF(budgetBytes > 0 ? budgetBytes : 1e3, lo), QSizeF(0, hi - lo));
         for (const FrontierPoint& p : points)
-            all |= QRectF(QPointF(realX(p), 100.0 * p.meanAccuracy), QSizeF(1e-9, 1e-9));
+            if (!std::isnan(realX(p)))
+                all |= QRectF(QPointF(realX(p), 100.0 * p.meanAccuracy), QSizeF(1e-9, 1e-9));
         for (const QPointF& e : expected) {
             expected_->append(QPointF(std::max(1.0, e.x()), e.y()));
             all |= QRectF(QPointF(std::max(1.0, e.x()), e.y()), QSizeF(1e-9, 1e-9));
@@ -212,12 +216,12 @@ QString FrontierChart::describePoint(const QString& key, const QPointF& p) const
             best = &f;
     if (!best)
         return key;
-    QString text = tr("%1 at k = %2 (%3 runs, %4 rounds)\n%5 per deployed round%6, %7 a run: %8 % mean test accuracy")
+    QString text = tr("%1 at k = %2 (%3 runs, %4 rounds)\n%5 per update round%6, %7 a run: %8 % mean test accuracy")
                        .arg(key)
                        .arg(best->k)
                        .arg(best->runs)
                        .arg(best->rounds)
-                       .arg(Units::bytes(best->realBytesPerRound))
+                       .arg(Units::bytes(best->realBytesPerUpdateRound))
                        .arg(best->measuredBytes ? QString() : tr(" (analytic: no bundle measured)"))
                        .arg(Units::bytes(best->realBytesPerRun))
                        .arg(100.0 * best->meanAccuracy, 0, 'f', 2);

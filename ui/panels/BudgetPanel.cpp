@@ -378,10 +378,13 @@ QString BudgetPanel::expectationText(const std::vector<FrontierPoint>& points) c
             // Full updating ignores k: what it costs and reaches is one figure, not a curve.
             for (const FrontierPoint& p : points)
                 if (p.strategy == s && p.familyValues == values) {
-                    lines << tr("fu: %1 % at %2 per round (%3 the budget)")
-                                 .arg(100.0 * p.meanAccuracy, 0, 'f', 2)
-                                 .arg(CostReadout::formatBytes(p.realBytesPerRound))
-                                 .arg(p.realBytesPerRound * 8.0 <= budgetBits() ? tr("within") : tr("over"));
+                    if (std::isnan(p.realBytesPerUpdateRound))
+                        lines << tr("fu: %1 %, no update round after its initial deployment").arg(100.0 * p.meanAccuracy, 0, 'f', 2);
+                    else
+                        lines << tr("fu: %1 % at %2 per update round (%3 the budget)")
+                                     .arg(100.0 * p.meanAccuracy, 0, 'f', 2)
+                                     .arg(CostReadout::formatBytes(p.realBytesPerUpdateRound))
+                                     .arg(p.realBytesPerUpdateRound * 8.0 <= budgetBits() ? tr("within") : tr("over"));
                     break;
                 }
             continue;

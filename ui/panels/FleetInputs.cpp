@@ -3,6 +3,7 @@
 #include "panels/FleetInputs.h"
 #include "dpu/LinkModel.h"
 #include "panels/LinkChoices.h"
+#include "panels/LinkDeviceRows.h"
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -77,6 +78,12 @@ void FleetInputs::addLinkRows(QFormLayout* form)
     form->addRow(tr("Frame loss"), loss_);
     delivery_ = linkchoices::deliveryBox(this, QStringLiteral("fleetDelivery"));
     form->addRow(tr("Delivery"), delivery_);
+    deviceRows_ = new LinkDeviceRows(this, form);
+    connect(deviceRows_, &LinkDeviceRows::changed, this, [this] {
+        updateEnabled();
+        Q_EMIT changed();
+    });
+    connect(loss_, &QDoubleSpinBox::valueChanged, this, &FleetInputs::updateEnabled);
 }
 
 void FleetInputs::addFleetRows(QFormLayout* form)
@@ -99,7 +106,8 @@ void FleetInputs::addFleetRows(QFormLayout* form)
     drain_ = new QSpinBox(this);
     drain_->setObjectName(QStringLiteral("fleetDrain"));
     drain_->setRange(0, 1000);
-    drain_->setToolTip(tr("Rounds after the run's last in which the server only catches devices up"));
+    drain_->setToolTip(tr("Rounds after the run's last in which the server only catches devices up: the table's "
+                          "catch-up after the last release; no other figure changes with them"));
     form->addRow(tr("Rounds to drain"), drain_);
 }
 
@@ -221,6 +229,7 @@ void FleetInputs::updateEnabled()
     const QString key = link_->currentData().toString();
     sf_->setEnabled(isRegion(key));
     duty_->setEnabled(key == QLatin1String("lorawan-eu868"));
+    deviceRows_->updateEnabled(isRegion(key), loss_->value());
     availability_->setEnabled(trace_->text().trimmed().isEmpty()); // a trace replaces the share
     clockMhz_->setEnabled(cpu_->currentData().toInt() != static_cast<int>(dpu::CpuChoice::None));
 }
@@ -238,6 +247,9 @@ dpu::FleetSettings FleetInputs::settings() const
     s.link.dutyCycle = s.link.link == "lorawan-eu868" ? duty_->currentData().toDouble() : NAN;
     s.link.frameLoss = loss_->value() / 100.0;
     s.link.delivery = linkchoices::deliveryOf(delivery_);
+    deviceRows_->apply(s.link);
+    if (!region) // a preset has no LoRaWAN class (linkOf() would refuse one)
+        s.link.deviceClass = dpu::DeviceClassChoice::Preset;
     s.devices = devices_->value();
     s.availability = availability_->value() / 100.0;
     s.roundPeriodSeconds = periodHours_->value() * 3600.0;
@@ -259,6 +271,8 @@ void FleetInputs::setSettings(const dpu::FleetSettings& s)
     linkchoices::selectDutyCycle(duty_, s.link.dutyCycle);
     loss_->setValue(100.0 * s.link.frameLoss);
     linkchoices::selectDelivery(delivery_, s.link.delivery);
+    updateEnabled(); // the spread's maximum follows the loss just set
+    deviceRows_->show(s.link);
     devices_->setValue(s.devices);
     availability_->setValue(100.0 * s.availability);
     periodHours_->setValue(s.roundPeriodSeconds / 3600.0);
@@ -282,6 +296,7 @@ void FleetInputs::saveSettings(QSettings& q) const
     q.setValue(QStringLiteral("fleet/dutyCycle"), duty_->currentData().toDouble());
     q.setValue(QStringLiteral("fleet/frameLoss"), s.link.frameLoss);
     q.setValue(QStringLiteral("fleet/delivery"), static_cast<int>(s.link.delivery));
+    LinkDeviceRows::save(q, s.link);
     q.setValue(QStringLiteral("fleet/devices"), s.devices);
     q.setValue(QStringLiteral("fleet/availability"), s.availability);
     q.setValue(QStringLiteral("fleet/roundPeriodSeconds"), s.roundPeriodSeconds);
@@ -311,6 +326,7 @@ void FleetInputs::restoreSettings(const QSettings& q)
     s.link.frameLoss = get("frameLoss", s.link.frameLoss).toDouble();
     const int delivery = get("delivery", static_cast<int>(s.link.delivery)).toInt();
     s.link.delivery = delivery >= 0 && delivery <= 2 ? static_cast<dpu::DeliveryChoice>(delivery) : dpu::DeliveryChoice::Preset;
+    LinkDeviceRows::restore(q, s.link);
     s.devices = get("devices", s.devices).toInt();
     s.availability = get("availability", s.availability).toDouble();
     s.roundPeriodSeconds = get("roundPeriodSeconds", s.roundPeriodSeconds).toDouble();

@@ -15,6 +15,8 @@ class QSpinBox;
 
 namespace dpu::ui {
 
+class LinkDeviceRows;
+
 class FleetInputs : public QGroupBox {
     Q_OBJECT
 public:
@@ -58,6 +60,7 @@ private:
     QComboBox* duty_;
     QDoubleSpinBox* loss_;
     QComboBox* delivery_;
+    LinkDeviceRows* deviceRows_; ///< loss spread, device class, ping period, leaving
     QSpinBox* devices_;
     QDoubleSpinBox* availability_;
     QDoubleSpinBox* periodHours_;

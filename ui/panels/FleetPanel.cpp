@@ -82,9 +82,7 @@ QWidget* FleetPanel::buildOutputs()
     spreadLayout->addWidget(spread_, 1);
     table_ = new QTableWidget(0, ColumnCount, this);
     table_->setObjectName(QStringLiteral("fleetTable"));
-    table_->setHorizontalHeaderLabels({tr("Series"), tr("Versions"), tr("Last version to 90 %"), tr("Energy/device/round"),
-                                       tr("Energy/device/year"), tr("Battery/year"), tr("Airtime/round"), tr("Fleet accuracy"),
-                                       tr("Server accuracy")});
+    setHeaders();
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setAlternatingRowColors(true);
@@ -242,6 +240,7 @@ void FleetPanel::show(const FleetAnswer& answer)
         text += QLatin1Char(' ') + (inputs_->settings().realCatchUps
                                         ? tr("Catch-ups are sized as the real bundles built from the runs' files.")
                                         : tr("Catch-up bundles are estimated as the cheaper of the missed bundles and the full model."));
+        text += QStringLiteral("<br>") + QString::fromStdString(dpu::fleetFiguresText(shown_.roundPeriodSeconds)).toHtmlEscaped();
         for (const std::string& note : shown_.notes)
             text += QStringLiteral("<br>") + QString::fromStdString(note).toHtmlEscaped();
         status_->setText(text);
@@ -249,25 +248,43 @@ void FleetPanel::show(const FleetAnswer& answer)
     Q_EMIT updated();
 }
 
+void FleetPanel::setHeaders()
+{
+    // Long names on two lines: the columns stay narrow enough for the tab at 1366x768.
+    const QString cadence = tr("(one round every %1)").arg(QString::fromStdString(dpu::cadenceText(shown_.roundPeriodSeconds)));
+    table_->setHorizontalHeaderLabels({tr("Series"), tr("Versions"), tr("Last version\nto 90 %"), tr("Initial\ndeployment"),
+                                       tr("Bytes per\nupdate round"), tr("Airtime per\nupdate round"), tr("Energy per\nupdate round"),
+                                       tr("Energy per year\n%1").arg(cadence), tr("Battery per year\n%1").arg(cadence),
+                                       tr("Catch-up after\nthe last release"), tr("Fleet\naccuracy"), tr("Server\naccuracy")});
+    table_->horizontalHeaderItem(CatchUp)->setToolTip(
+        tr("The rounds to drain after the run's last: their energy and bytes per device, in no other figure"));
+}
+
 void FleetPanel::fillTable()
 {
+    setHeaders();
     table_->setRowCount(static_cast<int>(keys_.size()));
+    const auto orDash = [](double v, QString (*unit)(double)) { return std::isnan(v) ? QStringLiteral("–") : unit(v); };
     for (int row = 0; row < keys_.size(); ++row) {
         const dpu::FleetResult& r = shown_.series[static_cast<size_t>(row)].result;
-        double airtime = 0;
-        for (const dpu::FleetRound& x : r.rounds)
-            airtime += x.airtime;
-        if (!r.rounds.empty())
-            airtime /= static_cast<double>(r.rounds.size());
+        const dpu::FleetMetrics& m = shown_.series[static_cast<size_t>(row)].metrics;
+        const QString rounds = m.catchUpRounds == 1 ? tr("1 round") : tr("%1 rounds").arg(m.catchUpRounds);
+        const QString catchUp = m.catchUpRounds == 0                              ? tr("none")
+                                : m.catchUpEnergy == 0 && m.catchUpBytes == 0 ? tr("%1: nothing to send").arg(rounds)
+                                                                              : tr("%1: %2, %3").arg(rounds, Units::joules(m.catchUpEnergy),
+                                                                                                     Units::roundedBytes(m.catchUpBytes));
         const QString cells[ColumnCount] = {keys_[row],
                                             QString::number(r.timeToShare.size()),
                                             Units::span(r.latestTimeToShare[1]),
-                                            Units::joules(r.meanEnergyPerDeviceRound),
-                                            Units::joules(r.energyPerDevicePerYear),
-                                            Units::percent(r.batterySharePerYear),
-                                            Units::span(airtime),
-                                            Units::percent(r.meanFleetAccuracy),
-                                            Units::percent(r.meanServerAccuracy)};
+                                            Units::roundedBytes(static_cast<double>(m.initialDeploymentBytes)),
+                                            orDash(m.bytesPerUpdateRound, &Units::roundedBytes),
+                                            orDash(m.airtimePerUpdateRound, &Units::span),
+                                            orDash(m.energyPerUpdateRound, &Units::joules),
+                                            Units::joules(m.energyPerYear),
+                                            Units::percent(m.batteryPerYear),
+                                            catchUp,
+                                            Units::percent(m.meanFleetAccuracy),
+                                            Units::percent(m.meanServerAccuracy)};
         for (int c = 0; c < ColumnCount; ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             if (c != Series)
@@ -275,8 +292,8 @@ void FleetPanel::fillTable()
             table_->setItem(row, c, item);
         }
     }
-    table_->setToolTip(tr("Means over the simulated rounds; a year at the round period. Last version to 90 %: from its "
-                          "release until 90 % of the fleet run it"));
+    table_->setToolTip(QString::fromStdString(dpu::fleetFiguresText(shown_.roundPeriodSeconds)) + QLatin1Char(' ')
+                       + tr("Last version to 90 %: from its release until 90 % of the fleet run it."));
 }
 
 void FleetPanel::showSpread()
@@ -298,7 +315,7 @@ ReportFleet FleetPanel::reportFleet() const
     fleet.config = shown_.config;
     for (int i = 0; i < keys_.size(); ++i) {
         const FleetSeries& s = shown_.series[static_cast<size_t>(i)];
-        fleet.series.push_back({keys_[i], s.versions, s.result});
+        fleet.series.push_back({keys_[i], s.versions, s.result, s.metrics});
     }
     for (const std::string& note : shown_.notes)
         fleet.notes << QString::fromStdString(note);

@@ -26,9 +26,9 @@ class VersionSpreadChart;
 class FleetPanel : public QWidget {
     Q_OBJECT
 public:
-    /// Table columns.
-    enum Column { Series, Versions, LatestTo90, EnergyPerRound, EnergyPerYear, BatteryPerYear, AirtimePerRound, FleetAccuracy,
-                  ServerAccuracy, ColumnCount };
+    /// Table columns: core's fleetMetrics() under the names dpu-cli fleet and the report use.
+    enum Column { Series, Versions, LatestTo90, InitialDeployment, BytesPerUpdateRound, AirtimePerUpdateRound,
+                  EnergyPerUpdateRound, EnergyPerYear, BatteryPerYear, CatchUp, FleetAccuracy, ServerAccuracy, ColumnCount };
 
     explicit FleetPanel(QWidget* parent = nullptr);
     ~FleetPanel() override;
@@ -79,6 +79,8 @@ private:
     void onSimulated(const dpu::ui::FleetAnswer& answer);
     void show(const FleetAnswer& answer);
     void fillTable();
+    /// The columns' names, the per-year ones with the cadence of the answer shown.
+    void setHeaders();
     void showSpread();
     QString keyOf(const FleetSeries& series) const;
 

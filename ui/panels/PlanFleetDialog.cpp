@@ -36,7 +36,9 @@ namespace {
 bool sameKeys(const dpu::PlanFleet& a, const dpu::PlanFleet& b)
 {
     return a.link == b.link && a.spreadingFactor == b.spreadingFactor && a.sfMix == b.sfMix && a.dutyCycle == b.dutyCycle
-           && a.frameLoss == b.frameLoss && a.delivery == b.delivery && a.devices == b.devices
+           && a.frameLoss == b.frameLoss && a.frameLossSpread == b.frameLossSpread && a.delivery == b.delivery
+           && a.deviceClass == b.deviceClass && a.pingPeriodicity == b.pingPeriodicity && a.leaveWhenDecoded == b.leaveWhenDecoded
+           && a.devices == b.devices
            && a.availability == b.availability && a.roundPeriodHours == b.roundPeriodHours;
 }
 

@@ -2,6 +2,7 @@
 // A finished fleet simulation as the report's fleet page takes it: the fleet it ran on and one result per strategy.
 #pragma once
 #include "dpu/Fleet.h"
+#include "dpu/FleetMetrics.h"
 #include <QString>
 #include <QStringList>
 #include <vector>
@@ -13,6 +14,7 @@ struct ReportFleetSeries {
     QString key;                             ///< "dpu · k=0.05", as the Fleet tab names it
     std::vector<dpu::FleetVersion> versions; ///< what it deployed (the spread chart names them)
     dpu::FleetResult result;
+    dpu::FleetMetrics metrics; ///< core's fleetMetrics() of result: the figures the page prints
 };
 
 /// What the caller simulated (the window's Fleet tab, `dpu-cli report --fleet`): the report

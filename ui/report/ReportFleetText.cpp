@@ -2,8 +2,11 @@
 // ReportFleetText: HTML for QTextDocument; every figure comes from core's FleetConfig and FleetResult as the caller simulated them.
 #include "report/ReportFleetText.h"
 #include "charts/Units.h"
+#include "dpu/FleetMetrics.h"
 #include <QCoreApplication>
 #include <QStringList>
+#include <cmath>
+#include <functional>
 
 namespace dpu::ui {
 
@@ -105,7 +108,8 @@ QString ReportFleetText::settings(const ReportFleet& fleet)
              .arg(tr("What a fleet of devices behind a real link runs of these runs' deployed versions, and when: the "
                      "fleet's mean test accuracy (the version each device actually runs) beside the server's, the share of "
                      "the fleet on each version, and per strategy the time until 90 % of the fleet run the last version, "
-                     "the energy and the bytes per device (docs/fleet.md has the model and its sources)."));
+                     "the initial deployment apart from the bytes, airtime and energy per update round, and the energy and "
+                     "battery per year (docs/fleet.md has the model and its sources)."));
     h += QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\">");
     const bool named = c.groups.size() > 1;
     for (const dpu::FleetGroup& g : c.groups) {
@@ -115,7 +119,8 @@ QString ReportFleetText::settings(const ReportFleet& fleet)
     }
     QString period = tr("a round every %1").arg(Units::span(c.roundPeriodSeconds));
     if (c.drainRounds > 0)
-        period += count(c.drainRounds, ", %1 round after the last to catch up", ", %1 rounds after the last to catch up");
+        period += count(c.drainRounds, ", %1 round after the last release to catch up (in no other figure)",
+                        ", %1 rounds after the last release to catch up (in no other figure)");
     h += row(tr("Round period"), period);
     h += row(tr("Server"), policyText(c));
     if (c.sampleBytes > 0)
@@ -126,45 +131,92 @@ QString ReportFleetText::settings(const ReportFleet& fleet)
     return h;
 }
 
-QString ReportFleetText::table(const ReportFleet& fleet)
+namespace {
+
+/// Figures stay on one line: "not reached" is one answer, not two words.
+QString nb(QString text)
 {
-    bool upload = false;
-    for (const ReportFleetSeries& s : fleet.series)
-        upload = upload || s.result.uploadBytesPerNode > 0;
-    QString h = QStringLiteral("<h2>%1</h2>").arg(tr("Per strategy on the fleet"));
-    h += QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\">");
-    h += QStringLiteral("<tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th><th>%6</th><th>%7</th><th>%8</th></tr>")
-             .arg(tr("Strategy"), tr("Versions"), tr("Last version to 90 %"), tr("Energy per device and round"),
-                  tr("Energy per device and year"), upload ? tr("Bytes per device (down, up)") : tr("Bytes per device"),
-                  tr("Fleet accuracy"), tr("Server accuracy"));
+    return text.replace(QLatin1Char(' '), QStringLiteral("&nbsp;"));
+}
+
+QString cell(const QString& html)
+{
+    return QStringLiteral("<td align=\"right\">%1</td>").arg(html);
+}
+
+/// One table over the series: the headers, then per series its strategy and `cells` (HTML),
+/// each run's series under a row of the run's name across the table.
+QString seriesTable(const ReportFleet& fleet, const QStringList& headers,
+                    const std::function<QString(const ReportFleetSeries&)>& cells)
+{
+    QString h = QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\"><tr>");
+    for (const QString& header : headers)
+        h += QStringLiteral("<th>%1</th>").arg(header);
+    h += QStringLiteral("</tr>");
     QString runShown; // series come run by run: "dpu · k=0.05", "fu · k=0.05", then the next run's
     for (const ReportFleetSeries& s : fleet.series) {
-        const dpu::FleetResult& r = s.result;
         // The run's part of the name on a row across the table, the strategy in the row: in a
         // column of its own "dpu · fp32 · deployed=int8" wrapped over five lines.
         const int dot = s.key.indexOf(QStringLiteral(" · "));
         const QString strategy = dot < 0 ? s.key : s.key.left(dot), run = dot < 0 ? QString() : s.key.mid(dot + 3);
         if (!run.isEmpty() && run != runShown)
-            h += QStringLiteral("<tr><td colspan=\"8\" bgcolor=\"#eeeeee\"><b>%1</b></td></tr>").arg(run.toHtmlEscaped());
+            h += QStringLiteral("<tr><td colspan=\"%1\" bgcolor=\"#eeeeee\"><b>%2</b></td></tr>").arg(headers.size()).arg(run.toHtmlEscaped());
         runShown = run;
-        // Figures stay on one line: "not reached" is one answer, not two words.
-        const auto nb = [](QString text) { return text.replace(QLatin1Char(' '), QStringLiteral("&nbsp;")); };
-        const auto cell = [](const QString& html) { return QStringLiteral("<td align=\"right\">%1</td>").arg(html); };
-        QString bytes = nb(Units::roundedBytes(r.downloadBytesPerNode));
-        if (upload)
-            bytes += QStringLiteral("<br/>") + nb(Units::roundedBytes(r.uploadBytesPerNode));
-        h += QStringLiteral("<tr><td>%1</td>").arg(strategy.toHtmlEscaped()) + cell(QString::number(r.timeToShare.size()))
-             + cell(nb(Units::span(r.latestTimeToShare[1]))) + cell(nb(Units::joules(r.meanEnergyPerDeviceRound)))
-             + cell(nb(Units::joules(r.energyPerDevicePerYear))) + cell(bytes) + cell(nb(Units::percent(r.meanFleetAccuracy)))
-             + cell(nb(Units::percent(r.meanServerAccuracy)))
-             + QStringLiteral("</tr>");
+        h += QStringLiteral("<tr><td>%1</td>").arg(strategy.toHtmlEscaped()) + cells(s) + QStringLiteral("</tr>");
     }
-    h += QStringLiteral("</table>");
-    h += QStringLiteral("<p>%1</p>")
-             .arg(tr("Means over the simulated rounds; a year at the round period. Last version to 90 %: from its release "
-                     "until 90 % of the fleet run it or a later one (<i>not reached</i>: not within the simulated rounds). "
-                     "Bytes per device: the bundles a device listened to over all rounds. Catch-up bundles are estimated "
-                     "as the cheaper of the missed bundles and the full model."));
+    return h + QStringLiteral("</table>");
+}
+
+QString orDash(double v, QString (*unit)(double))
+{
+    return std::isnan(v) ? QStringLiteral("–") : nb(unit(v));
+}
+
+} // namespace
+
+QString ReportFleetText::table(const ReportFleet& fleet)
+{
+    bool upload = false;
+    for (const ReportFleetSeries& s : fleet.series)
+        upload = upload || s.metrics.uploadBytesPerRound > 0;
+    const QString cadence =
+        tr("(one round every %1)").arg(QString::fromStdString(dpu::cadenceText(fleet.config.roundPeriodSeconds)));
+    QString h = QStringLiteral("<h2>%1</h2>").arg(tr("Per strategy on the fleet"));
+    h += seriesTable(fleet,
+                     {tr("Strategy"), tr("Versions"), tr("Last version to 90 %"), tr("Fleet accuracy"), tr("Server accuracy"),
+                      tr("Catch-up after the last release")},
+                     [](const ReportFleetSeries& s) {
+                         const dpu::FleetMetrics& m = s.metrics;
+                         const QString rounds = count(m.catchUpRounds, "%1 round", "%1 rounds");
+                         const QString catchUp = m.catchUpRounds == 0 ? tr("none")
+                                                 : m.catchUpEnergy == 0 && m.catchUpBytes == 0
+                                                     ? tr("%1: nothing to send").arg(rounds)
+                                                     : tr("%1: %2, %3").arg(rounds, nb(Units::joules(m.catchUpEnergy)),
+                                                                            nb(Units::roundedBytes(m.catchUpBytes)));
+                         return cell(QString::number(s.result.timeToShare.size())) + cell(nb(Units::span(s.result.latestTimeToShare[1])))
+                                + cell(nb(Units::percent(m.meanFleetAccuracy))) + cell(nb(Units::percent(m.meanServerAccuracy)))
+                                + cell(catchUp);
+                     });
+    h += QStringLiteral("<h2>%1</h2>").arg(tr("Bytes and energy per device"));
+    QStringList headers{tr("Strategy"), tr("Initial deployment"), tr("Bytes per update round"), tr("Airtime per update round"),
+                        tr("Energy per update round"), tr("Energy per year %1").arg(cadence), tr("Battery per year %1").arg(cadence)};
+    if (upload)
+        headers << tr("Uploads per round");
+    h += seriesTable(fleet, headers, [upload](const ReportFleetSeries& s) {
+        const dpu::FleetMetrics& m = s.metrics;
+        QString cells = cell(nb(Units::roundedBytes(static_cast<double>(m.initialDeploymentBytes))))
+                        + cell(orDash(m.bytesPerUpdateRound, &Units::roundedBytes)) + cell(orDash(m.airtimePerUpdateRound, &Units::span))
+                        + cell(orDash(m.energyPerUpdateRound, &Units::joules)) + cell(nb(Units::joules(m.energyPerYear)))
+                        + cell(nb(Units::percent(m.batteryPerYear)));
+        if (upload)
+            cells += cell(nb(Units::roundedBytes(m.uploadBytesPerRound)));
+        return cells;
+    });
+    h += QStringLiteral("<p>%1 %2</p>")
+             .arg(esc(dpu::fleetFiguresText(fleet.config.roundPeriodSeconds)),
+                  tr("Last version to 90 %: from its release until 90 % of the fleet run it or a later one (<i>not reached</i>: "
+                     "not within the simulated rounds). Catch-up bundles are estimated as the cheaper of the missed bundles "
+                     "and the full model."));
     for (const QString& note : fleet.notes)
         h += QStringLiteral("<p>%1</p>").arg(note.toHtmlEscaped());
     return h;

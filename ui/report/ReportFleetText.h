@@ -12,9 +12,11 @@ public:
     /// devices and spreading factors, availability, frame loss, duty cycle, multicast or
     /// unicast, round period, the server's policy, the processor where one applies bundles).
     static QString settings(const ReportFleet& fleet);
-    /// One row per series: versions, the last version's time to 90 % of the fleet, energy per
-    /// device per round and per year, bytes per device, the fleet's and the server's mean
-    /// accuracy; then what the figures mean and the notes (strategies left out).
+    /// Two tables of one row per series, core's fleetMetrics() under the names the Fleet tab and
+    /// dpu-cli fleet use: versions, the last version's time to 90 % of the fleet, the fleet's and
+    /// the server's mean accuracy, the catch-up after the last release; then the initial
+    /// deployment, bytes, airtime and energy per update round, energy and battery per year at the
+    /// cadence (and uploads per round); then what the figures mean and the notes.
     static QString table(const ReportFleet& fleet);
 };
 

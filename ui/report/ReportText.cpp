@@ -3,6 +3,7 @@
 #include "report/ReportText.h"
 #include "dpu/PlanFields.h"
 #include "dpu/Cost.h"
+#include "dpu/UpdateBytes.h"
 #include "dpu/StrategyId.h"
 #include "charts/Units.h"
 #include <QCoreApplication>
@@ -11,7 +12,6 @@
 #include <cmath>
 #include <map>
 #include <algorithm>
-#include <set>
 
 namespace dpu::ui {
 
@@ -45,7 +45,7 @@ QString linkSentence(const ReportOptions& options)
 
 QString sessionTime(const ReportOptions& options, double bytes)
 {
-    if (!options.link || bytes <= 0)
+    if (!options.link || !(bytes > 0)) // NaN: no update round
         return QStringLiteral("–");
     try {
         return Units::seconds(
@@ -57,33 +57,25 @@ QString sessionTime(const ReportOptions& options, double bytes)
 
 struct StrategyFigures {
     double meanAccuracy = 0;
-    double bytesPerRound = 0; ///< bundle bytes (analytic when no bundle was measured) per round
-    double totalBytes = 0;    ///< over all rounds, per seed
-    bool analytic = false;
+    dpu::UpdateBytes bytes; ///< the initial deployment apart from the update rounds, per seed
 };
 
 StrategyFigures figures(const dpu::RunFolder& run, const std::string& strategy)
 {
     StrategyFigures f;
-    std::set<uint64_t> seeds;
-    double bundle = 0, analytic = 0;
+    std::map<uint64_t, std::vector<const dpu::RoundRecord*>> seeds;
     int n = 0;
     for (const dpu::RoundRecord& r : run.records) {
         if (r.strategy != strategy)
             continue;
         f.meanAccuracy += r.testAccuracy;
-        bundle += static_cast<double>(r.bundleBytes);
-        analytic += r.analyticBits / 8.0;
-        seeds.insert(r.seed);
+        seeds[r.seed].push_back(&r);
         ++n;
     }
-    if (n == 0)
-        return f;
-    f.meanAccuracy /= n;
-    f.analytic = bundle <= 0 && analytic > 0;
-    const double bytes = f.analytic ? analytic : bundle;
-    f.bytesPerRound = bytes / n;
-    f.totalBytes = bytes / static_cast<double>(seeds.size());
+    if (n > 0)
+        f.meanAccuracy /= n;
+    for (const auto& [seed, records] : seeds)
+        f.bytes.addUnit(records);
     return f;
 }
 
@@ -251,34 +243,38 @@ QString ReportText::strategyTable(const std::vector<dpu::RunFolder>& runs, const
     h += QStringLiteral("<h2>%1</h2>").arg(tr("Per strategy"));
     h += QStringLiteral("<p>%1</p>")
              .arg(tr("Mean test accuracy over every round and seed; the difference to full updating (FU) of the same run in "
-                     "percentage points; bytes of the update bundles a device receives, per round and over the run; %1")
+                     "percentage points; the bundles a device receives: the initial deployment (the first deployed round's, "
+                     "in no per-round figure), the bytes per update round (the deployed rounds after it) and over the run; "
+                     "the time per update round is %1")
                       .arg(linkSentence(options)));
     h += QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\">");
-    h += QStringLiteral("<tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th><th>%6</th></tr>")
-             .arg(tr("Strategy"), tr("Mean accuracy"), tr("vs FU"), tr("Bytes per round"), tr("Bytes in total"),
-                  tr("Time per round"));
+    h += QStringLiteral("<tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th><th>%6</th><th>%7</th></tr>")
+             .arg(tr("Strategy"), tr("Mean accuracy"), tr("vs FU"), tr("Initial deployment"), tr("Bytes per update round"),
+                  tr("Bytes in total"), tr("Time per update round"));
     bool anyAnalytic = false;
     for (const dpu::RunFolder& run : runs) {
         // Each run's rows under a row of its own name across the table: in a column of its own
         // a long name ("forms-k0.01 · fp32 · deployed=sparse") wrapped over five lines.
         if (runs.size() > 1)
-            h += QStringLiteral("<tr><td colspan=\"6\" bgcolor=\"#eeeeee\"><b>%1</b></td></tr>").arg(shortName(run));
+            h += QStringLiteral("<tr><td colspan=\"7\" bgcolor=\"#eeeeee\"><b>%1</b></td></tr>").arg(shortName(run));
         const bool hasFu = std::any_of(run.plan.strategies.begin(), run.plan.strategies.end(),
                                        [](const std::string& s) { return dpu::isBaseline(s); });
         const StrategyFigures fu = hasFu ? figures(run, dpu::baselineStrategyName()) : StrategyFigures{};
         for (const std::string& strategy : run.plan.strategies) {
             const StrategyFigures f = figures(run, strategy);
-            anyAnalytic = anyAnalytic || f.analytic;
+            anyAnalytic = anyAnalytic || f.bytes.analytic();
             const QString diff = !hasFu || dpu::isBaseline(strategy)
                                      ? QStringLiteral("–")
                                      : QStringLiteral("%1%2 pp")
                                            .arg(f.meanAccuracy >= fu.meanAccuracy ? QStringLiteral("+") : QString())
                                            .arg(100.0 * (f.meanAccuracy - fu.meanAccuracy), 0, 'f', 2);
-            const QString time = sessionTime(options, f.bytesPerRound);
-            h += QStringLiteral("<tr><td>%1</td><td align=\"right\">%2</td><td align=\"right\">%3</td>"
-                                "<td align=\"right\">%4</td><td align=\"right\">%5</td><td align=\"right\">%6</td></tr>")
-                     .arg(esc(strategy), Units::percent(f.meanAccuracy), diff, Units::roundedBytes(f.bytesPerRound),
-                          Units::roundedBytes(f.totalBytes), time);
+            const double perUpdate = f.bytes.bytesPerUpdateRound();
+            const QString time = sessionTime(options, perUpdate);
+            h += QStringLiteral("<tr><td>%1</td><td align=\"right\">%2</td><td align=\"right\">%3</td><td align=\"right\">%4</td>"
+                                "<td align=\"right\">%5</td><td align=\"right\">%6</td><td align=\"right\">%7</td></tr>")
+                     .arg(esc(strategy), Units::percent(f.meanAccuracy), diff, Units::roundedBytes(f.bytes.initialDeploymentBytes()),
+                          std::isnan(perUpdate) ? QStringLiteral("–") : Units::roundedBytes(perUpdate),
+                          Units::roundedBytes(f.bytes.totalBytesPerUnit()), time);
         }
     }
     h += QStringLiteral("</table>");
@@ -310,13 +306,13 @@ QString ReportText::frontierNotes(const std::vector<dpu::RunFolder>& runs, const
     const dpu::RunFolder& first = runs[std::stoul(g.runIds.front())];
     h += QStringLiteral("<p>%1</p>")
              .arg(tr("Each line is one family (a strategy under one value coding) across k; each point its mean test "
-                     "accuracy against the real bundle bytes of a deployed round. It joins the %n finished run(s) of "
+                     "accuracy against the real bundle bytes of an update round (a deployed round after the first). It joins the %n finished run(s) of "
                      "plan %1 and those that differ from it only in k, strategies and bundle settings.",
                      nullptr, static_cast<int>(g.runIds.size()))
                       .arg(esc(first.plan.name)));
     h += QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\">"
                         "<tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th><th>%6</th><th>%7</th></tr>")
-             .arg(tr("Family"), tr("k"), tr("Mean accuracy"), tr("To FU (points)"), tr("Real bytes per round"),
+             .arg(tr("Family"), tr("k"), tr("Mean accuracy"), tr("To FU (points)"), tr("Real bytes per update round"),
                   tr("All rounds / FU's bits"), tr("Runs, rounds"));
     bool unmeasured = false;
     for (const dpu::FrontierPoint& p : g.points) {
@@ -327,7 +323,8 @@ QString ReportText::frontierNotes(const std::vector<dpu::RunFolder>& runs, const
                  .arg(p.k)
                  .arg(Units::percent(p.meanAccuracy),
                       std::isnan(p.accuracyToFu) ? QStringLiteral("–") : QString::number(100.0 * p.accuracyToFu, 'f', 2),
-                      Units::roundedBytes(p.realBytesPerRound) + (p.measuredBytes ? QString() : QStringLiteral("*")),
+                      (std::isnan(p.realBytesPerUpdateRound) ? QStringLiteral("–") : Units::roundedBytes(p.realBytesPerUpdateRound))
+                          + (p.measuredBytes ? QString() : QStringLiteral("*")),
                       std::isnan(p.ratioToFu) ? QStringLiteral("–") : QString::number(p.ratioToFu, 'g', 3))
                  .arg(p.runs)
                  .arg(p.rounds);

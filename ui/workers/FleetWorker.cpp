@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QFile>
 #include <exception>
+#include <utility>
 
 namespace dpu::ui {
 namespace {
@@ -61,7 +62,9 @@ FleetAnswer FleetWorker::simulateNow(const FleetRequest& request) const
                     out.notes.push_back(source.run.plan.name + "/" + s.name + ": the model's size is unknown (no FU run, no run.json): left out");
                     continue;
                 }
-                out.series.push_back({source.runId, s.name, s.versions, dpu::simulateFleet(config, s)});
+                dpu::FleetResult result = dpu::simulateFleet(config, s);
+                const dpu::FleetMetrics metrics = dpu::fleetMetrics(config, s, result);
+                out.series.push_back({source.runId, s.name, s.versions, std::move(result), metrics});
             }
         }
     } catch (const std::exception& e) {

@@ -3,6 +3,7 @@
 #pragma once
 #include "dpu/Fleet.h"
 #include "dpu/FleetCatchUps.h"
+#include "dpu/FleetMetrics.h"
 #include "dpu/FleetSettings.h"
 #include "dpu/RunFolder.h"
 #include <QMetaType>
@@ -35,6 +36,7 @@ struct FleetSeries {
     std::string strategy;
     std::vector<dpu::FleetVersion> versions; ///< what it deployed (the spread chart names them)
     dpu::FleetResult result;
+    dpu::FleetMetrics metrics; ///< core's fleetMetrics() of result: what the table and the report print
 };
 
 /// The worker's answer: every strategy of every run, or the error (a LinkError names the field).

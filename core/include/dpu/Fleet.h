@@ -129,6 +129,10 @@ struct FleetStrategy {
     /// versions[0]: what every device runs at the start (its deltaBytes unused); later ones in
     /// increasing rounds, each released at the start of its round.
     std::vector<FleetVersion> versions;
+    /// The bundle that installed versions[0] (the run's first deployment: what round 1 installs).
+    /// Never sent by the simulation, which starts with every device on it; fleetMetrics() reports
+    /// it apart from the update rounds.
+    int64_t initialDeploymentBytes = 0;
     int64_t fullModelBytes = 0;
     /// Bytes of one bundle from version `from` to version `to` (indices into versions);
     /// empty: chainOrFullBytes().
@@ -205,25 +209,23 @@ struct FleetRound {
     double uploadBytesPerNode = 0;   ///< S_d |dD^r| / N
     double uploadAirtimePerNode = 0; ///< s
     double uploadEnergyPerNode = 0;  ///< J
+    std::vector<double> groupEnergy;       ///< [g]: J of group g's devices, summed (downloads and applies)
+    std::vector<double> groupUploadEnergy; ///< [g]: J of group g's uploads, summed
 };
 
-/// One strategy's simulation.
+/// One strategy's simulation. Its figures per update round and per year are fleetMetrics()'s
+/// (dpu/FleetMetrics.h): every view asks that one function.
 struct FleetResult {
     std::string strategy;
     int devices = 0;
     std::vector<FleetRound> rounds;
+    /// rounds[0 .. runRounds) are the run's own rounds (through FleetConfig::lastRound or the
+    /// last version's round); the drainRounds after them only catch devices up.
+    int runRounds = 0;
     /// Seconds from each version's release until 50 / 90 / 99 % of the fleet run it or a later
     /// one; NaN when that share is not reached within the simulated rounds. [0] is the start.
     std::vector<std::array<double, 3>> timeToShare;
     std::array<double, 3> latestTimeToShare{}; ///< of the last version released
-    double meanEnergyPerDeviceRound = 0; ///< J, downloads, over rounds and devices
-    double energyPerDevicePerYear = 0;   ///< J at roundPeriodSeconds
-    double uploadEnergyPerDevicePerYear = 0;
-    double batterySharePerYear = 0;      ///< downloads and uploads, of the first group's battery
-    double meanFleetAccuracy = 0;        ///< over the rounds
-    double meanServerAccuracy = 0;
-    double downloadBytesPerNode = 0;     ///< over all rounds
-    double uploadBytesPerNode = 0;       ///< over all rounds
 };
 
 /// Checks the fleet, policy and strategy against their ranges and the limits above; throws

@@ -22,7 +22,9 @@ struct FleetRunInput {
 /// Turns a run's records into FleetStrategy values (docs/fleet.md "The command line"): devices
 /// start on the strategy's first deployed version, each later deployed round is a version with
 /// its bundle's real bytes and test accuracy; rounds that deployed nothing keep the server's
-/// version. The full model is the run's largest `full` bundle (FU's), else its fp32 weights
+/// version. The first deployed round's bundle is the initial deployment (initialDeploymentBytes,
+/// dpu/UpdateBytes.h), reported apart and never simulated; a round's bytes are UpdateBytes'
+/// (its bundle, or its analytic bytes where it measured none). The full model is the run's largest `full` bundle (FU's), else its fp32 weights
 /// (4 x (I + dense) bytes from run.status); the value coding is the plan's bundle.values and the
 /// device file 4 x (I + dense) bytes (the full model's bytes when I is unknown). Each strategy is
 /// named `namePrefix + strategy`. Catch-up bytes are left to chainOrFullBytes().

@@ -22,7 +22,11 @@ struct LinkSettings {
     std::string sfMix;        ///< "", "fuotasim" or "SF:weight,..." (parseSpreadingFactorMix)
     double dutyCycle = NAN;   ///< NaN: the preset's; EU868 takes its sub-bands' 0.001, 0.01, 0.1
     double frameLoss = 0;
+    double frameLossSpread = 0; ///< each device's own loss lies evenly in frameLoss +- this
     DeliveryChoice delivery = DeliveryChoice::Preset;
+    DeviceClassChoice deviceClass = DeviceClassChoice::Preset; ///< LoRaWAN downlinks: Class C or B
+    int pingPeriodicity = 0;      ///< Class B: a ping slot every 0.96 x 2^p s, p = 0..7
+    bool leaveWhenDecoded = true; ///< false: devices listen to a session's end (the old model)
 };
 
 /// The processor applying bundles (dpu/DeviceCpu.h): none, or one of the measured Cortex-M
@@ -56,9 +60,11 @@ struct FleetSettings {
 };
 
 /// The link the settings name: the preset (or the region at the SF), moved to the SF, the duty
-/// cycle (EU868: its sub-band preset), the loss and the delivery set. Throws LinkError naming the
-/// field for an unknown key, an SF or a sub-band the region lacks; other ranges are checked by
-/// validateLink()/validateFleet() (the CLI reports them in that order).
+/// cycle (EU868: its sub-band preset), the loss, its spread, the delivery, the device class
+/// (withLoRaDeviceClass()) and whether devices leave once decoded set. Throws LinkError naming
+/// the field for an unknown key, an SF or a sub-band the region lacks, a device class on a link
+/// without one; other ranges are checked by validateLink()/validateFleet() (the CLI reports
+/// them in that order).
 Link linkOf(const LinkSettings& settings);
 /// linkOf() at the slowest spreading factor of the settings' mix (the pace a multicast to the
 /// whole mix keeps, and the longest session one of its devices has): what the plan form's and

@@ -34,10 +34,16 @@ struct FrontierPoint {
     int rounds = 0;
     std::string family;           ///< its family's label (familyLabel())
     FamilyValues familyValues;    ///< the family keys' values of its runs
-    int deployedRounds = 0;
-    double realBytesPerRound = 0;    ///< real bundle bytes of a deployed round, mean over deployed rounds
-    double maxRealBytesPerRound = 0; ///< the largest bundle of any round
-    double realBytesPerRun = 0;      ///< real bundle bytes of all rounds to one device, mean over seeds and runs
+    int deployedRounds = 0;          ///< the initial deployments and the update rounds
+    /// Update rounds: every deployed round after a (run, seed)'s first (dpu/UpdateBytes.h), whose
+    /// bundle is the initial deployment and in no per-round figure.
+    int updateRounds = 0;
+    double initialDeploymentBytes = 0; ///< the first deployed round's bundle, mean over (run, seed)
+    /// Real bundle bytes of an update round to one device, mean over the update rounds: the
+    /// frontier's x and what a budget per round is held against; NaN without an update round.
+    double realBytesPerUpdateRound = std::numeric_limits<double>::quiet_NaN();
+    double maxRealBytesPerUpdateRound = std::numeric_limits<double>::quiet_NaN(); ///< the largest update round's bundle
+    double realBytesPerRun = 0;      ///< real bundle bytes of all rounds to one device (initial deployment included), mean over seeds and runs
     /// Mean over rounds and seeds of (accuracy - FU's of the same seed and round); NaN without FU.
     double accuracyToFu = std::numeric_limits<double>::quiet_NaN();
     /// Real bits of all rounds over FU's analytic bits of the same rounds (the paper's

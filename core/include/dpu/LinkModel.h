@@ -46,9 +46,11 @@ enum class LinkDelivery { Multicast, Unicast };
 /// models it); a retransmitting link (cellular, BLE) resends each lost frame.
 enum class LinkRecovery { ErasureCode, Retransmit };
 /// What the device's receiver does during a session: only the frames (Class A unicast, cellular,
-/// BLE), the frames plus a short window per empty ping slot (LoRaWAN Class B), or the whole
-/// session (LoRaWAN Class C).
+/// BLE), the frames plus a short window per empty ping slot and the beacons (LoRaWAN Class B,
+/// whose frames also wait for the group's next ping slot), or the whole session (LoRaWAN Class C).
 enum class LinkListening { Frames, PingSlots, WholeSession };
+/// The LoRaWAN device class a multicast session reaches its devices in (TS005).
+enum class LoRaDeviceClass { B, C };
 enum class LinkDirection { Downlink, Uplink };
 
 /// A link: plain data, filled by a preset and adjusted by the caller. Every figure of a preset
@@ -71,7 +73,11 @@ struct Link {
     int repetitions = 1;          ///< coverage-enhancement repetitions (NB-IoT): airtime and energy x R
     double dutyCycle = 1;         ///< share of time the transmitter may send (EU868 sub-bands: 0.001/0.01/0.1)
     double dwellLimitSeconds = 0; ///< longest allowed frame (US915 uplink: 0.4 s); 0: none
-    double frameLoss = 0;         ///< probability that a frame is lost, independently
+    double frameLoss = 0;         ///< probability that a frame is lost, independently (the devices' mean)
+    /// Devices differ: each device's loss lies evenly spread over frameLoss +- frameLossSpread
+    /// (near and far nodes), fixed over rounds; 0: every device loses frameLoss. Sessions are
+    /// planned for the mean (frameLoss); the spread shows whom that leaves behind.
+    double frameLossSpread = 0;
     LinkDelivery delivery = LinkDelivery::Unicast;
     bool multicastCapable = false;
     /// Unicast sessions to different devices share one transmitter (a LoRaWAN gateway's duty
@@ -84,8 +90,12 @@ struct Link {
     double rxWatts = 0;           ///< the device's radio receiving
     double txWatts = 0;           ///< the device's radio transmitting (uplinks)
     LinkListening listening = LinkListening::Frames;
-    double pingSlotPeriodSeconds = 0.96; ///< Class B: 0.96 2^periodicity s
+    /// An erasure-coded session's device stops listening at the frame that lets it decode (TS004
+    /// lets it; FUOTASim models it); false: it listens to the session's end (the old model).
+    bool leaveWhenDecoded = true;
+    double pingSlotPeriodSeconds = 0.96; ///< Class B: 0.96 2^periodicity s (at most 122.88 s)
     double pingSlotWindowSeconds = 0.03; ///< Class B: receive window per empty ping slot
+    double beaconSeconds = 0;     ///< Class B: receive time per beacon (every 128 s); the region's beacon airtime
     double batteryMilliampHours = 2400;
     double batteryVolts = 3.3;
 };
@@ -126,6 +136,16 @@ std::vector<std::string> linkPresetKeysList();
 /// The preset with that key (case-insensitive), at its defaults; throws LinkError naming the
 /// keys it knows.
 Link linkPreset(const std::string& key);
+
+/// The same LoRaWAN downlink reached in another device class: Class C listens through the whole
+/// session; Class B (ping period 0.96 x 2^pingPeriodicity s, periodicity 0..7) sends each frame
+/// at the group's next ping slot and listens at every ping slot and beacon (the region's beacon:
+/// EU868 SF9/125 kHz 17 B, US915 SF12/500 kHz 23 B, 10 preamble symbols, implicit header).
+/// Throws LinkError ("deviceClass") for a link that is not a LoRaWAN downlink, or
+/// ("pingPeriodicity") outside 0..7.
+Link withLoRaDeviceClass(const Link& link, LoRaDeviceClass deviceClass, int pingPeriodicity = 0);
+/// The ping periodicity p of a Class B link (its ping period 0.96 x 2^p s, rounded).
+int pingPeriodicityOf(const Link& link);
 
 /// The same link at another spreading factor, with the region's payload, rate and low data rate
 /// optimisation for it. Throws LinkError ("spreadingFactor") when the region has no such SF or
@@ -175,12 +195,17 @@ struct LinkRound {
     int64_t redundancy = 0;      ///< extra frames for the target
     int64_t frames = 0;          ///< per device session: fragments + redundancy
     int64_t bytesOnAir = 0;      ///< frames x frameBytes, per session (multicast) or in all (unicast)
-    double deviceProbability = 0; ///< achieved P(one device completes)
+    double deviceProbability = 0; ///< achieved P(one device completes), at the mean loss
+    /// Expected share of the devices that complete, over the devices' loss spread (an erasure-coded
+    /// session planned for the mean leaves the lossier devices behind); deviceProbability without one.
+    double completionShare = 0;
     double frameSeconds = 0;     ///< airtime of one full frame
     double airtime = 0;          ///< transmitter's time on air: once (multicast) or per device (unicast)
     double wallTime = 0;         ///< until every device's session ends, duty cycle and fixed costs included
-    double deviceSeconds = 0;    ///< one device's session: fixed time + its frames under the duty cycle
-    double energyPerDevice = 0;  ///< J: frames (or listening) + fixed session energy
+    double deviceSeconds = 0;    ///< one device's session: fixed time + its frames under the duty cycle (and ping slots)
+    /// Expected seconds a device listens: until it decodes (leaveWhenDecoded) or the session's end.
+    double listenSeconds = 0;
+    double energyPerDevice = 0;  ///< J, expected: frames (or listening) + fixed session energy
     double batteryShare = 0;     ///< energyPerDevice / battery energy
     /// The sessions a device goes through (at most two sizes: a bundle over the per-session
     /// fragment limit is split evenly); one entry of count 1 otherwise.

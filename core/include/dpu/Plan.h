@@ -113,7 +113,11 @@ struct PlanFleet {
     std::string sfMix;         ///< LoRaWAN: "", "fuotasim" or "SF:weight,..."
     double dutyCycle = 0;      ///< 0: the preset's (EU868: the 1 % sub-band); EU868: 0.001, 0.01 or 0.1
     double frameLoss = 0;      ///< probability that a frame is lost, in [0, 1)
+    double frameLossSpread = 0; ///< each device's own loss lies evenly in frameLoss +- this
     DeliveryChoice delivery = DeliveryChoice::Preset;
+    DeviceClassChoice deviceClass = DeviceClassChoice::Preset; ///< LoRaWAN: Class C or B
+    int pingPeriodicity = 0;   ///< Class B: a ping slot every 0.96 x 2^p s, p = 0..7
+    bool leaveWhenDecoded = true; ///< false: devices listen to a session's end (the model before issue 41)
     int devices = 200;
     double availability = 1;   ///< probability that a device is on in a round, (0, 1]
     double roundPeriodHours = 24;

@@ -41,6 +41,9 @@ enum class Int8Rescale { Never, Output, All };
 /// fleet.delivery: how a round's delta goes out: as the link preset says (LoRaWAN: multicast;
 /// cellular and BLE: unicast), or forced.
 enum class DeliveryChoice { Preset, Multicast, Unicast };
+/// fleet.device_class: the LoRaWAN device class a multicast reaches its devices in: as the link
+/// preset says (the EU868 and US915 downlinks: Class C), Class C, or Class B (ping slots, beacons).
+enum class DeviceClassChoice { Preset, C, B };
 /// deployed: the form of the model on the devices (the paper's Table 3). Fp32: dense float32;
 /// Sparse: pruned to `deployed_sparsity`, whose zeros every update keeps; Int8: partial weights
 /// as int8 codes with a float scale per output channel, which every update keeps INT8.
@@ -68,6 +71,7 @@ template <> const std::vector<EnumName<FuStart>>& enumNames<FuStart>();
 template <> const std::vector<EnumName<KShare>>& enumNames<KShare>();
 template <> const std::vector<EnumName<Int8Rescale>>& enumNames<Int8Rescale>();
 template <> const std::vector<EnumName<DeliveryChoice>>& enumNames<DeliveryChoice>();
+template <> const std::vector<EnumName<DeviceClassChoice>>& enumNames<DeviceClassChoice>();
 template <> const std::vector<EnumName<DeployedForm>>& enumNames<DeployedForm>();
 
 /// The plan-file name of `value` ("q8c" for Coding::Q8c).

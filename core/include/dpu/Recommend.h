@@ -10,8 +10,9 @@
 
 namespace dpu {
 
-/// A byte budget to one device: every round (a deployed round's bundle, mean over the runs'
-/// deployed rounds) or the whole run (all rounds' bundles together).
+/// A byte budget to one device: every update round (an update round's bundle, mean over the
+/// runs' update rounds; the initial deployment, a run's first deployed round, is in no per-round
+/// figure: dpu/UpdateBytes.h) or the whole run (all rounds' bundles together).
 struct Budget {
     enum class Scope { PerRound, PerRun };
     Scope scope = Scope::PerRound;
@@ -25,7 +26,9 @@ struct FamilyFit {
     double k = 0;       ///< the best k that fits (valid when fits)
     double accuracy = 0;     ///< expected test accuracy at k (fraction; valid when fits)
     double bytes = 0;        ///< bytes at k in the budget's scope (valid when fits)
-    double cheapestBytes = 0; ///< bytes of its cheapest finished point, in the budget's scope
+    /// Bytes of its cheapest finished point, in the budget's scope; NaN when no point has an
+    /// update round (a budget per round holds nothing against an initial deployment).
+    double cheapestBytes = 0;
     double cheapestK = 0;
     double bestAccuracy = 0;  ///< its most accurate finished point, whatever it costs
     double bestBytes = 0;
@@ -43,7 +46,7 @@ struct Recommendation {
     double expectedAccuracy = std::numeric_limits<double>::quiet_NaN();
     /// Expected difference to FU (fraction points); NaN when the runs had no FU.
     double accuracyToFu = std::numeric_limits<double>::quiet_NaN();
-    double bytesPerRound = 0; ///< real (or estimated) bytes of a deployed round to one device
+    double bytesPerRound = 0; ///< real (or estimated) bytes of an update round to one device
     double bytesPerRun = 0;   ///< real (or estimated) bytes of all rounds to one device
     double realToAnalytic = 0; ///< the calibration an estimate used (1: uncalibrated analytic fp32)
     int familiesConsidered = 0;

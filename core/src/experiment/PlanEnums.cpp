@@ -116,6 +116,13 @@ template <> const std::vector<EnumName<DeliveryChoice>>& enumNames<DeliveryChoic
     return names;
 }
 
+template <> const std::vector<EnumName<DeviceClassChoice>>& enumNames<DeviceClassChoice>()
+{
+    static const std::vector<EnumName<DeviceClassChoice>> names{
+        {DeviceClassChoice::Preset, "preset"}, {DeviceClassChoice::C, "c"}, {DeviceClassChoice::B, "b"}};
+    return names;
+}
+
 template <> const std::vector<EnumName<DeployedForm>>& enumNames<DeployedForm>()
 {
     static const std::vector<EnumName<DeployedForm>> names{{DeployedForm::Fp32, "fp32"}, {DeployedForm::Sparse, "sparse"},

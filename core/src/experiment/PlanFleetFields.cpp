@@ -15,7 +15,8 @@ std::string pathOfLinkField(const std::string& field)
 {
     static const std::map<std::string, std::string> paths{
         {"link", "fleet.link"},           {"spreadingFactor", "fleet.sf"}, {"sfMix", "fleet.sf_mix"},
-        {"dutyCycle", "fleet.duty_cycle"}, {"frameLoss", "fleet.loss"}};
+        {"dutyCycle", "fleet.duty_cycle"}, {"frameLoss", "fleet.loss"}, {"frameLossSpread", "fleet.loss_spread"},
+        {"deviceClass", "fleet.device_class"}, {"pingPeriodicity", "fleet.ping_periodicity"}};
     const auto it = paths.find(field);
     return it != paths.end() ? it->second : "fleet.link";
 }
@@ -57,8 +58,21 @@ std::vector<FieldBinding> fleetFields()
                                 "the preset's")));
     t.push_back((number("fleet.loss", [](Plan& p) -> double& { return p.fleet.frameLoss; }, {0, 1, true, false},
                                 "a probability in [0, 1)", Write::Set, "probability that a frame is lost")));
+    t.push_back((number("fleet.loss_spread", [](Plan& p) -> double& { return p.fleet.frameLossSpread; }, {0, 1, true, false},
+                                "a probability in [0, 1), at most fleet.loss", Write::Set,
+                                "devices differ: each device's own loss lies evenly in loss +- this; sessions are planned "
+                                "for the mean, so the lossier devices are left behind")));
     t.push_back((choice<DeliveryChoice>("fleet.delivery", [](Plan& p) -> DeliveryChoice& { return p.fleet.delivery; },
                                                 Write::Set, "`preset` (as the link does), `multicast`, `unicast`")));
+    t.push_back((choice<DeviceClassChoice>("fleet.device_class", [](Plan& p) -> DeviceClassChoice& { return p.fleet.deviceClass; },
+                                                   Write::Set,
+                                                   "LoRaWAN: `preset` (Class C), `c` (listens all through a session), `b` (ping "
+                                                   "slots and beacons)")));
+    t.push_back((integer<int>("fleet.ping_periodicity", [](Plan& p) -> int& { return p.fleet.pingPeriodicity; }, 0, 7,
+                                      "0 .. 7", Write::Set, "Class B: a ping slot every 0.96 x 2^p s")));
+    t.push_back((flag("fleet.leave_when_decoded", [](Plan& p) -> bool& { return p.fleet.leaveWhenDecoded; }, Write::Set,
+                              "a device stops listening once it has decoded the bundle; false: it listens to the "
+                              "session's end")));
     // The fleet simulation follows every device: its limit (dpu/Fleet.h) is the plan's.
     t.push_back((integer<int>("fleet.devices", [](Plan& p) -> int& { return p.fleet.devices; }, 1, kMaxFleetDevices,
                                       "1 .. 1000000", Write::Set, "devices the rounds go to")));

@@ -193,6 +193,7 @@ void validateStrategy(const FleetConfig& config, const FleetStrategy& strategy)
                 "rounds must increase: " + std::to_string(version.round) + " after " + std::to_string(strategy.versions[v - 1].round));
         requireIn(version.deltaBytes, 0, kMaxFleetBundleBytes, field + ".deltaBytes", " B");
     }
+    requireIn(strategy.initialDeploymentBytes, 0, kMaxFleetBundleBytes, at + ".initialDeploymentBytes", " B");
     requireIn(strategy.fullModelBytes, 0, kMaxFleetBundleBytes, at + ".fullModelBytes", " B");
     requireIn(strategy.deviceFileBytes, 0, kMaxFleetBundleBytes, at + ".deviceFileBytes", " B");
     require(config.policy.maxStaleness == 0 || strategy.fullModelBytes > 0, at + ".fullModelBytes",

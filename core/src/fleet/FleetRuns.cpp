@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // fleetStrategiesOf: a finished run's records as the fleet simulation's strategies (versions, real bundle bytes, full model).
 #include "dpu/FleetRuns.h"
+#include "dpu/UpdateBytes.h"
 #include "fleet/Text.h"
 #include <algorithm>
+#include <cmath>
 
 namespace dpu {
 
@@ -64,9 +66,13 @@ FleetRunInput fleetStrategiesOf(const RunFolder& run, uint64_t seed, const std::
         s.deviceFileBytes = deviceFile;
         for (const RoundRecord& r : records) {
             out.lastRound = std::max(out.lastRound, r.round);
-            // The first deployed version is what the devices were installed with: no delta.
-            if (r.deployed)
-                s.versions.push_back({r.round, r.testAccuracy, s.versions.empty() ? 0 : r.bundleBytes});
+            if (!r.deployed)
+                continue;
+            // The first deployed version is what the devices were installed with (the initial
+            // deployment, as dpu/UpdateBytes.h has it): no delta; its bundle is reported apart.
+            if (s.versions.empty())
+                s.initialDeploymentBytes = static_cast<int64_t>(std::llround(roundBytes(r)));
+            s.versions.push_back({r.round, r.testAccuracy, s.versions.empty() ? 0 : static_cast<int64_t>(std::llround(roundBytes(r)))});
         }
         if (s.versions.empty())
             out.neverDeployed.push_back(s.name);

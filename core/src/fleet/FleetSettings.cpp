@@ -37,10 +37,14 @@ Link linkOf(const LinkSettings& s)
             link.dutyCycle = s.dutyCycle;
     }
     link.frameLoss = s.frameLoss;
+    link.frameLossSpread = s.frameLossSpread;
+    link.leaveWhenDecoded = s.leaveWhenDecoded;
     if (s.delivery == DeliveryChoice::Multicast)
         link.delivery = LinkDelivery::Multicast;
     else if (s.delivery == DeliveryChoice::Unicast)
         link.delivery = LinkDelivery::Unicast;
+    if (s.deviceClass != DeviceClassChoice::Preset)
+        link = withLoRaDeviceClass(link, s.deviceClass == DeviceClassChoice::B ? LoRaDeviceClass::B : LoRaDeviceClass::C, s.pingPeriodicity);
     return link;
 }
 
@@ -68,7 +72,11 @@ FleetSettings fleetSettingsOf(const PlanFleet& f)
     s.link.sfMix = f.sfMix;
     s.link.dutyCycle = f.dutyCycle > 0 ? f.dutyCycle : NAN; // 0 in a plan file: the preset's
     s.link.frameLoss = f.frameLoss;
+    s.link.frameLossSpread = f.frameLossSpread;
     s.link.delivery = f.delivery;
+    s.link.deviceClass = f.deviceClass;
+    s.link.pingPeriodicity = f.pingPeriodicity;
+    s.link.leaveWhenDecoded = f.leaveWhenDecoded;
     s.devices = f.devices;
     s.availability = f.availability;
     s.roundPeriodSeconds = f.roundPeriodHours * 3600.0;
@@ -83,7 +91,11 @@ PlanFleet planFleetOf(const FleetSettings& s)
     f.sfMix = s.link.sfMix;
     f.dutyCycle = std::isnan(s.link.dutyCycle) ? 0 : s.link.dutyCycle;
     f.frameLoss = s.link.frameLoss;
+    f.frameLossSpread = s.link.frameLossSpread;
     f.delivery = s.link.delivery;
+    f.deviceClass = s.link.deviceClass;
+    f.pingPeriodicity = s.link.pingPeriodicity;
+    f.leaveWhenDecoded = s.link.leaveWhenDecoded;
     f.devices = s.devices;
     f.availability = s.availability;
     f.roundPeriodHours = s.roundPeriodSeconds / 3600.0;

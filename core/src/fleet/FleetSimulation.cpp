@@ -3,6 +3,7 @@
 #include "dpu/Fleet.h"
 #include "fleet/Binomial.h"
 #include "fleet/LinkSession.h"
+#include "fleet/SessionReception.h"
 #include "util/Rng.h"
 #include <algorithm>
 #include <cmath>
@@ -14,7 +15,6 @@ namespace dpu {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr double kSecondsPerYear = 365.25 * 86400;
 constexpr std::array<double, 3> kShares{0.5, 0.9, 0.99};
 constexpr uint64_t kStreamAvailability = 1;
 constexpr uint64_t kStreamReception = 2;
@@ -79,8 +79,6 @@ public:
         release_[0] = 0;
         result_.timeToShare.assign(versions, {kNaN, kNaN, kNaN});
         result_.timeToShare[0] = {0, 0, 0};
-        groupEnergy_.assign(config.groups.size(), 0.0);
-        groupUploadEnergy_.assign(config.groups.size(), 0.0);
         gatewayFree_.assign(config.groups.size(), 0.0);
     }
 
@@ -90,12 +88,15 @@ public:
         result_.devices = static_cast<int>(version_.size());
         const int firstRound = strategy_.versions.front().round + 1;
         const int trainedUntil = std::max(config_.lastRound, strategy_.versions.back().round);
+        result_.runRounds = std::max(0, trainedUntil - firstRound + 1); // the drain rounds follow them
         int latest = 0;
         for (int r = firstRound; r <= trainedUntil + config_.drainRounds; ++r) {
             const int index = r - firstRound; // 0-based simulation round
             FleetRound round;
             round.round = r;
             round.startSeconds = index * config_.roundPeriodSeconds;
+            round.groupEnergy.assign(config_.groups.size(), 0.0);
+            round.groupUploadEnergy.assign(config_.groups.size(), 0.0);
             bool fresh = false;
             if (latest + 1 < static_cast<int>(strategy_.versions.size()) && strategy_.versions[static_cast<size_t>(latest + 1)].round == r) {
                 ++latest;
@@ -116,7 +117,7 @@ public:
             summarise(round);
             result_.rounds.push_back(std::move(round));
         }
-        finish(latest);
+        result_.latestTimeToShare = result_.timeToShare[static_cast<size_t>(latest)];
         return std::move(result_);
     }
 
@@ -203,20 +204,19 @@ private:
         return it->second;
     }
 
-    const fleet::Distribution& binomial(int slot, int64_t frames)
+    /// The slot's reception tables (per loss class), built on first use.
+    fleet::SessionReception& reception(int slot)
     {
-        auto [it, added] = binomials_.try_emplace({slot, frames, 0});
-        if (added)
-            it->second = fleet::binomial(frames, 1.0 - slots_[static_cast<size_t>(slot)].link.frameLoss);
+        auto it = receptions_.find(slot);
+        if (it == receptions_.end())
+            it = receptions_.emplace(slot, fleet::SessionReception(slots_[static_cast<size_t>(slot)].link)).first;
         return it->second;
     }
 
-    const fleet::Distribution& retransmissions(int slot, int64_t fragments)
+    /// Device d's loss class on its slot's link: fixed for the device over rounds.
+    int lossClass(int slot, int device)
     {
-        auto [it, added] = binomials_.try_emplace({slot, fragments, 1});
-        if (added)
-            it->second = fleet::negativeBinomialFailures(fragments, 1.0 - slots_[static_cast<size_t>(slot)].link.frameLoss);
-        return it->second;
+        return fleet::lossClassOf(config_.seed, device, reception(slot).lossClasses());
     }
 
     /// Builds the round's sessions for group g: the fresh delta, catch-ups and full models.
@@ -319,7 +319,7 @@ private:
         if (link.recovery == LinkRecovery::Retransmit) {
             // Unicast with retransmissions: the device completes; the frames it took are drawn.
             const int d = s.devices.front();
-            const int64_t frames = p.fragments + retransmissions(s.slot, p.fragments).sample(draw(d));
+            const int64_t frames = p.fragments + reception(s.slot).retransmissions(p.fragments, lossClass(s.slot, d), draw(d));
             const double airtime = fleet::sessionAirtime(link, s.bytes, p.fragments, frames);
             const double channel = fleet::channelSeconds(link, airtime, frames);
             energy_[static_cast<size_t>(d)] += fleet::sessionEnergy(link, airtime, channel, frames);
@@ -332,52 +332,58 @@ private:
         }
         const double airtime = fleet::sessionAirtime(link, s.bytes, p.fragments, p.frames);
         const double channel = fleet::channelSeconds(link, airtime, p.frames);
-        const double sessionEnergy = fleet::sessionEnergy(link, airtime, channel, p.frames);
-        double end = begin + link.sessionSeconds + channel;
+        const double start = begin + link.sessionSeconds;
         round.airtime += airtime;
         addProduct(round.bytesOnAir, p.frames, frameBytes(link), "bytesOnAir");
-        addProduct(round.receptions, p.frames, static_cast<int64_t>(s.devices.size()), "receptions");
         std::vector<std::pair<int, int64_t>> failed; // (device, fragments still missing)
         for (int d : s.devices) {
-            energy_[static_cast<size_t>(d)] += sessionEnergy;
-            int64_t missing = 0;
-            for (const LinkSessionPart& part : p.parts) {
-                const fleet::Distribution& received = binomial(s.slot, part.frames);
-                const int64_t need = fleet::framesToDecode(link, part.fragments);
-                for (int64_t c = 0; c < part.count; ++c)
-                    missing += std::max<int64_t>(0, need - received.sample(draw(d)));
-            }
-            if (missing == 0)
-                complete(s, d, end, toVersion, round);
-            else
-                failed.emplace_back(d, missing);
+            const fleet::Reception r = reception(s.slot).session(p.parts, lossClass(s.slot, d), [&] { return draw(d); });
+            hear(s, d, start, r, fleet::sessionEnergy(link, airtime, channel, p.frames), start + channel, toVersion, round);
+            if (r.missing > 0)
+                failed.emplace_back(d, r.missing);
         }
-        for (int repair = 0; repair < config_.policy.repairSessions && !failed.empty(); ++repair) {
-            int64_t largest = 0;
-            for (const auto& f : failed)
-                largest = std::max(largest, f.second);
-            const int64_t frames = fleet::fewestTrials(largest, 1.0 - link.frameLoss, config_.policy.target.probability);
-            const double repairAirtime = fleet::sessionAirtime(link, 0, 0, frames);
-            const double repairChannel = fleet::channelSeconds(link, repairAirtime, frames);
-            const double repairEnergy = fleet::sessionEnergy(link, repairAirtime, repairChannel, frames);
-            end += link.sessionSeconds + repairChannel;
-            ++round.sessions;
-            round.airtime += repairAirtime;
-            addProduct(round.bytesOnAir, frames, frameBytes(link), "bytesOnAir");
-            addProduct(round.receptions, frames, static_cast<int64_t>(failed.size()), "receptions");
-            const fleet::Distribution& received = binomial(s.slot, frames);
-            std::vector<std::pair<int, int64_t>> still;
-            for (auto [d, missing] : failed) {
-                energy_[static_cast<size_t>(d)] += repairEnergy;
-                missing -= received.sample(draw(d));
-                if (missing <= 0)
-                    complete(s, d, end, toVersion, round);
-                else
-                    still.emplace_back(d, missing);
-            }
-            failed.swap(still);
-        }
+        double end = start + channel;
+        for (int repair = 0; repair < config_.policy.repairSessions && !failed.empty(); ++repair)
+            end = repairSession(s, end, failed, toVersion, round);
         return end;
+    }
+
+    /// One repair session from `begin` for the devices that still miss fragments; returns its end.
+    double repairSession(const Session& s, double begin, std::vector<std::pair<int, int64_t>>& failed, int toVersion, FleetRound& round)
+    {
+        const Link& link = slots_[static_cast<size_t>(s.slot)].link;
+        int64_t largest = 0;
+        for (const auto& f : failed)
+            largest = std::max(largest, f.second);
+        const int64_t frames = fleet::fewestTrials(largest, 1.0 - link.frameLoss, config_.policy.target.probability);
+        const double airtime = fleet::sessionAirtime(link, 0, 0, frames);
+        const double channel = fleet::channelSeconds(link, airtime, frames);
+        const double start = begin + link.sessionSeconds;
+        ++round.sessions;
+        round.airtime += airtime;
+        addProduct(round.bytesOnAir, frames, frameBytes(link), "bytesOnAir");
+        std::vector<std::pair<int, int64_t>> still;
+        for (auto [d, missing] : failed) {
+            const fleet::Reception r = reception(s.slot).repair(frames, missing, lossClass(s.slot, d), draw(d));
+            hear(s, d, start, r, fleet::sessionEnergy(link, airtime, channel, frames), start + channel, toVersion, round);
+            if (r.missing > 0)
+                still.emplace_back(d, r.missing);
+        }
+        failed.swap(still);
+        return start + channel;
+    }
+
+    /// Device d's part of a session that started at `start`: frames heard, energy (until it decoded;
+    /// staying to the end: `wholeSession`'s, the old model's figure), completion (then, or at `end`).
+    void hear(const Session& s, int d, double start, const fleet::Reception& r, double wholeSession, double end, int toVersion,
+              FleetRound& round)
+    {
+        const Link& link = slots_[static_cast<size_t>(s.slot)].link;
+        const bool leaves = link.leaveWhenDecoded;
+        energy_[static_cast<size_t>(d)] += leaves ? r.joules + link.sessionJoules : wholeSession;
+        addProduct(round.receptions, static_cast<int64_t>(std::llround(r.frames)), 1, "receptions");
+        if (r.missing == 0)
+            complete(s, d, leaves ? start + r.seconds : end, toVersion, round);
     }
 
     /// Device d received the session's bundle at `end`: it runs the new version once it has
@@ -431,7 +437,7 @@ private:
             const auto n = static_cast<double>(slot.devices);
             airtime += n * it->second.airtime;
             energy += n * it->second.energyPerDevice;
-            groupUploadEnergy_[static_cast<size_t>(slot.group)] += n * it->second.energyPerDevice;
+            round.groupUploadEnergy[static_cast<size_t>(slot.group)] += n * it->second.energyPerDevice;
         }
         const auto n = static_cast<double>(version_.size());
         round.uploadBytesPerNode = perNode;
@@ -451,7 +457,7 @@ private:
             round.completed += version_[d] == round.latestVersion ? 1 : 0;
             round.energyMax = std::max(round.energyMax, energy_[d]);
             round.energyMean += energy_[d];
-            groupEnergy_[static_cast<size_t>(slots_[static_cast<size_t>(slotOf_[d])].group)] += energy_[d];
+            round.groupEnergy[static_cast<size_t>(slots_[static_cast<size_t>(slotOf_[d])].group)] += energy_[d];
         }
         for (double& s : round.versionShare)
             s /= static_cast<double>(n);
@@ -459,28 +465,6 @@ private:
         round.applyEnergyMean /= static_cast<double>(n);
         round.fleetAccuracy = accuracy / static_cast<double>(n);
         round.serverAccuracy = strategy_.versions[static_cast<size_t>(round.latestVersion)].testAccuracy;
-    }
-
-    void finish(int latest)
-    {
-        result_.latestTimeToShare = result_.timeToShare[static_cast<size_t>(latest)];
-        const auto rounds = static_cast<double>(result_.rounds.size());
-        if (rounds == 0)
-            return;
-        const double perYear = kSecondsPerYear / config_.roundPeriodSeconds;
-        for (const FleetRound& r : result_.rounds) {
-            result_.meanEnergyPerDeviceRound += r.energyMean / rounds;
-            result_.uploadEnergyPerDevicePerYear += r.uploadEnergyPerNode / rounds * perYear;
-            result_.meanFleetAccuracy += r.fleetAccuracy / rounds;
-            result_.meanServerAccuracy += r.serverAccuracy / rounds;
-            result_.downloadBytesPerNode += static_cast<double>(r.downloadBytes) / result_.devices;
-            result_.uploadBytesPerNode += r.uploadBytesPerNode;
-        }
-        result_.energyPerDevicePerYear = result_.meanEnergyPerDeviceRound * perYear;
-        for (size_t g = 0; g < config_.groups.size(); ++g) {
-            const double joules = (groupEnergy_[g] + groupUploadEnergy_[g]) / rounds * perYear;
-            result_.batterySharePerYear += joules / batteryJoules(config_.groups[g].link) / result_.devices;
-        }
     }
 
     const FleetConfig& config_;
@@ -497,10 +481,9 @@ private:
     std::vector<int64_t> atLeast_; ///< devices running version v or later
     std::vector<double> release_;
     std::vector<double> gatewayFree_;
-    std::vector<double> groupEnergy_, groupUploadEnergy_;
     std::vector<Completion> completions_;
     std::map<std::tuple<int, int64_t, int>, LinkRound> plans_;
-    std::map<std::tuple<int, int64_t, int>, fleet::Distribution> binomials_;
+    std::map<int, fleet::SessionReception> receptions_; ///< per slot
     std::map<int, LinkRound> uploads_;
     FleetResult result_;
 };

@@ -310,6 +310,37 @@ Link linkPreset(const std::string& key)
     throw LinkError("link", "expected one of " + known + ", found '" + key + "'");
 }
 
+Link withLoRaDeviceClass(const Link& link, LoRaDeviceClass deviceClass, int pingPeriodicity)
+{
+    if (!link.lora || link.region == LinkRegion::None || link.direction != LinkDirection::Downlink)
+        throw LinkError("deviceClass", link.name + " is no LoRaWAN downlink: it has no device class B or C");
+    Link out = link;
+    if (deviceClass == LoRaDeviceClass::C) {
+        out.listening = LinkListening::WholeSession;
+        return out;
+    }
+    if (pingPeriodicity < 0 || pingPeriodicity > 7)
+        throw LinkError("pingPeriodicity", "expected a ping periodicity 0 .. 7 (a ping slot every 0.96 x 2^p s), found "
+                                               + std::to_string(pingPeriodicity));
+    out.listening = LinkListening::PingSlots;
+    out.pingSlotPeriodSeconds = 0.96 * std::ldexp(1.0, pingPeriodicity);
+    // The beacon (LoRaWAN 1.0.4 section 13, Regional Parameters): EU868 DR3 (SF9/125 kHz) with a
+    // 17 B payload, US915 DR8 (SF12/500 kHz) with 23 B; 10 preamble symbols, no PHY header, no CRC.
+    const bool eu = link.region == LinkRegion::Eu868;
+    LoRaModulation beacon;
+    beacon.spreadingFactor = eu ? 9 : 12;
+    beacon.bandwidthHz = eu ? 125e3 : 500e3;
+    beacon.preambleSymbols = 10;
+    beacon.explicitHeader = false;
+    out.beaconSeconds = loraTimeOnAir(beacon, eu ? 17 : 23);
+    return out;
+}
+
+int pingPeriodicityOf(const Link& link)
+{
+    return static_cast<int>(std::lround(std::log2(link.pingSlotPeriodSeconds / 0.96)));
+}
+
 Link withSpreadingFactor(const Link& link, int spreadingFactor)
 {
     if (!link.lora || link.region == LinkRegion::None)

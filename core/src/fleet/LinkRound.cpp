@@ -3,6 +3,7 @@
 #include "dpu/LinkModel.h"
 #include "fleet/Binomial.h"
 #include "fleet/LinkSession.h"
+#include "fleet/SessionReception.h"
 #include "fleet/Text.h"
 #include <cmath>
 
@@ -100,8 +101,15 @@ void validateLink(const Link& l)
     require(finiteAtLeast(l.sessionJoules, 0), "sessionJoules", "expected 0 J or more, found " + number(l.sessionJoules));
     require(finiteAtLeast(l.rxWatts, 0), "rxWatts", "expected 0 W or more, found " + number(l.rxWatts));
     require(finiteAtLeast(l.txWatts, 0), "txWatts", "expected 0 W or more, found " + number(l.txWatts));
-    require(finiteAtLeast(l.pingSlotPeriodSeconds, 0) && l.pingSlotPeriodSeconds > 0, "pingSlotPeriodSeconds", "expected above 0 s");
+    require(std::isfinite(l.frameLossSpread) && l.frameLossSpread >= 0 && l.frameLossSpread <= l.frameLoss
+                && l.frameLoss + l.frameLossSpread < 1,
+            "frameLossSpread",
+            "expected 0 .. the loss (" + number(l.frameLoss) + ") with the loss + spread below 1, found " + number(l.frameLossSpread));
+    // Class B's ping slots lie between beacons: 1 .. 128 slots in each 122.88 s window.
+    require(finiteAtLeast(l.pingSlotPeriodSeconds, 0) && l.pingSlotPeriodSeconds > 0 && l.pingSlotPeriodSeconds <= 122.88,
+            "pingSlotPeriodSeconds", "expected above 0 s and at most 122.88 s, found " + number(l.pingSlotPeriodSeconds));
     require(finiteAtLeast(l.pingSlotWindowSeconds, 0), "pingSlotWindowSeconds", "expected 0 s or more");
+    require(finiteAtLeast(l.beaconSeconds, 0), "beaconSeconds", "expected 0 s or more, found " + number(l.beaconSeconds));
     require(finiteAtLeast(l.batteryMilliampHours, 0) && l.batteryMilliampHours > 0, "batteryMilliampHours",
             "expected above 0, found " + number(l.batteryMilliampHours));
     require(finiteAtLeast(l.batteryVolts, 0) && l.batteryVolts > 0, "batteryVolts", "expected above 0, found " + number(l.batteryVolts));
@@ -184,7 +192,17 @@ LinkRound linkRound(const Link& link, int64_t bytes, int devices, const RoundTar
     const double airtime = fleet::sessionAirtime(link, bytes, r.fragments, r.frames);
     const double channel = fleet::channelSeconds(link, airtime, r.frames);
     r.deviceSeconds = link.sessionSeconds + channel;
-    r.energyPerDevice = fleet::sessionEnergy(link, airtime, channel, r.frames);
+    if (link.recovery == LinkRecovery::ErasureCode) {
+        // Expected over the devices' losses: each listens until it decodes (or to the end).
+        const fleet::ExpectedReception e = fleet::expectedReception(link, r.parts);
+        r.completionShare = e.completion;
+        r.listenSeconds = e.seconds;
+        r.energyPerDevice = e.joules + link.sessionJoules;
+    } else {
+        r.completionShare = r.deviceProbability;
+        r.listenSeconds = channel;
+        r.energyPerDevice = fleet::sessionEnergy(link, airtime, channel, r.frames);
+    }
     r.batteryShare = r.energyPerDevice / batteryJoules(link);
     const bool multicast = link.delivery == LinkDelivery::Multicast;
     r.airtime = multicast ? airtime : airtime * devices;
@@ -240,34 +258,6 @@ double sessionAirtime(const Link& link, int64_t bytes, int64_t fragments, int64_
         return full * static_cast<double>(frames);
     const auto last = static_cast<int>(bytes - (fragments - 1) * data);
     return full * static_cast<double>(frames - 1) + frameAirtime(link, link.fragmentHeaderBytes + last);
-}
-
-double channelSeconds(const Link& link, double airtime, int64_t frames)
-{
-    return airtime / link.dutyCycle + link.frameLatencySeconds * static_cast<double>(frames);
-}
-
-double sessionEnergy(const Link& link, double airtime, double listenSeconds, int64_t frames)
-{
-    double radio = 0;
-    switch (link.listening) {
-    case LinkListening::Frames:
-        radio = airtime * (link.direction == LinkDirection::Uplink ? link.txWatts : link.rxWatts);
-        break;
-    case LinkListening::WholeSession: radio = listenSeconds * link.rxWatts; break;
-    case LinkListening::PingSlots: {
-        const double slots = std::floor(listenSeconds / link.pingSlotPeriodSeconds);
-        const double empty = std::max(0.0, slots - static_cast<double>(frames));
-        radio = (airtime + empty * link.pingSlotWindowSeconds) * link.rxWatts;
-        break;
-    }
-    }
-    return radio + link.sessionJoules;
-}
-
-int64_t framesToDecode(const Link& link, int64_t fragments)
-{
-    return fragments + (link.recovery == LinkRecovery::ErasureCode ? link.decodeOverheadFragments : 0);
 }
 
 } // namespace fleet

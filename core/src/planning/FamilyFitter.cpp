@@ -3,6 +3,7 @@
 #include "planning/FamilyFitter.h"
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace dpu::planning {
 namespace {
@@ -33,7 +34,12 @@ std::vector<FrontierPoint> byK(const FrontierFamily& family)
 
 double scopedBytes(const FrontierPoint& p, const Budget& budget)
 {
-    return budget.scope == Budget::Scope::PerRound ? p.realBytesPerRound : p.realBytesPerRun;
+    return budget.scope == Budget::Scope::PerRound ? p.realBytesPerUpdateRound : p.realBytesPerRun;
+}
+
+bool hasScopedBytes(const FrontierPoint& p, const Budget& budget)
+{
+    return !std::isnan(scopedBytes(p, budget));
 }
 
 bool bestWithin(const FrontierFamily& family, const Budget& budget, Candidate& out)
@@ -47,13 +53,15 @@ bool bestWithin(const FrontierFamily& family, const Budget& budget, Candidate& o
     };
     for (size_t i = 0; i < points.size(); ++i) {
         const FrontierPoint& p = points[i];
+        if (!hasScopedBytes(p, budget))
+            continue; // no update round: nothing to hold against a budget per round
         if (scopedBytes(p, budget) <= budget.bytes)
-            consider({p.k, p.meanAccuracy, p.accuracyToFu, p.realBytesPerRound, p.realBytesPerRun});
+            consider({p.k, p.meanAccuracy, p.accuracyToFu, p.realBytesPerUpdateRound, p.realBytesPerRun});
         if (i + 1 == points.size())
             continue;
         const FrontierPoint& q = points[i + 1];
         const double b0 = scopedBytes(p, budget), b1 = scopedBytes(q, budget);
-        if (q.k == p.k || (b0 <= budget.bytes) == (b1 <= budget.bytes))
+        if (q.k == p.k || !hasScopedBytes(q, budget) || (b0 <= budget.bytes) == (b1 <= budget.bytes))
             continue;
         // The budget falls between them: the k where the line between their bytes meets it.
         const double t = (budget.bytes - b0) / (b1 - b0);
@@ -61,7 +69,7 @@ bool bestWithin(const FrontierFamily& family, const Budget& budget, Candidate& o
         c.k = p.k + t * (q.k - p.k);
         c.accuracy = logInterpolate(c.k, p.k, p.meanAccuracy, q.k, q.meanAccuracy);
         c.accuracyToFu = logInterpolate(c.k, p.k, p.accuracyToFu, q.k, q.accuracyToFu);
-        c.bytesPerRound = p.realBytesPerRound + t * (q.realBytesPerRound - p.realBytesPerRound);
+        c.bytesPerRound = p.realBytesPerUpdateRound + t * (q.realBytesPerUpdateRound - p.realBytesPerUpdateRound);
         c.bytesPerRun = p.realBytesPerRun + t * (q.realBytesPerRun - p.realBytesPerRun);
         consider(c);
     }
@@ -72,10 +80,11 @@ FamilyFit describeFamily(const FrontierFamily& family, const Budget& budget)
 {
     FamilyFit fit;
     fit.family = family.label;
+    fit.cheapestBytes = std::numeric_limits<double>::quiet_NaN(); // until a point has bytes (an update round)
     bool first = true;
     for (const FrontierPoint& p : family.points) {
         const double b = scopedBytes(p, budget);
-        if (first || b < fit.cheapestBytes) {
+        if (!std::isnan(b) && (std::isnan(fit.cheapestBytes) || b < fit.cheapestBytes)) {
             fit.cheapestBytes = b;
             fit.cheapestK = p.k;
         }
@@ -92,7 +101,7 @@ double cheapestAccuracy(const FrontierFamily& family, const Budget& budget)
 {
     const FrontierPoint* cheapest = nullptr;
     for (const FrontierPoint& p : family.points)
-        if (!cheapest || scopedBytes(p, budget) < scopedBytes(*cheapest, budget))
+        if (hasScopedBytes(p, budget) && (!cheapest || scopedBytes(p, budget) < scopedBytes(*cheapest, budget)))
             cheapest = &p;
     return cheapest ? cheapest->meanAccuracy : 0;
 }

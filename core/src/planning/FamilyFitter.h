@@ -14,8 +14,11 @@ struct Candidate {
     double bytesPerRun = 0;
 };
 
-/// Bytes of a point in the budget's scope.
+/// Bytes of a point in the budget's scope: per update round (never the initial deployment) or
+/// per run; NaN for a point without an update round in a budget per round.
 double scopedBytes(const FrontierPoint& point, const Budget& budget);
+/// scopedBytes() is a number: points without one are no candidates and no family's cheapest.
+bool hasScopedBytes(const FrontierPoint& point, const Budget& budget);
 
 /// The most accurate configuration of `family` whose bytes fit: finished points that fit, and
 /// where the budget falls between two neighbouring points (by k), the k at which bytes,

@@ -18,8 +18,9 @@ nlohmann::json pointJson(const FrontierPoint& p)
             {"mean_accuracy", number(p.meanAccuracy)},
             {"accuracy_to_fu", number(p.accuracyToFu)},
             {"accuracy_to_fu_std", number(p.accuracyToFuStd)},
-            {"real_bytes_per_round", number(p.realBytesPerRound)},
-            {"max_real_bytes_per_round", number(p.maxRealBytesPerRound)},
+            {"initial_deployment_bytes", number(p.initialDeploymentBytes)},
+            {"real_bytes_per_update_round", number(p.realBytesPerUpdateRound)},
+            {"max_real_bytes_per_update_round", number(p.maxRealBytesPerUpdateRound)},
             {"real_bytes_per_run", number(p.realBytesPerRun)},
             {"ratio_to_fu", number(p.ratioToFu)},
             {"ratio_to_fu_std", number(p.ratioToFuStd)},
@@ -30,7 +31,8 @@ nlohmann::json pointJson(const FrontierPoint& p)
             {"measured_bytes", p.measuredBytes},
             {"runs", p.runs},
             {"rounds", p.rounds},
-            {"deployed_rounds", p.deployedRounds}};
+            {"deployed_rounds", p.deployedRounds},
+            {"update_rounds", p.updateRounds}};
 }
 
 } // namespace

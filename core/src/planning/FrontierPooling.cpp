@@ -2,6 +2,7 @@
 // FrontierPooling: per (strategy, seed) of each run, then pooled per (family, k); FU of the same seed and round as reference.
 #include "planning/FrontierPooling.h"
 #include "dpu/StrategyId.h"
+#include "dpu/UpdateBytes.h"
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -28,9 +29,8 @@ struct Sum {
     double analyticBytes = 0;
     int rounds = 0;
     std::set<const FrontierRun*> runs;
-    double deployedBytes = 0;
     int deployed = 0;
-    double maxBytes = 0;
+    UpdateBytes bytes; // the initial deployment apart from the update rounds
     std::vector<double> totals; // real bytes of all rounds, per (run, seed)
     double difference = 0;
     int differences = 0;
@@ -39,12 +39,6 @@ struct Sum {
     double partialReal = 0, partialAnalytic = 0;
     bool unmeasured = false; // a deployed round without a bundle size (runs from before bundles)
 };
-
-/// A round's bytes: its bundle's size; the analytic figure where a deployed round measured none.
-double roundBytes(const RoundRecord& r)
-{
-    return r.deployed && r.bundleBytes <= 0 ? r.analyticBits / 8.0 : static_cast<double>(r.bundleBytes);
-}
 
 double mean(const std::vector<double>& v)
 {
@@ -105,6 +99,10 @@ void addSeed(Sum& s, const FrontierRun& run, const std::map<int, const RoundReco
     double total = 0;
     double unitDifference = 0;
     int unitDifferences = 0;
+    std::vector<const RoundRecord*> unit;
+    for (const auto& [round, r] : rounds)
+        unit.push_back(r);
+    s.bytes.addUnit(unit);
     for (const auto& [round, r] : rounds) {
         s.accuracy += r->testAccuracy;
         s.analyticBytes += r->analyticBits / 8.0;
@@ -112,9 +110,7 @@ void addSeed(Sum& s, const FrontierRun& run, const std::map<int, const RoundReco
         const double bytes = roundBytes(*r);
         total += bytes;
         if (r->deployed) {
-            s.deployedBytes += bytes;
             ++s.deployed;
-            s.maxBytes = std::max(s.maxBytes, bytes);
             s.unmeasured = s.unmeasured || r->bundleBytes <= 0;
             if (!isBaseline(r->strategy) && r->bundleKind != "full" && r->analyticBits > 0 && r->bundleBytes > 0) {
                 s.partialReal += static_cast<double>(r->bundleBytes);
@@ -191,8 +187,10 @@ void poolPoints(FrontierGroup& group, const std::vector<const FrontierRun*>& run
         p.runs = static_cast<int>(s.runs.size());
         p.rounds = s.rounds;
         p.deployedRounds = s.deployed;
-        p.realBytesPerRound = s.deployed > 0 ? s.deployedBytes / s.deployed : 0;
-        p.maxRealBytesPerRound = s.maxBytes;
+        p.updateRounds = s.bytes.updateRounds();
+        p.initialDeploymentBytes = s.bytes.initialDeploymentBytes();
+        p.realBytesPerUpdateRound = s.bytes.bytesPerUpdateRound();
+        p.maxRealBytesPerUpdateRound = s.bytes.maxBytesPerUpdateRound();
         p.realBytesPerRun = mean(s.totals);
         if (s.differences > 0)
             p.accuracyToFu = s.difference / s.differences;

@@ -157,9 +157,9 @@ Recommendation fromCalibratedModel(const FrontierGroup& group, const Recommendat
     size_t pickIndex = 0;
     for (size_t f = 0; f < group.families.size(); ++f) {
         const FrontierFamily& family = group.families[f];
-        if (isBaseline(family.strategy) || planning::calibration(family) <= 0)
-            continue;
         const FamilyFit& fit = counted.fits[f];
+        if (isBaseline(family.strategy) || planning::calibration(family) <= 0 || std::isnan(fit.cheapestBytes))
+            continue;
         const FamilyFit* held = pick ? &counted.fits[pickIndex] : nullptr;
         if (!held || fit.cheapestBytes < held->cheapestBytes
             || (fit.cheapestBytes == held->cheapestBytes
@@ -170,10 +170,11 @@ Recommendation fromCalibratedModel(const FrontierGroup& group, const Recommendat
     }
     const FamilyFit* cheapest = nullptr;
     for (const FamilyFit& fit : counted.fits)
-        if (!cheapest || fit.cheapestBytes < cheapest->cheapestBytes)
+        if (!std::isnan(fit.cheapestBytes) && (!cheapest || fit.cheapestBytes < cheapest->cheapestBytes))
             cheapest = &fit;
-    const std::string none = "no finished run fits " + humanBytes(budget.bytes) + per(budget) + " (the cheapest, "
-                             + cheapest->family + ", needs " + humanBytes(cheapest->cheapestBytes) + "); ";
+    const std::string none = "no finished run fits " + humanBytes(budget.bytes) + per(budget)
+                             + (cheapest ? " (the cheapest, " + cheapest->family + ", needs " + humanBytes(cheapest->cheapestBytes) + "); "
+                                         : std::string(" (no finished run has an update round after its initial deployment); "));
     Recommendation r;
     r.fits = counted.fits;
     r.familiesConsidered = counted.familiesConsidered;

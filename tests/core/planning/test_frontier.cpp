@@ -99,8 +99,11 @@ private Q_SLOTS:
         QCOMPARE(p[0].meanAccuracy, 0.75);
         QCOMPARE(p[0].meanBytesPerRound, 200.0);
         // These records measured no bundle (as runs from before bundles): their real-bytes
-        // figures count the analytic bytes, and say so.
-        QCOMPARE(p[0].realBytesPerRound, 200.0);
+        // figures count the analytic bytes, and say so. Round 1's 100 B is the initial
+        // deployment, apart from the update round's 300 B (issue 41).
+        QCOMPARE(p[0].initialDeploymentBytes, 100.0);
+        QCOMPARE(p[0].realBytesPerUpdateRound, 300.0);
+        QCOMPARE(p[0].updateRounds, 1);
         QCOMPARE(p[0].realBytesPerRun, 400.0);
         QVERIFY(!p[0].measuredBytes);
         QCOMPARE(p[0].realToAnalytic, 0.0); // nothing to calibrate with
@@ -148,8 +151,9 @@ private Q_SLOTS:
         QCOMPARE(exact.family, std::string("dpu"));
         DPU_COMPARE_NEAR(exact.meanAccuracy, 0.85, 1e-12);
         QCOMPARE(exact.meanBytesPerRound, 100.0);   // analytic
-        QCOMPARE(exact.realBytesPerRound, 100.0);   // (120 + 80) / 2 real
-        QCOMPARE(exact.maxRealBytesPerRound, 120.0);
+        QCOMPARE(exact.initialDeploymentBytes, 120.0); // round 1's bundle: in no per-round figure
+        QCOMPARE(exact.realBytesPerUpdateRound, 80.0);  // round 2's real bytes
+        QCOMPARE(exact.maxRealBytesPerUpdateRound, 80.0);
         QCOMPARE(exact.realBytesPerRun, 200.0);
         DPU_COMPARE_NEAR(exact.accuracyToFu, -0.05, 1e-12); // (0.80 - 0.85 + 0.90 - 0.95) / 2
         // 200 B real over FU's two analytic rounds (8080 B): the paper's denominator.
@@ -159,16 +163,19 @@ private Q_SLOTS:
         QVERIFY(exact.measuredBytes);
 
         const dpu::FrontierPoint& coded = g.families[1].points.at(0);
-        QCOMPARE(coded.realBytesPerRound, 35.0);
+        QCOMPARE(coded.realBytesPerUpdateRound, 30.0);
         QCOMPARE(coded.realBytesPerRun, 70.0);
         DPU_COMPARE_NEAR(coded.accuracyToFu, -0.08, 1e-12); // against exact FU: (-0.07 - 0.09) / 2
         DPU_COMPARE_NEAR(coded.ratioToFu, 70.0 / 8080.0, 1e-12);
         QCOMPARE(coded.realToAnalytic, 0.35);
 
-        // dpu-memory sent nothing in round 2: a deployed round's mean is round 1's bundle.
+        // dpu-memory sent nothing in round 2: no update round, no bytes per update round (its
+        // initial deployment is no round's update).
         const dpu::FrontierPoint& memory = g.families[2].points.at(0);
         QCOMPARE(memory.deployedRounds, 1);
-        QCOMPARE(memory.realBytesPerRound, 50.0);
+        QCOMPARE(memory.updateRounds, 0);
+        QCOMPARE(memory.initialDeploymentBytes, 50.0);
+        QVERIFY(std::isnan(memory.realBytesPerUpdateRound));
         QCOMPARE(memory.realBytesPerRun, 50.0);
         QCOMPARE(memory.realToAnalytic, 0.5);
         DPU_COMPARE_NEAR(memory.accuracyToFu, -0.06, 1e-12);

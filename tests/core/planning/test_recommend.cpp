@@ -75,6 +75,29 @@ private Q_SLOTS:
                                     "families that fit (3 in all); dpu at k=0.01 needs 5.0 KB for 85.0 %"));
     }
 
+    /// Issue 41: a sparse model's round 1 deploys the pruned model (914.1 KB); every round
+    /// after it a 31.3 KB delta. A budget per round is held against the update rounds only.
+    void theInitialDeploymentIsInNoBudgetPerRound()
+    {
+        dpu::Plan plan = dpu::test::sweepPlan(0.01, 4, {"dpu"});
+        plan.deployed = dpu::DeployedForm::Sparse;
+        const auto records =
+            dpu::test::strategyRounds("dpu", 1, {0.80, 0.82, 0.83, 0.84}, {3000, 3000, 3000, 3000}, {914100, 31300, 31300, 31300}, 400000);
+        const auto groups = dpu::frontierGroups({dpu::test::frontierRun("sparse", plan, records)});
+        QCOMPARE(groups.size(), size_t(1));
+        const dpu::FrontierPoint& p = groups[0].points.at(0);
+        QCOMPARE(p.initialDeploymentBytes, 914100.0);
+        QCOMPARE(p.realBytesPerUpdateRound, 31300.0);
+        QCOMPARE(p.updateRounds, 3);
+        QCOMPARE(p.realBytesPerRun, 914100.0 + 3 * 31300.0); // a run's total keeps it
+        const dpu::Recommendation none = dpu::recommend(&groups[0], plan, kCost, perRound(10400));
+        QVERIFY(!none.measured);
+        QVERIFY2(none.why.rfind("no finished run fits 10.4 KB/round (the cheapest, dpu, needs 31.3 KB)", 0) == 0, none.why.c_str());
+        const dpu::Recommendation fits = dpu::recommend(&groups[0], plan, kCost, perRound(40000));
+        QVERIFY(fits.found && fits.measured);
+        QCOMPARE(fits.bytesPerRound, 31300.0);
+    }
+
     void interpolatesWithinAFamily()
     {
         // 1200 B: q8 half way between 400 and 2000 B, k = 0.0055: 74 + 10 log10(5.5) = 81.4 %;

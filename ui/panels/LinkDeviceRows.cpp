@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+// LinkDeviceRows: loss spread, device class, ping period and leaving, as widgets of a fleet form and keys of the settings.
+#include "panels/LinkDeviceRows.h"
+#include "panels/LinkChoices.h"
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QSettings>
+#include <algorithm>
+
+namespace dpu::ui {
+
+LinkDeviceRows::LinkDeviceRows(QWidget* parent, QFormLayout* form) : QObject(parent)
+{
+    spread_ = linkchoices::percentBox(parent, QStringLiteral("fleetLossSpread"), 95);
+    spread_->setPrefix(QStringLiteral("± "));
+    spread_->setToolTip(tr("Devices differ: each device's own frame loss lies evenly within the loss ± this (near and far "
+                           "nodes). Sessions are planned for the mean loss, so the lossier devices are left behind."));
+    form->addRow(tr("Loss spread"), spread_);
+    deviceClass_ = new QComboBox(parent);
+    deviceClass_->setObjectName(QStringLiteral("fleetDeviceClass"));
+    deviceClass_->addItem(tr("As the link does (Class C)"), static_cast<int>(dpu::DeviceClassChoice::Preset));
+    deviceClass_->addItem(tr("Class C (listens all through)"), static_cast<int>(dpu::DeviceClassChoice::C));
+    deviceClass_->addItem(tr("Class B (ping slots, beacons)"), static_cast<int>(dpu::DeviceClassChoice::B));
+    deviceClass_->setToolTip(tr("LoRaWAN: Class C devices listen through a whole session; Class B devices listen at their "
+                                "group's ping slots and to the beacons, and each frame waits for a ping slot"));
+    form->addRow(tr("Device class"), deviceClass_);
+    pingPeriod_ = new QComboBox(parent);
+    pingPeriod_->setObjectName(QStringLiteral("fleetPingPeriod"));
+    for (int p = 0; p <= 7; ++p)
+        pingPeriod_->addItem(tr("Every %1 s (periodicity %2)").arg(0.96 * (1 << p), 0, 'g', 4).arg(p), p);
+    pingPeriod_->setToolTip(tr("Class B: the multicast group's ping slots, 0.96 × 2^p s apart"));
+    form->addRow(tr("Ping period"), pingPeriod_);
+    leave_ = new QCheckBox(tr("Devices leave a session once decoded"), parent);
+    leave_->setObjectName(QStringLiteral("fleetLeaveWhenDecoded"));
+    leave_->setToolTip(tr("A device stops listening at the frame that lets it decode the bundle (TS004 lets it); "
+                          "unchecked, it listens to the session's end"));
+    form->addRow(QString(), leave_);
+    connect(spread_, &QDoubleSpinBox::valueChanged, this, &LinkDeviceRows::changed);
+    for (QComboBox* c : {deviceClass_, pingPeriod_})
+        connect(c, &QComboBox::currentIndexChanged, this, &LinkDeviceRows::changed);
+    connect(leave_, &QCheckBox::toggled, this, &LinkDeviceRows::changed);
+    show(dpu::LinkSettings{});
+}
+
+void LinkDeviceRows::apply(dpu::LinkSettings& link) const
+{
+    link.frameLossSpread = spread_->value() / 100.0;
+    link.deviceClass = static_cast<dpu::DeviceClassChoice>(deviceClass_->currentData().toInt());
+    link.pingPeriodicity = pingPeriod_->currentData().toInt();
+    link.leaveWhenDecoded = leave_->isChecked();
+}
+
+void LinkDeviceRows::show(const dpu::LinkSettings& link)
+{
+    spread_->setValue(100.0 * link.frameLossSpread);
+    deviceClass_->setCurrentIndex(std::max(0, deviceClass_->findData(static_cast<int>(link.deviceClass))));
+    pingPeriod_->setCurrentIndex(std::max(0, pingPeriod_->findData(link.pingPeriodicity)));
+    leave_->setChecked(link.leaveWhenDecoded);
+}
+
+void LinkDeviceRows::updateEnabled(bool loraRegion, double frameLossPercent)
+{
+    // validateLink() refuses a spread above the loss: the box cannot go there.
+    spread_->setMaximum(std::min(frameLossPercent, 100.0 - frameLossPercent));
+    deviceClass_->setEnabled(loraRegion);
+    pingPeriod_->setEnabled(loraRegion && deviceClass_->currentData().toInt() == static_cast<int>(dpu::DeviceClassChoice::B));
+}
+
+void LinkDeviceRows::save(QSettings& q, const dpu::LinkSettings& link)
+{
+    q.setValue(QStringLiteral("fleet/frameLossSpread"), link.frameLossSpread);
+    q.setValue(QStringLiteral("fleet/deviceClass"), QString::fromStdString(dpu::nameOf(link.deviceClass)));
+    q.setValue(QStringLiteral("fleet/pingPeriodicity"), link.pingPeriodicity);
+    q.setValue(QStringLiteral("fleet/leaveWhenDecoded"), link.leaveWhenDecoded);
+}
+
+void LinkDeviceRows::restore(const QSettings& q, dpu::LinkSettings& link)
+{
+    link.frameLossSpread = q.value(QStringLiteral("fleet/frameLossSpread"), link.frameLossSpread).toDouble();
+    // By name, checked: a hand-edited file falls back to the link's own class.
+    const QString name = q.value(QStringLiteral("fleet/deviceClass"), QString::fromStdString(dpu::nameOf(link.deviceClass))).toString();
+    link.deviceClass = dpu::enumFromString<dpu::DeviceClassChoice>(name.toStdString()).value_or(dpu::DeviceClassChoice::Preset);
+    link.pingPeriodicity = std::clamp(q.value(QStringLiteral("fleet/pingPeriodicity"), link.pingPeriodicity).toInt(), 0, 7);
+    link.leaveWhenDecoded = q.value(QStringLiteral("fleet/leaveWhenDecoded"), link.leaveWhenDecoded).toBool();
+}
+
+} // namespace dpu::ui
