@@ -3,6 +3,7 @@
 #pragma once
 #include "dpu/Events.h"
 #include "dpu/Plan.h"
+#include "dpu/RecordFiles.h" // a run writes its records as these say
 #include "dpu/RunControl.h"
 #include <memory>
 #include <string>
@@ -35,12 +36,5 @@ private:
     Plan plan_;
     RunOptions options_;
 };
-
-/// Serialises a record as one JSON object (a line of results.jsonl).
-std::string recordToJson(const RoundRecord& record);
-/// Parses one results.jsonl line. Throws Error on malformed input.
-RoundRecord recordFromJson(const std::string& line);
-/// Header and rows of results.csv.
-std::string recordsToCsv(const std::vector<RoundRecord>& records);
 
 } // namespace dpu

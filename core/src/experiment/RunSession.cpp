@@ -13,7 +13,7 @@
 #include "train/Evaluator.h"
 #include "util/AtomicFile.h"
 #include "util/Rng.h"
-#include "experiment/BundlePaths.h"
+#include "runs/BundlePaths.h"
 #include "util/Sha256Hex.h"
 #include "util/TorchCompat.h"
 #include <chrono>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // RunSession, part two: what a deployed round ships (its kind, an INT8 candidate's codes, the bundle, the layer counts).
-#include "experiment/BundlePaths.h"
+#include "runs/BundlePaths.h"
 #include "experiment/RunSession.h"
 #include "train/Evaluator.h"
 #include "train/Int8Quantiser.h"

@@ -2,7 +2,7 @@
 // Round records as results.jsonl lines and results.csv rows.
 #include "dpu/Error.h"
 #include "util/JsonErrorText.h"
-#include "dpu/Runner.h"
+#include "dpu/RecordFiles.h"
 #include <nlohmann/json.hpp>
 #include <iomanip>
 #include <sstream>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The plan fields of the update bundles and the byte budgets.
-#include "experiment/PlanFieldBuilders.h"
-#include "experiment/PlanFieldParts.h"
+#include "plan/PlanFieldBuilders.h"
+#include "plan/PlanFieldParts.h"
 
 namespace dpu::plan {
 

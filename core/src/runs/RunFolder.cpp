@@ -4,7 +4,7 @@
 #include "util/JsonErrorText.h"
 #include "dpu/Error.h"
 #include "dpu/PlanEnums.h"
-#include "dpu/Runner.h"
+#include "dpu/RecordFiles.h"
 #include "util/AtomicFile.h"
 #include <nlohmann/json.hpp>
 #include <unistd.h>

@@ -2,7 +2,7 @@
 // The catch-up steps over a loaded chain, shared by the single bundle and the export (CatchUp.cpp).
 #pragma once
 #include "dpu/CatchUp.h"
-#include "experiment/DeployedChain.h"
+#include "chain/DeployedChain.h"
 #include <cstdint>
 #include <string>
 #include <vector>

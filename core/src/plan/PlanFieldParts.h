@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Parts of the plan field table defined in their own files: the list-shaped fields, and the bundle and budget fields, the fleet fields.
 #pragma once
-#include "experiment/PlanSchema.h"
+#include "plan/PlanSchema.h"
 #include <vector>
 
 namespace dpu::plan {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The plan fields that are lists or take more than one shape: image size, normalisation, strategies, seeds.
-#include "experiment/PlanFieldBuilders.h"
-#include "experiment/PlanFieldParts.h"
+#include "plan/PlanFieldBuilders.h"
+#include "plan/PlanFieldParts.h"
 #include <algorithm>
 #include <set>
 

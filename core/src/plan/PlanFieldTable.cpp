@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The table of plan fields: every key a plan file may hold, its type, values, default and doc, bound to the Plan struct.
-#include "experiment/PlanFieldBuilders.h"
-#include "experiment/PlanFieldParts.h"
+#include "plan/PlanFieldBuilders.h"
+#include "plan/PlanFieldParts.h"
 
 namespace dpu::plan {
 namespace {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The public view of the plan field table: the descriptions, lookups, and the help and docs tables made from them.
 #include "dpu/PlanFields.h"
-#include "experiment/PlanSchema.h"
+#include "plan/PlanSchema.h"
 #include <algorithm>
 #include <sstream>
 

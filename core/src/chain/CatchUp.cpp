@@ -8,8 +8,8 @@
 #include "dpu/Error.h"
 #include "dpu/InternalCheck.h"
 #include "dpu/Plan.h"
-#include "experiment/CatchUpBuilder.h"
-#include "experiment/DeployedChain.h"
+#include "chain/CatchUpBuilder.h"
+#include "chain/DeployedChain.h"
 #include "util/AtomicFile.h"
 #include "util/Sha256Hex.h"
 #include <cstring>

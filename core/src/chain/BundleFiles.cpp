@@ -7,8 +7,8 @@
 #include "dpu/Error.h"
 #include "dpu/RunFolder.h"
 #include "dpu/Runner.h"
-#include "experiment/BundlePaths.h"
-#include "experiment/RunExport.h"
+#include "runs/BundlePaths.h"
+#include "chain/RunExport.h"
 #include "util/AtomicFile.h"
 #include "util/Sha256Hex.h"
 #include <nlohmann/json.hpp>

@@ -3,7 +3,7 @@
 #include "dpu/Error.h"
 #include "dpu/Plan.h"
 #include "dpu/PlanFields.h"
-#include "experiment/PlanSchema.h"
+#include "plan/PlanSchema.h"
 #include <QtTest>
 #include <functional>
 #include <set>

@@ -10,8 +10,8 @@
 #include "dpu/LinkModel.h"
 #include "dpu/RunFolder.h"
 #include "dpu/Runner.h"
-#include "experiment/CatchUpBuilder.h"
-#include "experiment/DeployedChain.h"
+#include "chain/CatchUpBuilder.h"
+#include "chain/DeployedChain.h"
 #include "util/Sha256Hex.h"
 #include <QDir>
 #include <QFile>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Loads a run's deployed chain and applies it in order with the device decoder.
-#include "experiment/DeployedChain.h"
+#include "chain/DeployedChain.h"
 #include "bundle/BundleApplier.h"
 #include "dpu/Error.h"
 #include "dpu/RunFolder.h"
-#include "experiment/BundlePaths.h"
+#include "runs/BundlePaths.h"
 #include "util/AtomicFile.h"
 #include "util/Sha256Hex.h"
 #include <algorithm>

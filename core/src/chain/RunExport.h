@@ -2,7 +2,7 @@
 // Writing a checked chain as an export folder, with catch-up bundles beside it (BundleFiles.cpp).
 #pragma once
 #include "dpu/Bundles.h"
-#include "experiment/DeployedChain.h"
+#include "chain/DeployedChain.h"
 #include <string>
 #include <utility>
 #include <vector>

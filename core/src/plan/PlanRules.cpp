@@ -2,7 +2,7 @@
 // The plan's rules as data: when a field or a choice applies, the refusal of one set where it does not, and the clearing.
 #include "dpu/Error.h"
 #include "dpu/PlanFields.h"
-#include "experiment/PlanSchema.h"
+#include "plan/PlanSchema.h"
 #include <stdexcept>
 
 namespace dpu {

@@ -2,9 +2,9 @@
 // An export folder with catch-up bundles for chosen versions and catchup.json, the fleet server's index.
 #include "dpu/CatchUp.h"
 #include "dpu/Error.h"
-#include "experiment/BundlePaths.h"
-#include "experiment/CatchUpBuilder.h"
-#include "experiment/RunExport.h"
+#include "runs/BundlePaths.h"
+#include "chain/CatchUpBuilder.h"
+#include "chain/RunExport.h"
 #include "bundle/BundleEnvelope.h"
 #include "util/Sha256Hex.h"
 #include <nlohmann/json.hpp>

@@ -3,8 +3,8 @@
 #include "dpu/Fleet.h"
 #include "dpu/FleetSettings.h"
 #include "dpu/LinkModel.h"
-#include "experiment/PlanFieldBuilders.h"
-#include "experiment/PlanFieldParts.h"
+#include "plan/PlanFieldBuilders.h"
+#include "plan/PlanFieldParts.h"
 #include <map>
 
 namespace dpu::plan {

@@ -2,7 +2,7 @@
 // Builders of plan field bindings by type (text, flag, integer, number, choice): one line per field in the table.
 #pragma once
 #include "dpu/Error.h"
-#include "experiment/PlanSchema.h"
+#include "plan/PlanSchema.h"
 #include <cmath>
 #include <limits>
 #include <optional>

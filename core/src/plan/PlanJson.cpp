@@ -4,7 +4,7 @@
 #include "util/JsonErrorText.h"
 #include "dpu/Plan.h"
 #include "dpu/StrategyId.h"
-#include "experiment/PlanSchema.h"
+#include "plan/PlanSchema.h"
 #include <algorithm>
 #include <fstream>
 #include <sstream>
