@@ -32,8 +32,9 @@ enum class FuStart { Seeded, Fresh, Last };
 /// k_share: how a round's count of changed weights is shared among the partial tensors. Global:
 /// the largest contributions over all of them (the paper's top-k); Layer: each tensor changes
 /// the share k of its own weights; Mass: each tensor's count is proportional to its
-/// contributions' sum, the largest within it.
-enum class KShare { Global, Layer, Mass };
+/// contributions' sum, the largest within it; Mixed: Global in a round that starts from a random
+/// model (round 1, a re-initialisation), where Mass lost 7.6 points, and Mass in the others.
+enum class KShare { Global, Layer, Mass, Mixed };
 /// int8_rescale: in an INT8 model's partial rounds, which tensors' channels may grow their scale
 /// where a weight outgrows ±127 codes. Never: round 1's scales stay (the paper); Output: the
 /// last partial tensor (the classifier, few channels); All: every partial tensor.

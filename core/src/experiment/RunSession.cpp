@@ -71,6 +71,16 @@ uint64_t strategyStream(const std::string& name)
     return strategyStream(*id);
 }
 
+/// The round's share of k: `mixed` is the global top-k in a round that starts from a random model
+/// (round 1, a re-initialisation: every weight is new and its contributions alone rank it) and
+/// `mass` in the others.
+KShare shareOf(KShare planned, bool fromRandom)
+{
+    if (planned != KShare::Mixed)
+        return planned;
+    return fromRandom ? KShare::Global : KShare::Mass;
+}
+
 } // namespace
 
 RunSession::RunSession(const Plan& plan, const RunOptions& options, RunObserver& observer)
@@ -386,7 +396,7 @@ RoundOutput RunSession::trainUnit(size_t seedIndex, int round, size_t s, const T
         in.budgetBytes = roundBudget(strategy.name(), ctx.seed, round);
     in.quantAware = plan_.bundle.quantAware;
     in.selectDense = plan_.bundle.denseTensors == DenseTensors::Partial;
-    in.kShare = plan_.kShare;
+    in.kShare = shareOf(plan_.kShare, start.reinit || st.deviceVersion == 0);
     in.rewindEpochs = plan_.rewindEpochs;
     MaskSet pattern; // the zeros the devices' sparse model holds, read from it
     if (plan_.deployed == DeployedForm::Sparse) {

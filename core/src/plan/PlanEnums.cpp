@@ -98,7 +98,7 @@ template <> const std::vector<EnumName<FuStart>>& enumNames<FuStart>()
 template <> const std::vector<EnumName<KShare>>& enumNames<KShare>()
 {
     static const std::vector<EnumName<KShare>> names{
-        {KShare::Global, "global"}, {KShare::Layer, "layer"}, {KShare::Mass, "mass"}};
+        {KShare::Global, "global"}, {KShare::Layer, "layer"}, {KShare::Mass, "mass"}, {KShare::Mixed, "mixed"}};
     return names;
 }
 

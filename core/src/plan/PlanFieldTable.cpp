@@ -215,7 +215,8 @@ std::vector<FieldBinding> splitAndMethod()
                                "how DPU/GCPU/LCPU share a round's changed weights among the partial tensors: "
                                "`global` (the largest contributions over all, the paper's top-k), `layer` (each "
                                "tensor the share k of its own), `mass` (each tensor in proportion to its "
-                               "contributions' sum, the largest within it)")));
+                               "contributions' sum, the largest within it), `mixed` (`global` in a round that "
+                               "starts from a random model, round 1 or a re-initialisation, `mass` in the others)")));
     t.push_back(choice<RunMode>("mode", [](Plan& p) -> RunMode& { return p.mode; }, Write::Always,
                                 "`multi`: multi-round updating; `single`: round 1 trains the deployed model fully, round 2 "
                                 "updates it once with iterative rewinding (20 % of the remaining weights per step)"));

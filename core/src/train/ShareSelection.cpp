@@ -65,6 +65,7 @@ std::vector<int64_t> waterFill(const std::vector<double>& weight, const std::vec
 std::vector<int64_t> shareCounts(const std::vector<torch::Tensor>& scores, int64_t count, KShare share)
 {
     DPU_INTERNAL_CHECK(share != KShare::Global, "shareCounts: a global share has no per-tensor counts");
+    DPU_INTERNAL_CHECK(share != KShare::Mixed, "shareCounts: a mixed share is resolved per round by the run");
     std::vector<int64_t> cap(scores.size(), 0);
     std::vector<double> mass(scores.size(), 0.0);
     for (size_t i = 0; i < scores.size(); ++i) {

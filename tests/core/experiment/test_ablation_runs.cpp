@@ -249,6 +249,33 @@ private Q_SLOTS:
         }
         QVERIFY(records[dpu::KShare::Mass][0].layers[0].updated != records[dpu::KShare::Global][0].layers[0].updated);
     }
+
+    /// k_share "mixed": round 1 (from a random model) ranks as the global top-k, byte for byte;
+    /// the rounds after it share by mass (without re-initialisation, so that none starts over).
+    void kShareMixedIsGlobalFromRandomAndMassAfter()
+    {
+        dpu::RunObserver quiet;
+        std::map<dpu::KShare, std::vector<dpu::RoundRecord>> records;
+        for (dpu::KShare share : {dpu::KShare::Global, dpu::KShare::Mixed}) {
+            dpu::Plan p = smallPlan({"dpu"}, 2);
+            p.reinit = false;
+            p.kShare = share;
+            records[share] = run(p, quiet);
+        }
+        const auto& global = records[dpu::KShare::Global];
+        const auto& mixed = records[dpu::KShare::Mixed];
+        QCOMPARE(mixed.size(), global.size());
+        QCOMPARE(mixed[0].deviceSha256, global[0].deviceSha256);
+        for (size_t l = 0; l < mixed[0].layers.size(); ++l)
+            QCOMPARE(mixed[0].layers[l].updated, global[0].layers[l].updated);
+        QVERIFY(mixed.size() >= 2 && mixed[1].deployed && global[1].deployed);
+        QVERIFY(mixed[1].deviceSha256 != global[1].deviceSha256);
+        bool differs = false; // mass moves changes between tensors that the global top-k ranks apart
+        for (size_t l = 0; l < mixed[1].layers.size(); ++l)
+            differs = differs || mixed[1].layers[l].updated != global[1].layers[l].updated;
+        QVERIFY(differs);
+        QCOMPARE(mixed[1].updatedWeights, global[1].updatedWeights);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestAblationRuns)
