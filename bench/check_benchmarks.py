@@ -711,6 +711,14 @@ def build_checks(rec):
         axes = {"k_share": share}
         v = VsFu(runs(kshare, "dpu", axes), runs(kshare, "fu", axes))
         C.append(Row(sec_k, key, v.cols("mean last bytes") + [layer_share(kshare, axes)], lv + "kshare.jsonl"))
+    # k_share "mixed" (session 25): the default and the fidelity setting, one record file each.
+    sec_m = "### Global where a round starts from a random model"
+    lv2 = "levers-2026-12-05/"
+    for key, name in (("default setting", "kshare-mixed-default"), ("fidelity setting", "kshare-mixed-fidelity")):
+        mixed = rec(lv2 + name + ".jsonl")
+        axes = {"k_share": "mixed"}
+        v = VsFu(runs(mixed, "dpu", axes), runs(mixed, "fu", axes))
+        C.append(Row(sec_m, key, v.cols("mean last bytes deployed seeds"), lv2 + name + ".jsonl"))
     fc3 = [x for r in fp32 if r["strategy"] == "dpu" and r["deployed"] and axes_of(r) == {"rewind": False}
            for x in r["layers"] if x["name"] == "fc3.weight"]
     global_changes = sum(r["updated_weights"] for r in fp32 if r["strategy"] == "dpu" and r["deployed"]
