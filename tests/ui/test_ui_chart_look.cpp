@@ -11,6 +11,8 @@
 #include "charts/NiceAxis.h"
 #include "charts/SeriesPalette.h"
 #include "UiTestSupport.h"
+#include "RunFixtures.h"
+#include "dpu/Frontier.h"
 #include "dpu/Plan.h"
 #include <QChart>
 #include <QChartView>
@@ -315,6 +317,25 @@ private Q_SLOTS:
         chart.clearSeries();
         chart.addRecord(QStringLiteral("dpu"), record("dpu", 1, 0.7, 1));
         QCOMPARE(chart.chart()->legend()->alignment(), Qt::AlignBottom);
+    }
+
+    /// Issue 45: FU of a q4 run ships the fp32 run's full bundles, exact (the engine codes only
+    /// the partial updates): the frontier draws one FU line, solid as exact FU, not "fu q4"
+    /// beside "fu". The chart draws the frontier's families; it has no rule of its own.
+    void codedRunsDrawOneFullUpdatingLine()
+    {
+        auto records = [](int64_t dpuBytes) {
+            return dpu::test::joined({dpu::test::strategyRounds("dpu", 1, {0.8, 0.9}, {100, 100}, {dpuBytes, dpuBytes}, 4040),
+                                      dpu::test::strategyRounds("fu", 1, {0.85, 0.95}, {4040, 4040}, {4100, 4100}, 4040)});
+        };
+        const auto groups = dpu::frontierGroups(
+            {dpu::test::frontierRun("A", dpu::test::sweepPlan(0.01, 2, {"dpu", "fu"}, "fp32"), records(80)),
+             dpu::test::frontierRun("B", dpu::test::sweepPlan(0.01, 2, {"dpu", "fu"}, "q4"), records(30))});
+        QCOMPARE(groups.size(), size_t(1));
+        dpu::ui::FrontierChart chart;
+        chart.setFrontier(groups[0].points, 0, {});
+        QCOMPARE(chart.seriesKeys(), (QStringList{QStringLiteral("dpu"), QStringLiteral("dpu q4"), QStringLiteral("fu")}));
+        QCOMPARE(chart.series(QStringLiteral("fu"))->pen().style(), Qt::SolidLine);
     }
 
     void frontierVariantsHaveHollowMarkers()

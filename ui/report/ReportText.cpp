@@ -213,8 +213,7 @@ QString ReportText::runsTable(const std::vector<dpu::RunFolder>& runs, const QSt
                                                 : esc(st.started) + (st.ended.empty() ? QString() : QStringLiteral(" – ") + esc(st.ended));
         const QString state = run.complete() ? tr("finished") : tr("stopped early: not on the frontier");
         // The run's name across the table, as the table per strategy has it (in a column of its
-        // own a long name wrapped); then one line a cell: a row's second line could start the
-        // next page alone.
+        // own a long name wrapped); ReportPages prints it on the page of the row below it.
         h += QStringLiteral("<tr><td colspan=\"4\" bgcolor=\"#eeeeee\"><b>%1</b></td></tr>").arg(names[static_cast<int>(i)].toHtmlEscaped());
         h += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td></tr>")
                  .arg(esc(run.label()),
@@ -322,7 +321,9 @@ QString ReportText::frontierNotes(const std::vector<dpu::RunFolder>& runs, const
                  .arg(esc(p.family))
                  .arg(p.k)
                  .arg(Units::percent(p.meanAccuracy),
-                      std::isnan(p.accuracyToFu) ? QStringLiteral("–") : QString::number(100.0 * p.accuracyToFu, 'f', 2),
+                      // FU against itself (the frontier's reference) says nothing: "-0.00" from rounding.
+                      std::isnan(p.accuracyToFu) || p.family == g.fuReference ? QStringLiteral("–")
+                                                                              : QString::number(100.0 * p.accuracyToFu, 'f', 2),
                       (std::isnan(p.realBytesPerUpdateRound) ? QStringLiteral("–") : Units::roundedBytes(p.realBytesPerUpdateRound))
                           + (p.measuredBytes ? QString() : QStringLiteral("*")),
                       std::isnan(p.ratioToFu) ? QStringLiteral("–") : QString::number(p.ratioToFu, 'g', 3))

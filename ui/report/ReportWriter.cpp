@@ -13,8 +13,8 @@
 #include "dpu/Frontier.h"
 #include "models/RunBook.h"
 #include "report/ReportFleetText.h"
+#include "report/ReportPages.h"
 #include "report/ReportText.h"
-#include <QAbstractTextDocumentLayout>
 #include <QBuffer>
 #include <QChart>
 #include <QCoreApplication>
@@ -47,16 +47,13 @@ void paintChart(QChartView* view, QPainter* painter, const QRectF& target, qreal
     view->chart()->scene()->render(painter, target, view->chart()->geometry());
 }
 
-/// Draws HTML from `top` down, over as many pages as it needs; returns where it ended.
+/// Draws HTML from `top` down, over as many pages as it needs, each page cut between table rows
+/// and lines (ReportPages); returns where it ended on the last page.
 qreal paintHtml(QPdfWriter& writer, QPainter& painter, const QString& html, qreal top)
 {
     const qreal width = writer.width(), height = writer.height();
     QTextDocument doc;
-    doc.documentLayout()->setPaintDevice(&writer);
-    doc.setDefaultStyleSheet(QStringLiteral("h1 { font-size: 18pt; } h2 { font-size: 13pt; margin-top: 12px; } "
-                                            "th { background-color: #e8eef4; } body { font-size: 9.5pt; }"));
-    doc.setHtml(QStringLiteral("<body>%1</body>").arg(html));
-    doc.setTextWidth(width);
+    ReportPages::layOut(doc, html, width, &writer);
     if (top + doc.size().height() <= height) { // fits below what is on the page
         painter.save();
         painter.translate(0, top);
@@ -64,20 +61,18 @@ qreal paintHtml(QPdfWriter& writer, QPainter& painter, const QString& html, qrea
         painter.restore();
         return top + doc.size().height();
     }
-    if (top > 0) {
+    if (top > 0)
         writer.newPage();
-        top = 0;
-    }
-    doc.setPageSize(QSizeF(width, height));
-    for (int page = 0; page < doc.pageCount(); ++page) {
+    const QList<qreal> breaks = ReportPages::breaks(doc, height);
+    for (int page = 0; page + 1 < breaks.size(); ++page) {
         if (page > 0)
             writer.newPage();
         painter.save();
-        painter.translate(0, -page * height);
-        doc.drawContents(&painter, QRectF(0, page * height, width, height));
+        painter.translate(0, -breaks[page]);
+        doc.drawContents(&painter, QRectF(0, breaks[page], width, breaks[page + 1] - breaks[page]));
         painter.restore();
     }
-    return height; // the next drawing starts on a new page
+    return breaks.back() - breaks[breaks.size() - 2];
 }
 
 /// The frontier of the finished runs (ids: their index in `runs`).

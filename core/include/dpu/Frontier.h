@@ -118,6 +118,15 @@ std::string familyLabel(const std::string& strategy, const FamilyValues& values)
 /// The family keys' values of a plan (in path order), as familyValues holds them.
 FamilyValues familyValuesOf(const Plan& plan, const std::vector<std::string>& familyKeys = defaultFamilyKeys());
 
+/// The family keys' values of `strategy`'s runs under `plan`: familyValuesOf(plan), but for the
+/// keys that cannot change the strategy's records, which take the default plan's values. FU
+/// honours no byte budget, and ships every round as a full bundle, exact whatever the plan's
+/// coding (bundle.* codes the partial strategies' updates), unless the deployed model is sparse:
+/// there its later rounds are deltas under the coding. So FU of an fp32 and of a q4 run of a
+/// dense model is one family, "fu". Look a plan's family up with this, never familyValuesOf(plan).
+FamilyValues familyValuesOf(const std::string& strategy, const Plan& plan,
+                            const std::vector<std::string>& familyKeys = defaultFamilyKeys());
+
 /// Where two plans differ ("split.rounds: 2 vs 3"), ignoring frontierIgnoredKeys() and `swept`;
 /// empty when they belong on one frontier.
 std::vector<std::string> planDifferences(const Plan& a, const Plan& b, const std::vector<std::string>& swept);

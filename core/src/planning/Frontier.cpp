@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Frontier: plans compared key by key (as their JSON), runs grouped by setting, log-k interpolation.
 #include "dpu/Frontier.h"
+#include "dpu/StrategyId.h"
 #include "planning/FrontierPooling.h"
 #include "planning/PlanKeys.h"
 #include <algorithm>
@@ -42,6 +43,21 @@ FamilyValues familyValuesOf(const Plan& plan, const std::vector<std::string>& fa
         if (planning::coveredBy(key, familyKeys) && !planning::coveredBy(key, frontierIgnoredKeys()))
             out.emplace_back(key, value);
     return out;
+}
+
+FamilyValues familyValuesOf(const std::string& strategy, const Plan& plan, const std::vector<std::string>& familyKeys)
+{
+    if (!isBaseline(strategy))
+        return familyValuesOf(plan, familyKeys);
+    // What the engine does (experiment/RunSessionDeploy.cpp shippedKind(), bundle/FullZeros.cpp):
+    // FU's strategy policy is not budgeted, and a full bundle carries exact fp32 values whatever
+    // bundle.values says; its bundles and accuracies in an fp32 and a q4 run are the same bytes.
+    // A sparse deployed model's FU ships deltas from round 2 on, coded as the plan codes.
+    Plan shipped = plan;
+    shipped.budget = defaultPlan().budget;
+    if (plan.deployed != DeployedForm::Sparse)
+        shipped.bundle = defaultPlan().bundle;
+    return familyValuesOf(shipped, familyKeys);
 }
 
 std::string familyLabel(const std::string& strategy, const FamilyValues& values)

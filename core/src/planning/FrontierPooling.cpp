@@ -75,12 +75,12 @@ double fullBitsOf(const FrontierRun& run)
 }
 
 /// FU's rounds of every family-value set in the group, averaged over the runs that have them
-/// (FU ignores k: every run of a sweep repeats it).
+/// (FU ignores k, and a dense model's FU the coding: each run of a sweep or of another coding repeats it).
 std::map<FamilyValues, FuRounds> fuRounds(const std::vector<const FrontierRun*>& runs, const std::vector<std::string>& keys)
 {
     std::map<FamilyValues, FuRounds> fu;
     for (const FrontierRun* run : runs) {
-        const FamilyValues values = familyValuesOf(run->plan, keys);
+        const FamilyValues values = familyValuesOf(baselineStrategyName(), run->plan, keys);
         for (const RoundRecord& r : run->records)
             if (isBaseline(r.strategy)) {
                 FuRound& f = fu[values][{r.seed, r.round}];
@@ -160,21 +160,24 @@ void poolPoints(FrontierGroup& group, const std::vector<const FrontierRun*>& run
     const std::map<FamilyValues, FuRounds> fu = fuRounds(runs, keys);
     const FuRounds* reference = nullptr;
     if (!fu.empty()) {
-        // Exact FU, the paper's reference, where it ran: a lossy FU would hide the coding's loss.
-        const auto exact = fu.find(familyValuesOf(defaultPlan(), keys));
+        // Exact FU, the paper's reference, where it ran: a lossy FU (a sparse model's, whose
+        // updates are coded deltas) would hide the coding's loss.
+        const auto exact = fu.find(familyValuesOf(baselineStrategyName(), defaultPlan(), keys));
         const auto chosen = exact != fu.end() ? exact : fu.begin();
         reference = &chosen->second;
         group.fuReference = familyLabel(baselineStrategyName(), chosen->first);
     }
     std::map<std::pair<Family, double>, Sum> sums; // order: strategy, values, k
     for (const FrontierRun* run : runs) {
-        const FamilyValues values = familyValuesOf(run->plan, keys);
         std::map<std::string, std::map<uint64_t, std::map<int, const RoundRecord*>>> by; // strategy, seed, round
         for (const RoundRecord& r : run->records)
             by[r.strategy][r.seed][r.round] = &r;
-        for (const auto& [strategy, seeds] : by)
+        for (const auto& [strategy, seeds] : by) {
+            // FU of every coding of a dense model is one family: its records are the same.
+            const FamilyValues values = familyValuesOf(strategy, run->plan, keys);
             for (const auto& [seed, rounds] : seeds)
                 addSeed(sums[{{strategy, values}, run->plan.k}], *run, rounds, reference);
+        }
     }
     for (const auto& [key, s] : sums) {
         FrontierPoint p;

@@ -88,7 +88,7 @@ Recommendation fromPlanAlone(const Plan& reference, const CostModel& cost, const
     const auto partial = std::find_if(reference.strategies.begin(), reference.strategies.end(),
                                       [](const std::string& s) { return !isBaseline(s); });
     r.strategy = partial != reference.strategies.end() ? *partial : baselineStrategyName();
-    r.values = familyValuesOf(reference);
+    r.values = familyValuesOf(r.strategy, reference);
     r.family = familyLabel(r.strategy, r.values);
     r.realToAnalytic = 1;
     if (cost.partialWeights <= 0) {

@@ -169,7 +169,7 @@ RoundEstimate estimateRound(const Plan& plan, const CostModel& modelCost, const 
         e.why = "k must lie in (0, 1]";
         return e;
     }
-    const FamilyValues values = familyValuesOf(plan);
+    const FamilyValues values = familyValuesOf(strategy, plan);
     e.family = familyLabel(strategy, values);
     const double analytic = partialRoundBits(cost, plan.k) / 8.0;
     try {

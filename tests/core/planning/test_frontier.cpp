@@ -124,7 +124,9 @@ private Q_SLOTS:
     void familiesSplitAGroupByStrategyAndCoding()
     {
         // One k, two codings: fp32 runs dpu and fu; q8 runs dpu, dpu-memory and fu. They differ
-        // only in family keys (bundle.values, the strategies): one group, five families.
+        // only in family keys (bundle.values, the strategies): one group. FU's records in the q8
+        // run are those of the fp32 run, as the engine writes them (a full bundle is exact
+        // whatever the coding): four families, FU one of them.
         const dpu::Plan fp32 = dpu::test::sweepPlan(0.01, 2, {"dpu", "fu"}, "fp32");
         const dpu::Plan q8 = dpu::test::sweepPlan(0.01, 2, {"dpu", "dpu-memory", "fu"}, "q8");
         const std::vector<dpu::FrontierRun> runs{
@@ -132,7 +134,7 @@ private Q_SLOTS:
                                               rounds2("fu", {0.85, 0.95}, {kFull, kFull}, {4100, 4100})})),
             run("B", q8, dpu::test::joined({rounds2("dpu", {0.78, 0.86}, {100, 100}, {40, 30}),
                                             rounds2("dpu-memory", {0.80, 0.88}, {100, 0}, {50, 0}),
-                                            rounds2("fu", {0.84, 0.93}, {kFull, kFull}, {1100, 1100})})),
+                                            rounds2("fu", {0.85, 0.95}, {kFull, kFull}, {4100, 4100})})),
         };
         const auto groups = dpu::frontierGroups(runs);
         QCOMPARE(groups.size(), size_t(1));
@@ -142,10 +144,11 @@ private Q_SLOTS:
         for (const auto& f : g.families)
             labels.push_back(f.label);
         // The paper's choices go without saying: "dpu" is exact (fp32) DPU.
-        QCOMPARE(labels, (std::vector<std::string>{"dpu", "dpu q8", "dpu-memory q8", "fu", "fu q8"}));
-        QCOMPARE(g.points.size(), size_t(5));
+        QCOMPARE(labels, (std::vector<std::string>{"dpu", "dpu q8", "dpu-memory q8", "fu"}));
+        QCOMPARE(g.points.size(), size_t(4));
         QCOMPARE(g.families[1].values, (dpu::FamilyValues{{"bundle.values", "\"q8\""}}));
-        QCOMPARE(g.fuReference, std::string("fu")); // exact FU, not the lossy one
+        QCOMPARE(g.fuReference, std::string("fu"));
+        QCOMPARE(g.families[3].points.at(0).runs, 2); // FU of both runs, one point
 
         const dpu::FrontierPoint& exact = g.families[0].points.at(0);
         QCOMPARE(exact.family, std::string("dpu"));
@@ -179,7 +182,7 @@ private Q_SLOTS:
         QCOMPARE(memory.realBytesPerRun, 50.0);
         QCOMPARE(memory.realToAnalytic, 0.5);
         DPU_COMPARE_NEAR(memory.accuracyToFu, -0.06, 1e-12);
-        DPU_COMPARE_NEAR(g.families[4].points.at(0).accuracyToFu, -0.015, 1e-12); // lossy FU against exact FU
+        DPU_COMPARE_NEAR(g.families[3].points.at(0).accuracyToFu, 0.0, 1e-12); // FU against itself
         QVERIFY(std::isnan(g.families[3].points.at(0).realToAnalytic) == false);
         QCOMPARE(g.families[3].points.at(0).realToAnalytic, 0.0); // full rounds calibrate nothing
         QCOMPARE(dpu::pointsOfFamily(g.points, "dpu-memory q8").size(), size_t(1));
@@ -193,6 +196,49 @@ private Q_SLOTS:
         QVERIFY(std::isnan(alone[0].points[0].accuracyToFu));
         QVERIFY(std::isnan(alone[0].points[0].ratioToFu));
         DPU_COMPARE_NEAR(alone[0].points[0].ratioToFull, 200.0 / 8080.0, 1e-12);
+    }
+
+    void fullUpdatingIsOneFamilyWhateverTheCoding()
+    {
+        // The engine ships FU's every round of a dense model as a full bundle of exact fp32 values,
+        // whatever bundle.values says, and no byte budget touches it: in an fp32, a q4 and a
+        // budgeted run FU's bundles and accuracies are the same bytes (issue 45: "fu · q4" was
+        // drawn as a family of its own). One family "fu", the exact reference, even when no fp32
+        // run has FU.
+        const dpu::Plan q4 = dpu::test::sweepPlan(0.01, 2, {"dpu", "fu"}, "q4");
+        dpu::Plan budgeted = dpu::test::sweepPlan(0.01, 2, {"dpu", "fu"}, "fp32");
+        budgeted.budget.bytesPerRound = 10416;
+        const dpu::FamilyValues exact = dpu::familyValuesOf(dpu::test::sweepPlan(0.01, 2, {"fu"}, "fp32"));
+        QCOMPARE(dpu::familyValuesOf("fu", q4), exact);
+        QCOMPARE(dpu::familyValuesOf("fu", budgeted), exact);
+        QCOMPARE(dpu::familyValuesOf("dpu", q4), dpu::familyValuesOf(q4)); // the coding is DPU's
+        const auto fu = [](std::vector<double> accuracy) {
+            return rounds2("fu", std::move(accuracy), {kFull, kFull}, {4100, 4100});
+        };
+        auto groups = dpu::frontierGroups(
+            {run("Q", q4, dpu::test::joined({rounds2("dpu", {0.78, 0.86}, {100, 100}, {40, 30}), fu({0.85, 0.95})})),
+             run("B", budgeted, dpu::test::joined({rounds2("dpu", {0.79, 0.87}, {100, 100}, {60, 50}), fu({0.85, 0.95})}))});
+        QCOMPARE(groups.size(), size_t(1));
+        std::vector<std::string> labels;
+        for (const auto& f : groups[0].families)
+            labels.push_back(f.label);
+        QCOMPARE(labels, (std::vector<std::string>{"dpu bytes_per_round=10416", "dpu q4", "fu"}));
+        QCOMPARE(groups[0].fuReference, std::string("fu"));
+        QCOMPARE(groups[0].families[2].values, exact); // drawn as exact (fp32) FU
+        QCOMPARE(groups[0].families[2].points.at(0).runs, 2);
+
+        // A sparse deployed model's FU ships deltas from round 2 on, coded as the plan codes:
+        // there a q4 FU really is lossy (other bytes, other accuracy), a family of its own.
+        dpu::Plan sparseQ4 = q4, sparseFp32 = dpu::test::sweepPlan(0.01, 2, {"dpu", "fu"}, "fp32");
+        sparseQ4.deployed = sparseFp32.deployed = dpu::DeployedForm::Sparse;
+        QVERIFY(dpu::familyValuesOf("fu", sparseQ4) != dpu::familyValuesOf("fu", sparseFp32));
+        groups = dpu::frontierGroups(
+            {run("F", sparseFp32, fu({0.85, 0.95})),
+             run("S", sparseQ4, rounds2("fu", {0.85, 0.94}, {kFull, kFull}, {4100, 900}))});
+        QCOMPARE(groups.size(), size_t(1));
+        QCOMPARE(groups[0].families.size(), size_t(2));
+        QCOMPARE(groups[0].families[1].label, std::string("fu q4"));
+        QCOMPARE(groups[0].fuReference, std::string("fu")); // the exact one
     }
 
     void spreadOverSeeds()
