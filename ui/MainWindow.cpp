@@ -13,6 +13,7 @@
 #include "models/RunBook.h"
 #include "panels/BudgetPanel.h"
 #include "panels/FleetPanel.h"
+#include "panels/PlanDeploymentBar.h"
 #include "panels/CostReadout.h"
 #include "panels/PlanPanel.h"
 #include "panels/ResultsPanel.h"
@@ -89,6 +90,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connectQueue();
     connectBook();
     connectBudget();
+    connectDeployment();
     connectSweeps();
     connect(plan_, &PlanPanel::planEdited, this, [this] {
         dirty_ = true;
@@ -161,6 +163,28 @@ void MainWindow::connectBudget()
             adjusted.name = PlanPanel::automaticName(adjusted).toStdString();
         plan_->setPlan(adjusted);
     });
+}
+
+void MainWindow::connectDeployment()
+{
+    // One deployment in the window: the plan's. The tabs start from it whenever it changes
+    // (edited, a plan opened, the window restored) and keep no copy of their own.
+    FleetPanel* fleet = results_->fleetPanel();
+    BudgetPanel* budget = results_->budgetPanel();
+    auto follow = [this, fleet, budget] {
+        const dpu::PlanFleet deployment = plan_->plan().fleet;
+        fleet->setPlanDeployment(deployment);
+        budget->setPlanDeployment(deployment);
+    };
+    connect(plan_, &PlanPanel::deploymentChanged, this, follow);
+    follow();
+    // A tab's variation written back: the form, its readout and its checks follow, then the tabs.
+    auto useInPlan = [this](const dpu::PlanFleet& deployment) {
+        plan_->setPlanFleet(deployment);
+        plan_->validate();
+    };
+    connect(fleet->deploymentBar(), &PlanDeploymentBar::useInPlan, this, useInPlan);
+    connect(budget->deploymentBar(), &PlanDeploymentBar::useInPlan, this, useInPlan);
 }
 
 bool MainWindow::startRun()

@@ -100,6 +100,8 @@ private:
     void buildToolsAndHelpMenus();
     void connectQueue();
     void connectBudget();
+    /// The Fleet and Budget tabs start from the plan's deployment; their Use in plan writes to it.
+    void connectDeployment();
     void restoreSettings();
     void saveSettings() const;
     void updateActions();

@@ -15,6 +15,7 @@
 #include "panels/BudgetPanel.h"
 #include "panels/CostReadout.h"
 #include "panels/LinkFigures.h"
+#include "panels/PlanDeploymentBar.h"
 #include "panels/PlanPanel.h"
 #include "panels/ResultsPanel.h"
 #include "workers/EngineMetatypes.h"
@@ -425,10 +426,14 @@ private Q_SLOTS:
             w.show();
             QVERIFY(w.close());
         }
+        // The time window and the ratios are the tab's; the link and the devices the plan's
+        // deployment (a bare rate is none a plan names).
         MainWindow again;
         BudgetPanel* budget = again.resultsPanel()->budgetPanel();
-        QCOMPARE(budget->budgetBits(), 5500.0 * 12.5);
-        QCOMPARE(budget->devices(), 4321);
+        QVERIFY(budget->findChild<QRadioButton*>(QStringLiteral("budgetByLink"))->isChecked());
+        QCOMPARE(budget->findChild<QDoubleSpinBox*>(QStringLiteral("budgetWindow"))->value(), 12.5);
+        QCOMPARE(budget->devices(), again.planPanel()->plan().fleet.devices);
+        QVERIFY(!budget->deploymentBar()->differs()); // the plan's link model, not the bare rate
         QCOMPARE(budget->sweepRatios(), (QList<double>{0.002, 0.02}));
     }
 };

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
-// The Budget tab on a link model: the recommended round's airtime, wall time and energy from core's linkRound, the budget as a time window or an energy, and what the settings keep.
+// The Budget tab on a link model: the recommended round's airtime, wall time and energy from core's linkRound, the budget as a time window or an energy, and what the settings keep (not the link: the plan's deployment).
 #include "BudgetTestSupport.h"
 #include "MainWindow.h"
 #include "dpu/FleetSettings.h"
 #include "UiTestSupport.h"
 #include "panels/BudgetPanel.h"
 #include "panels/LinkFigures.h"
+#include "panels/PlanDeploymentBar.h"
+#include "panels/PlanPanel.h"
 #include "panels/ResultsPanel.h"
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -260,7 +262,10 @@ private Q_SLOTS:
                  qPrintable(panel.budgetError()));
     }
 
-    void settingsKeepTheLinkModel()
+    /// The settings keep the budget (its kind, the energy, the target); the link, its SF, loss
+    /// and delivery and the devices are the plan's deployment after a restart, not what the tab
+    /// explored before it.
+    void settingsKeepTheBudgetNotTheLink()
     {
         {
             MainWindow w;
@@ -272,6 +277,7 @@ private Q_SLOTS:
             auto* delivery = budget->findChild<QComboBox*>(QStringLiteral("budgetDelivery"));
             delivery->setCurrentIndex(delivery->findData(static_cast<int>(dpu::DeliveryChoice::Unicast)));
             budget->findChild<QDoubleSpinBox*>(QStringLiteral("budgetTarget"))->setValue(99.5);
+            QVERIFY(budget->deploymentBar()->differs()); // a variation of the plan's, not saved
             w.show();
             QVERIFY(w.close());
         }
@@ -279,18 +285,17 @@ private Q_SLOTS:
         BudgetPanel* budget = again.resultsPanel()->budgetPanel();
         QVERIFY(budget->findChild<QRadioButton*>(QStringLiteral("budgetByEnergy"))->isChecked());
         QCOMPARE(budget->findChild<QDoubleSpinBox*>(QStringLiteral("budgetEnergy"))->value(), 25.0);
-        QCOMPARE(budget->findChild<QComboBox*>(QStringLiteral("budgetSf"))->currentData().toInt(), 10);
-        QCOMPARE(budget->devices(), 77);
-        QCOMPARE(budget->findChild<QDoubleSpinBox*>(QStringLiteral("budgetLoss"))->value(), 5.0);
+        QCOMPARE(budget->findChild<QDoubleSpinBox*>(QStringLiteral("budgetTarget"))->value(), 99.5);
+        const dpu::PlanFleet plan = again.planPanel()->plan().fleet;
+        QCOMPARE(budget->findChild<QComboBox*>(QStringLiteral("budgetSf"))->currentData().toInt(),
+                 plan.spreadingFactor > 0 ? plan.spreadingFactor : 7);
+        QCOMPARE(budget->devices(), plan.devices);
+        QCOMPARE(budget->findChild<QDoubleSpinBox*>(QStringLiteral("budgetLoss"))->value(), 100 * plan.frameLoss);
         QCOMPARE(budget->findChild<QComboBox*>(QStringLiteral("budgetDelivery"))->currentData().toInt(),
-                 static_cast<int>(dpu::DeliveryChoice::Unicast));
-        dpu::LinkSettings kept;
-        kept.link = "lorawan-eu868";
-        kept.spreadingFactor = 10;
-        kept.dutyCycle = 0.01;
-        kept.frameLoss = 0.05;
-        kept.delivery = dpu::DeliveryChoice::Unicast;
-        const int64_t fit = dpu::largestBytesForEnergy(dpu::linkOf(kept), 25, 77, {0.995, false});
+                 static_cast<int>(plan.delivery));
+        QVERIFY(!budget->deploymentBar()->differs());
+        const int64_t fit = dpu::largestBytesForEnergy(dpu::slowestLinkOf(dpu::fleetSettingsOf(plan).link), 25, plan.devices,
+                                                       {0.995, false});
         QVERIFY(fit > 0);
         QCOMPARE(budget->budgetBits(), 8.0 * static_cast<double>(fit));
     }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The Fleet tab on the offscreen platform: it follows the run book, names series as the book does, draws the fleet beside the server, spreads versions, fills its table, hands the report its last simulation, reports bad links, keeps its settings.
+// The Fleet tab on the offscreen platform: it follows the run book, names series as the book does, draws the fleet beside the server, spreads versions, fills its table, hands the report its last simulation, reports bad links, keeps its own settings (the deployment is the plan's: test_ui_deployment).
 #include "MainWindow.h"
 #include "RunFixtures.h"
 #include "TestSupport.h"
@@ -224,49 +224,6 @@ private Q_SLOTS:
         QCOMPARE(panel.table()->rowCount(), 0);
     }
 
-    /// "Use the plan's fleet": the newest finished run's fleet keys replace the link and fleet
-    /// inputs; the server's policy and the processor stay; nothing happens without a finished run.
-    void planFleetFillsTheInputs()
-    {
-        RunBook book;
-        FleetPanel panel;
-        panel.setRunBook(&book);
-        dpu::FleetSettings start = perfectFleet();
-        start.policy.maxStaleness = 3;
-        start.cpu.cpu = dpu::CpuChoice::CortexM4;
-        panel.inputs()->setSettings(start);
-        QVERIFY(!panel.usePlanFleet()); // no run yet
-        QCOMPARE(panel.inputs()->settings().devices, 50);
-        dpu::Plan plan = dpu::test::sweepPlan(0.01, 5);
-        plan.fleet.link = "lorawan-eu868";
-        plan.fleet.spreadingFactor = 12;
-        plan.fleet.dutyCycle = 0.1;
-        plan.fleet.frameLoss = 0.1;
-        plan.fleet.delivery = dpu::DeliveryChoice::Unicast;
-        plan.fleet.devices = 321;
-        plan.fleet.availability = 0.75;
-        plan.fleet.roundPeriodHours = 12;
-        const QString planned = tmp_.filePath(QStringLiteral("run-planned"));
-        dpu::test::writeRunFolder(planned.toStdString(), plan, fiveRounds(), "finished", {1000, 10});
-        QVERIFY(book.openFolder(planned) != 0);
-        auto* button = panel.findChild<QPushButton*>(QStringLiteral("fleetUsePlan"));
-        QVERIFY(button);
-        button->click();
-        const dpu::FleetSettings s = panel.inputs()->settings();
-        QCOMPARE(s.link.link, std::string("lorawan-eu868"));
-        QCOMPARE(s.link.spreadingFactor, 12);
-        QCOMPARE(s.link.dutyCycle, 0.1);
-        QCOMPARE(s.link.frameLoss, 0.1);
-        QVERIFY(s.link.delivery == dpu::DeliveryChoice::Unicast);
-        QCOMPARE(s.devices, 321);
-        QCOMPARE(s.availability, 0.75);
-        QCOMPARE(s.roundPeriodSeconds, 12 * 3600.0);
-        QCOMPARE(s.policy.maxStaleness, 3);
-        QVERIFY(s.cpu.cpu == dpu::CpuChoice::CortexM4);
-        QVERIFY(settle(panel));
-        QVERIFY2(panel.statusText().contains(QStringLiteral("321")), qPrintable(panel.statusText()));
-    }
-
     void badLinkNamesTheField()
     {
         RunBook book;
@@ -459,16 +416,18 @@ private Q_SLOTS:
             QSettings q;
             panel.saveSettings(q);
         }
+        // The tab's own rows come back; the deployment's do not: it is the plan's (here none
+        // given, so the tab's default, the flagship).
         FleetPanel again;
         again.restoreSettings(QSettings());
         const dpu::FleetSettings r = again.inputs()->settings();
-        QCOMPARE(QString::fromStdString(r.link.link), QStringLiteral("nb-iot-nb2"));
-        QCOMPARE(r.link.frameLoss, 0.05);
-        QVERIFY(r.link.delivery == dpu::DeliveryChoice::Unicast);
-        QVERIFY(std::isnan(r.link.dutyCycle)); // not EU868: the preset's
-        QCOMPARE(r.devices, 321);
-        QCOMPARE(r.availability, 0.9);
-        QCOMPARE(r.roundPeriodSeconds, 7200.0);
+        const dpu::FleetSettings flagship = dpu::ui::FleetInputs::flagship();
+        QCOMPARE(r.link.link, flagship.link.link);
+        QCOMPARE(r.link.sfMix, flagship.link.sfMix);
+        QCOMPARE(r.link.frameLoss, flagship.link.frameLoss);
+        QCOMPARE(r.devices, flagship.devices);
+        QCOMPARE(r.availability, flagship.availability);
+        QCOMPARE(r.roundPeriodSeconds, flagship.roundPeriodSeconds);
         QCOMPARE(r.drainRounds, 3);
         QCOMPARE(QString::fromStdString(r.availabilityTrace), QStringLiteral("/data/fleet/trace.csv"));
         QVERIFY(r.policy.catchUp == dpu::CatchUpDelivery::MulticastPerVersion);

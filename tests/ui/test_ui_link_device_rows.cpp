@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The window's rows for issue 41 item 5 (loss spread, device class, ping period, leaving) in the Fleet tab's inputs and the plan's Fleet… dialog: shown, read back, saved, enabled where they apply.
+// The window's rows for issue 41 item 5 (loss spread, device class, ping period, leaving) in the Fleet tab's inputs and the plan's Deployment… dialog: shown, read back, saved, enabled where they apply.
 #include "dpu/FleetSettings.h"
 #include "panels/FleetInputs.h"
 #include "panels/PlanFleetDialog.h"

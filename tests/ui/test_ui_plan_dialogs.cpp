@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The plan form's dialogs: Fleet… (the plan's link and fleet keys, a mix of its own kept as written) and Method… (mode and the paper's ablations).
+// The plan form's dialogs: Deployment… (the plan's link and fleet keys, a mix of its own kept as written) and Method… (mode and the paper's ablations).
 #include "UiTestSupport.h"
 #include "dpu/PlanFields.h"
 #include "panels/FleetInputs.h"
@@ -28,7 +28,7 @@ class TestUiPlanDialogs : public QObject {
 private Q_SLOTS:
     void initTestCase() { QVERIFY(dpu::uitest::prepareUiTest(tmp_)); }
 
-    /// The plan's link and fleet (fleet.* keys): the Fleet… button beside the link edits them in
+    /// The plan's link and fleet (fleet.* keys): the Deployment… button beside the link edits them in
     /// a dialog of the Fleet tab's link and fleet rows; plan() carries them; a link the model
     /// refuses is marked at the button, naming the key.
     void planFleetThroughItsDialog()

@@ -228,16 +228,15 @@ int BudgetInputs::devices() const
 
 std::optional<dpu::LinkSettings> BudgetInputs::linkSettings() const
 {
-    const QString key = linkKey();
-    if (key.isEmpty())
+    const std::optional<dpu::PlanFleet> fleet = deployment();
+    if (!fleet)
         return std::nullopt;
-    dpu::LinkSettings s;
-    s.link = key.toStdString();
-    s.spreadingFactor = isRegion(key) ? sf_->currentData().toInt() : 0;
-    s.dutyCycle = key == QLatin1String("lorawan-eu868") ? duty_->currentData().toDouble() : NAN;
-    s.frameLoss = loss_->value() / 100.0;
-    s.delivery = linkchoices::deliveryOf(delivery_);
-    return s;
+    return dpu::fleetSettingsOf(*fleet).link;
+}
+
+dpu::Link BudgetInputs::answeringLink(const dpu::LinkSettings& settings)
+{
+    return dpu::slowestLinkOf(settings);
 }
 
 void BudgetInputs::showLinkDetails(bool show)
@@ -248,15 +247,6 @@ void BudgetInputs::showLinkDetails(bool show)
 dpu::RoundTarget BudgetInputs::roundTarget() const
 {
     return {target_->value() / 100.0, targetScope_->currentData().toBool()};
-}
-
-void BudgetInputs::setLinkDetails(const dpu::LinkSettings& settings, const dpu::RoundTarget& target)
-{
-    linkchoices::selectDutyCycle(duty_, settings.dutyCycle);
-    loss_->setValue(100.0 * settings.frameLoss);
-    linkchoices::selectDelivery(delivery_, settings.delivery);
-    target_->setValue(100.0 * target.probability);
-    targetScope_->setCurrentIndex(target.everyDevice ? 1 : 0);
 }
 
 void BudgetInputs::recompute()
@@ -277,7 +267,7 @@ void BudgetInputs::recompute()
                          .arg(link_->currentText());
         } else {
             // The inversion is core's, as dpu-cli budget --link MODEL --window S / --energy J does it.
-            const dpu::Link link = dpu::linkOf(*model);
+            const dpu::Link link = answeringLink(*model);
             const int n = devices();
             const bool window = kind() == Kind::Window;
             const dpu::RoundTarget target = roundTarget();

@@ -34,16 +34,27 @@ public:
     QString budgetError() const { return error_; }
     Kind kind() const;
     int devices() const;
-    /// The link model the list names (region key with its SF, or a preset key of
-    /// dpu::linkPresetKeysList()) with the EU868 sub-band, frame loss and delivery; nullopt for
-    /// a bare rate, which knows no airtime or energy.
+    /// The link model the list names (region key with its SF or the deployment's mix, or a
+    /// preset key of dpu::linkPresetKeysList()) with the EU868 sub-band, frame loss and delivery,
+    /// and the rest of the deployment's link (loss spread, device class, leaving) as given to
+    /// setDeployment(); nullopt for a bare rate, which knows no airtime or energy.
     std::optional<dpu::LinkSettings> linkSettings() const;
+    /// The link it answers on: linkOf(linkSettings()) at the slowest SF of a mix (the pace of a
+    /// multicast to the whole mix, as the plan form's per-device row). Throws LinkError.
+    static dpu::Link answeringLink(const dpu::LinkSettings& settings);
+
+    /// Shows a plan's deployment (BudgetInputsDeployment.cpp): its link with the SF or mix,
+    /// sub-band, loss, delivery and devices; the keys the tab has no row for (loss spread, device
+    /// class, ping period, leaving, availability, period) are kept for deployment(). The budget,
+    /// window, energy and target stay.
+    void setDeployment(const dpu::PlanFleet& fleet);
+    /// The deployment the rows state: the plan's keys given to setDeployment() with this tab's
+    /// link, SF or mix, sub-band, loss, delivery and devices. nullopt for a bare rate, which no
+    /// plan names; *whyNot then says so.
+    std::optional<dpu::PlanFleet> deployment(QString* whyNot = nullptr) const;
     /// The completion target on a link model: the probability that one device (or every
     /// device) completes its round, as `dpu-cli budget --target P [--every-device]` states it.
     dpu::RoundTarget roundTarget() const;
-    /// Sets the link model's sub-band, loss and delivery (LinkSettings' other fields are the
-    /// list's and setLinkModel()'s) and the target.
-    void setLinkDetails(const dpu::LinkSettings& settings, const dpu::RoundTarget& target);
     /// Unfolds (or folds) the link model's rows: sub-band, loss and delivery, target.
     void showLinkDetails(bool show);
 
@@ -70,6 +81,7 @@ Q_SIGNALS:
 private:
     static constexpr int kRateRole = Qt::UserRole;      ///< bits/s of a bare rate (0: the custom rate)
     static constexpr int kModelRole = Qt::UserRole + 1; ///< link model key ("" for a bare rate)
+    static constexpr int kMixRole = Qt::UserRole + 2;   ///< the SF list's mix entry: its text
 
     void addLinkRow(QFormLayout* form);
     /// Sub-band, loss and delivery, and the target: rows shown for a link model only.
@@ -79,6 +91,8 @@ private:
     /// Turns the inputs into bits (inverting the link model's round) and marks a field that allows none.
     void recompute();
     QString linkKey() const;
+    /// Puts the SF list's mix entry (data 0, first) for `mix`, or takes it away for "".
+    void showMix(const std::string& mix);
 
     QRadioButton* byBytes_;
     QRadioButton* byWindow_;
@@ -100,6 +114,7 @@ private:
     QDoubleSpinBox* energy_;
     QSpinBox* devices_;
     std::optional<FieldErrorMarks> marks_;
+    dpu::PlanFleet deployment_; ///< the plan's keys as setDeployment() gave them
     double bits_ = 0;
     QString error_;
 };

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
-// BudgetInputs under "budget/" in the settings: the kind of budget, its values, the link (a model by its key) and the devices.
+// BudgetInputs under "budget/" in the settings: the kind of budget, its values and the target; the link and devices are the plan's deployment.
 #include "panels/BudgetInputs.h"
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QRadioButton>
 #include <QSettings>
-#include <QSpinBox>
 #include <QToolButton>
 #include <algorithm>
 
@@ -13,21 +12,14 @@ namespace dpu::ui {
 
 void BudgetInputs::saveSettings(QSettings& s) const
 {
-    // "byLink" and "link" (an index) as before; the link model by its key, which survives a
-    // reordered list.
+    // "byLink" as before. The link, its SF, sub-band, loss and delivery and the devices are
+    // not kept: the tab starts from the plan's deployment (setDeployment()).
     s.setValue(QStringLiteral("budget/byLink"), kind() == Kind::Window);
     s.setValue(QStringLiteral("budget/byEnergy"), kind() == Kind::Energy);
     s.setValue(QStringLiteral("budget/bytes"), bytes_->value());
-    s.setValue(QStringLiteral("budget/link"), link_->currentIndex());
-    s.setValue(QStringLiteral("budget/linkModel"), linkKey());
-    s.setValue(QStringLiteral("budget/spreadingFactor"), sf_->currentData().toInt());
     s.setValue(QStringLiteral("budget/customKbps"), customKbps_->value());
     s.setValue(QStringLiteral("budget/window"), window_->value());
     s.setValue(QStringLiteral("budget/energy"), energy_->value());
-    s.setValue(QStringLiteral("budget/devices"), devices_->value());
-    s.setValue(QStringLiteral("budget/dutyCycle"), duty_->currentData().toDouble());
-    s.setValue(QStringLiteral("budget/frameLoss"), loss_->value() / 100.0);
-    s.setValue(QStringLiteral("budget/delivery"), delivery_->currentData().toInt());
     s.setValue(QStringLiteral("budget/target"), target_->value() / 100.0);
     s.setValue(QStringLiteral("budget/targetEveryDevice"), targetScope_->currentData().toBool());
     s.setValue(QStringLiteral("budget/linkDetails"), details_->isChecked());
@@ -35,32 +27,19 @@ void BudgetInputs::saveSettings(QSettings& s) const
 
 void BudgetInputs::restoreSettings(const QSettings& s)
 {
+    // Settings of earlier versions hold a link, SF, sub-band, loss, delivery and devices too:
+    // left unread, the plan's deployment is what the tab shows.
     if (s.contains(QStringLiteral("budget/bytes")))
         bytes_->setValue(s.value(QStringLiteral("budget/bytes")).toDouble());
-    const QString model = s.value(QStringLiteral("budget/linkModel")).toString();
-    if (!setLinkModel(model, s.value(QStringLiteral("budget/spreadingFactor"), 7).toInt())
-        && s.contains(QStringLiteral("budget/link"))) {
-        // A bare rate (or a model key this version lacks): the saved index, kept on a rate.
-        const int index = std::clamp(s.value(QStringLiteral("budget/link")).toInt(), 0, link_->count() - 1);
-        link_->setCurrentIndex(link_->itemData(index, kModelRole).toString().isEmpty() ? index : 0);
-    }
     if (s.contains(QStringLiteral("budget/customKbps")))
         customKbps_->setValue(s.value(QStringLiteral("budget/customKbps")).toDouble());
     if (s.contains(QStringLiteral("budget/window")))
         window_->setValue(s.value(QStringLiteral("budget/window")).toDouble());
     if (s.contains(QStringLiteral("budget/energy")))
         energy_->setValue(s.value(QStringLiteral("budget/energy")).toDouble());
-    if (s.contains(QStringLiteral("budget/devices")))
-        devices_->setValue(s.value(QStringLiteral("budget/devices")).toInt());
-    // The link model's details and target (settings of earlier versions lack them: the defaults).
-    dpu::LinkSettings details;
-    details.dutyCycle = s.value(QStringLiteral("budget/dutyCycle"), 0.01).toDouble();
-    details.frameLoss = std::clamp(s.value(QStringLiteral("budget/frameLoss"), 0.0).toDouble(), 0.0, 0.95);
-    details.delivery = static_cast<dpu::DeliveryChoice>(s.value(QStringLiteral("budget/delivery"), 0).toInt());
-    dpu::RoundTarget target;
-    target.probability = std::clamp(s.value(QStringLiteral("budget/target"), 0.99).toDouble(), 0.5, 0.999999);
-    target.everyDevice = s.value(QStringLiteral("budget/targetEveryDevice"), false).toBool();
-    setLinkDetails(details, target);
+    // The target (settings of earlier versions lack it: the default).
+    target_->setValue(100.0 * std::clamp(s.value(QStringLiteral("budget/target"), 0.99).toDouble(), 0.5, 0.999999));
+    targetScope_->setCurrentIndex(s.value(QStringLiteral("budget/targetEveryDevice"), false).toBool() ? 1 : 0);
     showLinkDetails(s.value(QStringLiteral("budget/linkDetails"), false).toBool());
     (s.value(QStringLiteral("budget/byEnergy"), false).toBool() ? byEnergy_
      : s.value(QStringLiteral("budget/byLink"), false).toBool() ? byWindow_

@@ -6,6 +6,7 @@
 #include "panels/BudgetInputs.h"
 #include "panels/CostReadout.h"
 #include "panels/LinkRoundReadout.h"
+#include "panels/PlanDeploymentBar.h"
 #include "panels/SweepTargetBox.h"
 #include "dpu/StrategyId.h"
 #include <QComboBox>
@@ -50,12 +51,19 @@ BudgetPanel::BudgetPanel(QWidget* parent) : QWidget(parent)
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    // Room for the widest control and the vertical scroll bar: nothing is cut at the right.
-    const int bar = style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 4;
-    scroll->setMinimumWidth(controls->minimumSizeHint().width() + bar);
-    scroll->setMaximumWidth(420 + bar);
+    // Room for the widest control and the vertical scroll bar, nothing cut at the right, as the
+    // column grows (a link model's SF and round beside the link): fitControlsColumn().
+    scroll->setMaximumWidth(420 + style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 4);
+    controlsScroll_ = scroll;
+    controls->installEventFilter(this);
+    fitControlsColumn();
     layout->addWidget(scroll);
     auto* right = new QVBoxLayout;
+    // The deployment the answers are on, or the variation explored: over the results, so the
+    // inputs' column keeps its height.
+    deployment_ = new PlanDeploymentBar(QStringLiteral("budget"), this);
+    connect(deployment_, &PlanDeploymentBar::resetToPlan, this, &BudgetPanel::resetToPlan);
+    right->addWidget(deployment_);
     auto* groupRow = new QHBoxLayout;
     group_ = new QComboBox(this);
     group_->setObjectName(QStringLiteral("frontierGroup"));
@@ -85,6 +93,7 @@ QWidget* BudgetPanel::buildControls()
     v->setContentsMargins(0, 0, 0, 0);
     inputs_ = new BudgetInputs(box);
     connect(inputs_, &BudgetInputs::changed, this, &BudgetPanel::refresh);
+    connect(inputs_, &BudgetInputs::changed, this, &BudgetPanel::compareDeployment);
     v->addWidget(inputs_);
     v->addWidget(buildRecommendedBox(box));
     v->addWidget(buildAnswerBox(box));
@@ -316,7 +325,8 @@ Expectation BudgetPanel::expectation(const QString& strategy) const
 {
     if (!shownGroupMatchesPlan())
         return {}; // bytes of another model: the budget's k says nothing about them
-    const std::string family = dpu::familyLabel(strategy.toStdString(), dpu::familyValuesOf(plan_));
+    // Looked up as the frontier families it: FU of a dense model is one family whatever the coding.
+    const std::string family = dpu::familyLabel(strategy.toStdString(), dpu::familyValuesOf(strategy.toStdString(), plan_));
     return dpu::expectedAccuracy(dpu::pointsOfFamily(shownPoints(), family), k_);
 }
 
@@ -364,10 +374,10 @@ QString BudgetPanel::expectationText(const std::vector<FrontierPoint>& points) c
                  QString::fromStdString(dpu::nameOf(groups_[static_cast<size_t>(shownGroup_)].plan.dataset.kind)),
                  QString::fromStdString(plan_.model), QString::fromStdString(dpu::nameOf(plan_.dataset.kind)));
     // The analytic k is the plan's coding's: only the families coded as the plan codes.
-    const dpu::FamilyValues values = dpu::familyValuesOf(plan_);
+    // Each strategy's family as the frontier makes it (FU of a dense model: one, whatever the coding).
     std::set<std::string> strategies;
     for (const FrontierPoint& p : points)
-        if (p.familyValues == values)
+        if (p.familyValues == dpu::familyValuesOf(p.strategy, plan_))
             strategies.insert(p.strategy);
     if (strategies.empty())
         return tr("no finished runs coded as the plan codes (%1)").arg(QString::fromStdString(dpu::nameOf(plan_.bundle.values)));
@@ -377,7 +387,7 @@ QString BudgetPanel::expectationText(const std::vector<FrontierPoint>& points) c
         if (dpu::isBaseline(s)) {
             // Full updating ignores k: what it costs and reaches is one figure, not a curve.
             for (const FrontierPoint& p : points)
-                if (p.strategy == s && p.familyValues == values) {
+                if (p.strategy == s && p.familyValues == dpu::familyValuesOf(s, plan_)) {
                     if (std::isnan(p.realBytesPerUpdateRound))
                         lines << tr("fu: %1 %, no update round after its initial deployment").arg(100.0 * p.meanAccuracy, 0, 'f', 2);
                     else

@@ -18,6 +18,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
+class QScrollArea;
 class QSettings;
 
 namespace dpu::ui {
@@ -26,6 +27,7 @@ class BudgetInputs;
 class RunBook;
 class FrontierChart;
 class LinkRoundReadout;
+class PlanDeploymentBar;
 class SweepTargetBox;
 
 class BudgetPanel : public QWidget {
@@ -51,10 +53,22 @@ public:
     /// The points the chart shows (those of shownGroup()).
     std::vector<FrontierPoint> shownPoints() const;
 
+    /// The plan's deployment (its fleet keys): the link, SF or mix, sub-band, loss, delivery and
+    /// devices show it in place of what the tab explored (BudgetPanelLink.cpp); the budget, its
+    /// window or energy and the target stay. The same deployment again (another edit of the plan)
+    /// changes nothing: a variation being explored stays.
+    void setPlanDeployment(const dpu::PlanFleet& fleet);
+    /// Shows the plan's deployment again, dropping the variation (Reset to plan).
+    void resetToPlan();
+    /// The line over the tab: the plan's deployment, or what the tab explores instead, with
+    /// Use in plan (its useInPlan() signal) and Reset to plan.
+    PlanDeploymentBar* deploymentBar() const { return deployment_; }
+
     /// Budget as bytes per round per device.
     void setBudgetBytes(double bytes);
     /// Budget as what a link preset (CostReadout::linkPresets() index) moves in a time window.
     void setLinkBudget(int presetIndex, double windowSeconds, double customKbps = 100);
+    /// The devices a round goes to (the plan's, until the tab varies them).
     void setDevices(int devices);
     /// A link model for the answers in airtime, wall time and energy (BudgetInputs::setLinkModel:
     /// "lorawan-eu868"/"lorawan-us915" with an SF, or a key of dpu::linkPresetKeysList()).
@@ -92,7 +106,8 @@ public:
     /// Where "Queue k sweep" sends the runs (the queue, this computer, Slurm) and its settings.
     SweepTargetBox* sweepTarget() const { return target_; }
 
-    /// The inputs (budget, link, window, devices, sweep ratios) under "budget/" in the settings.
+    /// The inputs (budget, window, energy, target, sweep ratios) under "budget/" in the settings;
+    /// the link and devices are the plan's deployment (setPlanDeployment()), not kept here.
     void saveSettings(QSettings& settings) const;
     void restoreSettings(const QSettings& settings);
 
@@ -116,6 +131,10 @@ public Q_SLOTS:
     void refresh();
     /// Validates the ratios and emits sweepRequested().
     void requestSweep();
+
+protected:
+    /// The inputs' column follows its widest control (fitControlsColumn()).
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 Q_SIGNALS:
     /// Queue one run per ratio, the plan otherwise unchanged.
@@ -142,6 +161,11 @@ private:
     void takeRunFromBook(int runId);
     /// The recommendation's round on the link model (BudgetPanelLink.cpp).
     void showLinkRound();
+    /// The line over the tab follows the inputs (BudgetPanelLink.cpp).
+    void compareDeployment();
+    /// The inputs' column at least as wide as its widest control and the scroll bar (it grows
+    /// with a link model's rows: the plan's deployment is one; BudgetPanelLink.cpp).
+    void fitControlsColumn();
 
     const RunBook* book_ = nullptr;
     dpu::CostModel model_;
@@ -156,6 +180,8 @@ private:
     dpu::Recommendation recommendation_;
     std::optional<dpu::LinkRound> linkRound_;
 
+    PlanDeploymentBar* deployment_;
+    QScrollArea* controlsScroll_ = nullptr;
     BudgetInputs* inputs_;
     QLabel* kLabel_;
     QLabel* perDevice_;

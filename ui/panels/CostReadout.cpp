@@ -47,11 +47,11 @@ CostReadout::CostReadout(QWidget* parent) : QWidget(parent)
     // takes the room the form has rather than widening it (the tooltip holds every figure).
     time_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     // The plan's own link (its fleet.link), the list the Fleet tab has: one link notion in the
-    // window. Its SF, sub-band, loss, delivery and devices are the Fleet… dialog's.
+    // window. Its SF, sub-band, loss, delivery and devices are the Deployment… dialog's.
     linkBox_ = linkchoices::fleetLinkBox(this, QStringLiteral("planLink"));
     linkBox_->setToolTip(tr("The link the plan is for (its fleet.link): the per-device time and energy below are "
-                            "on it. Fleet… beside it sets the spreading factor, sub-band, loss, delivery and devices."));
-    // The row also takes the plan's Fleet… button (addToLinkRow). The list's width is set, not
+                            "on it. Deployment… beside it sets the spreading factor, sub-band, loss, delivery and devices."));
+    // The row also takes the plan's Deployment… button (addToLinkRow). The list's width is set, not
     // its longest name's: this row sets the form's narrowest width, which must keep the model
     // and data summaries to two lines so the form fits 1366x768 without scrolling, and no wider
     // so the charts keep their width.
@@ -225,7 +225,7 @@ void CostReadout::refreshLink(double bytes)
         time_->setText(QStringLiteral("–"));
         time_->setToolTip(QString());
     } catch (const std::exception& e) { // the plan check names the fleet key; the row says why too
-        time_->setText(tr("no link: see Fleet…"));
+        time_->setText(tr("no link: see Deployment…"));
         time_->setToolTip(QString::fromUtf8(e.what()));
     }
 }

@@ -5,12 +5,13 @@
 #include "charts/Units.h"
 #include "charts/VersionSpreadChart.h"
 #include "models/RunBook.h"
+#include "panels/DeploymentCompare.h"
 #include "panels/FleetInputs.h"
+#include "panels/PlanDeploymentBar.h"
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QPushButton>
 #include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSplitter>
@@ -27,6 +28,17 @@ namespace {
 
 constexpr int kDelayMs = 150; // coalesces a burst of edits or opened runs into one simulation
 
+/// `s` with the deployment's rows of `from` (link, devices, availability, period): what the plan
+/// holds; the trace, drain, policy and processor stay `s`'s.
+dpu::FleetSettings withDeployment(dpu::FleetSettings s, const dpu::FleetSettings& from)
+{
+    s.link = from.link;
+    s.devices = from.devices;
+    s.availability = from.availability;
+    s.roundPeriodSeconds = from.roundPeriodSeconds;
+    return s;
+}
+
 } // namespace
 
 FleetPanel::FleetPanel(QWidget* parent) : QWidget(parent)
@@ -40,12 +52,6 @@ FleetPanel::FleetPanel(QWidget* parent) : QWidget(parent)
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
     leftLayout->addWidget(inputs_);
-    usePlan_ = new QPushButton(tr("Use the plan's fleet"), this);
-    usePlan_->setObjectName(QStringLiteral("fleetUsePlan"));
-    usePlan_->setToolTip(tr("The link and fleet of the newest finished run's plan (its fleet keys: link, SF, sub-band, "
-                            "loss, delivery, devices, availability, round period); the policy and processor stay"));
-    connect(usePlan_, &QPushButton::clicked, this, &FleetPanel::usePlanFleet);
-    leftLayout->addWidget(usePlan_);
     leftLayout->addStretch(1);
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(left);
@@ -53,12 +59,22 @@ FleetPanel::FleetPanel(QWidget* parent) : QWidget(parent)
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     // Narrow enough that the results fit a 1366-pixel screen beside the plan form.
     scroll->setFixedWidth(250);
+    // Over the results, not in the narrow column: the differences read in a line or two.
+    deployment_ = new PlanDeploymentBar(QStringLiteral("fleet"), this);
+    connect(deployment_, &PlanDeploymentBar::resetToPlan, this, &FleetPanel::resetToPlan);
+    auto* right = new QVBoxLayout;
+    right->setContentsMargins(0, 0, 0, 0);
+    right->addWidget(deployment_);
+    right->addWidget(buildOutputs(), 1);
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(scroll);
-    layout->addWidget(buildOutputs(), 1);
+    layout->addLayout(right, 1);
     startWorker();
-    connect(inputs_, &FleetInputs::changed, this, &FleetPanel::schedule);
+    connect(inputs_, &FleetInputs::changed, this, [this] {
+        deployment_->compare(dpu::planFleetOf(inputs_->settings()));
+        schedule();
+    });
     connect(spreadChoice_, &QComboBox::currentIndexChanged, this, &FleetPanel::showSpread);
     show(FleetAnswer{});
 }
@@ -319,6 +335,10 @@ ReportFleet FleetPanel::reportFleet() const
     }
     for (const std::string& note : shown_.notes)
         fleet.notes << QString::fromStdString(note);
+    // The page describes the fleet it ran on; a variation of the plan's says it is one.
+    if (deployment_->differs())
+        fleet.notes.prepend(tr("Simulated on a variation of the plan's deployment explored in the Fleet tab: %1.")
+                                .arg(deployment_->differences().join(QStringLiteral("; "))));
     return fleet;
 }
 
@@ -327,24 +347,22 @@ QString FleetPanel::statusText() const
     return status_->text();
 }
 
-bool FleetPanel::usePlanFleet()
+void FleetPanel::setPlanDeployment(const dpu::PlanFleet& fleet)
 {
-    const BookRun* newest = nullptr;
-    if (book_)
-        for (const BookRun& run : book_->runs())
-            if (run.over() && run.state != BookRun::State::Failed && !run.records.empty())
-                newest = &run;
-    if (!newest)
-        return false;
-    const dpu::FleetSettings plan = dpu::fleetSettingsOf(newest->plan.fleet);
-    dpu::FleetSettings s = inputs_->settings();
-    s.link = plan.link;
-    s.devices = plan.devices;
-    s.availability = plan.availability;
-    s.availabilityTrace.clear();
-    s.roundPeriodSeconds = plan.roundPeriodSeconds;
-    inputs_->setSettings(s);
-    return true;
+    // Another edit of the plan (k, the data, ...) leaves a variation being explored alone.
+    if (deployment_->hasPlan() && deploymentcompare::same(fleet, deployment_->plan()))
+        return;
+    inputs_->setSettings(withDeployment(inputs_->settings(), dpu::fleetSettingsOf(fleet)));
+    deployment_->setPlan(fleet, dpu::planFleetOf(inputs_->settings()));
+}
+
+void FleetPanel::resetToPlan()
+{
+    if (!deployment_->hasPlan())
+        return;
+    const dpu::PlanFleet plan = deployment_->plan();
+    inputs_->setSettings(withDeployment(inputs_->settings(), dpu::fleetSettingsOf(plan)));
+    deployment_->setPlan(plan, dpu::planFleetOf(inputs_->settings()));
 }
 
 void FleetPanel::saveSettings(QSettings& settings) const
@@ -354,7 +372,10 @@ void FleetPanel::saveSettings(QSettings& settings) const
 
 void FleetPanel::restoreSettings(const QSettings& settings)
 {
-    inputs_->restoreSettings(settings); // its changed() schedules a simulation
+    // The deployment is the plan's, not a copy remembered here: the tab's own rows only.
+    const dpu::FleetSettings deployment = inputs_->settings();
+    inputs_->restoreSettings(settings);
+    inputs_->setSettings(withDeployment(inputs_->settings(), deployment)); // its changed() schedules a simulation
 }
 
 } // namespace dpu::ui

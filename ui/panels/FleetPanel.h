@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The Fleet tab: what a fleet behind a real link runs of the finished runs on screen, over time, and at what airtime and energy.
 #pragma once
+#include "dpu/Plan.h"
 #include "report/ReportFleet.h"
 #include "workers/FleetWorker.h"
 #include <QWidget>
 
 class QComboBox;
 class QLabel;
-class QPushButton;
 class QSettings;
 class QTableWidget;
 class QThread;
@@ -17,6 +17,7 @@ namespace dpu::ui {
 
 class FleetAccuracyChart;
 class FleetInputs;
+class PlanDeploymentBar;
 class RunBook;
 class VersionSpreadChart;
 
@@ -53,13 +54,19 @@ public:
     /// not be of the runs and inputs on screen) or when the simulation failed.
     ReportFleet reportFleet() const;
 
-    /// Takes the link and fleet (link, SF, sub-band, loss, delivery, devices, availability,
-    /// round period) from the newest finished run's plan, its `fleet` keys; the server's policy,
-    /// the processor and the drain stay, a trace is cleared (the plan's share replaces it).
-    /// False (nothing changed) when no run has finished.
-    bool usePlanFleet();
+    /// The plan's deployment (its fleet keys): the tab shows it (link, SF or mix, sub-band, loss,
+    /// delivery, device class, devices, availability, round period) in place of what it explored;
+    /// the trace, drain, server policy and processor stay the tab's. The same deployment again
+    /// (another edit of the plan) changes nothing: a variation being explored stays.
+    void setPlanDeployment(const dpu::PlanFleet& fleet);
+    /// Shows the plan's deployment again, dropping the variation (Reset to plan).
+    void resetToPlan();
+    /// The line over the tab: the plan's deployment, or what the tab explores instead, with
+    /// Use in plan (its useInPlan() signal) and Reset to plan.
+    PlanDeploymentBar* deploymentBar() const { return deployment_; }
 
-    /// Under "fleet/" in the settings.
+    /// Under "fleet/" in the settings. The deployment's rows are not restored: they are the
+    /// plan's (setPlanDeployment()), and only the trace, drain, policy and processor are the tab's.
     void saveSettings(QSettings& settings) const;
     void restoreSettings(const QSettings& settings);
 
@@ -90,7 +97,7 @@ private:
     QComboBox* spreadChoice_;
     QTableWidget* table_;
     QLabel* status_;
-    QPushButton* usePlan_;
+    PlanDeploymentBar* deployment_;
     QThread* thread_;
     FleetWorker* worker_;
     QTimer* timer_;

@@ -12,7 +12,7 @@ class QSettings;
 
 namespace dpu::ui {
 
-/// Four rows under a form's link rows (the Fleet tab and the plan's Fleet… dialog share them
+/// Four rows under a form's link rows (the Fleet tab and the plan's Deployment… dialog share them
 /// through FleetInputs): "Loss spread", "Device class", "Ping period", "Leave once decoded".
 class LinkDeviceRows : public QObject {
     Q_OBJECT

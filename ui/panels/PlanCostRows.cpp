@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// PlanCostRows: k with its logarithmic slider, the cost readout under it, and the Fleet… button on the readout's link row.
+// PlanCostRows: k with its logarithmic slider, the cost readout under it, and the Deployment… button on the readout's link row.
 #include "panels/PlanCostRows.h"
 #include "dpu/FleetSettings.h"
 #include "panels/CostReadout.h"
@@ -44,7 +44,7 @@ PlanCostRows::PlanCostRows(QFormLayout* form, FieldErrorMarks& marks, QObject* p
     // The deployment the plan is for (its fleet keys), beside the link: no room for rows of its
     // own in a form that must fit 1366x768.
     fleet_ = new QToolButton(box);
-    fleet_->setText(tr("Fleet…"));
+    fleet_->setText(tr("Deployment…"));
     fleet_->setObjectName(QStringLiteral("planFleet"));
     cost_->addToLinkRow(fleet_);
     connect(fleet_, &QToolButton::clicked, this, &PlanCostRows::fleetClicked);
@@ -80,7 +80,8 @@ void PlanCostRows::showFleet(const dpu::PlanFleet& fleet)
     } catch (const std::exception&) { // validation names the key; the tooltip shows the key as given
     }
     fleet_->setToolTip(tr("The deployment the plan is for (its fleet keys): %L1 devices on %2, %3 % frame loss, "
-                          "%4 % available per round, a round every %5 h. dpu-cli fleet and the Fleet tab start from it.")
+                          "%4 % available per round, a round every %5 h. The one place the window edits it: the Fleet "
+                          "and Budget tabs, the report and dpu-cli fleet start from it.")
                            .arg(fleet.devices)
                            .arg(link)
                            .arg(fleet.frameLoss * 100)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// PlanCostRows: the plan form's updating ratio k (spin box and logarithmic slider) and what a round costs (the cost readout, with the plan's Fleet… on its link row).
+// PlanCostRows: the plan form's updating ratio k (spin box and logarithmic slider) and what a round costs (the cost readout, with the plan's Deployment… on its link row).
 #pragma once
 #include "dpu/Plan.h"
 #include <QHash>
@@ -19,8 +19,8 @@ class FieldEnabling;
 class FieldErrorMarks;
 
 /// The k row and the cost readout under it. The spin box is k's source of truth; the slider
-/// proposes rounded values on a logarithmic scale and follows the spin box. The Fleet… button
-/// (the plan's link and fleet keys) sits at the end of the readout's Link row; its tooltip says
+/// proposes rounded values on a logarithmic scale and follows the spin box. The Deployment…
+/// button (the plan's link and fleet keys) sits at the end of the readout's Link row; its tooltip says
 /// what they are, and the owner opens the dialog on fleetClicked().
 class PlanCostRows : public QObject {
     Q_OBJECT
@@ -35,14 +35,14 @@ public:
     void showPlanK(double k);
     /// The readout under k: bytes per round, ratio to full updating, one device's session.
     CostReadout* readout() const { return cost_; }
-    /// The Fleet… button's tooltip: the plan's fleet in words.
+    /// The Deployment… button's tooltip: the plan's fleet in words.
     void showFleet(const dpu::PlanFleet& fleet);
     /// Binds k's spin box and slider to the plan's `k` (the field table's rules).
     void bindRules(FieldEnabling& enabling) const;
 
     /// The plan paths marked here ("k" at its spin box).
     QHash<QString, QWidget*> fields() const;
-    /// Where the plan's fleet.* keys are marked: the Fleet… button.
+    /// Where the plan's fleet.* keys are marked: the Deployment… button.
     QWidget* fleetField() const;
 
     /// Maps k in [0.0005, 1] to the slider's 0..1000 and back (logarithmic).
@@ -52,7 +52,7 @@ public:
 Q_SIGNALS:
     /// k changed (typed, slid or set); `field` is its spin box.
     void kChanged(QObject* field);
-    /// Fleet… was clicked.
+    /// Deployment… was clicked.
     void fleetClicked();
 
 private:
@@ -64,7 +64,7 @@ private:
     QDoubleSpinBox* k_;
     QSlider* kSlider_;
     CostReadout* cost_;
-    QToolButton* fleet_; ///< the plan's link and fleet (PlanFleetDialog)
+    QToolButton* fleet_; ///< Deployment…: the plan's link and fleet (PlanFleetDialog)
 };
 
 } // namespace dpu::ui

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// PlanFleetDialog: the Fleet tab's link and fleet rows over a plan's fleet keys, OK to keep them.
+// PlanFleetDialog: the Fleet tab's link and fleet rows over a plan's fleet keys (Deployment… on the plan form), OK to keep them.
 #include "panels/PlanFleetDialog.h"
 #include "dpu/FleetSettings.h"
+#include "panels/DeploymentCompare.h"
 #include "panels/FleetInputs.h"
 #include <QDialogButtonBox>
 #include <QLabel>
@@ -12,11 +13,12 @@ namespace dpu::ui {
 PlanFleetDialog::PlanFleetDialog(QWidget* parent) : QDialog(parent)
 {
     setObjectName(QStringLiteral("planFleetDialog"));
-    setWindowTitle(tr("Link and fleet of the plan"));
+    setWindowTitle(tr("Deployment of the plan"));
     auto* layout = new QVBoxLayout(this);
-    auto* about = new QLabel(tr("The deployment this plan is for: <b>dpu-cli fleet</b> and the Fleet tab's "
-                                "<i>Use the plan's fleet</i> start from it, and the form's per-device time and energy are on its link. "
-                                "Training does not read it."),
+    // The one place the window edits the deployment: the tabs vary it only to explore.
+    auto* about = new QLabel(tr("The devices this plan is for and how they are reached. The Fleet and Budget tabs, the "
+                                "report and <b>dpu-cli fleet</b> start from it, and the form's per-device time and energy "
+                                "are on its link; a tab's <i>Use in plan</i> writes a variation back here. Training does not read it."),
                              this);
     about->setWordWrap(true);
     layout->addWidget(about);
@@ -31,19 +33,6 @@ PlanFleetDialog::PlanFleetDialog(QWidget* parent) : QDialog(parent)
     setMinimumWidth(460);
 }
 
-namespace {
-
-bool sameKeys(const dpu::PlanFleet& a, const dpu::PlanFleet& b)
-{
-    return a.link == b.link && a.spreadingFactor == b.spreadingFactor && a.sfMix == b.sfMix && a.dutyCycle == b.dutyCycle
-           && a.frameLoss == b.frameLoss && a.frameLossSpread == b.frameLossSpread && a.delivery == b.delivery
-           && a.deviceClass == b.deviceClass && a.pingPeriodicity == b.pingPeriodicity && a.leaveWhenDecoded == b.leaveWhenDecoded
-           && a.devices == b.devices
-           && a.availability == b.availability && a.roundPeriodHours == b.roundPeriodHours;
-}
-
-} // namespace
-
 void PlanFleetDialog::setFleet(const dpu::PlanFleet& fleet)
 {
     original_ = fleet;
@@ -53,8 +42,7 @@ void PlanFleetDialog::setFleet(const dpu::PlanFleet& fleet)
 
 dpu::PlanFleet PlanFleetDialog::fleet() const
 {
-    const dpu::PlanFleet now = dpu::planFleetOf(inputs_->settings());
-    return sameKeys(now, shown_) ? original_ : now;
+    return deploymentcompare::kept(original_, shown_, dpu::planFleetOf(inputs_->settings()));
 }
 
 } // namespace dpu::ui

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The plan's link and fleet (its fleet.* keys) edited in a dialog: the Fleet tab's link and fleet rows, nothing of the server's policy.
+// The plan's deployment (its fleet.* keys) edited in a dialog, the one place the window edits it: the Fleet tab's link and fleet rows, nothing of the server's policy.
 #pragma once
 #include "dpu/Plan.h"
 #include <QDialog>
@@ -15,8 +15,8 @@ public:
 
     /// Shows a plan's fleet keys (a mix of its own as written, in the SF list).
     void setFleet(const dpu::PlanFleet& fleet);
-    /// The fleet keys the rows state; the keys given to setFleet() as they were while no row
-    /// changed (a plan opened and confirmed keeps its bytes: SF 0 shows as SF7, and stays 0).
+    /// The fleet keys the rows state; each key given to setFleet() as it was while its row did
+    /// not change (a plan opened and confirmed keeps its bytes: SF 0 shows as SF7, and stays 0).
     dpu::PlanFleet fleet() const;
     FleetInputs* inputs() const { return inputs_; }
 

@@ -72,7 +72,7 @@ QWidget* PlanPanel::buildForm()
     connect(cost_, &PlanCostRows::fleetClicked, this, &PlanPanel::editPlanFleet);
     connect(cost_->readout(), &CostReadout::linkChosen, this, &PlanPanel::choosePlanLink);
     // Each section says which plan paths its widgets edit; the data's other keys are marked at
-    // the path (where the data is named), the link and fleet at Fleet… (beside the link).
+    // the path (where the data is named), the deployment at Deployment… (beside the link).
     QHash<QString, QWidget*> own{{QStringLiteral("name"), name_->field()}, {QStringLiteral("model"), model_->field()}};
     for (const auto& fields :
          {data_->fields(), strategies_->fields(), cost_->fields(), bundle_->fields(), training_->fields()})
@@ -181,6 +181,7 @@ void PlanPanel::setPlan(const dpu::Plan& plan)
     showProbe();
     validate();
     cost_->readout()->setPlan(this->plan()); // the readout estimates for this coding and these strategies
+    Q_EMIT deploymentChanged(); // the tabs start from it
 }
 
 dpu::Plan PlanPanel::plan() const
@@ -204,6 +205,7 @@ void PlanPanel::setPlanFleet(const dpu::PlanFleet& fleet)
         return;
     cost_->readout()->setPlan(plan()); // the per-device row is on this link
     Q_EMIT planEdited();
+    Q_EMIT deploymentChanged();
 }
 
 void PlanPanel::choosePlanLink(const QString& key)

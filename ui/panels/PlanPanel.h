@@ -39,9 +39,11 @@ public:
     void setPlan(const dpu::Plan& plan);
     /// The plan as edited (not validated).
     dpu::Plan plan() const;
-    /// The plan's link and fleet (its fleet.* keys), as the form's Fleet… dialog sets them.
+    /// The plan's deployment (its fleet.* keys), as the form's Deployment… dialog sets them, or
+    /// a tab's Use in plan (the Fleet and Budget tabs').
     void setPlanFleet(const dpu::PlanFleet& fleet);
-    /// Opens the Fleet… dialog over the plan's fleet keys; OK keeps what it states.
+    /// Opens the Deployment… dialog over the plan's fleet keys: the one place the window edits
+    /// the deployment (the tabs start from it). OK keeps what it states.
     void editPlanFleet();
     /// Opens the Method… dialog over the plan's mode, reinit, reinit_every, fu_start, rewind,
     /// deployed and deployed_sparsity; OK keeps what it states.
@@ -112,6 +114,9 @@ public:
 Q_SIGNALS:
     /// Any field changed (the plan differs from the one last set).
     void planEdited();
+    /// The plan's deployment (plan().fleet) may have changed: a plan was set (opened, restored,
+    /// adjusted), or setPlanFleet() (the Deployment… dialog, the Link row, a tab's Use in plan).
+    void deploymentChanged();
     void validityChanged(bool valid);
     /// A probe of the dataset finished (summary, model list and field checks are up to date).
     void dataProbed();
