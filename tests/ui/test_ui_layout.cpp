@@ -17,6 +17,7 @@
 #include <QScrollBar>
 #include <QSplitter>
 #include <QTemporaryDir>
+#include "panels/FleetPanel.h"
 #include <QtTest/QtTest>
 
 using dpu::ui::MainWindow;
@@ -139,6 +140,39 @@ private Q_SLOTS:
                                 .arg(label->heightForWidth(label->width()));
         }
         saveShot(w, QStringLiteral("budget-1366x768"));
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("; "))));
+    }
+
+    /// The Fleet tab's inputs fit their fixed column at 1366x768: no field wider than what the
+    /// column shows of it (a long check box in the field column once cut every field at the right).
+    void fleetInputsFitTheirColumnAt1366x768()
+    {
+        MainWindow w;
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.resultsPanel()->showFleetPanel();
+        QCoreApplication::processEvents();
+        dpu::ui::FleetPanel* fleet = w.resultsPanel()->fleetPanel();
+        auto* scroll = fleet->findChild<QScrollArea*>();
+        QVERIFY(scroll && scroll->isVisible());
+        QWidget* viewport = scroll->viewport();
+        QStringList problems;
+        for (QWidget* field : scroll->widget()->findChildren<QWidget*>()) {
+            const bool input = qobject_cast<QAbstractSpinBox*>(field) || qobject_cast<QLineEdit*>(field)
+                               || qobject_cast<QComboBox*>(field) || qobject_cast<QAbstractButton*>(field);
+            if (!input || !field->isVisibleTo(scroll) || qobject_cast<QAbstractSpinBox*>(field->parentWidget())
+                || qobject_cast<QComboBox*>(field->parentWidget()))
+                continue;
+            const QRect r(field->mapTo(viewport, QPoint(0, 0)), field->size());
+            // A spin box's minimum hint is for its largest value (1,000,000 devices); what it
+            // shows must fit: the text and its buttons.
+            auto* spin = qobject_cast<QAbstractSpinBox*>(field);
+            const int need = spin ? spin->fontMetrics().horizontalAdvance(spin->text()) + 30 : field->minimumSizeHint().width();
+            if (r.left() < 0 || r.right() > viewport->width() || r.width() < need)
+                problems << field->objectName() + QStringLiteral(" at x ") + QString::number(r.x()) + QStringLiteral(", ")
+                                + QString::number(r.width()) + QStringLiteral(" wide in ") + QString::number(viewport->width());
+        }
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("; "))));
     }
 

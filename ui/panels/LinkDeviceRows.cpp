@@ -32,11 +32,13 @@ LinkDeviceRows::LinkDeviceRows(QWidget* parent, QFormLayout* form) : QObject(par
         pingPeriod_->addItem(tr("Every %1 s (periodicity %2)").arg(0.96 * (1 << p), 0, 'g', 4).arg(p), p);
     pingPeriod_->setToolTip(tr("Class B: the multicast group's ping slots, 0.96 × 2^p s apart"));
     form->addRow(tr("Ping period"), pingPeriod_);
-    leave_ = new QCheckBox(tr("Devices leave a session once decoded"), parent);
+    // Short, and across the form's two columns: in the field column its width made the Fleet
+    // tab's fixed 250-pixel column wider than the screen allows, cutting every field at the right.
+    leave_ = new QCheckBox(tr("Leave a session once decoded"), parent);
     leave_->setObjectName(QStringLiteral("fleetLeaveWhenDecoded"));
     leave_->setToolTip(tr("A device stops listening at the frame that lets it decode the bundle (TS004 lets it); "
                           "unchecked, it listens to the session's end"));
-    form->addRow(QString(), leave_);
+    form->addRow(leave_);
     connect(spread_, &QDoubleSpinBox::valueChanged, this, &LinkDeviceRows::changed);
     for (QComboBox* c : {deviceClass_, pingPeriod_})
         connect(c, &QComboBox::currentIndexChanged, this, &LinkDeviceRows::changed);
