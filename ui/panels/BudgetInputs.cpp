@@ -19,7 +19,7 @@ namespace dpu::ui {
 
 using linkchoices::isRegion;
 
-BudgetInputs::BudgetInputs(QWidget* parent) : QGroupBox(tr("Budget per round and device"), parent)
+BudgetInputs::BudgetInputs(QWidget* parent) : QGroupBox(tr("Budget per update round and device"), parent)
 {
     auto* form = new QFormLayout(this);
     form_ = form;

@@ -460,8 +460,8 @@ void BudgetPanel::refresh()
         }
     }
     // Toward what fits: 687.5 B of a 687.5 B window reads 687 B, not 688 B.
-    perDevice_->setText(k_ > 0 ? tr("%1 per round").arg(CostReadout::formatBytes(std::floor(bytesPerDevice_))) : QStringLiteral("–"));
-    total_->setText(k_ > 0 ? tr("%1 per round for %L2 devices").arg(CostReadout::formatBytes(std::floor(totalBytes()))).arg(devices())
+    perDevice_->setText(k_ > 0 ? tr("%1 per update round").arg(CostReadout::formatBytes(std::floor(bytesPerDevice_))) : QStringLiteral("–"));
+    total_->setText(k_ > 0 ? tr("%1 per update round for %L2 devices").arg(CostReadout::formatBytes(std::floor(totalBytes()))).arg(devices())
                            : QStringLiteral("–"));
     if (!inputs_->budgetError().isEmpty())
         kLabel_->setText(QStringLiteral("–")); // the field says why no byte fits

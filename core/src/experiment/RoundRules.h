@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The paper's per-round rules: when to re-initialise (Sec. 4.2) and when a round deploys (Sec. 5).
+// The per-round rules: when to re-initialise (Sec. 4.2), when a round deploys (Sec. 5), the round's share of k.
 #pragma once
+#include "dpu/PlanEnums.h"
 #include <cstdint>
 
 namespace dpu {
@@ -25,6 +26,16 @@ inline bool reinitialisesEvery(int round, int every)
 inline bool passesDeployGate(double candidateValAccuracy, double deployedValAccuracy)
 {
     return candidateValAccuracy > deployedValAccuracy;
+}
+
+/// The round's share of k (plan k_share): `mixed` is the global top-k in a round that starts
+/// from a random model (round 1, a re-initialisation: every weight is new and its contributions
+/// alone rank it) and `mass` in the others; the other shares are the same every round.
+inline KShare shareOf(KShare planned, bool fromRandom)
+{
+    if (planned != KShare::Mixed)
+        return planned;
+    return fromRandom ? KShare::Global : KShare::Mass;
 }
 
 } // namespace dpu

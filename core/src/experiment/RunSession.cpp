@@ -71,16 +71,6 @@ uint64_t strategyStream(const std::string& name)
     return strategyStream(*id);
 }
 
-/// The round's share of k: `mixed` is the global top-k in a round that starts from a random model
-/// (round 1, a re-initialisation: every weight is new and its contributions alone rank it) and
-/// `mass` in the others.
-KShare shareOf(KShare planned, bool fromRandom)
-{
-    if (planned != KShare::Mixed)
-        return planned;
-    return fromRandom ? KShare::Global : KShare::Mass;
-}
-
 } // namespace
 
 RunSession::RunSession(const Plan& plan, const RunOptions& options, RunObserver& observer)
