@@ -153,6 +153,15 @@ private Q_SLOTS:
         QVERIFY(bad.code != 0);
         QVERIFY2(bad.err.contains(shortKey) && bad.err.contains("64-byte"), qPrintable(bad.err));
         QVERIFY(!QFileInfo::exists(refused));
+        // Not a key file at all: refused at once, never read (a FIFO would block, /dev/zero never end).
+        const QString fifo = dir_.filePath(QStringLiteral("key.fifo"));
+        QVERIFY(::mkfifo(fifo.toLocal8Bit().constData(), 0600) == 0);
+        for (const QString& notAKey : {fifo, QStringLiteral("/dev/zero"), dir_.path()}) {
+            const auto r = dpu::test::runCli({"bundle", "export", run_, "--out", refused, "--sign", notAKey});
+            QVERIFY(r.code != 0);
+            QVERIFY2(r.err.contains(notAKey) && r.err.contains("64-byte") && r.err.contains("found"), qPrintable(r.err));
+            QVERIFY(!QFileInfo::exists(refused));
+        }
     }
 
     /// --out through a symbolic link writes the bundle where the link points and keeps the link;

@@ -187,17 +187,10 @@ std::vector<uint8_t> chainSigningKey(const DeployedChain& chain)
     if (keyPath.empty())
         throw Error(planPath + ": bundle.secret_key is empty, but the run's bundles are signed (a catch-up bundle "
                     "must be signed with the same key)");
-    return readSecretKey(keyPath, "plan bundle.secret_key");
+    return readSecretKeyFile(keyPath, "plan bundle.secret_key");
 }
 
-std::vector<uint8_t> readSecretKey(const std::string& path, const std::string& what)
-{
-    const std::string key = readWholeFile(path);
-    if (key.size() != 64)
-        throw Error(path + ": expected a 64-byte Ed25519 secret key (" + what + ", from dpu-cli bundle keygen), found "
-                    + std::to_string(key.size()) + " bytes");
-    return {key.begin(), key.end()};
-}
+
 
 void checkVersions(const DeployedChain& chain, uint64_t from, uint64_t to, const std::string& fromField,
                    const std::string& toField)

@@ -16,9 +16,6 @@ CatchUpResult catchUpOf(const DeployedChain& chain, uint64_t from, uint64_t to, 
 /// The key the run signed its bundles with (plan.json's bundle.secret_key), empty when they are
 /// unsigned. Throws Error naming the plan or key file when signed bundles have no usable key.
 std::vector<uint8_t> chainSigningKey(const DeployedChain& chain);
-/// The 64-byte Ed25519 secret key in the file at `path`; throws Error naming the file and `what`
-/// ("the signing key") when it cannot be read or has another size.
-std::vector<uint8_t> readSecretKey(const std::string& path, const std::string& what);
 
 /// Throws Error naming `fromField` or `toField` for a version the chain never deployed or from >= to.
 void checkVersions(const DeployedChain& chain, uint64_t from, uint64_t to, const std::string& fromField,

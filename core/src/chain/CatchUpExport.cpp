@@ -5,6 +5,7 @@
 #include "runs/BundlePaths.h"
 #include "chain/CatchUpBuilder.h"
 #include "chain/RunExport.h"
+#include "util/AtomicFile.h"
 #include "bundle/BundleEnvelope.h"
 #include "util/Sha256Hex.h"
 #include <nlohmann/json.hpp>
@@ -111,7 +112,7 @@ CatchUpExport exportRunBundlesWithOptions(const std::string& runDir, const std::
 {
     // A key to read is checked before the minute of work it would otherwise end.
     const std::vector<uint8_t> chosenKey =
-        options.secretKeyPath.empty() ? std::vector<uint8_t>{} : readSecretKey(options.secretKeyPath, "the signing key");
+        options.secretKeyPath.empty() ? std::vector<uint8_t>{} : readSecretKeyFile(options.secretKeyPath, "the signing key");
     if (control && control->cancelRequested())
         throw Cancelled();
     DeployedChain chain = DeployedChain::load(runDir, strategy, seed, anySeed);

@@ -107,11 +107,11 @@ void RunSession::prepare()
     deviceConfig.codeDenseTensors = plan_.bundle.denseTensors == DenseTensors::Coded;
     deviceConfig.int8 = plan_.deployed == DeployedForm::Int8;
     if (!plan_.bundle.secretKey.empty()) {
-        const std::string key = readWholeFile(plan_.bundle.secretKey);
-        if (key.size() != 64)
-            throw PlanError("bundle.secret_key", plan_.bundle.secretKey + ": expected a 64-byte Ed25519 secret key, found "
-                                                     + std::to_string(key.size()) + " bytes");
-        deviceConfig.secretKey.assign(key.begin(), key.end());
+        try {
+            deviceConfig.secretKey = readSecretKeyFile(plan_.bundle.secretKey, "plan bundle.secret_key");
+        } catch (const Error& e) {
+            throw PlanError("bundle.secret_key", e.what());
+        }
     }
     deviceUpdate_ = std::make_unique<DeviceUpdate>(*network_, deviceConfig);
     const auto params = network_->parameters();

@@ -227,6 +227,36 @@ void commitFile(const std::string& from, const std::string& to)
     syncPath(target.has_parent_path() ? target.parent_path().string() : ".", true);
 }
 
+std::vector<uint8_t> readSecretKeyFile(const std::string& path, const std::string& what)
+{
+    const std::string expected = ": expected a 64-byte Ed25519 secret key (" + what + ", from dpu-cli bundle keygen)";
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0)
+        throw Error(path + ": cannot open (" + systemError() + ")");
+    if (!S_ISREG(st.st_mode))
+        throw Error(path + expected + ", found " + (S_ISDIR(st.st_mode) ? "a folder" : "no regular file (a device, FIFO or socket)"));
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        throw Error(path + ": cannot open (" + systemError() + ")");
+    std::vector<uint8_t> key(65);
+    size_t got = 0;
+    for (ssize_t n; got < key.size() && (n = ::read(fd, key.data() + got, key.size() - got)) != 0;) {
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            const std::string why = systemError();
+            ::close(fd);
+            throw Error(path + ": cannot read (" + why + ")");
+        }
+        got += static_cast<size_t>(n);
+    }
+    ::close(fd);
+    if (got != 64)
+        throw Error(path + expected + ", found " + (got > 64 ? std::string("more than 64") : std::to_string(got)) + " bytes");
+    key.resize(64);
+    return key;
+}
+
 std::string readWholeFile(const std::string& path)
 {
     std::ifstream in(path, std::ios::binary);

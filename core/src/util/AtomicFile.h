@@ -2,7 +2,9 @@
 // Writes files atomically: a temporary name in the same folder, flushed to disk, then renamed.
 #pragma once
 #include "dpu/AtomicWrite.h" // writeFileAtomic
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace dpu {
 
@@ -26,6 +28,12 @@ void crashPoint(const std::string& path);
 
 /// Reads a whole file. Throws Error naming the path when it cannot be read.
 std::string readWholeFile(const std::string& path);
+
+/// The 64-byte Ed25519 secret key in the file at `path` (from dpu-cli bundle keygen). Reads a
+/// regular file only, and at most one byte past the key: a FIFO would block and /dev/zero never
+/// end. Throws Error naming the path and `what` ("plan bundle.secret_key") when it is no regular
+/// file, cannot be read, or holds another size.
+std::vector<uint8_t> readSecretKeyFile(const std::string& path, const std::string& what);
 
 /// Renames `from` over `to` after flushing `from` to disk. Throws Error on failure.
 void commitFile(const std::string& from, const std::string& to);
