@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // One deployment in the window (issue 41 item 3): the plan's Deployment… dialog edits it, the Fleet and Budget tabs start from it (edited, opened, restored after a restart), a tab's variation says so and Use in plan writes it back.
+#include "FleetTestSupport.h"
 #include "MainWindow.h"
 #include "RunFixtures.h"
 #include "UiTestSupport.h"
@@ -33,29 +34,10 @@ using dpu::ui::MainWindow;
 using dpu::ui::RunBook;
 namespace compare = dpu::ui::deploymentcompare;
 
+using dpu::uitest::perfectFleet;
+using dpu::uitest::settle;
+
 namespace {
-
-/// A fleet every device of which hears every round (as test_ui_fleet's).
-dpu::FleetSettings perfectFleet()
-{
-    dpu::FleetSettings s;
-    s.link.link = "lorawan-eu868";
-    s.link.spreadingFactor = 9;
-    s.link.dutyCycle = 0.01;
-    s.devices = 50;
-    s.availability = 1;
-    s.drainRounds = 2;
-    return s;
-}
-
-/// Waits until the panel shows what its inputs and book say now.
-bool settle(FleetPanel& panel)
-{
-    QSignalSpy spy(&panel, &FleetPanel::updated);
-    for (int i = 0; i < 100 && (panel.busy() || spy.isEmpty()); ++i)
-        spy.wait(100);
-    return !panel.busy();
-}
 
 /// The flagship deployment as plan keys: EU868 with FUOTASim's mix, the 10 % sub-band, 10 %
 /// loss, 321 devices, 75 % available, a round every 12 h.

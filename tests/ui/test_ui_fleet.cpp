@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The Fleet tab on the offscreen platform: it follows the run book, names series as the book does, draws the fleet beside the server, spreads versions, fills its table, hands the report its last simulation, reports bad links, keeps its own settings (the deployment is the plan's: test_ui_deployment).
+#include "FleetTestSupport.h"
 #include "MainWindow.h"
 #include "RunFixtures.h"
 #include "TestSupport.h"
@@ -35,6 +36,9 @@ using dpu::ui::FleetAccuracyChart;
 using dpu::ui::FleetPanel;
 using dpu::ui::RunBook;
 
+using dpu::uitest::perfectFleet;
+using dpu::uitest::settle;
+
 namespace {
 
 /// Five rounds of DPU (2000 B deltas in rounds 1, 2, 3 and 5; round 4 fails the gate) and FU
@@ -44,28 +48,6 @@ std::vector<dpu::RoundRecord> fiveRounds()
     return dpu::test::joined(
         {dpu::test::strategyRounds("dpu", 1, {0.60, 0.70, 0.75, 0.74, 0.80}, {300, 300, 300, 0, 300}, {2000, 2000, 2000, 0, 2000}, 4040),
          dpu::test::strategyRounds("fu", 1, {0.62, 0.72, 0.78, 0.80, 0.82}, {4040, 4040, 4040, 4040, 4040}, {4040, 4040, 4040, 4040, 4040}, 4040)});
-}
-
-/// A fleet every device of which hears every round: the fleet runs what the server runs.
-dpu::FleetSettings perfectFleet()
-{
-    dpu::FleetSettings s;
-    s.link.link = "lorawan-eu868";
-    s.link.spreadingFactor = 9;
-    s.link.dutyCycle = 0.01;
-    s.devices = 50;
-    s.availability = 1;
-    s.drainRounds = 2;
-    return s;
-}
-
-/// Waits until the panel shows what its inputs and book say now.
-bool settle(FleetPanel& panel)
-{
-    QSignalSpy spy(&panel, &FleetPanel::updated);
-    for (int i = 0; i < 100 && (panel.busy() || spy.isEmpty()); ++i)
-        spy.wait(100);
-    return !panel.busy();
 }
 
 } // namespace

@@ -291,4 +291,33 @@ inline uint64_t le(const std::vector<uint8_t>& b, uint64_t off, int n)
     return v;
 }
 
+/// Bundle offset of each tensor entry and one past the last (docs/bundle-format.md 2.3), parsed
+/// independently of the decoder.
+inline std::vector<uint64_t> entryOffsets(const std::vector<uint8_t>& b)
+{
+    std::vector<uint64_t> at;
+    uint64_t off = 16 + DPU_MANIFEST_FIXED_SIZE + b.at(16 + 168) + b.at(16 + 169);
+    auto skipVarint = [&]() {
+        while (b.at(off++) & 0x80) {
+        }
+    };
+    for (uint64_t i = 0, n = le(b, 16 + 4, 4); i < n; ++i) {
+        at.push_back(off);
+        const uint8_t e = b.at(off++);
+        skipVarint(); // numel
+        const bool pooled = (e & 3) == DPU_MODE_DENSE && ((e >> 2) & 3) == DPU_CODING_FP32;
+        if ((e & 3) >= DPU_MODE_SPARSE || pooled)
+            skipVarint(); // section length
+        if ((e & 3) == DPU_MODE_INIT_SPARSE) {
+            skipVarint(); // init index
+            if (((e >> 4) & 3) == DPU_INIT_UNIFORM)
+                skipVarint(); // fan-in
+            else
+                off += 4; // the constant
+        }
+    }
+    at.push_back(off);
+    return at;
+}
+
 } // namespace dpu::test

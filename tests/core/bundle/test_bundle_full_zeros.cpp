@@ -47,34 +47,6 @@ BundleInput fullInput(const std::vector<TensorData>& target, uint64_t version)
 
 bool sameBits(float a, float b) { return std::memcmp(&a, &b, 4) == 0; }
 
-/// Bundle offset of each tensor entry and one past the last (docs/bundle-format.md 2.3).
-std::vector<uint64_t> entryBounds(const std::vector<uint8_t>& b)
-{
-    std::vector<uint64_t> at;
-    uint64_t off = 16 + DPU_MANIFEST_FIXED_SIZE + b.at(16 + 168) + b.at(16 + 169);
-    auto skipVarint = [&]() {
-        while (b.at(off++) & 0x80) {
-        }
-    };
-    for (uint64_t i = 0, n = le(b, 16 + 4, 4); i < n; ++i) {
-        at.push_back(off);
-        const uint8_t e = b.at(off++);
-        skipVarint(); // numel
-        const bool pooled = (e & 3) == DPU_MODE_DENSE && ((e >> 2) & 3) == DPU_CODING_FP32;
-        if ((e & 3) >= DPU_MODE_SPARSE || pooled)
-            skipVarint(); // section length
-        if ((e & 3) == DPU_MODE_INIT_SPARSE) {
-            skipVarint(); // init index
-            if (((e >> 4) & 3) == DPU_INIT_UNIFORM)
-                skipVarint(); // fan-in
-            else
-                off += 4; // the constant
-        }
-    }
-    at.push_back(off);
-    return at;
-}
-
 /// `b` changed by `edit`, resealed as a hostile lab signer could, applied without a base file.
 BundleApplier::Result applyEdited(std::vector<uint8_t> b, const std::function<void(std::vector<uint8_t>&)>& edit)
 {
@@ -103,7 +75,7 @@ private Q_SLOTS:
         QCOMPARE(int(b.at(16)), int(Kind::ReinitDelta));
         QCOMPARE(le(b, 16 + 104, 8), uint64_t(0)); // seed
         QCOMPARE(le(b, 16 + 112, 4), uint64_t(1)); // initialiser version
-        const auto at = entryBounds(b);
+        const auto at = entryOffsets(b);
         for (size_t i : {0, 2}) {
             QCOMPARE(b.at(at[i]) & 3, int(DPU_MODE_INIT_SPARSE));
             QCOMPARE((b.at(at[i]) >> 4) & 3, int(DPU_INIT_CONSTANT));
@@ -163,7 +135,7 @@ private Q_SLOTS:
         state[5].values[0] = 0.f;                                 // fc.weight: 1 of 320
         const BundleOutput out = BundleWriter::write(fullInput(state, 2));
         QCOMPARE(int(out.bytes.at(16)), int(Kind::ReinitDelta));
-        const auto at = entryBounds(out.bytes);
+        const auto at = entryOffsets(out.bytes);
         const auto spans = sectionSpans(out.bytes);
         QCOMPARE(out.bytes.at(at[3]) & 3, int(DPU_MODE_INIT_SPARSE));
         QCOMPARE(out.bytes.at(at[2]) & 3, int(DPU_MODE_INIT_SPARSE));
@@ -187,7 +159,7 @@ private Q_SLOTS:
         state = pruned(state, 0.5);
         const BundleOutput out = BundleWriter::write(fullInput(state, 1));
         QCOMPARE(int(out.bytes.at(16)), int(Kind::ReinitDelta));
-        const auto at = entryBounds(out.bytes);
+        const auto at = entryOffsets(out.bytes);
         const auto spans = sectionSpans(out.bytes);
         const uint64_t sec = spans[2].first, len = spans[2].second; // w's section, the last
         QCOMPARE(sec + len, uint64_t(out.bytes.size()));

@@ -29,33 +29,6 @@ void varint(std::vector<uint8_t>& out, uint64_t v)
     out.push_back(uint8_t(v));
 }
 
-/// Bundle offset of each tensor entry (docs/bundle-format.md 2.3), parsed independently of the decoder.
-std::vector<uint64_t> entryOffsets(const std::vector<uint8_t>& b)
-{
-    std::vector<uint64_t> at;
-    uint64_t off = 16 + DPU_MANIFEST_FIXED_SIZE + b.at(16 + 168) + b.at(16 + 169);
-    auto skipVarint = [&]() {
-        while (b.at(off++) & 0x80) {
-        }
-    };
-    for (uint64_t i = 0, n = le(b, 16 + 4, 4); i < n; ++i) {
-        at.push_back(off);
-        const uint8_t e = b.at(off++);
-        skipVarint(); // numel
-        const bool pooled = (e & 3) == DPU_MODE_DENSE && ((e >> 2) & 3) == DPU_CODING_FP32;
-        if ((e & 3) >= DPU_MODE_SPARSE || pooled)
-            skipVarint();
-        if ((e & 3) == DPU_MODE_INIT_SPARSE) {
-            skipVarint();
-            if (((e >> 4) & 3) == DPU_INIT_UNIFORM)
-                skipVarint();
-            else
-                off += 4;
-        }
-    }
-    return at;
-}
-
 bool sameBits(float a, float b) { return std::memcmp(&a, &b, 4) == 0; }
 
 /// A full bundle's tensors re-assembled as one shared dense stream (direct words, as the format
