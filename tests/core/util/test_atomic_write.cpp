@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
+#include <chrono>
 #include <thread>
 #include <unistd.h>
 
@@ -183,9 +184,19 @@ private Q_SLOTS:
         QVERIFY(rfd >= 0);
         ::fcntl(rfd, F_SETFL, ::fcntl(rfd, F_GETFL) & ~O_NONBLOCK);
         std::thread reader([&] {
+            // A FIFO read before any writer has opened it ends at once (0 bytes, no writer): wait
+            // for the first bytes, then read to the end (the writer's close). Without the wait
+            // the reader could leave before the writer came, and the write then blocked forever.
             char buf[4096];
-            for (ssize_t n; (n = ::read(rfd, buf, sizeof buf)) > 0;)
-                got.append(buf, static_cast<size_t>(n));
+            const auto giveUp = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+            for (ssize_t n; (n = ::read(rfd, buf, sizeof buf)) != 0 || got.empty();) {
+                if (n > 0)
+                    got.append(buf, static_cast<size_t>(n));
+                else if (std::chrono::steady_clock::now() > giveUp)
+                    break;
+                else if (n == 0)
+                    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            }
         });
         const std::string content(300000, 'p'); // more than a pipe's buffer
         dpu::writeFileAtomic(fifo, content);
