@@ -172,14 +172,14 @@ void MainWindow::connectDeployment()
     FleetPanel* fleet = results_->fleetPanel();
     BudgetPanel* budget = results_->budgetPanel();
     auto follow = [this, fleet, budget] {
-        const dpu::PlanFleet deployment = plan_->plan().fleet;
+        const dpu::Deployment deployment = plan_->plan().fleet;
         fleet->setPlanDeployment(deployment);
         budget->setPlanDeployment(deployment);
     };
     connect(plan_, &PlanPanel::deploymentChanged, this, follow);
     follow();
     // A tab's variation written back: the form, its readout and its checks follow, then the tabs.
-    auto useInPlan = [this](const dpu::PlanFleet& deployment) {
+    auto useInPlan = [this](const dpu::Deployment& deployment) {
         plan_->setPlanFleet(deployment);
         plan_->validate();
     };
@@ -425,7 +425,6 @@ void MainWindow::restoreSettings()
     restoreState(s.value(QStringLiteral("window/state")).toByteArray());
     splitter_->restoreState(s.value(QStringLiteral("window/splitter")).toByteArray());
     results_->budgetPanel()->restoreSettings(s);
-    results_->fleetPanel()->restoreSettings(s);
     const QString last = s.value(QStringLiteral("lastPlan")).toString();
     if (!last.isEmpty()) {
         try {
@@ -451,7 +450,6 @@ void MainWindow::saveSettings() const
     s.setValue(QStringLiteral("window/state"), saveState());
     s.setValue(QStringLiteral("window/splitter"), splitter_->saveState());
     results_->budgetPanel()->saveSettings(s);
-    results_->fleetPanel()->saveSettings(s);
     saveOpenRuns(s);
     saveOpenSweep(s);
     s.setValue(QStringLiteral("lastPlan"), QString::fromStdString(dpu::planToJson(plan_->plan())));

@@ -3,15 +3,14 @@
 #include "ArgList.h"
 #include "CliCommands.h"
 #include "CommandNumbers.h"
-#include "LinkArgs.h"
+#include "DeploymentOptions.h"
+#include "dpu/DeploymentModel.h"
 #include "dpu/LinkModel.h"
-#include "dpu/Links.h"
 #include "dpu/Recommend.h"
 #include "dpu/RunFolder.h"
 #include "dpu/StrategyId.h"
 #include <nlohmann/json.hpp>
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -85,14 +84,15 @@ struct ModelLink {
     RoundTarget target;
 };
 
-/// Whether `key` names a link model (a region or a preset of dpu/LinkModel.h), not a bare rate.
-bool isModelKey(std::string key)
+/// Whether `key` names a link model: a region, a preset of dpu/LinkModel.h or an alias of one.
+bool isModelKey(const std::string& key)
 {
-    std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    const std::string k = resolveLinkKey(key);
     const auto keys = linkPresetKeysList();
-    return key == "lorawan-eu868" || key == "lorawan-us915" || std::find(keys.begin(), keys.end(), key) != keys.end();
+    return k == "lorawan-eu868" || k == "lorawan-us915" || std::find(keys.begin(), keys.end(), k) != keys.end();
 }
 
+/// The keys --link takes: the regions, then the presets.
 std::string modelKeys()
 {
     std::string out = "lorawan-eu868, lorawan-us915";
@@ -120,9 +120,22 @@ std::string describeLink(const ModelLink& m)
     return text;
 }
 
+/// 4.7 kbit/s, 287 kbit/s, 1.2 Mbit/s.
+std::string bitRate(double bitsPerSecond)
+{
+    char buf[32];
+    if (bitsPerSecond < 1e6)
+        std::snprintf(buf, sizeof buf, "%.3g kbit/s", bitsPerSecond / 1e3);
+    else
+        std::snprintf(buf, sizeof buf, "%.3g Mbit/s", bitsPerSecond / 1e6);
+    return buf;
+}
+
 void printLinkRound(const ModelLink& m, const LinkRound& lr)
 {
     std::printf("link            %s\n", describeLink(m).c_str());
+    std::printf("rate            %s of data while sending (no duty cycle, set-up or loss)\n",
+                bitRate(applicationBitsPerSecond(m.link)).c_str());
     std::printf("airtime         %s per round (%lld frames: %lld fragments + %lld redundancy, %.2f %% per device)\n",
                 duration(lr.airtime).c_str(), static_cast<long long>(lr.frames), static_cast<long long>(lr.fragments),
                 static_cast<long long>(lr.redundancy), 100.0 * lr.deviceProbability);
@@ -141,10 +154,11 @@ nlohmann::json linkRoundJson(const ModelLink& m, const LinkRound& lr)
             {"fragments", lr.fragments}, {"redundancy", lr.redundancy}, {"frames", lr.frames}, {"bytes_on_air", lr.bytesOnAir},
             {"device_probability", lr.deviceProbability}, {"airtime_s", lr.airtime}, {"wall_time_s", lr.wallTime},
             {"energy_per_device_j", lr.energyPerDevice}, {"battery_share", lr.batteryShare},
-            {"listen_s", lr.listenSeconds}, {"completion_share", lr.completionShare}};
+            {"listen_s", lr.listenSeconds}, {"completion_share", lr.completionShare},
+            {"application_bits_per_second", applicationBitsPerSecond(m.link)}};
 }
 
-void printText(const Recommendation& r, const Budget& budget, const std::string& budgetText, const LinkPreset* link,
+void printText(const Recommendation& r, const Budget& budget, const std::string& budgetText,
                const std::optional<ModelLink>& model, int rounds)
 {
     std::printf("budget          %s\n", budgetText.c_str());
@@ -161,9 +175,6 @@ void printText(const Recommendation& r, const Budget& budget, const std::string&
             std::printf("expected        unknown (no finished run of this family near k)\n");
         std::printf("bytes           %.0f B per round (%s), %.0f B per run of %d rounds (%s)\n", r.bytesPerRound,
                     humanBytes(r.bytesPerRound).c_str(), r.bytesPerRun, rounds, humanBytes(r.bytesPerRun).c_str());
-        if (link)
-            std::printf("link            %s per round per device on %s\n",
-                        seconds(8.0 * r.bytesPerRound / link->bitsPerSecond).c_str(), link->name.c_str());
         if (model)
             printLinkRound(*model, linkRound(model->link, std::llround(r.bytesPerRound), model->devices, model->target));
         std::printf("plan            strategies %s%s%s%s\n", r.strategy.c_str(),
@@ -195,10 +206,10 @@ void printText(const Recommendation& r, const Budget& budget, const std::string&
     }
 }
 
-/// --link NAME with the link model's options: a bare rate (lora, nb-iot, lte-m, ble: the rate
-/// alone, as before) or a link model (a region or preset with SF, duty cycle, loss, delivery,
-/// devices and target). Throws UsageError naming the option that does not fit.
-std::optional<ModelLink> readModelLink(ArgList& args, const LinkPreset*& rate)
+/// --link KEY with the link model's options: a region or preset (or an alias of one,
+/// resolveLinkKey()) with SF, duty cycle, loss, delivery, devices and target. Throws UsageError
+/// naming the option that does not fit.
+std::optional<ModelLink> readModelLink(ArgList& args)
 {
     const LinkArgs given = readLinkArgs(args);
     const std::optional<int64_t> devices = args.integer("--devices");
@@ -207,21 +218,14 @@ std::optional<ModelLink> readModelLink(ArgList& args, const LinkPreset*& rate)
     if (everyDevice && !target)
         throw UsageError("--every-device needs --target Q: the probability that every device completes");
     const std::string& key = given.settings.link;
-    rate = nullptr;
     if (key.empty()) {
         if (given.anyModelOption || devices || target)
             throw UsageError(std::string(given.anyModelOption ? given.firstModelOption : devices ? "--devices" : "--target")
                              + " needs --link with a link model (" + modelKeys() + ")");
         return std::nullopt;
     }
-    if ((rate = findLinkPreset(key))) {
-        if (given.anyModelOption || devices || target)
-            throw UsageError(std::string(given.anyModelOption ? given.firstModelOption : devices ? "--devices" : "--target")
-                             + " needs a link model (" + modelKeys() + "); '" + key + "' is a bare rate");
-        return std::nullopt;
-    }
     if (!isModelKey(key))
-        throw UsageError("--link: expected " + linkPresetKeys() + ", found '" + key + "'; or a link model: " + modelKeys());
+        throw UsageError("--link: expected one of " + modelKeys() + " (or " + linkKeyAliasesText() + "), found '" + key + "'");
     if (!given.settings.sfMix.empty())
         throw UsageError("--sf-mix: budget answers for one spreading factor; give --sf N (for a multicast, the mix's slowest)");
     ModelLink m;
@@ -240,8 +244,8 @@ namespace {
 
 /// The budget the options ask for, and its words for the answer: bytes per round or per run, or
 /// what a link moves in a time window or for an energy (a link model inverts its round).
-Budget budgetFromArgs(double perRound, double total, double window, double energy, const LinkPreset* link,
-                      const std::optional<ModelLink>& model, std::string& budgetText)
+Budget budgetFromArgs(double perRound, double total, double window, double energy, const std::optional<ModelLink>& model,
+                      std::string& budgetText)
 {
     Budget budget;
     char buf[160];
@@ -251,10 +255,9 @@ Budget budgetFromArgs(double perRound, double total, double window, double energ
     } else {
         // A link model inverts its round: the largest bundle whose wall time or energy fits.
         const double bytes = !std::isnan(perRound) ? perRound
-                             : model && !std::isnan(window)
+                             : !std::isnan(window)
                                  ? static_cast<double>(largestBytesForWallTime(model->link, window, model->devices, model->target))
-                             : model ? static_cast<double>(largestBytesForEnergy(model->link, energy, model->devices, model->target))
-                                     : link->bitsPerSecond * window / 8.0;
+                                 : static_cast<double>(largestBytesForEnergy(model->link, energy, model->devices, model->target));
         if (!(bytes > 0))
             throw Error(std::string(!std::isnan(window) ? "--window: " : "--energy: ") + "not even one byte reaches "
                         + describeLink(*model) + (!std::isnan(window) ? " in " + seconds(window) : " for " + num(energy) + " J")
@@ -264,7 +267,7 @@ Budget budgetFromArgs(double perRound, double total, double window, double energ
     }
     budgetText = buf;
     if (!std::isnan(window))
-        budgetText += " (" + (model ? describeLink(*model) : link->name) + " for " + seconds(window) + ")";
+        budgetText += " (" + describeLink(*model) + " for " + seconds(window) + ")";
     if (!std::isnan(energy))
         budgetText += " (" + describeLink(*model) + " for " + num(energy) + " J per device)";
     return budget;
@@ -300,24 +303,23 @@ int budgetCommand(const std::vector<std::string>& argv)
     const double total = args.real("--bytes-total", NAN);
     const double window = args.real("--window", NAN);
     const double energy = args.real("--energy", NAN);
-    const LinkPreset* link = nullptr;
-    const std::optional<ModelLink> model = readModelLink(args, link);
+    const std::optional<ModelLink> model = readModelLink(args);
     const bool json = args.flag("--json");
     const auto folders = args.positional();
     if (folders.empty())
         throw UsageError("budget needs at least one run folder (or a folder of runs)");
-    if (!std::isnan(window) && !link && !model)
-        throw UsageError("--window needs --link NAME (the rate that moves the bytes)");
+    if (!std::isnan(window) && !model)
+        throw UsageError("--window needs --link with a link model (" + modelKeys() + ")");
     if (!std::isnan(energy) && !model)
         throw UsageError("--energy needs --link with a link model (" + modelKeys() + ")");
     const int given = !std::isnan(perRound) + !std::isnan(total) + !std::isnan(window) + !std::isnan(energy);
     if (given != 1)
-        throw UsageError(given == 0 ? "budget needs --bytes-per-round N, --bytes-total N or --link NAME --window SECONDS"
-                                      " (or --link MODEL --energy JOULES)"
+        throw UsageError(given == 0 ? "budget needs --bytes-per-round N, --bytes-total N, --link KEY --window SECONDS"
+                                      " or --link KEY --energy JOULES"
                                     : "give one budget: --bytes-per-round, --bytes-total, --window or --energy, not several");
 
     std::string budgetText;
-    const Budget budget = budgetFromArgs(perRound, total, window, energy, link, model, budgetText);
+    const Budget budget = budgetFromArgs(perRound, total, window, energy, model, budgetText);
 
     // Read every folder first: a bad one is reported before anything is answered.
     std::vector<RunFolder> folderRuns;
@@ -352,7 +354,7 @@ int budgetCommand(const std::vector<std::string>& argv)
     } else if (json) {
         std::fputs(recommendationToJson(r, budget).c_str(), stdout);
     } else {
-        printText(r, budget, budgetText, link, model, reference.split.rounds);
+        printText(r, budget, budgetText, model, reference.split.rounds);
     }
     return r.found ? 0 : 3;
 }

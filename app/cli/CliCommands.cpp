@@ -7,6 +7,7 @@
 #include "StopOnSignals.h"
 #include "TerminalProgress.h"
 #include "dpu/Cost.h"
+#include "dpu/DeployedForms.h"
 #include "dpu/Error.h"
 #include "dpu/Models.h"
 #include "dpu/PlanFields.h"
@@ -35,15 +36,16 @@ std::string megabytes(int64_t bytes)
 /// The cost command's table: one partial round of `cm` at k, its parts, and the full updates.
 void printCost(const std::string& model, const CostModel& cm, DeployedForm deployed, double k)
 {
+    const DeployedFormInfo& form = deployedFormInfo(deployed);
     const int64_t changed = cm.nonzeroWeights > 0 ? std::min(updatedCount(cm.partialWeights, k), cm.nonzeroWeights)
                                                   : updatedCount(cm.partialWeights, k);
     const double partial = partialRoundBits(cm, k) / 8.0, full = fullRoundBits(cm) / 8.0;
     const double valueBytes = cm.valueBits / 8.0 * static_cast<double>(changed), denseBytes = 4.0 * static_cast<double>(cm.denseWeights);
     std::printf("model            %s (I = %lld partial weights, %lld dense values", model.c_str(),
                 static_cast<long long>(cm.partialWeights), static_cast<long long>(cm.denseWeights));
-    if (deployed == DeployedForm::Sparse)
+    if (form.keptMask == KeptMask::Zeros)
         std::printf(", %lld nonzero", static_cast<long long>(cm.nonzeroWeights));
-    if (deployed == DeployedForm::Int8)
+    if (form.scalesPerChannel > 0)
         std::printf(", %lld scales", static_cast<long long>(cm.scaleValues));
     std::printf(")\n");
     std::printf("k                %g (%lld weights changed per round)\n", k, static_cast<long long>(changed));
@@ -51,11 +53,10 @@ void printCost(const std::string& model, const CostModel& cm, DeployedForm deplo
                 partial - valueBytes - denseBytes, denseBytes);
     std::printf("full updating    %.0f bytes per round\n", full);
     std::printf("ratio to full    %.5f\n", partial / full);
-    if (deployed != DeployedForm::Fp32) {
+    if (!form.reference) {
         // The paper's ratios are to the dense FP32 update; the devices' own full update is this one.
         const double own = deployedFullRoundBits(cm) / 8.0;
-        std::printf("full %-11s %.0f bytes per round (%s)\n", deployed == DeployedForm::Int8 ? "INT8" : "sparse", own,
-                    deployed == DeployedForm::Int8 ? "its codes and scales" : "its nonzeros and their bitmap");
+        std::printf("full %-11s %.0f bytes per round (%s)\n", form.shortName.c_str(), own, form.fullUpdateWords.c_str());
         std::printf("ratio to that    %.5f\n", partial / own);
     }
 }
@@ -93,33 +94,33 @@ constexpr const char* kCommandsHelp =
     "        rounds; the same device file as the missed bundles, byte for byte.\n"
     "  bundle keygen --out PREFIX\n"
     "        Make an Ed25519 key pair PREFIX.key / PREFIX.pub for signed bundles.\n"
-    "  budget RUN_DIR... (--bytes-per-round N | --bytes-total N | --link NAME --window S\n"
-    "         | --link MODEL --energy J) [--link lora|nb-iot|lte-m|ble] [--json]\n"
-    "         [--link MODEL [--sf N] [--duty-cycle D] [--loss P [--loss-spread W]] [--multicast|--unicast]\n"
+    "  budget RUN_DIR... (--bytes-per-round N | --bytes-total N | --link KEY --window S\n"
+    "         | --link KEY --energy J) [--json]\n"
+    "         [--link KEY [--sf N] [--duty-cycle D] [--loss P [--loss-spread W]] [--multicast|--unicast]\n"
     "          [--class b|c [--ping-periodicity P]] [--listen-to-end] [--devices N] [--target Q [--every-device]]]\n"
     "        The best configuration (strategy, value coding, k) for a byte budget to one device,\n"
     "        from the finished runs' real bundle bytes (a folder of runs opens them all; runs\n"
     "        join when their plans differ only in k, strategies and bundle settings), and\n"
     "        why; below every run, the cost model calibrated on them gives an estimate.\n"
-    "        --link lora|nb-iot|lte-m|ble gives the transfer time per round at a bare rate\n"
-    "        (with --window: the budget is what the link moves in that time). A link MODEL\n"
-    "        (lorawan-eu868, lorawan-us915 or a preset of `dpu-cli fleet --help`, with the SF,\n"
-    "        the sub-band's duty cycle, frame loss, delivery, N devices and the completion\n"
-    "        probability Q per device, default 0.99, or that every device completes with\n"
-    "        --every-device) answers in airtime, wall time and energy\n"
-    "        per device per round from its frames (docs/fleet.md); with --window or --energy\n"
-    "        the budget is the largest bundle whose round fits that time or energy per device.\n"
-    "        Exit 3 when nothing fits.\n"
+    "        --link KEY is a link model: lorawan-eu868, lorawan-us915 or a preset of\n"
+    "        `dpu-cli fleet --help` (lora, nb-iot and ble stand for lorawan-eu868-sf7,\n"
+    "        nb-iot-nb2 and ble-smp-pipelined), with the SF, the sub-band's duty cycle, frame\n"
+    "        loss, delivery, N devices and the completion probability Q per device, default\n"
+    "        0.99, or that every device completes with --every-device. It answers in its rate,\n"
+    "        airtime, wall time and energy per device per round from its frames\n"
+    "        (docs/fleet.md); with --window or --energy the budget is the largest bundle whose\n"
+    "        round fits that time or energy per device. Exit 3 when nothing fits.\n"
     "  frontier RUN_DIR... [--json] [--image FILE.png|FILE.svg [--budget BYTES]]\n"
     "        The finished runs' frontier: per family (strategy, value coding) and k, the mean\n"
     "        test accuracy, its difference to FU, the real bundle bytes per round and per run\n"
     "        and their ratio to FU's analytic bits; --image draws it as the application does.\n"
-    "  report RUN_DIR... --out FILE.pdf [--link lora|nb-iot|lte-m|ble] [--budget BYTES]\n"
+    "  report RUN_DIR... --out FILE.pdf [--link KEY] [--budget BYTES]\n"
     "         [--fleet [every option of dpu-cli fleet; the plan's fleet keys for the rest]]\n"
     "        One PDF of finished runs (a folder of runs opens them all): the plan in words,\n"
     "        the accuracy charts, the frontier with the budget, a table per strategy with\n"
-    "        one device's session time per round on the link (--link: a preset's model;\n"
-    "        default: the first run's plan's fleet link, as the window's form shows it),\n"
+    "        one device's session time per round on the link (--link: a preset of `dpu-cli\n"
+    "        fleet --help` or lora, nb-iot, ble; default: the first run's plan's fleet link,\n"
+    "        as the window's form shows it),\n"
     "        the machine and the date.\n"
     "        --fleet adds a fleet page: the runs simulated as `dpu-cli fleet` does with the\n"
     "        same options (--link is then the fleet's link model), the fleet's accuracy beside\n"
@@ -276,7 +277,7 @@ int costCommand(const std::vector<std::string>& argv)
     const auto deployed = enumFromString<DeployedForm>(deployedText);
     if (!deployed)
         throw UsageError("--deployed: expected " + quotedChoices(enumStrings<DeployedForm>()) + ", found '" + deployedText + "'");
-    if (sparsityGiven && *deployed != DeployedForm::Sparse)
+    if (sparsityGiven && !deployedFormInfo(*deployed).owns("deployed_sparsity"))
         throw UsageError("--sparsity goes with --deployed sparse");
     const InputShape shape = shapeFor(model, input.empty() ? std::nullopt : std::optional<InputShape>(parseInputShape(input)));
     refuseModelTooLarge(model, shape);

@@ -3,7 +3,9 @@
 #include "ArgList.h"
 #include "CliCommands.h"
 #include "CommandNumbers.h"
-#include "FleetArgs.h"
+#include "DeploymentOptions.h"
+#include "RunsOnFleet.h"
+#include "dpu/DeploymentModel.h"
 #include "FleetOutput.h"
 #include "dpu/Fleet.h"
 #include "dpu/RunFolder.h"
@@ -34,24 +36,27 @@ std::string fleetUsage()
            "fleet run the last version, the fleet's mean accuracy beside the server's, and the catch-up\n"
            "after the last release (--drain).\n"
            "Model, rules and sources: docs/fleet.md. What the options leave out, the first run's plan\n"
-           "says (its fleet.* keys, docs/plan-format.md; without them: 200 devices on LoRaWAN EU868).\n"
+           "says: each option sets one of its fleet.* keys (dpu-cli plan --fields lists them with their\n"
+           "options; without them: 200 devices on LoRaWAN EU868), checked as a plan file's are.\n"
            "\n"
            "Link:\n"
            "  --link KEY            lorawan-eu868, lorawan-us915 (SF from --sf or --sf-mix), or a preset\n"
            "                        (default: the plan's fleet.link with its SF, sub-band, loss, delivery):\n"
            "                        " + presets + "\n"
+           "                        and the older keys " + linkKeyAliasesText() + "\n"
            "  --sf N                one spreading factor for every device (LoRa)\n"
            "  --sf-mix SF:W,...     devices per spreading factor, e.g. 7:45,8:22,9:11,10:8,11:8,12:6;\n"
            "                        fuotasim: that mix (FUOTASim's default)\n"
            "  --duty-cycle D        EU868: 0.001, 0.01 (default) or 0.1; other links: any share\n"
            "  --loss P              frame loss probability (default 0)\n"
-           "  --multicast, --unicast  how the round's delta goes out (LoRaWAN presets: multicast)\n"
+           "  --delivery preset|multicast|unicast  how the round's delta goes out (preset: as the link\n"
+           "                        does, LoRaWAN multicast); --multicast and --unicast say the same\n"
            "  --multicast-per-sf    one multicast per spreading factor instead of one at the slowest\n"
            + deviceLinkArgsUsage() +
            "Fleet:\n"
            "  --devices N           devices, at most 1000000 (default: the plan's fleet.devices)\n"
            "  --availability P|FILE probability that a device is on in a round (default: the plan's), or a trace:\n"
-           "                        a CSV of device,round lines or FedScale's availability trace as JSON\n"
+           "                        a CSV of device,round lines or FedScale's availability trace as JSON\n"           "  --trace FILE          the trace alone (as --availability FILE)\n"
            "  --period S            seconds between rounds (default: the plan's fleet.round_period_h)\n"
            "  --drain R             rounds after the run's last that only catch devices up (default 0, at most\n"
            "                        1000): the catch-up after the last release, in no other figure\n"
@@ -82,14 +87,13 @@ int fleetCommand(const std::vector<std::string>& argv)
         return 0;
     }
     ArgList args(argv, numberOptionsOf("fleet"));
-    const FleetArgs given = readFleetArgs(args);
+    const DeploymentOptions given = readDeploymentOptions(args, OptionScope::Deployment);
     const std::optional<int64_t> seedArg = args.integer("--seed"); // nullopt: each run's first
     const bool rounds = args.flag("--rounds");
     const bool json = args.flag("--json");
     const auto folders = args.positional();
     if (folders.empty())
         throw UsageError("fleet needs at least one run folder (or a folder of runs)");
-    checkGivenFleetArgs(given); // bad options are reported before bad folders
 
     // Read every folder first: a bad one is reported before anything is simulated.
     std::vector<RunFolder> runs;
@@ -97,8 +101,9 @@ int fleetCommand(const std::vector<std::string>& argv)
         for (const std::string& dir : findRunFolders(f))
             runs.push_back(loadRunFolder(dir));
     // What the options leave out, the first run's plan says (its `fleet` keys, or their defaults).
-    FleetConfig config = fleetConfigFromArgs(withPlanFleet(given, runs.front().plan.fleet));
-    const FleetOfRuns fleet = simulateRunsOnFleet(runs, std::move(config), seedArg, runs.size() > 1, given.catchUpBytes == "real");
+    const Deployment deployment = deploymentOf(given, runs.front().plan.fleet);
+    const FleetOfRuns fleet = simulateRunsOnFleet(runs, fleetConfigOf(deployment, 0, 0), seedArg, runs.size() > 1,
+                                                  deployment.catchUpSizes == CatchUpSizing::Real);
     if (json)
         std::fputs(fleetResultsToJson(fleet).c_str(), stdout);
     else

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // dpu-cli fleet's output: the fleet in words, each strategy's figures under the names the window and the report use, optionally every round; or JSON.
 #pragma once
-#include "FleetArgs.h"
+#include "RunsOnFleet.h"
 #include <string>
 
 namespace dpu::cli {

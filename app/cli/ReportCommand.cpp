@@ -4,15 +4,16 @@
 #include "CliCommands.h"
 #include "CommandNumbers.h"
 #include "dpu/Error.h"
-#include "dpu/Links.h"
 #include "dpu/RunFolder.h"
 #include <cstdio>
 #include <cstdlib>
 
 #ifdef DPU_CLI_HAS_REPORT
-#include "FleetArgs.h"
-#include "dpu/FleetSettings.h"
+#include "DeploymentOptions.h"
+#include "RunsOnFleet.h"
+#include "dpu/DeploymentModel.h"
 #include "dpu/LinkModel.h"
+#include "dpu/PlanFields.h"
 #include "models/RunBook.h"
 #include "report/ReportWriter.h"
 #include <QApplication>
@@ -28,10 +29,13 @@ namespace {
 /// The fleet's options belong to --fleet: without it they are refused by name, not as unknown.
 void refuseFleetOptionsWithoutFleet(const std::vector<std::string>& argv)
 {
-    for (const char* name : {"--devices", "--availability", "--sf", "--sf-mix", "--duty-cycle", "--loss", "--multicast",
-                             "--unicast", "--catch-up", "--catch-up-bytes", "--period", "--fleet-seed", "--cpu"})
+    std::vector<std::string> options{"--multicast", "--unicast"};
+    for (const PlanField& f : planFields()) // --link alone names the per-round times' link
+        if (f.path.rfind("fleet.", 0) == 0 && !f.option.empty() && f.option != "--link")
+            options.push_back(f.option);
+    for (const std::string& name : options)
         if (std::find(argv.begin(), argv.end(), name) != argv.end())
-            throw UsageError(std::string(name) + " needs --fleet (the fleet page takes dpu-cli fleet's options)");
+            throw UsageError(name + " needs --fleet (the fleet page takes dpu-cli fleet's options)");
 }
 
 /// The runs simulated on the fleet (core's simulateFleet, through the options dpu-cli fleet
@@ -73,20 +77,22 @@ int reportCommand(const std::vector<std::string>& argv)
     // With --fleet, --link is the fleet's link model (dpu-cli fleet's options, all of them).
     std::optional<FleetConfig> fleetConfig;
     std::optional<int64_t> fleetRunSeed; // nullopt: each run's first
-    bool realCatchUps = false;
     std::optional<Link> reportLink; // the per-round times' link
     int reportDevices = 1;
-    FleetArgs fleetGiven;
+    DeploymentOptions fleetGiven;
+    bool realCatchUps = false;
     if (withFleet) {
-        fleetGiven = readFleetArgs(args);
+        fleetGiven = readDeploymentOptions(args, OptionScope::Deployment);
         fleetRunSeed = args.integer("--seed");
-        checkGivenFleetArgs(fleetGiven); // the link itself once the runs' plan fills in what is left out
-        realCatchUps = fleetGiven.catchUpBytes == "real";
     } else if (const std::string link = args.value("--link", ""); !link.empty()) {
-        const LinkPreset* chosen = findLinkPreset(link);
-        if (!chosen)
-            throw UsageError("--link: expected " + linkPresetKeys() + ", found '" + link + "'");
-        reportLink = linkPreset(chosen->modelKey); // the model behind the bare rate, as the fleet has it
+        const std::vector<std::string> keys = linkPresetKeysList();
+        if (std::find(keys.begin(), keys.end(), resolveLinkKey(link)) == keys.end()) {
+            std::string known;
+            for (const std::string& key : keys)
+                known += (known.empty() ? "" : ", ") + key;
+            throw UsageError("--link: expected one of " + known + " (or " + linkKeyAliasesText() + "), found '" + link + "'");
+        }
+        reportLink = linkPreset(link); // a preset or an alias of one (resolveLinkKey()), as the fleet has it
     }
     const auto folders = args.positional();
     if (out.empty())
@@ -107,13 +113,14 @@ int reportCommand(const std::vector<std::string>& argv)
         reportDevices = std::max(1, runs.front().plan.fleet.devices);
         try {
             if (!reportLink)
-                reportLink = slowestLinkOf(fleetSettingsOf(runs.front().plan.fleet).link);
+                reportLink = slowestLinkOf(runs.front().plan.fleet.link);
         } catch (const LinkError&) { // read back from a checked plan: cannot happen; no times then
         }
     }
     if (withFleet) { // what the options leave out, the first run's plan says (its `fleet` keys)
-        fleetConfig = fleetConfigFromArgs(withPlanFleet(fleetGiven, runs.front().plan.fleet));
-        validateLink(fleetConfig->groups.front().link);
+        const Deployment deployment = deploymentOf(fleetGiven, runs.front().plan.fleet);
+        fleetConfig = fleetConfigOf(deployment, 0, 0);
+        realCatchUps = deployment.catchUpSizes == CatchUpSizing::Real;
         const FleetGroup& group = fleetConfig->groups.front();
         reportLink = atSlowestSpreadingFactor(group.link, group.sfMix); // as the window's form has it
         reportDevices = group.devices;

@@ -2,6 +2,7 @@
 // dpu-cli fleet as a user meets it: a fleet behind LoRaWAN from run folders, text, JSON, traces, the appendix's uploads, errors.
 #include "CliProcess.h"
 #include "RunFixtures.h"
+#include "dpu/PlanFields.h"
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -53,6 +54,12 @@ private Q_SLOTS:
     void help()
     {
         const Result r = fleet({"--help"});
+        // Every deployment key's option is one fleet takes and explains.
+        for (const dpu::PlanField& f : dpu::planFields())
+            if (f.path.rfind("fleet.", 0) == 0) {
+                QVERIFY2(!f.option.empty(), f.path.c_str());
+                QVERIFY2(r.out.contains(QString::fromStdString("  " + f.option + " ")), f.option.c_str());
+            }
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.contains(QStringLiteral("--sf-mix SF:W")));
         QVERIFY(r.out.contains(QStringLiteral("lorawan-eu868-sf12")));
@@ -131,8 +138,8 @@ private Q_SLOTS:
     {
         const QString planned = tmp_.filePath("planned");
         dpu::Plan plan = dpu::test::sweepPlan(0.01, 5, {"dpu", "fu"});
-        plan.fleet.link = "nb-iot-nb1";
-        plan.fleet.frameLoss = 0.05;
+        plan.fleet.link.link = "nb-iot-nb1";
+        plan.fleet.link.frameLoss = 0.05;
         plan.fleet.devices = 40;
         plan.fleet.availability = 0.5;
         plan.fleet.roundPeriodHours = 6;
@@ -209,11 +216,11 @@ private Q_SLOTS:
             QVERIFY2(r.code == code && r.err.contains(text), qPrintable(r.err));
             QVERIFY(r.out.isEmpty());
         };
-        error({"--link", "lorawan-eu868", "--sf-mix", "6:1,7:1"}, 1, QStringLiteral("SF6 is not a spreading factor of LoRaWAN EU868"));
+        error({"--link", "lorawan-eu868", "--sf-mix", "6:1,7:1"}, 2, QStringLiteral("--sf-mix: SF6 is not a spreading factor of LoRaWAN EU868"));
         error({"--link", "lorawan-eu868", "--loss", "-0.1"}, 2, QStringLiteral("--loss: expected a frame loss probability in [0, 1), found '-0.1'"));
-        error({"--link", "lorawan-eu868", "--duty-cycle", "0.05"}, 1, QStringLiteral("dutyCycle: EU868's sub-bands"));
-        error({"--link", "wifi"}, 1, QStringLiteral("lorawan-eu868-sf7"));
-        error({"--link", "ble-smp", "--multicast"}, 1, QStringLiteral("has no multicast"));
+        error({"--link", "lorawan-eu868", "--duty-cycle", "0.05"}, 2, QStringLiteral("--duty-cycle: EU868's sub-bands"));
+        error({"--link", "wifi"}, 2, QStringLiteral("--link: expected one of lorawan-eu868-sf7"));
+        error({"--link", "ble-smp", "--multicast"}, 2, QStringLiteral("has no multicast"));
         error({"--link", "lorawan-eu868", "--seed", "9"}, 2, QStringLiteral("has no seed 9"));
         error({"--link", "lorawan-eu868", "--catch-up", "broadcast"}, 2, QStringLiteral("--catch-up: expected unicast or multicast"));
         error({"--link", "lorawan-eu868", "--catch-up-bytes", "exact"}, 2,
@@ -271,7 +278,7 @@ private Q_SLOTS:
             QVERIFY2(r.code == 2 && r.err.contains(text), qPrintable(r.err));
             QVERIFY(r.out.isEmpty());
         };
-        error({"--cpu", "cortex-m7", "--clock-mhz", "64", "--run-ma", "3"}, QStringLiteral("--cpu: expected cortex-m4 or cortex-m0, found 'cortex-m7'"));
+        error({"--cpu", "cortex-m7", "--clock-mhz", "64", "--run-ma", "3"}, QStringLiteral("--cpu: expected none, cortex-m4 or cortex-m0, found 'cortex-m7'"));
         error({"--cpu", "cortex-m4"}, QStringLiteral("--cpu needs --clock-mhz F"));
         error({"--cpu", "cortex-m4", "--clock-mhz", "0", "--run-ma", "3"}, QStringLiteral("--clock-mhz: expected a clock in MHz from 0.001 to 10000, found '0'"));
         error({"--cpu", "cortex-m4", "--clock-mhz", "64", "--run-ma", "-1"}, QStringLiteral("--run-ma: expected a current in mA from 0 to 10000, found '-1'"));

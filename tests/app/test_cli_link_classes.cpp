@@ -77,11 +77,11 @@ private Q_SLOTS:
     {
         const QString planned = tmp_.filePath("planned");
         dpu::Plan plan = dpu::test::sweepPlan(0.01, 3, {"dpu"});
-        plan.fleet.frameLoss = 0.1;
-        plan.fleet.frameLossSpread = 0.04;
-        plan.fleet.deviceClass = dpu::DeviceClassChoice::B;
-        plan.fleet.pingPeriodicity = 2;
-        plan.fleet.leaveWhenDecoded = false;
+        plan.fleet.link.frameLoss = 0.1;
+        plan.fleet.link.frameLossSpread = 0.04;
+        plan.fleet.link.deviceClass = dpu::DeviceClassChoice::B;
+        plan.fleet.link.pingPeriodicity = 2;
+        plan.fleet.link.leaveWhenDecoded = false;
         dpu::test::writeRunFolder(planned.toStdString(), plan, records_, "finished", {1000, 10});
         const Result r = cli({"fleet", planned, "--json"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
@@ -113,10 +113,10 @@ private Q_SLOTS:
             const Result r = cli(QStringList{"fleet", run_, "--devices", "10"} + extra);
             QVERIFY2(r.code == code && r.err.contains(text), qPrintable(r.err));
         };
-        error({"--link", "lorawan-eu868", "--class", "a"}, 2, QStringLiteral("--class: expected b"));
+        error({"--link", "lorawan-eu868", "--class", "a"}, 2, QStringLiteral("--class: expected preset, c or b, found 'a'"));
         error({"--link", "lorawan-eu868", "--ping-periodicity", "8"}, 2, QStringLiteral("--ping-periodicity"));
-        error({"--link", "lorawan-eu868", "--loss", "0.1", "--loss-spread", "0.2"}, 1, QStringLiteral("frameLossSpread"));
-        error({"--link", "nb-iot-nb1", "--class", "b"}, 1, QStringLiteral("deviceClass"));
+        error({"--link", "lorawan-eu868", "--loss", "0.1", "--loss-spread", "0.2"}, 2, QStringLiteral("--loss-spread: expected 0 .. the loss"));
+        error({"--link", "nb-iot-nb1", "--class", "b"}, 2, QStringLiteral("--class: NB-IoT Cat-NB1"));
     }
 };
 

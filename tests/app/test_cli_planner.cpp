@@ -96,16 +96,46 @@ private Q_SLOTS:
 
     void linkWindowIsABudget()
     {
-        // NB-IoT (60 kbit/s) for 0.16 s moves 1200 B: q8 half way between its runs, k = 0.0055.
-        const Result r = cli({sweep_, "--link", "nb-iot", "--window", "0.16", "--json"});
+        // The older keys are the link model's presets: nb-iot is nb-iot-nb2, whose window holds its
+        // 5 s attach and then blocks of 512 B at about 116 kbit/s (issue 41: no bare 60 kbit/s).
+        const Result r = cli({sweep_, "--link", "nb-iot", "--window", "5.16", "--json"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         const QJsonObject j = QJsonDocument::fromJson(r.out.toUtf8()).object();
-        QCOMPARE(j["budget"].toObject()["bytes"].toDouble(), 1200.0);
-        QVERIFY(std::abs(j["k"].toDouble() - 0.0055) < 1e-12);
-        // With a byte budget, the link gives the transfer time: 2000 B at 5.5 kbit/s is 2.9 s.
+        const Result same = cli({sweep_, "--link", "nb-iot-nb2", "--window", "5.16", "--json"});
+        QCOMPARE(j, QJsonDocument::fromJson(same.out.toUtf8()).object());
+        const QJsonObject lr = j["link_round"].toObject();
+        QCOMPARE(lr["link"].toString(), QStringLiteral("nb-iot-nb2"));
+        // 0.16 s after the attach: four full blocks of 35.3 ms and one of 252 B (300 B on air) in 18.9 ms.
+        QCOMPARE(j["budget"].toObject()["bytes"].toDouble(), 2300.0);
+        QVERIFY(lr["wall_time_s"].toDouble() <= 5.16);
+        QVERIFY(std::abs(lr["application_bits_per_second"].toDouble() - 127e3 * 512 / 560) < 1e-6);
+        // With a byte budget, "lora" answers as lorawan-eu868-sf7 does: its frames, airtime and energy.
         const Result t = cli({sweep_, "--bytes-per-round", "2000", "--link", "LoRa"});
         QVERIFY2(t.code == 0, qPrintable(t.err));
-        QCOMPARE(field(t.out, "link"), QStringLiteral("2.9 s per round per device on LoRa (5.5 kbit/s)"));
+        QCOMPARE(field(t.out, "link"), QStringLiteral("LoRaWAN EU868 SF7/125 kHz (DR5), duty cycle 1 %, frame loss 0 %, multicast to 1 device"));
+        QCOMPARE(field(t.out, "rate"), QStringLiteral("4.75 kbit/s of data while sending (no duty cycle, set-up or loss)"));
+        QCOMPARE(t.out, cli({sweep_, "--bytes-per-round", "2000", "--link", "lorawan-eu868-sf7"}).out);
+        // An alias takes the link model's options: lora at SF9 to 9 devices.
+        const Result sf9 = cli({sweep_, "--bytes-per-round", "2000", "--link", "lora", "--sf", "9", "--devices", "9"});
+        QVERIFY2(sf9.code == 0, qPrintable(sf9.err));
+        QCOMPARE(field(sf9.out, "link"), QStringLiteral("LoRaWAN EU868 SF9/125 kHz (DR3), duty cycle 1 %, frame loss 0 %, multicast to 9 devices"));
+        // lte-m means one link: the model's Cat-M1 preset, not a faster bare rate beside it.
+        const Result lte = cli({sweep_, "--bytes-per-round", "2000", "--link", "lte-m", "--json"});
+        QCOMPARE(QJsonDocument::fromJson(lte.out.toUtf8()).object()["link_round"].toObject()["link_name"].toString(),
+                 QStringLiteral("LTE-M Cat-M1 half duplex (CoAP blocks of 1 KB)"));
+    }
+
+    void reportLinkTakesTheLinkModelsKeys()
+    {
+#if DPU_TEST_GUI_BUILD
+        const Result ok = run({"report", sweep_, "--out", "/dev/null", "--link", "ble"});
+        QVERIFY2(ok.code == 0, qPrintable(ok.err));
+        const Result bad = run({"report", sweep_, "--out", "/dev/null", "--link", "wifi"});
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.contains(QStringLiteral("--link: expected one of lorawan-eu868-sf7, ")) && bad.err.contains(QStringLiteral("ble-smp-pipelined"))
+                     && bad.err.contains(QStringLiteral("(or lora (lorawan-eu868-sf7), nb-iot (nb-iot-nb2), ble (ble-smp-pipelined)), found 'wifi'")),
+                 qPrintable(bad.err));
+#endif
     }
 
     void estimateOrNothingBelowTheRuns()
@@ -173,13 +203,15 @@ private Q_SLOTS:
             int code;
             const char* message;
         } cases[] = {
-            {{sweep_}, 2, "budget needs --bytes-per-round N, --bytes-total N or --link NAME --window SECONDS"},
+            {{sweep_}, 2, "budget needs --bytes-per-round N, --bytes-total N, --link KEY --window SECONDS or --link KEY --energy JOULES"},
             {{sweep_, "--bytes-per-round", "10", "--bytes-total", "20"}, 2, "give one budget"},
             {{sweep_, "--bytes-per-round", "-5"}, 2, "--bytes-per-round: expected a number of bytes per round in (0, 1e+12], found '-5'"},
             {{sweep_, "--bytes-per-round", "lots"}, 2, "--bytes-per-round: expected a number of bytes per round in (0, 1e+12], found 'lots'"},
             {{sweep_, "--link", "nb-iot", "--window", "nan"}, 2, "--window: expected a number of seconds in (0, 1e+08], found 'nan'"},
-            {{sweep_, "--link", "wifi", "--window", "1"}, 2, "--link: expected lora, nb-iot, lte-m or ble, found 'wifi'"},
-            {{sweep_, "--window", "1"}, 2, "--window needs --link NAME"},
+            {{sweep_, "--link", "wifi", "--window", "1"}, 2, "--link: expected one of "},
+            {{sweep_, "--link", "wifi", "--window", "1"}, 2, "lorawan-eu868-sf7, lorawan-eu868-sf8, "},
+            {{sweep_, "--link", "wifi", "--window", "1"}, 2, "ble-smp-pipelined (or lora (lorawan-eu868-sf7), nb-iot (nb-iot-nb2), ble (ble-smp-pipelined)), found 'wifi'"},
+            {{sweep_, "--window", "1"}, 2, "--window needs --link with a link model (lorawan-eu868, "},
             {{"--bytes-per-round", "10"}, 2, "budget needs at least one run folder"},
             {{tmp_.filePath("missing"), "--bytes-per-round", "10"}, 1, "missing"},
         };
@@ -258,8 +290,8 @@ private Q_SLOTS:
             int code;
             const char* message;
         } cases[] = {
-            {{"--bytes-per-round", "10", "--link", "lora", "--sf", "9"}, 2, "--sf needs a link model (lorawan-eu868, lorawan-us915, "},
-            {{"--bytes-per-round", "10", "--link", "lora", "--devices", "9"}, 2, "'lora' is a bare rate"},
+            {{"--bytes-per-round", "10", "--sf", "9"}, 2, "--sf needs --link with a link model (lorawan-eu868, lorawan-us915, "},
+            {{"--bytes-per-round", "10", "--devices", "9"}, 2, "--devices needs --link with a link model"},
             {{"--bytes-per-round", "10", "--loss", "0.1"}, 2, "--loss needs --link with a link model"},
             {{"--bytes-per-round", "10", "--link", "lorawan-eu868", "--sf-mix", "fuotasim"}, 2, "--sf-mix: budget answers for one spreading factor"},
             {{"--bytes-per-round", "10", "--link", "lorawan-eu868", "--duty-cycle", "0.05"}, 1, "dutyCycle: EU868's sub-bands"},
@@ -267,10 +299,10 @@ private Q_SLOTS:
             {{"--bytes-per-round", "10", "--link", "lorawan-eu868", "--loss", "1.5"}, 2, "--loss: expected a frame loss probability in [0, 1), found '1.5'"},
             {{"--bytes-per-round", "10", "--link", "lorawan-eu868", "--devices", "0"}, 2, "--devices: expected a number of devices from 1 to 100000000, found '0'"},
             {{"--bytes-per-round", "10", "--link", "lorawan-eu868", "--target", "1"}, 2, "--target: expected a completion probability in (0, 1), found '1'"},
-            {{"--link", "nb-iot", "--energy", "3"}, 2, "--energy needs --link with a link model"},
+            {{"--energy", "3"}, 2, "--energy needs --link with a link model"},
             {{"--bytes-per-round", "10", "--link", "lorawan-eu868", "--every-device"}, 2, "--every-device needs --target Q"},
             {{"--link", "lorawan-eu868", "--sf", "12", "--window", "1"}, 1, "--window: not even one byte reaches LoRaWAN EU868 SF12"},
-            {{"--link", "wifi", "--bytes-per-round", "10"}, 2, "or a link model: lorawan-eu868, lorawan-us915, lorawan-eu868-sf7"},
+            {{"--link", "wifi", "--bytes-per-round", "10"}, 2, "nb-iot-nb1, nb-iot-nb2, lte-m, ble-smp, ble-smp-pipelined (or lora "},
         };
         for (const auto& c : cases) {
             const Result r = cli(QStringList{sweep_} + c.args);

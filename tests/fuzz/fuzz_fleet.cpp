@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // libFuzzer target: the fleet's and the link's settings (key=value lines, every number as text, NaN and 1e999 included) through validation, linkRound and a small simulation, and a trace after '---' through the CSV or FedScale reader.
 #include "dpu/Fleet.h"
-#include "dpu/FleetSettings.h"
+#include "dpu/DeploymentModel.h"
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -67,9 +67,9 @@ Input parse(const std::string& data)
     return in;
 }
 
-dpu::FleetSettings settingsOf(const Input& in)
+dpu::Deployment settingsOf(const Input& in)
 {
-    dpu::FleetSettings s;
+    dpu::Deployment s;
     if (in.has("link"))
         s.link.link = in.text("link");
     s.link.spreadingFactor = static_cast<int>(in.integer("sf", 0));
@@ -82,7 +82,7 @@ dpu::FleetSettings settingsOf(const Input& in)
                                               : dpu::DeliveryChoice::Preset;
     s.devices = static_cast<int>(in.integer("devices", 20));
     s.availability = in.number("availability", 1);
-    s.roundPeriodSeconds = in.number("period", 86400);
+    s.roundPeriodHours = in.number("period", 86400) / 3600.0;
     s.drainRounds = static_cast<int>(in.integer("drain", 0));
     s.seed = static_cast<uint64_t>(in.integer("seed", 1, 0, dpu::kMaxExactSeed));
     const std::string& cpu = in.text("cpu");
@@ -185,7 +185,7 @@ void simulate(const dpu::FleetConfig& config, const dpu::FleetStrategy& strategy
 
 void fleetAndLink(const Input& in)
 {
-    const dpu::FleetSettings settings = settingsOf(in);
+    const dpu::Deployment settings = settingsOf(in);
     const dpu::FleetStrategy strategy = strategyOf(in);
     dpu::FleetConfig config = dpu::fleetConfigOf(settings, static_cast<int>(in.integer("last_round", 0)),
                                                  in.integer("new_samples", 0, INT64_MIN, INT64_MAX));

@@ -2,7 +2,7 @@
 // What the Budget tab's tests share: a small cost model, a plan at k, a link by key, a label's text.
 #pragma once
 #include "dpu/Cost.h"
-#include "dpu/FleetSettings.h"
+#include "dpu/DeploymentModel.h"
 #include "dpu/LinkModel.h"
 #include "dpu/Plan.h"
 #include <QLabel>
@@ -27,7 +27,7 @@ inline dpu::Plan planAt(double k, const char* model = "mlp", const char* values 
 /// A link model by its key (and the SF for the LoRaWAN regions), as core's linkOf makes it.
 inline dpu::Link linkOf(const char* key, int spreadingFactor = 0)
 {
-    dpu::LinkSettings s;
+    dpu::DeploymentLink s;
     s.link = key;
     s.spreadingFactor = spreadingFactor;
     return dpu::linkOf(s);

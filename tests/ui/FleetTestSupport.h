@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
 // What the Fleet tab's tests share: a fleet every device of which hears every round, and waiting for the panel.
 #pragma once
-#include "dpu/FleetSettings.h"
+#include "dpu/DeploymentModel.h"
 #include "panels/FleetPanel.h"
 #include <QSignalSpy>
 
 namespace dpu::uitest {
 
 /// A fleet every device of which hears every round: the fleet runs what the server runs.
-inline dpu::FleetSettings perfectFleet()
+inline dpu::Deployment perfectFleet()
 {
-    dpu::FleetSettings s;
+    dpu::Deployment s;
     s.link.link = "lorawan-eu868";
     s.link.spreadingFactor = 9;
     s.link.dutyCycle = 0.01;

@@ -8,7 +8,7 @@
 #include "UiTestSupport.h"
 #include "charts/FrontierChart.h"
 #include "dpu/Cost.h"
-#include "dpu/FleetSettings.h"
+#include "dpu/DeploymentModel.h"
 #include "dpu/LinkModel.h"
 #include "dpu/Plan.h"
 #include "models/FrontierModel.h"
@@ -115,9 +115,9 @@ private Q_SLOTS:
                      QStringLiteral("%1 B").arg(std::floor(250 * bytesA), 0, 'f', 0)), // toward what fits
                  qPrintable(panel.findChild<QLabel*>(QStringLiteral("budgetTotal"))->text()));
 
-        // BLE (1 Mbit/s) for 5 ms = 5000 bits: 128 weights (k < 0.1285) cost 4096 + 553.31 + 320
-        // = 4969.31 bits; 129 would cost 5001.31.
-        panel.setLinkBudget(3, 0.005);
+        // 625 B = 5000 bits: 128 weights (k < 0.1285) cost 4096 + 553.31 + 320 = 4969.31 bits;
+        // 129 would cost 5001.31.
+        panel.setBudgetBytes(625);
         QCOMPARE(panel.budgetBits(), 5000.0);
         QVERIFY(panel.largestK() <= 0.1285 && panel.largestK() > 0.1285 - 2e-7);
         QVERIFY(std::abs(panel.bytesPerDevice() - (4096 + 1000 * entropy(0.1285) + 320) / 8) < 0.01);
@@ -420,20 +420,20 @@ private Q_SLOTS:
         {
             MainWindow w;
             BudgetPanel* budget = w.resultsPanel()->budgetPanel();
-            budget->setLinkBudget(0, 12.5); // LoRa for 12.5 s
+            budget->setWindowBudget(12.5); // on the plan's link model
             budget->setDevices(4321);
             budget->setSweepRatios(QStringLiteral("0.002, 0.02"));
             w.show();
             QVERIFY(w.close());
         }
         // The time window and the ratios are the tab's; the link and the devices the plan's
-        // deployment (a bare rate is none a plan names).
+        // deployment.
         MainWindow again;
         BudgetPanel* budget = again.resultsPanel()->budgetPanel();
         QVERIFY(budget->findChild<QRadioButton*>(QStringLiteral("budgetByLink"))->isChecked());
         QCOMPARE(budget->findChild<QDoubleSpinBox*>(QStringLiteral("budgetWindow"))->value(), 12.5);
         QCOMPARE(budget->devices(), again.planPanel()->plan().fleet.devices);
-        QVERIFY(!budget->deploymentBar()->differs()); // the plan's link model, not the bare rate
+        QVERIFY(!budget->deploymentBar()->differs()); // the plan's link model
         QCOMPARE(budget->sweepRatios(), (QList<double>{0.002, 0.02}));
     }
 };

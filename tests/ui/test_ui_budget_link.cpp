@@ -2,7 +2,7 @@
 // The Budget tab on a link model: the recommended round's airtime, wall time and energy from core's linkRound, the budget as a time window or an energy, and what the settings keep (not the link: the plan's deployment).
 #include "BudgetTestSupport.h"
 #include "MainWindow.h"
-#include "dpu/FleetSettings.h"
+#include "dpu/DeploymentModel.h"
 #include "UiTestSupport.h"
 #include "panels/BudgetPanel.h"
 #include "panels/LinkFigures.h"
@@ -44,11 +44,17 @@ private Q_SLOTS:
         panel.setDevices(200);
         panel.setBudgetBytes(2000);
         QVERIFY(panel.recommendation().found);
-        // A bare rate (the list's first entry) knows neither frames nor energy: dashes, and why.
-        QVERIFY(!panel.linkRound());
-        QVERIFY2(labelText(panel, "budgetLinkRound").contains(QStringLiteral("Choose a link model")),
-                 qPrintable(labelText(panel, "budgetLinkRound")));
-        QCOMPARE(labelText(panel, "budgetAirtime"), QStringLiteral("–"));
+        // Every entry of the list is a link model (issue 41: no bare rates beside them), the Fleet
+        // tab's list: the first, LoRaWAN EU868 at SF7, answers in frames and energy at once.
+        auto* list = panel.findChild<QComboBox*>(QStringLiteral("budgetLink"));
+        QVERIFY(list);
+        for (int i = 0; i < list->count(); ++i) {
+            const std::string key = list->itemData(i, Qt::UserRole + 1).toString().toStdString();
+            QVERIFY2(key == "lorawan-eu868" || key == "lorawan-us915" || dpu::linkPreset(key).key == key, key.c_str());
+        }
+        QCOMPARE(list->count(), 7); // the two regions, NB-IoT Cat-NB1 and NB2, LTE-M, BLE SMP one at a time and pipelined
+        QVERIFY(panel.linkRound());
+        QVERIFY2(labelText(panel, "budgetLinkRound").contains(QStringLiteral("SF7")), qPrintable(labelText(panel, "budgetLinkRound")));
         QVERIFY(!panel.setLinkModel(QStringLiteral("no-such-link")));
 
         // LoRaWAN EU868 at SF9 (1 % sub-band, multicast, Class C): core's linkRound of the
@@ -91,7 +97,8 @@ private Q_SLOTS:
         // session with its fixed attach energy (2 J).
         panel.setDevices(2000);
         QCOMPARE(panel.linkRound()->airtime, expected.airtime);
-        QVERIFY(panel.setLinkModel(QStringLiteral("nb-iot-nb2")));
+        QVERIFY(panel.setLinkModel(QStringLiteral("NB-IoT"))); // the older key: the preset it stood for
+        QCOMPARE(list->currentData(Qt::UserRole + 1).toString(), QStringLiteral("nb-iot-nb2"));
         panel.setDevices(10);
         const dpu::Link nb = dpu::linkPreset("nb-iot-nb2");
         QCOMPARE(panel.linkRound()->airtime, dpu::linkRound(nb, bytes, 10).airtime);
@@ -116,13 +123,12 @@ private Q_SLOTS:
         auto* target = panel.findChild<QDoubleSpinBox*>(QStringLiteral("budgetTarget"));
         auto* scope = panel.findChild<QComboBox*>(QStringLiteral("budgetTargetScope"));
         QVERIFY(duty && loss && delivery && target && scope);
-        // A bare rate (the first entry) knows none of them: their rows are hidden.
+        // Folded under the link until asked for (the column stays in view at 1366x768).
         for (QWidget* w : std::initializer_list<QWidget*>{duty, loss, delivery, target, scope})
             QVERIFY2(!w->isVisibleTo(&panel), qPrintable(w->objectName()));
         auto* details = panel.findChild<QToolButton*>(QStringLiteral("budgetLinkDetails"));
-        QVERIFY(details && !details->isVisibleTo(&panel));
+        QVERIFY(details && details->isVisibleTo(&panel));
         QVERIFY(panel.setLinkModel(QStringLiteral("lorawan-eu868"), 9));
-        // Folded under the link until asked for (the column stays in view at 1366x768).
         QVERIFY(details->isVisibleTo(&panel));
         QVERIFY(!loss->isVisibleTo(&panel));
         details->click();
@@ -130,7 +136,7 @@ private Q_SLOTS:
             QVERIFY2(w->isVisibleTo(&panel), qPrintable(w->objectName()));
         const int64_t bytes = std::llround(panel.recommendation().bytesPerRound);
         const auto roundWith = [bytes](double dutyCycle, double frameLoss, dpu::DeliveryChoice d, dpu::RoundTarget t) {
-            dpu::LinkSettings s;
+            dpu::DeploymentLink s;
             s.link = "lorawan-eu868";
             s.spreadingFactor = 9;
             s.dutyCycle = dutyCycle;
@@ -251,15 +257,14 @@ private Q_SLOTS:
         QVERIFY2(energyError->text().startsWith(QStringLiteral("Energy: expected at least 2."))
                      && energyError->text().contains(QStringLiteral("found 1.00 J")),
                  qPrintable(energyError->text()));
-        // A bare rate and an energy: it asks for a link model.
-        panel.setLinkBudget(0, 60);
-        QVERIFY(panel.budgetError().isEmpty());
-        QCOMPARE(panel.budgetBits(), 5500.0 * 60);
-        panel.setEnergyBudget(5);
-        QCOMPARE(panel.budgetBits(), 0.0);
-        QVERIFY2(panel.budgetError().startsWith(QStringLiteral("Energy: expected a link model"))
-                     && panel.budgetError().contains(QStringLiteral("LoRa (5.5 kbit/s)")),
-                 qPrintable(panel.budgetError()));
+        // Every entry is a link model, so every one answers an energy: "ble", the older key, is
+        // the pipelined SMP preset, whose session costs 5 mJ.
+        QVERIFY(panel.setLinkModel(QStringLiteral("ble")));
+        QCOMPARE(panel.findChild<QComboBox*>(QStringLiteral("budgetLink"))->currentData(Qt::UserRole + 1).toString(),
+                 QStringLiteral("ble-smp-pipelined"));
+        QVERIFY2(panel.budgetError().isEmpty(), qPrintable(panel.budgetError()));
+        QCOMPARE(panel.budgetBits(), 8.0 * static_cast<double>(dpu::largestBytesForEnergy(dpu::bleSmp(true), 1, panel.devices(), {})));
+        QVERIFY(panel.budgetBits() > 0);
     }
 
     /// The settings keep the budget (its kind, the energy, the target); the link, its SF, loss
@@ -286,15 +291,15 @@ private Q_SLOTS:
         QVERIFY(budget->findChild<QRadioButton*>(QStringLiteral("budgetByEnergy"))->isChecked());
         QCOMPARE(budget->findChild<QDoubleSpinBox*>(QStringLiteral("budgetEnergy"))->value(), 25.0);
         QCOMPARE(budget->findChild<QDoubleSpinBox*>(QStringLiteral("budgetTarget"))->value(), 99.5);
-        const dpu::PlanFleet plan = again.planPanel()->plan().fleet;
+        const dpu::Deployment plan = again.planPanel()->plan().fleet;
         QCOMPARE(budget->findChild<QComboBox*>(QStringLiteral("budgetSf"))->currentData().toInt(),
-                 plan.spreadingFactor > 0 ? plan.spreadingFactor : 7);
+                 plan.link.spreadingFactor > 0 ? plan.link.spreadingFactor : 7);
         QCOMPARE(budget->devices(), plan.devices);
-        QCOMPARE(budget->findChild<QDoubleSpinBox*>(QStringLiteral("budgetLoss"))->value(), 100 * plan.frameLoss);
+        QCOMPARE(budget->findChild<QDoubleSpinBox*>(QStringLiteral("budgetLoss"))->value(), 100 * plan.link.frameLoss);
         QCOMPARE(budget->findChild<QComboBox*>(QStringLiteral("budgetDelivery"))->currentData().toInt(),
-                 static_cast<int>(plan.delivery));
+                 static_cast<int>(plan.link.delivery));
         QVERIFY(!budget->deploymentBar()->differs());
-        const int64_t fit = dpu::largestBytesForEnergy(dpu::slowestLinkOf(dpu::fleetSettingsOf(plan).link), 25, plan.devices,
+        const int64_t fit = dpu::largestBytesForEnergy(dpu::slowestLinkOf(plan.link), 25, plan.devices,
                                                        {0.995, false});
         QVERIFY(fit > 0);
         QCOMPARE(budget->budgetBits(), 8.0 * static_cast<double>(fit));

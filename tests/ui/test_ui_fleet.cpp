@@ -11,6 +11,7 @@
 #include "charts/FleetAccuracyChart.h"
 #include "charts/VersionSpreadChart.h"
 #include "models/RunBook.h"
+#include "dpu/DeploymentFields.h"
 #include "panels/FleetInputs.h"
 #include "panels/FleetPanel.h"
 #include "panels/ResultsPanel.h"
@@ -142,7 +143,7 @@ private Q_SLOTS:
     {
         RunBook book;
         FleetPanel panel;
-        dpu::FleetSettings s = perfectFleet();
+        dpu::Deployment s = perfectFleet();
         s.availability = 0.5;
         panel.inputs()->setSettings(s);
         panel.setRunBook(&book);
@@ -212,7 +213,7 @@ private Q_SLOTS:
         FleetPanel panel;
         panel.setRunBook(&book);
         book.openFolder(runA_);
-        dpu::FleetSettings s = perfectFleet();
+        dpu::Deployment s = perfectFleet();
         s.link.link = "ble-smp";
         s.link.delivery = dpu::DeliveryChoice::Multicast;
         panel.inputs()->setSettings(s);
@@ -231,7 +232,7 @@ private Q_SLOTS:
         FleetPanel panel;
         panel.setRunBook(&book);
         book.openFolder(runA_);
-        dpu::FleetSettings s = perfectFleet();
+        dpu::Deployment s = perfectFleet();
         panel.inputs()->setSettings(s);
         QVERIFY(settle(panel));
         QCOMPARE(panel.shownAnswer().series.size(), size_t(2));
@@ -299,10 +300,10 @@ private Q_SLOTS:
         FleetPanel panel;
         panel.setRunBook(&book);
         QVERIFY(book.openFolder(real) != 0);
-        dpu::FleetSettings s = perfectFleet();
+        dpu::Deployment s = perfectFleet();
         s.availability = 0.5;
         s.drainRounds = 3;
-        s.realCatchUps = true;
+        s.catchUpSizes = dpu::CatchUpSizing::Real;
         panel.inputs()->setSettings(s);
         QVERIFY(settle(panel));
         QVERIFY2(panel.shownAnswer().error.empty(), panel.shownAnswer().error.c_str());
@@ -330,7 +331,7 @@ private Q_SLOTS:
     {
         RunBook book;
         FleetPanel panel;
-        dpu::FleetSettings s = perfectFleet();
+        dpu::Deployment s = perfectFleet();
         panel.inputs()->setSettings(s);
         panel.setRunBook(&book);
         book.openFolder(runA_);
@@ -366,7 +367,7 @@ private Q_SLOTS:
         book.openFolder(runA_);
         QVERIFY(settle(panel));
         QSignalSpy spy(&panel, &FleetPanel::updated);
-        dpu::FleetSettings s = perfectFleet();
+        dpu::Deployment s = perfectFleet();
         for (int devices : {10, 20, 30, 40, 1234}) {
             s.devices = devices;
             panel.inputs()->setSettings(s);
@@ -376,15 +377,15 @@ private Q_SLOTS:
         QVERIFY2(panel.statusText().contains(QStringLiteral("1234 devices")), qPrintable(panel.statusText()));
     }
 
-    void settingsAreKept()
+    void everyRowIsAPlanKey()
     {
-        dpu::FleetSettings s;
+        dpu::Deployment s;
         s.link.link = "nb-iot-nb2";
         s.link.frameLoss = 0.05;
         s.link.delivery = dpu::DeliveryChoice::Unicast;
         s.devices = 321;
         s.availability = 0.9;
-        s.roundPeriodSeconds = 7200;
+        s.roundPeriodHours = 2;
         s.drainRounds = 3;
         s.availabilityTrace = "/data/fleet/trace.csv";
         s.policy.catchUp = dpu::CatchUpDelivery::MulticastPerVersion;
@@ -392,32 +393,20 @@ private Q_SLOTS:
         s.policy.maxStaleness = 4;
         s.cpu.cpu = dpu::CpuChoice::CortexM4;
         s.cpu.clockMhz = 80;
-        {
-            FleetPanel panel;
-            panel.inputs()->setSettings(s);
-            QSettings q;
-            panel.saveSettings(q);
-        }
-        // The tab's own rows come back; the deployment's do not: it is the plan's (here none
-        // given, so the tab's default, the flagship).
-        FleetPanel again;
-        again.restoreSettings(QSettings());
-        const dpu::FleetSettings r = again.inputs()->settings();
-        const dpu::FleetSettings flagship = dpu::ui::FleetInputs::flagship();
-        QCOMPARE(r.link.link, flagship.link.link);
-        QCOMPARE(r.link.sfMix, flagship.link.sfMix);
-        QCOMPARE(r.link.frameLoss, flagship.link.frameLoss);
-        QCOMPARE(r.devices, flagship.devices);
-        QCOMPARE(r.availability, flagship.availability);
-        QCOMPARE(r.roundPeriodSeconds, flagship.roundPeriodSeconds);
-        QCOMPARE(r.drainRounds, 3);
-        QCOMPARE(QString::fromStdString(r.availabilityTrace), QStringLiteral("/data/fleet/trace.csv"));
-        QVERIFY(r.policy.catchUp == dpu::CatchUpDelivery::MulticastPerVersion);
-        QVERIFY(r.policy.order == dpu::CatchUpOrder::SmallestFirst);
-        QCOMPARE(r.policy.maxStaleness, 4);
-        QVERIFY(r.cpu.cpu == dpu::CpuChoice::CortexM4);
-        QCOMPARE(r.cpu.clockMhz, 80.0);
-        QSettings().remove(QStringLiteral("fleet")); // the next tests' windows start from the flagship
+        // The tab keeps nothing of its own: every row is a key of the plan's deployment, and
+        // what it shows reads back whole, through a plan file too.
+        FleetPanel panel;
+        panel.inputs()->setSettings(s);
+        const dpu::Deployment r = panel.inputs()->settings();
+        const std::vector<std::string> differ = dpu::deploymentDifferences(s, r);
+        QVERIFY2(differ.empty(), differ.empty() ? "" : differ.front().c_str());
+        dpu::Plan plan;
+        plan.fleet = r;
+        const dpu::Plan back = dpu::parsePlan(dpu::planToJson(plan));
+        QVERIFY(dpu::deploymentDifferences(back.fleet, s).empty());
+        QCOMPARE(QString::fromStdString(back.fleet.availabilityTrace), QStringLiteral("/data/fleet/trace.csv"));
+        QVERIFY(back.fleet.policy.catchUp == dpu::CatchUpDelivery::MulticastPerVersion);
+        QCOMPARE(back.fleet.cpu.clockMhz, 80.0);
         // The flagship by default: EU868 with FUOTASim's mix.
         QCOMPARE(QString::fromStdString(FleetPanel().inputs()->settings().link.sfMix), QStringLiteral("fuotasim"));
     }

@@ -34,16 +34,16 @@ namespace {
 
 /// One deployment for every view: the flagship's link at the 10 % sub-band, a round every 12 h.
 /// The window drains 4 rounds, dpu-cli fleet none, dpu-cli report 2: the figures must not care.
-dpu::FleetSettings deployment()
+dpu::Deployment deployment()
 {
-    dpu::FleetSettings s;
+    dpu::Deployment s;
     s.link.link = "lorawan-eu868";
     s.link.sfMix = "fuotasim";
     s.link.dutyCycle = 0.1;
     s.link.frameLoss = 0.1;
     s.devices = 60;
     s.availability = 0.8;
-    s.roundPeriodSeconds = 12 * 3600.0;
+    s.roundPeriodHours = 12;
     s.drainRounds = 4;
     return s;
 }
@@ -151,7 +151,7 @@ private Q_SLOTS:
                                   "finished", {1000, 10});
         dpu::ui::RunBook book;
         FleetPanel panel;
-        dpu::FleetSettings s;
+        dpu::Deployment s;
         s.link.link = "lorawan-eu868";
         s.link.spreadingFactor = 9;
         s.devices = 50;

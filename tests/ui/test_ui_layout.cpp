@@ -103,7 +103,7 @@ private Q_SLOTS:
                                     + QLatin1Char('x') + QString::number(r.height());
             }
         };
-        checkInputs(QStringLiteral("bare rate"));
+        checkInputs(QStringLiteral("the plan's link"));
         // A link model: the spreading factor beside it, and the round's airtime, wall time and
         // energy under the recommendation (two lines more).
         QVERIFY(budget->setLinkModel(QStringLiteral("lorawan-eu868"), 12));

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The window's rows for issue 41 item 5 (loss spread, device class, ping period, leaving) in the Fleet tab's inputs and the plan's Deployment… dialog: shown, read back, saved, enabled where they apply.
-#include "dpu/FleetSettings.h"
+#include "dpu/DeploymentModel.h"
 #include "panels/FleetInputs.h"
 #include "panels/PlanFleetDialog.h"
 #include <QCheckBox>
@@ -12,9 +12,9 @@
 
 namespace {
 
-dpu::FleetSettings classB()
+dpu::Deployment classB()
 {
-    dpu::FleetSettings s = dpu::ui::FleetInputs::flagship();
+    dpu::Deployment s = dpu::ui::FleetInputs::flagship();
     s.link.frameLoss = 0.1;
     s.link.frameLossSpread = 0.05;
     s.link.deviceClass = dpu::DeviceClassChoice::B;
@@ -40,7 +40,7 @@ private Q_SLOTS:
     {
         dpu::ui::FleetInputs inputs;
         inputs.setSettings(classB());
-        const dpu::LinkSettings l = inputs.settings().link;
+        const dpu::DeploymentLink l = inputs.settings().link;
         QCOMPARE(l.frameLossSpread, 0.05);
         QCOMPARE(l.deviceClass, dpu::DeviceClassChoice::B);
         QCOMPARE(l.pingPeriodicity, 4);
@@ -66,7 +66,7 @@ private Q_SLOTS:
         QCOMPARE(child<QDoubleSpinBox>(inputs, "fleetLossSpread")->maximum(), 3.0);
         QVERIFY(inputs.settings().link.frameLossSpread <= 0.03 + 1e-12);
         // A preset without LoRaWAN classes: the class row is off and the settings carry none.
-        dpu::FleetSettings nb = classB();
+        dpu::Deployment nb = classB();
         nb.link.link = "nb-iot-nb1";
         inputs.setSettings(nb);
         QVERIFY(!deviceClass->isEnabled());
@@ -74,38 +74,33 @@ private Q_SLOTS:
         QCOMPARE(dpu::linkOf(inputs.settings().link).key, std::string("nb-iot-nb1")); // no LinkError
     }
 
-    void savedAndRestored()
+    void keptThroughAPlanFile()
     {
-        QTemporaryDir dir;
-        QSettings file(dir.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
         dpu::ui::FleetInputs a;
         a.setSettings(classB());
-        a.saveSettings(file);
+        dpu::Plan plan;
+        plan.fleet = a.settings();
         dpu::ui::FleetInputs b;
-        b.restoreSettings(file);
-        const dpu::LinkSettings l = b.settings().link;
+        b.setSettings(dpu::parsePlan(dpu::planToJson(plan)).fleet);
+        const dpu::DeploymentLink l = b.settings().link;
         QCOMPARE(l.deviceClass, dpu::DeviceClassChoice::B);
         QCOMPARE(l.pingPeriodicity, 4);
         QCOMPARE(l.frameLossSpread, 0.05);
         QCOMPARE(l.leaveWhenDecoded, false);
-        // A hand-edited class falls back to the link's own.
-        file.setValue(QStringLiteral("fleet/deviceClass"), QStringLiteral("z"));
-        b.restoreSettings(file);
-        QCOMPARE(b.settings().link.deviceClass, dpu::DeviceClassChoice::Preset);
     }
 
     void planDialogKeepsTheKeys()
     {
-        dpu::PlanFleet planned = dpu::planFleetOf(classB());
+        dpu::Deployment planned = classB();
         dpu::ui::PlanFleetDialog dialog;
         dialog.setFleet(planned);
-        const dpu::PlanFleet shown = dialog.fleet();
-        QCOMPARE(shown.deviceClass, dpu::DeviceClassChoice::B);
-        QCOMPARE(shown.pingPeriodicity, 4);
-        QCOMPARE(shown.frameLossSpread, 0.05);
-        QCOMPARE(shown.leaveWhenDecoded, false);
+        const dpu::Deployment shown = dialog.fleet();
+        QCOMPARE(shown.link.deviceClass, dpu::DeviceClassChoice::B);
+        QCOMPARE(shown.link.pingPeriodicity, 4);
+        QCOMPARE(shown.link.frameLossSpread, 0.05);
+        QCOMPARE(shown.link.leaveWhenDecoded, false);
         child<QCheckBox>(*dialog.inputs(), "fleetLeaveWhenDecoded")->setChecked(true);
-        QCOMPARE(dialog.fleet().leaveWhenDecoded, true); // an edit of these rows is an edit of the plan
+        QCOMPARE(dialog.fleet().link.leaveWhenDecoded, true); // an edit of these rows is an edit of the plan
     }
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The plan form's dialogs: Deployment… (the plan's link and fleet keys, a mix of its own kept as written) and Method… (mode and the paper's ablations).
 #include "UiTestSupport.h"
+#include "dpu/DeploymentFields.h"
 #include "dpu/PlanFields.h"
 #include "panels/FleetInputs.h"
 #include "panels/PlanFleetDialog.h"
@@ -37,17 +38,18 @@ private Q_SLOTS:
         auto* button = panel.findChild<QToolButton*>(QStringLiteral("planFleet"));
         QVERIFY(button);
         for (const dpu::PlanField& f : dpu::planFields())
-            if (f.path.rfind("fleet.", 0) == 0)
+            if (f.path.rfind("fleet.", 0) == 0 && !f.advanced)
                 QCOMPARE(panel.fieldFor(QString::fromStdString(f.path)), static_cast<QWidget*>(button));
         dpu::ui::PlanFleetDialog dialog;
-        // Only the rows a plan holds: no trace, drain, policy or processor.
-        for (const char* hidden : {"fleetTrace", "fleetDrain", "fleetCatchUp", "fleetOrder", "fleetMaxStaleness", "fleetRealCatchUps", "fleetCpu"})
-            QVERIFY2(!dialog.findChild<QWidget*>(QString::fromLatin1(hidden))->isVisibleTo(&dialog), hidden);
-        for (const char* shown : {"fleetLink", "fleetSf", "fleetLoss", "fleetDelivery", "fleetDevices", "fleetAvailability", "fleetPeriod"})
-            QVERIFY2(dialog.findChild<QWidget*>(QString::fromLatin1(shown))->isVisibleTo(&dialog), shown);
+        // Every key of the deployment the window edits has its row here, and only those: a key
+        // the table keeps to plan files (advanced) has none.
+        for (const dpu::PlanField* f : dpu::deploymentFields()) {
+            QWidget* w = dialog.inputs()->widgetFor(f->path);
+            QVERIFY2(f->advanced ? w == nullptr : (w && w->isVisibleTo(&dialog)), f->path.c_str());
+        }
         // The default plan's fleet (SF 0: the link's SF7) shows SF7, not the mix, and comes back
         // unchanged when nothing is edited: confirming the dialog does not rewrite the plan.
-        dialog.setFleet(dpu::PlanFleet{});
+        dialog.setFleet(dpu::Deployment{});
         QCOMPARE(dialog.findChild<QComboBox*>(QStringLiteral("fleetSf"))->currentData().toInt(), 7);
         QCOMPARE(dpu::planToJson([&] {
                      dpu::Plan p = dpu::defaultPlan();
@@ -55,22 +57,22 @@ private Q_SLOTS:
                      return p;
                  }()),
                  dpu::planToJson(dpu::defaultPlan()));
-        dpu::PlanFleet f;
-        f.link = "lorawan-eu868";
-        f.spreadingFactor = 10;
-        f.dutyCycle = 0.1;
-        f.frameLoss = 0.05;
-        f.delivery = dpu::DeliveryChoice::Unicast;
+        dpu::Deployment f;
+        f.link.link = "lorawan-eu868";
+        f.link.spreadingFactor = 10;
+        f.link.dutyCycle = 0.1;
+        f.link.frameLoss = 0.05;
+        f.link.delivery = dpu::DeliveryChoice::Unicast;
         f.devices = 1234;
         f.availability = 0.9;
         f.roundPeriodHours = 3;
         dialog.setFleet(f);
-        const dpu::PlanFleet back = dialog.fleet();
-        QCOMPARE(back.link, f.link);
-        QCOMPARE(back.spreadingFactor, 10);
-        QCOMPARE(back.dutyCycle, 0.1);
-        QCOMPARE(back.frameLoss, 0.05);
-        QVERIFY(back.delivery == dpu::DeliveryChoice::Unicast);
+        const dpu::Deployment back = dialog.fleet();
+        QCOMPARE(back.link.link, f.link.link);
+        QCOMPARE(back.link.spreadingFactor, 10);
+        QCOMPARE(back.link.dutyCycle, std::optional<double>(0.1));
+        QCOMPARE(back.link.frameLoss, 0.05);
+        QVERIFY(back.link.delivery == dpu::DeliveryChoice::Unicast);
         QCOMPARE(back.devices, 1234);
         QCOMPARE(back.availability, 0.9);
         QCOMPARE(back.roundPeriodHours, 3.0);
@@ -83,12 +85,12 @@ private Q_SLOTS:
         // The plan file keeps them; opening it again shows them.
         const dpu::Plan reread = dpu::parsePlan(dpu::planToJson(panel.plan()));
         panel.setPlan(reread);
-        QCOMPARE(panel.plan().fleet.spreadingFactor, 10);
+        QCOMPARE(panel.plan().fleet.link.spreadingFactor, 10);
         // Multicast over BLE: refused at the button, naming the key.
-        f.link = "ble-smp";
-        f.spreadingFactor = 0;
-        f.dutyCycle = 0;
-        f.delivery = dpu::DeliveryChoice::Multicast;
+        f.link.link = "ble-smp";
+        f.link.spreadingFactor = 0;
+        f.link.dutyCycle.reset();
+        f.link.delivery = dpu::DeliveryChoice::Multicast;
         panel.setPlanFleet(f);
         QVERIFY(!panel.validate());
         QVERIFY2(panel.fieldError(QStringLiteral("fleet.link")).contains(QStringLiteral("multicast")),
@@ -248,28 +250,25 @@ private Q_SLOTS:
         dpu::ui::PlanFleetDialog dialog;
         auto* sf = dialog.findChild<QComboBox*>(QStringLiteral("fleetSf"));
         const int entries = sf->count();
-        dpu::PlanFleet f;
-        f.sfMix = "7:50,12:50";
+        dpu::Deployment f;
+        f.link.sfMix = "7:50,12:50";
         dialog.setFleet(f);
         QVERIFY2(sf->currentText().contains(QStringLiteral("7:50,12:50")), qPrintable(sf->currentText()));
         QCOMPARE(sf->count(), entries + 1);
         dialog.findChild<QSpinBox*>(QStringLiteral("fleetDevices"))->setValue(99); // another row edited
-        QCOMPARE(dialog.fleet().sfMix, std::string("7:50,12:50"));
+        QCOMPARE(dialog.fleet().link.sfMix, std::string("7:50,12:50"));
         QCOMPARE(dialog.fleet().devices, 99);
-        QCOMPARE(dialog.fleet().spreadingFactor, 0);
-        // Kept across the Fleet tab's settings file.
-        QTemporaryDir dir;
-        {
-            QSettings q(dir.filePath(QStringLiteral("s.ini")), QSettings::IniFormat);
-            dialog.inputs()->saveSettings(q);
-        }
+        QCOMPARE(dialog.fleet().link.spreadingFactor, 0);
+        // Kept through a plan file and shown again.
+        dpu::Plan plan;
+        plan.fleet = dialog.fleet();
         dpu::ui::PlanFleetDialog again;
-        again.inputs()->restoreSettings(QSettings(dir.filePath(QStringLiteral("s.ini")), QSettings::IniFormat));
+        again.setFleet(dpu::parsePlan(dpu::planToJson(plan)).fleet);
         QCOMPARE(again.inputs()->settings().link.sfMix, std::string("7:50,12:50"));
         // FUOTASim's entry chosen: its mix; a plan without a mix drops the own entry.
         sf->setCurrentIndex(sf->findData(0));
-        QCOMPARE(dialog.fleet().sfMix, std::string("fuotasim"));
-        dialog.setFleet(dpu::PlanFleet{});
+        QCOMPARE(dialog.fleet().link.sfMix, std::string("fuotasim"));
+        dialog.setFleet(dpu::Deployment{});
         QCOMPARE(sf->count(), entries);
         QCOMPARE(sf->currentData().toInt(), 7);
     }
@@ -322,9 +321,21 @@ private Q_SLOTS:
                     QVERIFY2(tip.contains(QString::fromStdString(why)), qPrintable(tip));
                 }
             }
+        // The deployment's keys are the Deployment dialog's rows, bound there.
+        dpu::ui::PlanFleetDialog fleetDialog;
+        std::set<std::string> fleetBound;
+        for (const dpu::ui::FieldEnabling::Bound& b : fleetDialog.inputs()->enabling().bound())
+            fleetBound.insert(b.path);
+        for (const dpu::CpuChoice cpu : {dpu::CpuChoice::None, dpu::CpuChoice::CortexM4}) {
+            dpu::Plan withCpu;
+            withCpu.fleet.cpu.cpu = cpu;
+            fleetDialog.setFleet(withCpu.fleet);
+            for (const dpu::ui::FieldEnabling::Bound& b : fleetDialog.inputs()->enabling().bound())
+                QVERIFY2(b.widget->isEnabled() == dpu::ui::FieldEnabling::shouldEnable(b, withCpu), b.path.c_str());
+        }
         for (const dpu::PlanField& f : dpu::planFields())
             if (!f.advanced && (!f.appliesWhen.empty() || !f.choiceRules.empty()))
-                QVERIFY2(bound.count(f.path), f.path.c_str()); // a ruled field on the form without its rule
+                QVERIFY2((f.path.rfind("fleet.", 0) == 0 ? fleetBound : bound).count(f.path), f.path.c_str()); // a ruled field without its rule
     }
 };
 

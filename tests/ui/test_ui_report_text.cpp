@@ -105,6 +105,27 @@ private Q_SLOTS:
                                 .arg(time);
         QVERIFY2(page.contains(row), qPrintable(row + QStringLiteral(" in ") + page));
     }
+
+    /// Issue 44: FU's own epochs (fu_epochs) and an INT8 model trained in float (fu_int8_training
+    /// post) are said where a plan sets them, and nothing is said at the defaults.
+    void fusTrainingIsSaidWhereThePlanSetsIt()
+    {
+        dpu::RunFolder run;
+        run.dir = "/tmp/run-fu";
+        run.plan = dpu::defaultPlan();
+        run.plan.strategies = {"dpu", "fu"};
+        run.plan.deployed = dpu::DeployedForm::Int8;
+        run.records = dpu::test::strategyRounds("fu", 1, {0.6, 0.7}, {300, 300}, {40000, 40000}, 40000);
+        const dpu::ui::ReportOptions options;
+        const QString epochs = QStringLiteral("Full updating trains 54 epoch(s) per step");
+        const QString post = QStringLiteral("train in float and are quantised after training");
+        const QString plain = dpu::ui::ReportText::firstPage({run}, options);
+        QVERIFY(!plain.contains(epochs) && !plain.contains(post));
+        run.plan.fuEpochs = 54;
+        run.plan.fuInt8Training = dpu::FuInt8Training::Post;
+        const QString set = dpu::ui::ReportText::firstPage({run}, options);
+        QVERIFY2(set.contains(epochs) && set.contains(post), qPrintable(set));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestUiReportText)

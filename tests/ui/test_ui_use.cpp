@@ -165,7 +165,7 @@ private Q_SLOTS:
             QVERIFY(w.close());
         }
         MainWindow again;
-        QCOMPARE(again.planPanel()->plan().fleet.link, std::string("lte-m"));
+        QCOMPARE(again.planPanel()->plan().fleet.link.link, std::string("lte-m"));
         QCOMPARE(again.planPanel()->costReadout()->linkKey(), QStringLiteral("lte-m"));
         QCOMPARE(again.planPanel()->costReadout()->link().key, std::string("lte-m"));
     }

@@ -114,7 +114,7 @@ private Q_SLOTS:
         QVERIFY(nb > 0);
         link->setCurrentIndex(nb);
         Q_EMIT link->activated(nb);
-        QCOMPARE(panel->plan().fleet.link, std::string("nb-iot-nb2"));
+        QCOMPARE(panel->plan().fleet.link.link, std::string("nb-iot-nb2"));
         QCOMPARE(cost->link().key, std::string("nb-iot-nb2"));
         QCOMPARE(cost->transferSeconds(), dpu::linkRound(dpu::nbIot(2), bytes, 200).deviceSeconds);
         QVERIFY(panel->findChild<QLabel*>(QStringLiteral("costTime"))->text().contains(QStringLiteral(" J")));

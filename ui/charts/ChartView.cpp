@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // ChartView: shared behaviour of the live charts (series per key, legend, hover, export).
 #include "charts/ChartView.h"
+#include "dpu/DeployedForms.h"
 #include <algorithm>
 #include "charts/ChartExporter.h"
 #include "charts/LegendFit.h"
@@ -125,19 +126,21 @@ QString ChartView::sharedContext(const std::vector<dpu::Plan>& plans)
         parts << QString::fromStdString(plans.front().name);
     const dpu::Coding coding = plans.front().bundle.values;
     // An INT8 model's bundles carry its codes whatever bundle.values says: no coding to name then.
-    const auto int8 = [](const dpu::Plan& p) { return p.deployed == dpu::DeployedForm::Int8; };
-    if (std::none_of(plans.begin(), plans.end(), int8)
+    const auto ownCodes = [](const dpu::Plan& p) { return dpu::deployedFormInfo(p.deployed).ownValueCodes; };
+    if (std::none_of(plans.begin(), plans.end(), ownCodes)
         && std::all_of(plans.begin(), plans.end(), [coding](const dpu::Plan& p) { return p.bundle.values == coding; }))
         parts << QString::fromStdString(dpu::nameOf(coding));
-    // A sparse deployed model changes what round 1 and every cost mean: say it where all share it.
+    // A sparse or INT8 deployed model changes what round 1 and every cost mean: say it where all
+    // share it (a sparse one with its sparsity).
     const dpu::Plan& first = plans.front();
-    if (first.deployed == dpu::DeployedForm::Sparse
-        && std::all_of(plans.begin(), plans.end(), [&first](const dpu::Plan& p) {
-               return p.deployed == first.deployed && p.deployedSparsity == first.deployedSparsity;
-           }))
-        parts << tr("%1 %-sparse model").arg(first.deployedSparsity * 100.0);
-    if (std::all_of(plans.begin(), plans.end(), int8))
-        parts << tr("INT8 model");
+    const dpu::DeployedFormInfo& form = dpu::deployedFormInfo(first.deployed);
+    const bool zeros = form.keptMask == dpu::KeptMask::Zeros;
+    if (!form.contextWords.empty() && std::all_of(plans.begin(), plans.end(), [&first, zeros](const dpu::Plan& p) {
+            return p.deployed == first.deployed && (!zeros || p.deployedSparsity == first.deployedSparsity);
+        })) {
+        const QString words = QString::fromStdString(form.contextWords);
+        parts << (zeros ? words.arg(first.deployedSparsity * 100.0) : words);
+    }
     return parts.join(QStringLiteral(" · "));
 }
 

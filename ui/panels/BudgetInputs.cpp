@@ -2,7 +2,6 @@
 // BudgetInputs: a byte budget stated directly, as what a link moves in a time window, or as an energy per device; a link model inverts its round.
 #include "panels/BudgetInputs.h"
 #include "dpu/LinkModel.h"
-#include "panels/CostReadout.h"
 #include "panels/LinkChoices.h"
 #include "panels/LinkFigures.h"
 #include <QButtonGroup>
@@ -51,7 +50,7 @@ BudgetInputs::BudgetInputs(QWidget* parent) : QGroupBox(tr("Budget per update ro
         updateEnabled();
         recompute();
     });
-    for (QDoubleSpinBox* b : {bytes_, customKbps_, window_, energy_, loss_, target_})
+    for (QDoubleSpinBox* b : {bytes_, window_, energy_, loss_, target_})
         connect(b, &QDoubleSpinBox::valueChanged, this, &BudgetInputs::recompute);
     connect(devices_, &QSpinBox::valueChanged, this, &BudgetInputs::recompute);
 }
@@ -62,33 +61,11 @@ void BudgetInputs::addLinkRow(QFormLayout* form)
     link_->setObjectName(QStringLiteral("budgetLink"));
     link_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     link_->setMinimumContentsLength(10);
-    // The bare rates first (their indexes are the ones setLinkBudget() and older settings use),
-    // then the link models: the LoRaWAN regions take the SF beside them, as in the Fleet tab.
-    for (const CostReadout::LinkPreset& p : CostReadout::linkPresets()) {
-        link_->addItem(p.name);
-        link_->setItemData(link_->count() - 1, p.bitsPerSecond, kRateRole);
-        link_->setItemData(link_->count() - 1, QString(), kModelRole);
-    }
-    link_->insertSeparator(link_->count());
-    const auto addModel = [this](const QString& name, const QString& key) {
-        link_->addItem(name);
-        link_->setItemData(link_->count() - 1, 0.0, kRateRole);
-        link_->setItemData(link_->count() - 1, key, kModelRole);
-    };
-    addModel(tr("LoRaWAN EU868"), QStringLiteral("lorawan-eu868"));
-    addModel(tr("LoRaWAN US915"), QStringLiteral("lorawan-us915"));
-    for (const std::string& key : dpu::linkPresetKeysList())
-        if (key.rfind("lorawan-", 0) != 0)
-            addModel(QString::fromStdString(dpu::linkPreset(key).name), QString::fromStdString(key));
-    link_->setToolTip(tr("The link one round travels on. A bare rate turns a time window into bytes (rate x window). "
-                         "A link model (frames, time on air, duty cycle, loss, session costs, radio power: docs/fleet.md) "
-                         "also answers in airtime, wall time and energy per device, and inverts them"));
-    customKbps_ = new QDoubleSpinBox(this);
-    customKbps_->setObjectName(QStringLiteral("budgetCustomKbps"));
-    customKbps_->setRange(0.01, 1e7);
-    customKbps_->setValue(100);
-    customKbps_->setSuffix(QStringLiteral(" kbit/s"));
-    customKbps_->setToolTip(tr("The custom link's rate"));
+    // The window's one list of links, the Fleet tab's: the LoRaWAN regions take the SF beside them.
+    linkchoices::addLinkModels(link_, kModelRole);
+    link_->setToolTip(tr("The link one round travels on: a link model (frames, time on air, duty cycle, loss, session "
+                         "costs, radio power: docs/fleet.md) that answers in airtime, wall time and energy per device, "
+                         "and inverts them into a budget"));
     sf_ = new QComboBox(this);
     sf_->setObjectName(QStringLiteral("budgetSf"));
     for (int sf = 7; sf <= 12; ++sf)
@@ -109,7 +86,6 @@ void BudgetInputs::addLinkRow(QFormLayout* form)
     });
     auto* row = new QHBoxLayout;
     row->addWidget(link_, 1);
-    row->addWidget(customKbps_);
     row->addWidget(sf_);
     row->addWidget(details_);
     form->addRow(tr("Link"), row);
@@ -172,8 +148,8 @@ void BudgetInputs::addBudgetRows(QFormLayout* form)
     window_->setDecimals(3);
     window_->setValue(60);
     window_->setSuffix(QStringLiteral(" s"));
-    window_->setToolTip(tr("Seconds within which one round must reach the devices. A bare rate moves rate x window; "
-                           "a link model the largest bundle whose wall time (duty cycle and session set-up included) fits"));
+    window_->setToolTip(tr("Seconds within which one round must reach the devices: the budget is the largest bundle "
+                           "whose wall time on the link (duty cycle and session set-up included) fits"));
     form->addRow(byWindow_, window_);
     marks_->addRow(QStringLiteral("budgetWindow"), {window_});
     byEnergy_ = new QRadioButton(tr("Energy"), this);
@@ -202,12 +178,9 @@ void BudgetInputs::updateEnabled()
 {
     // The link always answers (airtime, wall time, energy); the budget's own field follows the choice.
     const QString key = linkKey();
-    const bool custom = key.isEmpty() && link_->currentData(kRateRole).toDouble() == 0;
-    customKbps_->setVisible(custom);
     sf_->setVisible(isRegion(key));
-    // A bare rate knows neither frames nor loss: the link model's rows only for a model, unfolded.
-    details_->setVisible(!key.isEmpty());
-    const bool open = !key.isEmpty() && details_->isChecked();
+    // The link model's rows, unfolded.
+    const bool open = details_->isChecked();
     form_->setRowVisible(duty_, open && key == QLatin1String("lorawan-eu868"));
     form_->setRowVisible(lossRow_, open);
     form_->setRowVisible(targetRow_, open);
@@ -226,15 +199,15 @@ int BudgetInputs::devices() const
     return devices_->value();
 }
 
-std::optional<dpu::LinkSettings> BudgetInputs::linkSettings() const
+std::optional<dpu::DeploymentLink> BudgetInputs::linkSettings() const
 {
-    const std::optional<dpu::PlanFleet> fleet = deployment();
+    const std::optional<dpu::Deployment> fleet = deployment();
     if (!fleet)
         return std::nullopt;
-    return dpu::fleetSettingsOf(*fleet).link;
+    return fleet->link;
 }
 
-dpu::Link BudgetInputs::answeringLink(const dpu::LinkSettings& settings)
+dpu::Link BudgetInputs::answeringLink(const dpu::DeploymentLink& settings)
 {
     return dpu::slowestLinkOf(settings);
 }
@@ -254,17 +227,12 @@ void BudgetInputs::recompute()
     bits_ = 0;
     error_.clear();
     QWidget* field = kind() == Kind::Window ? static_cast<QWidget*>(window_) : energy_;
-    const std::optional<dpu::LinkSettings> model = linkSettings();
+    const std::optional<dpu::DeploymentLink> model = linkSettings();
     try {
         if (kind() == Kind::Bytes) {
             bits_ = bytes_->value() * 8.0;
-        } else if (!model && kind() == Kind::Window) {
-            const double preset = link_->currentData(kRateRole).toDouble();
-            bits_ = (preset > 0 ? preset : customKbps_->value() * 1e3) * window_->value();
-        } else if (!model) {
-            error_ = tr("expected a link model (LoRaWAN, NB-IoT, LTE-M or BLE SMP) for an energy, found the bare rate %1, "
-                        "which knows no energy")
-                         .arg(link_->currentText());
+        } else if (!model) { // every item is a link model: only an empty list leaves none
+            error_ = tr("expected a link (LoRaWAN, NB-IoT, LTE-M or BLE SMP), found none");
         } else {
             // The inversion is core's, as dpu-cli budget --link MODEL --window S / --energy J does it.
             const dpu::Link link = answeringLink(*model);
@@ -302,17 +270,10 @@ void BudgetInputs::setBudgetBytes(double bytes)
     bytes_->setValue(bytes);
 }
 
-void BudgetInputs::setLinkBudget(int presetIndex, double windowSeconds, double customKbps)
-{
-    byWindow_->setChecked(true);
-    link_->setCurrentIndex(presetIndex);
-    customKbps_->setValue(customKbps);
-    window_->setValue(windowSeconds);
-}
-
 bool BudgetInputs::setLinkModel(const QString& key, int spreadingFactor)
 {
-    const int index = link_->findData(key.toLower(), kModelRole);
+    // An older key ("lora") chooses the preset it stands for.
+    const int index = link_->findData(QString::fromStdString(dpu::resolveLinkKey(key.toStdString())), kModelRole);
     if (key.isEmpty() || index < 0)
         return false;
     const int sf = sf_->findData(spreadingFactor);

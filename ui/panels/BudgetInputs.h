@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The budget planner's inputs: a link (a bare rate or a link model with its SF), the budget as bytes, a time window or an energy, and the devices.
+// The budget planner's inputs: a link (a link model, with its SF for a LoRaWAN region), the budget as bytes, a time window or an energy, and the devices.
 #pragma once
-#include "dpu/FleetSettings.h"
+#include "dpu/DeploymentModel.h"
 #include "dpu/LinkModel.h"
 #include "panels/FieldErrorMarks.h"
 #include <QGroupBox>
@@ -26,9 +26,9 @@ public:
 
     explicit BudgetInputs(QWidget* parent = nullptr);
 
-    /// Bits one round may send to one device: bytes x 8; a bare rate x the time window; or, on a
-    /// link model, 8 x the largest bundle whose wall time (dpu::largestBytesForWallTime) or energy
-    /// per device (dpu::largestBytesForEnergy) fits. 0 when nothing fits: budgetError() says why.
+    /// Bits one round may send to one device: bytes x 8, or 8 x the largest bundle whose wall time
+    /// (dpu::largestBytesForWallTime) or energy per device (dpu::largestBytesForEnergy) on the link
+    /// model fits. 0 when nothing fits: budgetError() says why.
     double budgetBits() const { return bits_; }
     /// Why the window or energy allows no byte (shown under its field); empty otherwise.
     QString budgetError() const { return error_; }
@@ -37,21 +37,21 @@ public:
     /// The link model the list names (region key with its SF or the deployment's mix, or a
     /// preset key of dpu::linkPresetKeysList()) with the EU868 sub-band, frame loss and delivery,
     /// and the rest of the deployment's link (loss spread, device class, leaving) as given to
-    /// setDeployment(); nullopt for a bare rate, which knows no airtime or energy.
-    std::optional<dpu::LinkSettings> linkSettings() const;
+    /// setDeployment(); nullopt only for a list without links.
+    std::optional<dpu::DeploymentLink> linkSettings() const;
     /// The link it answers on: linkOf(linkSettings()) at the slowest SF of a mix (the pace of a
     /// multicast to the whole mix, as the plan form's per-device row). Throws LinkError.
-    static dpu::Link answeringLink(const dpu::LinkSettings& settings);
+    static dpu::Link answeringLink(const dpu::DeploymentLink& settings);
 
     /// Shows a plan's deployment (BudgetInputsDeployment.cpp): its link with the SF or mix,
     /// sub-band, loss, delivery and devices; the keys the tab has no row for (loss spread, device
     /// class, ping period, leaving, availability, period) are kept for deployment(). The budget,
     /// window, energy and target stay.
-    void setDeployment(const dpu::PlanFleet& fleet);
+    void setDeployment(const dpu::Deployment& fleet);
     /// The deployment the rows state: the plan's keys given to setDeployment() with this tab's
-    /// link, SF or mix, sub-band, loss, delivery and devices. nullopt for a bare rate, which no
-    /// plan names; *whyNot then says so.
-    std::optional<dpu::PlanFleet> deployment(QString* whyNot = nullptr) const;
+    /// link, SF or mix, sub-band, loss, delivery and devices. nullopt only for a list without
+    /// links; *whyNot then says so.
+    std::optional<dpu::Deployment> deployment(QString* whyNot = nullptr) const;
     /// The completion target on a link model: the probability that one device (or every
     /// device) completes its round, as `dpu-cli budget --target P [--every-device]` states it.
     dpu::RoundTarget roundTarget() const;
@@ -59,10 +59,9 @@ public:
     void showLinkDetails(bool show);
 
     void setBudgetBytes(double bytes);
-    /// A bare rate (index in CostReadout::linkPresets()) for a time window.
-    void setLinkBudget(int presetIndex, double windowSeconds, double customKbps = 100);
     /// Chooses a link model: "lorawan-eu868" or "lorawan-us915" with `spreadingFactor` (7..12),
-    /// or a non-LoRaWAN key of dpu::linkPresetKeysList(). Returns false (and changes nothing)
+    /// or a non-LoRaWAN key of dpu::linkPresetKeysList() or an alias of one (dpu::resolveLinkKey():
+    /// "nb-iot", "ble"). Returns false (and changes nothing)
     /// for a key the list lacks. The kind of budget stays as it is.
     bool setLinkModel(const QString& key, int spreadingFactor = 7);
     /// The budget as a time window (s per round) on the chosen link.
@@ -79,8 +78,7 @@ Q_SIGNALS:
     void changed();
 
 private:
-    static constexpr int kRateRole = Qt::UserRole;      ///< bits/s of a bare rate (0: the custom rate)
-    static constexpr int kModelRole = Qt::UserRole + 1; ///< link model key ("" for a bare rate)
+    static constexpr int kModelRole = Qt::UserRole + 1; ///< the link model key (linkchoices::addLinkModels())
     static constexpr int kMixRole = Qt::UserRole + 2;   ///< the SF list's mix entry: its text
 
     void addLinkRow(QFormLayout* form);
@@ -99,7 +97,6 @@ private:
     QRadioButton* byEnergy_;
     QDoubleSpinBox* bytes_;
     QComboBox* link_;
-    QDoubleSpinBox* customKbps_;
     QComboBox* sf_;
     QToolButton* details_;
     QComboBox* duty_;
@@ -114,7 +111,7 @@ private:
     QDoubleSpinBox* energy_;
     QSpinBox* devices_;
     std::optional<FieldErrorMarks> marks_;
-    dpu::PlanFleet deployment_; ///< the plan's keys as setDeployment() gave them
+    dpu::Deployment deployment_; ///< the plan's keys as setDeployment() gave them
     double bits_ = 0;
     QString error_;
 };

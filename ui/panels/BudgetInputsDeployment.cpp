@@ -11,43 +11,42 @@
 
 namespace dpu::ui {
 
-void BudgetInputs::setDeployment(const dpu::PlanFleet& fleet)
+void BudgetInputs::setDeployment(const dpu::Deployment& fleet)
 {
     deployment_ = fleet;
-    showMix(fleet.sfMix);
+    showMix(fleet.link.sfMix);
     // SF 0 without a mix is the link's SF7 (dpu::linkOf); 0 with one, the mix's entry.
-    const int sf = fleet.sfMix.empty() ? (fleet.spreadingFactor > 0 ? fleet.spreadingFactor : 7) : 0;
+    const int sf = fleet.link.sfMix.empty() ? (fleet.link.spreadingFactor > 0 ? fleet.link.spreadingFactor : 7) : 0;
     // A key the list lacks leaves the list as it is: the line over the tab says it differs.
-    setLinkModel(QString::fromStdString(fleet.link), sf);
-    linkchoices::selectDutyCycle(duty_, fleet.dutyCycle > 0 ? fleet.dutyCycle : NAN); // 0: the 1 % sub-band
-    loss_->setValue(100.0 * fleet.frameLoss);
-    linkchoices::selectDelivery(delivery_, fleet.delivery);
+    setLinkModel(QString::fromStdString(fleet.link.link), sf);
+    linkchoices::selectDutyCycle(duty_, fleet.link.dutyCycle.value_or(NAN)); // unset: the 1 % sub-band
+    loss_->setValue(100.0 * fleet.link.frameLoss);
+    linkchoices::selectDelivery(delivery_, fleet.link.delivery);
     devices_->setValue(fleet.devices);
 }
 
-std::optional<dpu::PlanFleet> BudgetInputs::deployment(QString* whyNot) const
+std::optional<dpu::Deployment> BudgetInputs::deployment(QString* whyNot) const
 {
     const QString key = linkKey();
     if (key.isEmpty()) {
         if (whyNot)
-            *whyNot = tr("the bare rate %1 instead of the plan's %2, which a plan cannot name (it names a link model)")
-                          .arg(link_->currentText(), deploymentcompare::linkName(deployment_.link));
+            *whyNot = tr("no link instead of the plan's %1").arg(deploymentcompare::linkName(deployment_.link.link));
         return std::nullopt;
     }
-    dpu::PlanFleet f = deployment_;
-    f.link = key.toStdString();
+    dpu::Deployment f = deployment_;
+    f.link.link = key.toStdString();
     const bool region = linkchoices::isRegion(key);
     const int sf = sf_->currentData().toInt();
-    f.spreadingFactor = region && sf > 0 ? sf : 0;
-    f.sfMix = region && sf == 0 ? sf_->currentData(kMixRole).toString().toStdString() : std::string();
-    f.dutyCycle = key == QLatin1String("lorawan-eu868") ? duty_->currentData().toDouble() : 0;
-    f.frameLoss = loss_->value() / 100.0;
-    f.delivery = linkchoices::deliveryOf(delivery_);
+    f.link.spreadingFactor = region && sf > 0 ? sf : 0;
+    f.link.sfMix = region && sf == 0 ? sf_->currentData(kMixRole).toString().toStdString() : std::string();
+    f.link.dutyCycle = key == QLatin1String("lorawan-eu868") ? std::optional<double>(duty_->currentData().toDouble()) : std::nullopt;
+    f.link.frameLoss = loss_->value() / 100.0;
+    f.link.delivery = linkchoices::deliveryOf(delivery_);
     f.devices = devices_->value();
     if (!region) // a preset has no LoRaWAN class (linkOf() refuses one), as in the Fleet tab
-        f.deviceClass = dpu::DeviceClassChoice::Preset;
+        f.link.deviceClass = dpu::DeviceClassChoice::Preset;
     // validateLink() refuses a spread beyond the loss; the Fleet tab's box cannot go there either.
-    f.frameLossSpread = std::min({f.frameLossSpread, f.frameLoss, 1.0 - f.frameLoss});
+    f.link.frameLossSpread = std::min({f.link.frameLossSpread, f.link.frameLoss, 1.0 - f.link.frameLoss});
     return f;
 }
 

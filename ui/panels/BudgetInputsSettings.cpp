@@ -17,7 +17,6 @@ void BudgetInputs::saveSettings(QSettings& s) const
     s.setValue(QStringLiteral("budget/byLink"), kind() == Kind::Window);
     s.setValue(QStringLiteral("budget/byEnergy"), kind() == Kind::Energy);
     s.setValue(QStringLiteral("budget/bytes"), bytes_->value());
-    s.setValue(QStringLiteral("budget/customKbps"), customKbps_->value());
     s.setValue(QStringLiteral("budget/window"), window_->value());
     s.setValue(QStringLiteral("budget/energy"), energy_->value());
     s.setValue(QStringLiteral("budget/target"), target_->value() / 100.0);
@@ -27,12 +26,10 @@ void BudgetInputs::saveSettings(QSettings& s) const
 
 void BudgetInputs::restoreSettings(const QSettings& s)
 {
-    // Settings of earlier versions hold a link, SF, sub-band, loss, delivery and devices too:
-    // left unread, the plan's deployment is what the tab shows.
+    // Settings of earlier versions hold a link, SF, sub-band, loss, delivery, devices and a
+    // custom rate too: left unread, the plan's deployment is what the tab shows.
     if (s.contains(QStringLiteral("budget/bytes")))
         bytes_->setValue(s.value(QStringLiteral("budget/bytes")).toDouble());
-    if (s.contains(QStringLiteral("budget/customKbps")))
-        customKbps_->setValue(s.value(QStringLiteral("budget/customKbps")).toDouble());
     if (s.contains(QStringLiteral("budget/window")))
         window_->setValue(s.value(QStringLiteral("budget/window")).toDouble());
     if (s.contains(QStringLiteral("budget/energy")))

@@ -286,11 +286,6 @@ void BudgetPanel::setBudgetBytes(double bytes)
     inputs_->setBudgetBytes(bytes);
 }
 
-void BudgetPanel::setLinkBudget(int presetIndex, double windowSeconds, double customKbps)
-{
-    inputs_->setLinkBudget(presetIndex, windowSeconds, customKbps);
-}
-
 void BudgetPanel::saveSettings(QSettings& s) const
 {
     inputs_->saveSettings(s);

@@ -57,7 +57,7 @@ public:
     /// devices show it in place of what the tab explored (BudgetPanelLink.cpp); the budget, its
     /// window or energy and the target stay. The same deployment again (another edit of the plan)
     /// changes nothing: a variation being explored stays.
-    void setPlanDeployment(const dpu::PlanFleet& fleet);
+    void setPlanDeployment(const dpu::Deployment& fleet);
     /// Shows the plan's deployment again, dropping the variation (Reset to plan).
     void resetToPlan();
     /// The line over the tab: the plan's deployment, or what the tab explores instead, with
@@ -66,16 +66,15 @@ public:
 
     /// Budget as bytes per round per device.
     void setBudgetBytes(double bytes);
-    /// Budget as what a link preset (CostReadout::linkPresets() index) moves in a time window.
-    void setLinkBudget(int presetIndex, double windowSeconds, double customKbps = 100);
     /// The devices a round goes to (the plan's, until the tab varies them).
     void setDevices(int devices);
     /// A link model for the answers in airtime, wall time and energy (BudgetInputs::setLinkModel:
-    /// "lorawan-eu868"/"lorawan-us915" with an SF, or a key of dpu::linkPresetKeysList()).
+    /// "lorawan-eu868"/"lorawan-us915" with an SF, or a key of dpu::linkPresetKeysList() or an
+    /// alias of one, dpu::resolveLinkKey()).
     /// Returns false for a key the list lacks.
     bool setLinkModel(const QString& key, int spreadingFactor = 7);
-    /// Budget as a time window (s per round) on the chosen link: on a link model, the largest
-    /// bundle whose wall time fits (dpu::largestBytesForWallTime).
+    /// Budget as a time window (s per round) on the chosen link model: the largest bundle whose
+    /// wall time fits (dpu::largestBytesForWallTime).
     void setWindowBudget(double seconds);
     /// Budget as joules per device and round on the chosen link model (dpu::largestBytesForEnergy).
     void setEnergyBudget(double joules);
@@ -85,7 +84,7 @@ public:
     /// Why the time window or energy allows no byte (as the field shows it); empty otherwise.
     QString budgetError() const;
     /// The recommended bundle's round on the chosen link model (core's dpu::linkRound);
-    /// nullopt for a bare rate, without a recommendation, or when the link is refused.
+    /// nullopt without a recommendation, or when the link is refused.
     const std::optional<dpu::LinkRound>& linkRound() const { return linkRound_; }
     /// The answer: largest k that fits (0: not even the dense weights fit, or no model).
     double largestK() const { return k_; }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // BudgetPanel on a link model: the plan's deployment or a variation of it, the budget as a time window or an energy, and the recommended bundle's airtime, wall time and energy.
-#include "dpu/FleetSettings.h"
+#include "dpu/DeploymentModel.h"
 #include "panels/BudgetInputs.h"
 #include "panels/BudgetPanel.h"
 #include "panels/DeploymentCompare.h"
@@ -14,7 +14,7 @@
 
 namespace dpu::ui {
 
-void BudgetPanel::setPlanDeployment(const dpu::PlanFleet& fleet)
+void BudgetPanel::setPlanDeployment(const dpu::Deployment& fleet)
 {
     // Another edit of the plan (k, the data, ...) leaves a variation being explored alone.
     if (deployment_->hasPlan() && deploymentcompare::same(fleet, deployment_->plan()))
@@ -33,8 +33,8 @@ void BudgetPanel::resetToPlan()
 
 void BudgetPanel::fitControlsColumn()
 {
-    // Measured once, on a bare rate, it was 13 px short once a link model showed its SF and
-    // round: the viewport cut the column's right edge.
+    // Measured once, on a link without its SF, it was 13 px short once a link model showed its
+    // SF and round: the viewport cut the column's right edge.
     const int bar = style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 4;
     const int widest = controlsScroll_->widget()->minimumSizeHint().width() + bar;
     controlsScroll_->setMinimumWidth(std::max(controlsScroll_->minimumWidth(), widest));
@@ -50,7 +50,7 @@ bool BudgetPanel::eventFilter(QObject* watched, QEvent* event)
 void BudgetPanel::compareDeployment()
 {
     QString whyNot;
-    const std::optional<dpu::PlanFleet> now = inputs_->deployment(&whyNot);
+    const std::optional<dpu::Deployment> now = inputs_->deployment(&whyNot);
     deployment_->compare(now, whyNot);
 }
 
@@ -77,10 +77,10 @@ QString BudgetPanel::budgetError() const
 void BudgetPanel::showLinkRound()
 {
     linkRound_.reset();
-    const std::optional<dpu::LinkSettings> settings = inputs_->linkSettings();
+    const std::optional<dpu::DeploymentLink> settings = inputs_->linkSettings();
     if (!settings) {
-        // Short: one line in the column (a bare rate knows neither frames nor energy: the list's tooltip).
-        linkReadout_->showNothing(tr("Choose a link model for airtime and energy"));
+        // Short: one line in the column (only a list without links leaves none).
+        linkReadout_->showNothing(tr("Choose a link for airtime and energy"));
         return;
     }
     if (!recommendation_.found) {

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // CostReadout: one round's cost as the user edits k (DESIGN.md "Communication cost"), calibrated by finished runs where the plan's family ran.
 #include "panels/CostReadout.h"
+#include "dpu/DeployedForms.h"
 #include "dpu/Cost.h"
 #include "charts/Units.h"
-#include "dpu/FleetSettings.h"
-#include "dpu/Links.h"
+#include "dpu/DeploymentModel.h"
 #include "panels/LinkChoices.h"
 #include "panels/LinkFigures.h"
 #include <QComboBox>
@@ -16,17 +16,6 @@
 #include <cmath>
 
 namespace dpu::ui {
-
-QList<CostReadout::LinkPreset> CostReadout::linkPresets()
-{
-    // Core's bare rates (the Budget tab's time window; the command line takes the same links),
-    // then a rate of the user's own.
-    QList<LinkPreset> out;
-    for (const dpu::LinkPreset& p : dpu::linkPresets())
-        out.append({QString::fromStdString(p.name), p.bitsPerSecond});
-    out.append({QStringLiteral("Custom"), 0});
-    return out;
-}
 
 CostReadout::CostReadout(QWidget* parent) : QWidget(parent)
 {
@@ -168,13 +157,14 @@ void CostReadout::refresh()
         basis = tr("no weight changes: k × %L1 weights rounds to 0").arg(model_.partialWeights);
     const double full = fullBytesPerRound();
     bytes_->setText(basis.isEmpty() ? formatBytes(bytes) : QStringLiteral("%1 · %2").arg(formatBytes(bytes), basis));
-    if (plan_.deployed == dpu::DeployedForm::Fp32) {
+    const dpu::DeployedFormInfo& deployedForm = dpu::deployedFormInfo(plan_.deployed);
+    if (deployedForm.reference) {
         ratio_->setText(QStringLiteral("%1 (full: %2)").arg(bytes / full, 0, 'g', 4).arg(formatBytes(full)));
     } else {
         // The paper's ratios are to a full FP32 update; the devices' own full update is the
         // deployed model's (its INT8 codes and scales, or its nonzeros and their bitmap).
         const double deployed = deployedFullBytes();
-        const QString form = plan_.deployed == dpu::DeployedForm::Int8 ? tr("INT8") : tr("sparse");
+        const QString form = QString::fromStdString(deployedForm.shortName);
         ratio_->setText(tr("%1 of FP32's %2 · %3 of %4's %5")
                             .arg(bytes / full, 0, 'g', 4).arg(Units::roundedBytes(full))
                             .arg(bytes / deployed, 0, 'g', 4).arg(form, Units::roundedBytes(deployed)));
@@ -187,10 +177,10 @@ void CostReadout::refresh()
 
 void CostReadout::refreshLink(double bytes)
 {
-    const dpu::FleetSettings fleet = dpu::fleetSettingsOf(plan_.fleet);
+    const dpu::Deployment fleet = plan_.fleet;
     {
         const QSignalBlocker quiet(linkBox_); // the plan's key shown, not chosen
-        linkchoices::selectLink(linkBox_, QString::fromStdString(plan_.fleet.link));
+        linkchoices::selectLink(linkBox_, QString::fromStdString(plan_.fleet.link.link));
     }
     hasLink_ = false;
     round_ = {};
@@ -203,9 +193,8 @@ void CostReadout::refreshLink(double bytes)
             round_ = dpu::linkRound(link_, static_cast<int64_t>(std::ceil(bytes)), devices);
             // A full update as the devices would receive it: the deployed model's form.
             const dpu::LinkRound full = dpu::linkRound(link_, static_cast<int64_t>(std::ceil(deployedFullBytes())), devices);
-            const QString fullWord = plan_.deployed == dpu::DeployedForm::Int8     ? tr("full INT8")
-                                     : plan_.deployed == dpu::DeployedForm::Sparse ? tr("full sparse")
-                                                                                   : tr("full");
+            const dpu::DeployedFormInfo& form = dpu::deployedFormInfo(plan_.deployed);
+            const QString fullWord = form.reference ? tr("full") : tr("full %1").arg(QString::fromStdString(form.shortName));
             time_->setText(tr("%1, %2 (%3: %4)")
                                .arg(linkDurationText(round_.deviceSeconds), linkEnergyText(round_.energyPerDevice), fullWord,
                                     linkDurationText(full.deviceSeconds)));

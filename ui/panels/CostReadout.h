@@ -7,7 +7,6 @@
 #include "dpu/Models.h"
 #include "dpu/Plan.h"
 #include "dpu/RoundEstimate.h"
-#include <QList>
 #include <QString>
 #include <QWidget>
 #include <cstdint>
@@ -22,14 +21,6 @@ namespace dpu::ui {
 class CostReadout : public QWidget {
     Q_OBJECT
 public:
-    /// A link preset: its label and application-layer rate (0 for "Custom").
-    struct LinkPreset {
-        QString name;
-        double bitsPerSecond;
-    };
-    /// LoRa, NB-IoT, LTE-M, BLE, custom as bare rates: the Budget tab's time window.
-    static QList<LinkPreset> linkPresets();
-
     explicit CostReadout(QWidget* parent = nullptr);
 
     /// The model on the form (`info.parameters`' shapes; an empty ModelInfo when the model is

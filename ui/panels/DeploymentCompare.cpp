@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 // DeploymentCompare: two sets of a plan's fleet keys compared key by key, in words.
 #include "panels/DeploymentCompare.h"
+#include "dpu/DeploymentFields.h"
 #include "dpu/FleetMetrics.h"
 #include "dpu/LinkModel.h"
 #include "panels/LinkChoices.h"
 #include <QCoreApplication>
 #include <QLocale>
+#include <algorithm>
 
 namespace dpu::ui::deploymentcompare {
 namespace {
@@ -15,14 +17,14 @@ QString tr(const char* text)
     return QCoreApplication::translate("DeploymentCompare", text);
 }
 
-bool sameSf(const dpu::PlanFleet& a, const dpu::PlanFleet& b)
+bool sameSf(const dpu::Deployment& a, const dpu::Deployment& b)
 {
-    return a.spreadingFactor == b.spreadingFactor && a.sfMix == b.sfMix;
+    return a.link.spreadingFactor == b.link.spreadingFactor && a.link.sfMix == b.link.sfMix;
 }
 
-bool isRegion(const dpu::PlanFleet& f)
+bool isRegion(const dpu::Deployment& f)
 {
-    return linkchoices::isRegion(QString::fromStdString(f.link));
+    return linkchoices::isRegion(QString::fromStdString(f.link.link));
 }
 
 QString percentText(double fraction)
@@ -30,20 +32,20 @@ QString percentText(double fraction)
     return QLocale().toString(100.0 * fraction, 'g', 3) + QStringLiteral(" %");
 }
 
-QString sfText(const dpu::PlanFleet& f)
+QString sfText(const dpu::Deployment& f)
 {
-    const QString mix = QString::fromStdString(f.sfMix).trimmed();
+    const QString mix = QString::fromStdString(f.link.sfMix).trimmed();
     if (mix.compare(QLatin1String("fuotasim"), Qt::CaseInsensitive) == 0)
         return tr("FUOTASim mix");
     if (!mix.isEmpty())
         return tr("mix %1").arg(mix);
-    return QStringLiteral("SF%1").arg(f.spreadingFactor > 0 ? f.spreadingFactor : 7); // 0: the link's SF7
+    return QStringLiteral("SF%1").arg(f.link.spreadingFactor > 0 ? f.link.spreadingFactor : 7); // 0: the link's SF7
 }
 
-QString subBandText(const dpu::PlanFleet& f)
+QString subBandText(const dpu::Deployment& f)
 {
-    // 0 in a plan: the preset's, which is EU868's 1 % sub-band.
-    return tr("%1 sub-band").arg(percentText(f.dutyCycle > 0 ? f.dutyCycle : 0.01));
+    // Unset: the preset's, which is EU868's 1 % sub-band.
+    return tr("%1 sub-band").arg(percentText(f.link.dutyCycle.value_or(0.01)));
 }
 
 QString deliveryText(dpu::DeliveryChoice d)
@@ -73,63 +75,48 @@ QString instead(const QString& explored, const QString& plan)
 
 } // namespace
 
-bool same(const dpu::PlanFleet& a, const dpu::PlanFleet& b)
+bool same(const dpu::Deployment& a, const dpu::Deployment& b)
 {
-    return a.link == b.link && sameSf(a, b) && a.dutyCycle == b.dutyCycle && a.frameLoss == b.frameLoss
-           && a.frameLossSpread == b.frameLossSpread && a.delivery == b.delivery && a.deviceClass == b.deviceClass
-           && a.pingPeriodicity == b.pingPeriodicity && a.leaveWhenDecoded == b.leaveWhenDecoded && a.devices == b.devices
-           && a.availability == b.availability && a.roundPeriodHours == b.roundPeriodHours;
+    return dpu::deploymentDifferences(a, b).empty();
 }
 
-dpu::PlanFleet kept(const dpu::PlanFleet& original, const dpu::PlanFleet& shown, const dpu::PlanFleet& now)
+dpu::Deployment kept(const dpu::Deployment& original, const dpu::Deployment& shown, const dpu::Deployment& now)
 {
-    dpu::PlanFleet f = original;
-    const auto take = [](auto& out, const auto& shownValue, const auto& nowValue) {
-        if (!(shownValue == nowValue))
-            out = nowValue;
-    };
-    take(f.link, shown.link, now.link);
-    if (!sameSf(shown, now)) {
-        f.spreadingFactor = now.spreadingFactor;
-        f.sfMix = now.sfMix;
-    }
-    take(f.dutyCycle, shown.dutyCycle, now.dutyCycle);
-    take(f.frameLoss, shown.frameLoss, now.frameLoss);
-    take(f.frameLossSpread, shown.frameLossSpread, now.frameLossSpread);
-    take(f.delivery, shown.delivery, now.delivery);
-    take(f.deviceClass, shown.deviceClass, now.deviceClass);
-    take(f.pingPeriodicity, shown.pingPeriodicity, now.pingPeriodicity);
-    take(f.leaveWhenDecoded, shown.leaveWhenDecoded, now.leaveWhenDecoded);
-    take(f.devices, shown.devices, now.devices);
-    take(f.availability, shown.availability, now.availability);
-    take(f.roundPeriodHours, shown.roundPeriodHours, now.roundPeriodHours);
+    dpu::Deployment f = original;
+    std::vector<std::string> changed = dpu::deploymentDifferences(shown, now);
+    // The SF and the mix are one choice: a form that changed one states both.
+    for (const char* path : {"fleet.sf", "fleet.sf_mix"})
+        if (!sameSf(shown, now) && std::find(changed.begin(), changed.end(), path) == changed.end())
+            changed.push_back(path);
+    for (const std::string& path : changed)
+        dpu::copyDeploymentField(f, now, path);
     return f;
 }
 
-QStringList differences(const dpu::PlanFleet& plan, const dpu::PlanFleet& e)
+QStringList differences(const dpu::Deployment& plan, const dpu::Deployment& e)
 {
     QStringList out;
-    if (e.link != plan.link) {
-        out << instead(linkName(e.link), linkName(plan.link));
+    if (e.link.link != plan.link.link) {
+        out << instead(linkName(e.link.link), linkName(plan.link.link));
     } else {
         if (isRegion(e) && !sameSf(e, plan))
             out << instead(sfText(e), sfText(plan));
-        if (e.link == "lorawan-eu868" && e.dutyCycle != plan.dutyCycle)
+        if (e.link.link == "lorawan-eu868" && e.link.dutyCycle != plan.link.dutyCycle)
             out << instead(subBandText(e), subBandText(plan));
     }
-    if (e.frameLoss != plan.frameLoss)
-        out << tr("%1 loss instead of the plan's %2").arg(percentText(e.frameLoss), percentText(plan.frameLoss));
-    if (e.frameLossSpread != plan.frameLossSpread)
+    if (e.link.frameLoss != plan.link.frameLoss)
+        out << tr("%1 loss instead of the plan's %2").arg(percentText(e.link.frameLoss), percentText(plan.link.frameLoss));
+    if (e.link.frameLossSpread != plan.link.frameLossSpread)
         out << tr("a loss spread of ± %1 instead of the plan's ± %2")
-                   .arg(percentText(e.frameLossSpread), percentText(plan.frameLossSpread));
-    if (e.delivery != plan.delivery)
-        out << instead(deliveryText(e.delivery), deliveryText(plan.delivery));
-    if (e.deviceClass != plan.deviceClass)
-        out << instead(classText(e.deviceClass), classText(plan.deviceClass));
-    if (e.pingPeriodicity != plan.pingPeriodicity)
-        out << tr("ping periodicity %1 instead of the plan's %2").arg(e.pingPeriodicity).arg(plan.pingPeriodicity);
-    if (e.leaveWhenDecoded != plan.leaveWhenDecoded)
-        out << (e.leaveWhenDecoded ? tr("devices leaving a session once decoded instead of listening to its end")
+                   .arg(percentText(e.link.frameLossSpread), percentText(plan.link.frameLossSpread));
+    if (e.link.delivery != plan.link.delivery)
+        out << instead(deliveryText(e.link.delivery), deliveryText(plan.link.delivery));
+    if (e.link.deviceClass != plan.link.deviceClass)
+        out << instead(classText(e.link.deviceClass), classText(plan.link.deviceClass));
+    if (e.link.pingPeriodicity != plan.link.pingPeriodicity)
+        out << tr("ping periodicity %1 instead of the plan's %2").arg(e.link.pingPeriodicity).arg(plan.link.pingPeriodicity);
+    if (e.link.leaveWhenDecoded != plan.link.leaveWhenDecoded)
+        out << (e.link.leaveWhenDecoded ? tr("devices leaving a session once decoded instead of listening to its end")
                                    : tr("devices listening to a session's end instead of leaving once decoded"));
     if (e.devices != plan.devices)
         out << tr("%L1 devices instead of the plan's %L2").arg(e.devices).arg(plan.devices);
@@ -139,19 +126,30 @@ QStringList differences(const dpu::PlanFleet& plan, const dpu::PlanFleet& e)
         out << tr("a round every %1 instead of the plan's %2")
                    .arg(QString::fromStdString(dpu::cadenceText(e.roundPeriodHours * 3600.0)),
                         QString::fromStdString(dpu::cadenceText(plan.roundPeriodHours * 3600.0)));
+    // The fields without a phrase of their own (the trace, processor, server policy, simulation):
+    // the plan file's words.
+    static const std::vector<std::string> phrased{
+        "fleet.link", "fleet.sf", "fleet.sf_mix", "fleet.duty_cycle", "fleet.loss", "fleet.loss_spread",
+        "fleet.delivery", "fleet.device_class", "fleet.ping_periodicity", "fleet.leave_when_decoded",
+        "fleet.devices", "fleet.availability", "fleet.round_period_h"};
+    for (const std::string& path : dpu::deploymentDifferences(plan, e))
+        if (std::find(phrased.begin(), phrased.end(), path) == phrased.end())
+            out << tr("%1 %2 instead of the plan's %3")
+                       .arg(QString::fromStdString(path), QString::fromStdString(dpu::deploymentFieldText(e, path)),
+                            QString::fromStdString(dpu::deploymentFieldText(plan, path)));
     return out;
 }
 
-QString summary(const dpu::PlanFleet& f)
+QString summary(const dpu::Deployment& f)
 {
-    QStringList parts{tr("%L1 devices on %2").arg(f.devices).arg(linkName(f.link))};
+    QStringList parts{tr("%L1 devices on %2").arg(f.devices).arg(linkName(f.link.link))};
     if (isRegion(f))
         parts << sfText(f);
-    if (f.link == "lorawan-eu868")
+    if (f.link.link == "lorawan-eu868")
         parts << subBandText(f);
-    parts << tr("%1 loss").arg(percentText(f.frameLoss));
-    if (f.deviceClass != dpu::DeviceClassChoice::Preset)
-        parts << classText(f.deviceClass);
+    parts << tr("%1 loss").arg(percentText(f.link.frameLoss));
+    if (f.link.deviceClass != dpu::DeviceClassChoice::Preset)
+        parts << classText(f.link.deviceClass);
     parts << tr("%1 available").arg(percentText(f.availability)) << periodText(f.roundPeriodHours);
     return parts.join(QStringLiteral(", "));
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// FleetInputs: the widgets of a dpu::FleetSettings, saved under "fleet/" in the settings.
+// FleetInputs: the widgets of a dpu::Deployment, saved under "fleet/" in the settings.
 #include "panels/FleetInputs.h"
 #include "dpu/LinkModel.h"
+#include "dpu/Plan.h"
 #include "panels/LinkChoices.h"
 #include "panels/LinkDeviceRows.h"
 #include <QCheckBox>
@@ -12,10 +13,10 @@
 #include <QHBoxLayout>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QSettings>
 #include <QSpinBox>
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace dpu::ui {
 
@@ -44,6 +45,7 @@ FleetInputs::FleetInputs(QWidget* parent) : QGroupBox(tr("Fleet"), parent)
         c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         c->setMinimumContentsLength(8);
     }
+    enabling_.add("fleet.clock_mhz", clockMhz_);
     setSettings(flagship());
     for (QComboBox* c : {link_, cpu_})
         connect(c, &QComboBox::currentIndexChanged, this, &FleetInputs::updateEnabled);
@@ -174,11 +176,21 @@ void FleetInputs::addProcessorRows(QFormLayout* form)
     form->addRow(tr("Clock"), clockMhz_);
 }
 
-void FleetInputs::showPlanKeysOnly()
+QWidget* FleetInputs::widgetFor(const std::string& path) const
 {
-    form_->setRowVisible(traceRow_, false);
-    for (QWidget* w : std::initializer_list<QWidget*>{drain_, catchUp_, order_, maxStaleness_, realCatchUps_, cpu_, clockMhz_})
-        form_->setRowVisible(w, false);
+    // The SF and the mix are one list; the link's device rows are LinkDeviceRows'.
+    const std::pair<const char*, QWidget*> widgets[] = {
+        {"fleet.link", link_},          {"fleet.sf", sf_},           {"fleet.sf_mix", sf_},
+        {"fleet.duty_cycle", duty_},    {"fleet.loss", loss_},       {"fleet.delivery", delivery_},
+        {"fleet.devices", devices_},    {"fleet.availability", availability_},
+        {"fleet.availability_trace", trace_}, {"fleet.round_period_h", periodHours_},
+        {"fleet.cpu", cpu_},            {"fleet.clock_mhz", clockMhz_}, {"fleet.catch_up", catchUp_},
+        {"fleet.order", order_},        {"fleet.max_staleness", maxStaleness_},
+        {"fleet.catch_up_bytes", realCatchUps_}, {"fleet.drain_rounds", drain_}};
+    for (const auto& [key, widget] : widgets)
+        if (path == key)
+            return widget;
+    return deviceRows_->widgetFor(path);
 }
 
 void FleetInputs::chooseTrace()
@@ -192,9 +204,9 @@ void FleetInputs::chooseTrace()
     Q_EMIT changed();
 }
 
-dpu::FleetSettings FleetInputs::flagship()
+dpu::Deployment FleetInputs::flagship()
 {
-    dpu::FleetSettings s;
+    dpu::Deployment s;
     s.link.link = "lorawan-eu868";
     s.link.sfMix = "fuotasim";
     s.link.dutyCycle = 0.01;
@@ -231,12 +243,15 @@ void FleetInputs::updateEnabled()
     duty_->setEnabled(key == QLatin1String("lorawan-eu868"));
     deviceRows_->updateEnabled(isRegion(key), loss_->value());
     availability_->setEnabled(trace_->text().trimmed().isEmpty()); // a trace replaces the share
-    clockMhz_->setEnabled(cpu_->currentData().toInt() != static_cast<int>(dpu::CpuChoice::None));
+    // The rules the plan field table gives the fleet.* keys (the processor's figures).
+    dpu::Plan plan;
+    plan.fleet = settings();
+    enabling_.apply(plan);
 }
 
-dpu::FleetSettings FleetInputs::settings() const
+dpu::Deployment FleetInputs::settings() const
 {
-    dpu::FleetSettings s;
+    dpu::Deployment s;
     s.link.link = link_->currentData().toString().toStdString();
     const bool region = isRegion(link_->currentData().toString());
     const int sf = sf_->currentData().toInt();
@@ -244,7 +259,7 @@ dpu::FleetSettings FleetInputs::settings() const
     s.link.sfMix = !region || sf > 0 ? ""
                    : sf == kOwnMix ? sf_->currentData(kMixTextRole).toString().toStdString()
                                    : "fuotasim";
-    s.link.dutyCycle = s.link.link == "lorawan-eu868" ? duty_->currentData().toDouble() : NAN;
+    s.link.dutyCycle = s.link.link == "lorawan-eu868" ? std::optional<double>(duty_->currentData().toDouble()) : std::nullopt;
     s.link.frameLoss = loss_->value() / 100.0;
     s.link.delivery = linkchoices::deliveryOf(delivery_);
     deviceRows_->apply(s.link);
@@ -252,99 +267,39 @@ dpu::FleetSettings FleetInputs::settings() const
         s.link.deviceClass = dpu::DeviceClassChoice::Preset;
     s.devices = devices_->value();
     s.availability = availability_->value() / 100.0;
-    s.roundPeriodSeconds = periodHours_->value() * 3600.0;
+    s.roundPeriodHours = periodHours_->value();
     s.drainRounds = drain_->value();
     s.availabilityTrace = trace_->text().trimmed().toStdString();
     s.policy.catchUp = static_cast<dpu::CatchUpDelivery>(catchUp_->currentData().toInt());
     s.policy.order = static_cast<dpu::CatchUpOrder>(order_->currentData().toInt());
     s.policy.maxStaleness = maxStaleness_->value();
-    s.realCatchUps = realCatchUps_->isChecked();
+    s.catchUpSizes = realCatchUps_->isChecked() ? dpu::CatchUpSizing::Real : dpu::CatchUpSizing::Estimate;
     s.cpu.cpu = static_cast<dpu::CpuChoice>(cpu_->currentData().toInt());
     s.cpu.clockMhz = clockMhz_->value();
     return s;
 }
 
-void FleetInputs::setSettings(const dpu::FleetSettings& s)
+void FleetInputs::setSettings(const dpu::Deployment& s)
 {
     linkchoices::selectLink(link_, QString::fromStdString(s.link.link));
     selectSpreadingFactor(s.link.spreadingFactor, s.link.sfMix);
-    linkchoices::selectDutyCycle(duty_, s.link.dutyCycle);
+    linkchoices::selectDutyCycle(duty_, s.link.dutyCycle.value_or(NAN));
     loss_->setValue(100.0 * s.link.frameLoss);
     linkchoices::selectDelivery(delivery_, s.link.delivery);
     updateEnabled(); // the spread's maximum follows the loss just set
     deviceRows_->show(s.link);
     devices_->setValue(s.devices);
     availability_->setValue(100.0 * s.availability);
-    periodHours_->setValue(s.roundPeriodSeconds / 3600.0);
+    periodHours_->setValue(s.roundPeriodHours);
     drain_->setValue(s.drainRounds);
     trace_->setText(QString::fromStdString(s.availabilityTrace));
     catchUp_->setCurrentIndex(std::max(0, catchUp_->findData(static_cast<int>(s.policy.catchUp))));
     order_->setCurrentIndex(std::max(0, order_->findData(static_cast<int>(s.policy.order))));
     maxStaleness_->setValue(s.policy.maxStaleness);
-    realCatchUps_->setChecked(s.realCatchUps);
+    realCatchUps_->setChecked(s.catchUpSizes == dpu::CatchUpSizing::Real);
     cpu_->setCurrentIndex(std::max(0, cpu_->findData(static_cast<int>(s.cpu.cpu))));
     clockMhz_->setValue(s.cpu.clockMhz);
     updateEnabled();
-}
-
-void FleetInputs::saveSettings(QSettings& q) const
-{
-    const dpu::FleetSettings s = settings();
-    q.setValue(QStringLiteral("fleet/link"), QString::fromStdString(s.link.link));
-    q.setValue(QStringLiteral("fleet/spreadingFactor"), s.link.sfMix.empty() ? s.link.spreadingFactor : 0);
-    q.setValue(QStringLiteral("fleet/sfMix"), QString::fromStdString(s.link.sfMix));
-    q.setValue(QStringLiteral("fleet/dutyCycle"), duty_->currentData().toDouble());
-    q.setValue(QStringLiteral("fleet/frameLoss"), s.link.frameLoss);
-    q.setValue(QStringLiteral("fleet/delivery"), static_cast<int>(s.link.delivery));
-    LinkDeviceRows::save(q, s.link);
-    q.setValue(QStringLiteral("fleet/devices"), s.devices);
-    q.setValue(QStringLiteral("fleet/availability"), s.availability);
-    q.setValue(QStringLiteral("fleet/roundPeriodSeconds"), s.roundPeriodSeconds);
-    q.setValue(QStringLiteral("fleet/drainRounds"), s.drainRounds);
-    q.setValue(QStringLiteral("fleet/availabilityTrace"), QString::fromStdString(s.availabilityTrace));
-    q.setValue(QStringLiteral("fleet/catchUp"), static_cast<int>(s.policy.catchUp));
-    q.setValue(QStringLiteral("fleet/order"), static_cast<int>(s.policy.order));
-    q.setValue(QStringLiteral("fleet/maxStaleness"), s.policy.maxStaleness);
-    q.setValue(QStringLiteral("fleet/realCatchUps"), s.realCatchUps);
-    q.setValue(QStringLiteral("fleet/cpu"), QString::fromStdString(dpu::cpuChoiceKey(s.cpu.cpu)));
-    q.setValue(QStringLiteral("fleet/clockMhz"), s.cpu.clockMhz);
-}
-
-void FleetInputs::restoreSettings(const QSettings& q)
-{
-    dpu::FleetSettings s = settings();
-    s.link.dutyCycle = duty_->currentData().toDouble();
-    const auto get = [&q](const char* key, const QVariant& fallback) {
-        return q.value(QStringLiteral("fleet/") + QLatin1String(key), fallback);
-    };
-    s.link.link = get("link", QString::fromStdString(s.link.link)).toString().toStdString();
-    const int sf = get("spreadingFactor", s.link.sfMix.empty() ? s.link.spreadingFactor : 0).toInt();
-    s.link.spreadingFactor = sf;
-    // Settings of earlier versions have no mix key: SF 0 was FUOTASim's mix.
-    s.link.sfMix = get("sfMix", QString::fromLatin1(sf == 0 ? "fuotasim" : "")).toString().toStdString();
-    s.link.dutyCycle = get("dutyCycle", s.link.dutyCycle).toDouble();
-    s.link.frameLoss = get("frameLoss", s.link.frameLoss).toDouble();
-    const int delivery = get("delivery", static_cast<int>(s.link.delivery)).toInt();
-    s.link.delivery = delivery >= 0 && delivery <= 2 ? static_cast<dpu::DeliveryChoice>(delivery) : dpu::DeliveryChoice::Preset;
-    LinkDeviceRows::restore(q, s.link);
-    s.devices = get("devices", s.devices).toInt();
-    s.availability = get("availability", s.availability).toDouble();
-    s.roundPeriodSeconds = get("roundPeriodSeconds", s.roundPeriodSeconds).toDouble();
-    s.drainRounds = get("drainRounds", s.drainRounds).toInt();
-    s.availabilityTrace = get("availabilityTrace", QString::fromStdString(s.availabilityTrace)).toString().toStdString();
-    // Enums by their value, checked: a hand-edited file falls back to the default.
-    const int catchUp = get("catchUp", static_cast<int>(s.policy.catchUp)).toInt();
-    s.policy.catchUp = catchUp == 1 ? dpu::CatchUpDelivery::MulticastPerVersion : dpu::CatchUpDelivery::Unicast;
-    const int order = get("order", static_cast<int>(s.policy.order)).toInt();
-    s.policy.order = order == 1 ? dpu::CatchUpOrder::SmallestFirst : dpu::CatchUpOrder::MostStaleFirst;
-    s.policy.maxStaleness = get("maxStaleness", s.policy.maxStaleness).toInt();
-    s.realCatchUps = get("realCatchUps", s.realCatchUps).toBool();
-    const QString cpu = get("cpu", QString::fromStdString(dpu::cpuChoiceKey(s.cpu.cpu))).toString();
-    s.cpu.cpu = cpu == QLatin1String("cortex-m4")   ? dpu::CpuChoice::CortexM4
-                : cpu == QLatin1String("cortex-m0") ? dpu::CpuChoice::CortexM0
-                                                    : dpu::CpuChoice::None;
-    s.cpu.clockMhz = get("clockMhz", s.cpu.clockMhz).toDouble();
-    setSettings(s); // the widgets' ranges clamp a hand-edited value
 }
 
 } // namespace dpu::ui

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The Fleet tab's inputs: link and spreading factor or mix, duty cycle, loss, delivery, devices, availability or trace, period, drain, catch-up policy, processor.
 #pragma once
-#include "dpu/FleetSettings.h"
+#include "dpu/DeploymentModel.h"
+#include "panels/FieldEnabling.h"
 #include <QGroupBox>
 
 class QCheckBox;
@@ -10,7 +11,6 @@ class QFormLayout;
 class QLayout;
 class QDoubleSpinBox;
 class QLineEdit;
-class QSettings;
 class QSpinBox;
 
 namespace dpu::ui {
@@ -23,21 +23,19 @@ public:
     explicit FleetInputs(QWidget* parent = nullptr);
 
     /// The fleet the widgets state, the server's policy and the devices' processor included.
-    dpu::FleetSettings settings() const;
+    dpu::Deployment settings() const;
     /// Shows `settings` (a link key the list lacks falls back to LoRaWAN EU868).
-    void setSettings(const dpu::FleetSettings& settings);
+    void setSettings(const dpu::Deployment& settings);
 
-    /// Shows only the rows a plan's fleet keys hold (link, SF, sub-band, loss, delivery,
-    /// devices, availability, period): the trace, drain, server policy and processor are hidden.
-    void showPlanKeysOnly();
-
-    /// Under "fleet/" in the settings; missing keys keep the current values.
-    void saveSettings(QSettings& settings) const;
-    void restoreSettings(const QSettings& settings);
+    /// The widget that edits the plan key `path` (fleet.*), nullptr for a key edited in plan
+    /// files only (its table entry is `advanced`): test_ui_deployment holds the two to each other.
+    QWidget* widgetFor(const std::string& path) const;
+    /// The rows bound to the table's rules (test_ui_plan_dialogs holds them to it).
+    const FieldEnabling& enabling() const { return enabling_; }
 
     /// The flagship scenario of docs/fleet.md: 200 nodes, LoRaWAN EU868 with FUOTASim's SF mix,
     /// a 1 % sub-band, 10 % frame loss, 80 % availability, a round a day, 10 rounds to drain.
-    static dpu::FleetSettings flagship();
+    static dpu::Deployment flagship();
 
 Q_SIGNALS:
     void changed();
@@ -53,6 +51,7 @@ private:
     /// SF, or an entry of the mix's own text for any other mix (replacing an earlier one).
     void selectSpreadingFactor(int spreadingFactor, const std::string& mix);
 
+    FieldEnabling enabling_;
     QFormLayout* form_ = nullptr;
     QLayout* traceRow_ = nullptr;
     QComboBox* link_;

@@ -28,17 +28,6 @@ namespace {
 
 constexpr int kDelayMs = 150; // coalesces a burst of edits or opened runs into one simulation
 
-/// `s` with the deployment's rows of `from` (link, devices, availability, period): what the plan
-/// holds; the trace, drain, policy and processor stay `s`'s.
-dpu::FleetSettings withDeployment(dpu::FleetSettings s, const dpu::FleetSettings& from)
-{
-    s.link = from.link;
-    s.devices = from.devices;
-    s.availability = from.availability;
-    s.roundPeriodSeconds = from.roundPeriodSeconds;
-    return s;
-}
-
 } // namespace
 
 FleetPanel::FleetPanel(QWidget* parent) : QWidget(parent)
@@ -72,7 +61,7 @@ FleetPanel::FleetPanel(QWidget* parent) : QWidget(parent)
     layout->addLayout(right, 1);
     startWorker();
     connect(inputs_, &FleetInputs::changed, this, [this] {
-        deployment_->compare(dpu::planFleetOf(inputs_->settings()));
+        deployment_->compare(inputs_->settings());
         schedule();
     });
     connect(spreadChoice_, &QComboBox::currentIndexChanged, this, &FleetPanel::showSpread);
@@ -253,7 +242,7 @@ void FleetPanel::show(const FleetAnswer& answer)
         QString text = tr("%n series on %1 devices, a round every %2.", nullptr, static_cast<int>(keys_.size()))
                            .arg(inputs_->settings().devices)
                            .arg(Units::span(shown_.roundPeriodSeconds));
-        text += QLatin1Char(' ') + (inputs_->settings().realCatchUps
+        text += QLatin1Char(' ') + (inputs_->settings().catchUpSizes == dpu::CatchUpSizing::Real
                                         ? tr("Catch-ups are sized as the real bundles built from the runs' files.")
                                         : tr("Catch-up bundles are estimated as the cheaper of the missed bundles and the full model."));
         text += QStringLiteral("<br>") + QString::fromStdString(dpu::fleetFiguresText(shown_.roundPeriodSeconds)).toHtmlEscaped();
@@ -347,35 +336,22 @@ QString FleetPanel::statusText() const
     return status_->text();
 }
 
-void FleetPanel::setPlanDeployment(const dpu::PlanFleet& fleet)
+void FleetPanel::setPlanDeployment(const dpu::Deployment& fleet)
 {
     // Another edit of the plan (k, the data, ...) leaves a variation being explored alone.
     if (deployment_->hasPlan() && deploymentcompare::same(fleet, deployment_->plan()))
         return;
-    inputs_->setSettings(withDeployment(inputs_->settings(), dpu::fleetSettingsOf(fleet)));
-    deployment_->setPlan(fleet, dpu::planFleetOf(inputs_->settings()));
+    inputs_->setSettings(fleet);
+    deployment_->setPlan(fleet, inputs_->settings());
 }
 
 void FleetPanel::resetToPlan()
 {
     if (!deployment_->hasPlan())
         return;
-    const dpu::PlanFleet plan = deployment_->plan();
-    inputs_->setSettings(withDeployment(inputs_->settings(), dpu::fleetSettingsOf(plan)));
-    deployment_->setPlan(plan, dpu::planFleetOf(inputs_->settings()));
-}
-
-void FleetPanel::saveSettings(QSettings& settings) const
-{
-    inputs_->saveSettings(settings);
-}
-
-void FleetPanel::restoreSettings(const QSettings& settings)
-{
-    // The deployment is the plan's, not a copy remembered here: the tab's own rows only.
-    const dpu::FleetSettings deployment = inputs_->settings();
-    inputs_->restoreSettings(settings);
-    inputs_->setSettings(withDeployment(inputs_->settings(), deployment)); // its changed() schedules a simulation
+    const dpu::Deployment plan = deployment_->plan();
+    inputs_->setSettings(plan);
+    deployment_->setPlan(plan, inputs_->settings());
 }
 
 } // namespace dpu::ui

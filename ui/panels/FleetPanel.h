@@ -8,7 +8,6 @@
 
 class QComboBox;
 class QLabel;
-class QSettings;
 class QTableWidget;
 class QThread;
 class QTimer;
@@ -58,17 +57,12 @@ public:
     /// delivery, device class, devices, availability, round period) in place of what it explored;
     /// the trace, drain, server policy and processor stay the tab's. The same deployment again
     /// (another edit of the plan) changes nothing: a variation being explored stays.
-    void setPlanDeployment(const dpu::PlanFleet& fleet);
+    void setPlanDeployment(const dpu::Deployment& fleet);
     /// Shows the plan's deployment again, dropping the variation (Reset to plan).
     void resetToPlan();
     /// The line over the tab: the plan's deployment, or what the tab explores instead, with
     /// Use in plan (its useInPlan() signal) and Reset to plan.
     PlanDeploymentBar* deploymentBar() const { return deployment_; }
-
-    /// Under "fleet/" in the settings. The deployment's rows are not restored: they are the
-    /// plan's (setPlanDeployment()), and only the trace, drain, policy and processor are the tab's.
-    void saveSettings(QSettings& settings) const;
-    void restoreSettings(const QSettings& settings);
 
 Q_SIGNALS:
     /// The charts and the table show the latest inputs and runs (or the reason they are empty).

@@ -15,23 +15,33 @@ bool isRegion(const QString& key)
     return key == QLatin1String("lorawan-eu868") || key == QLatin1String("lorawan-us915");
 }
 
+void addLinkModels(QComboBox* box, int keyRole)
+{
+    const auto add = [box, keyRole](const QString& name, const QString& key) {
+        box->addItem(name);
+        box->setItemData(box->count() - 1, key, keyRole);
+    };
+    add(QObject::tr("LoRaWAN EU868"), QStringLiteral("lorawan-eu868"));
+    add(QObject::tr("LoRaWAN US915"), QStringLiteral("lorawan-us915"));
+    for (const std::string& key : dpu::linkPresetKeysList())
+        if (key.rfind("lorawan-", 0) != 0) // the regions above take the SF
+            add(QString::fromStdString(dpu::linkPreset(key).name), QString::fromStdString(key));
+}
+
 QComboBox* fleetLinkBox(QWidget* parent, const QString& objectName)
 {
     auto* box = new QComboBox(parent);
     box->setObjectName(objectName);
-    box->addItem(QObject::tr("LoRaWAN EU868"), QStringLiteral("lorawan-eu868"));
-    box->addItem(QObject::tr("LoRaWAN US915"), QStringLiteral("lorawan-us915"));
-    for (const std::string& key : dpu::linkPresetKeysList())
-        if (key.rfind("lorawan-", 0) != 0) // the regions above take the SF
-            box->addItem(QString::fromStdString(dpu::linkPreset(key).name), QString::fromStdString(key));
+    addLinkModels(box);
     return box;
 }
 
 void selectLink(QComboBox* box, const QString& key)
 {
+    const QString resolved = QString::fromStdString(dpu::resolveLinkKey(key.toStdString()));
     int index = 0;
     for (int i = 0; i < box->count(); ++i)
-        if (box->itemData(i).toString().compare(key, Qt::CaseInsensitive) == 0)
+        if (box->itemData(i).toString().compare(resolved, Qt::CaseInsensitive) == 0)
             index = i;
     box->setCurrentIndex(index);
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The link settings' shared widgets (the Fleet tab's and the Budget tab's): EU868 sub-bands, frame loss, delivery.
+// The link settings' shared widgets (the Fleet tab's, the plan form's and the Budget tab's): the one list of links, EU868 sub-bands, frame loss, delivery.
 #pragma once
-#include "dpu/FleetSettings.h"
+#include "dpu/DeploymentModel.h"
 #include <QString>
 
 class QComboBox;
@@ -10,11 +10,16 @@ class QWidget;
 
 namespace dpu::ui::linkchoices {
 
-/// The links a plan's fleet can name (its `fleet.link`): the LoRaWAN regions EU868 and US915
-/// (which take a spreading factor), then core's other presets (NB-IoT, LTE-M, BLE). Item data:
-/// the key. Owned by `parent`; the Fleet tab's and the plan form's lists are this one.
+/// Appends the links a plan's fleet can name (its `fleet.link`), the window's one list of links:
+/// the LoRaWAN regions EU868 and US915 (which take a spreading factor), then core's other link
+/// model presets (NB-IoT, LTE-M, BLE SMP), each under its preset's name with its key as the
+/// item's `keyRole` data.
+void addLinkModels(QComboBox* box, int keyRole = Qt::UserRole);
+/// A list of addLinkModels() (item data: the key), owned by `parent`; the Fleet tab's and the
+/// plan form's lists are this one, the Budget tab's has the same items.
 QComboBox* fleetLinkBox(QWidget* parent, const QString& objectName);
-/// Selects the item of `key` (case-insensitive; the first for a key the list lacks).
+/// Selects the item of `key` or of the preset an older key stands for (dpu::resolveLinkKey():
+/// "lora" is lorawan-eu868-sf7), case-insensitive; the first for a key the list lacks.
 void selectLink(QComboBox* box, const QString& key);
 /// True for the LoRaWAN regions, which take a spreading factor ("lorawan-eu868", "lorawan-us915").
 bool isRegion(const QString& key);

@@ -6,7 +6,6 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
-#include <QSettings>
 #include <algorithm>
 
 namespace dpu::ui {
@@ -43,10 +42,10 @@ LinkDeviceRows::LinkDeviceRows(QWidget* parent, QFormLayout* form) : QObject(par
     for (QComboBox* c : {deviceClass_, pingPeriod_})
         connect(c, &QComboBox::currentIndexChanged, this, &LinkDeviceRows::changed);
     connect(leave_, &QCheckBox::toggled, this, &LinkDeviceRows::changed);
-    show(dpu::LinkSettings{});
+    show(dpu::DeploymentLink{});
 }
 
-void LinkDeviceRows::apply(dpu::LinkSettings& link) const
+void LinkDeviceRows::apply(dpu::DeploymentLink& link) const
 {
     link.frameLossSpread = spread_->value() / 100.0;
     link.deviceClass = static_cast<dpu::DeviceClassChoice>(deviceClass_->currentData().toInt());
@@ -54,7 +53,7 @@ void LinkDeviceRows::apply(dpu::LinkSettings& link) const
     link.leaveWhenDecoded = leave_->isChecked();
 }
 
-void LinkDeviceRows::show(const dpu::LinkSettings& link)
+void LinkDeviceRows::show(const dpu::DeploymentLink& link)
 {
     spread_->setValue(100.0 * link.frameLossSpread);
     deviceClass_->setCurrentIndex(std::max(0, deviceClass_->findData(static_cast<int>(link.deviceClass))));
@@ -70,22 +69,17 @@ void LinkDeviceRows::updateEnabled(bool loraRegion, double frameLossPercent)
     pingPeriod_->setEnabled(loraRegion && deviceClass_->currentData().toInt() == static_cast<int>(dpu::DeviceClassChoice::B));
 }
 
-void LinkDeviceRows::save(QSettings& q, const dpu::LinkSettings& link)
+QWidget* LinkDeviceRows::widgetFor(const std::string& path) const
 {
-    q.setValue(QStringLiteral("fleet/frameLossSpread"), link.frameLossSpread);
-    q.setValue(QStringLiteral("fleet/deviceClass"), QString::fromStdString(dpu::nameOf(link.deviceClass)));
-    q.setValue(QStringLiteral("fleet/pingPeriodicity"), link.pingPeriodicity);
-    q.setValue(QStringLiteral("fleet/leaveWhenDecoded"), link.leaveWhenDecoded);
-}
-
-void LinkDeviceRows::restore(const QSettings& q, dpu::LinkSettings& link)
-{
-    link.frameLossSpread = q.value(QStringLiteral("fleet/frameLossSpread"), link.frameLossSpread).toDouble();
-    // By name, checked: a hand-edited file falls back to the link's own class.
-    const QString name = q.value(QStringLiteral("fleet/deviceClass"), QString::fromStdString(dpu::nameOf(link.deviceClass))).toString();
-    link.deviceClass = dpu::enumFromString<dpu::DeviceClassChoice>(name.toStdString()).value_or(dpu::DeviceClassChoice::Preset);
-    link.pingPeriodicity = std::clamp(q.value(QStringLiteral("fleet/pingPeriodicity"), link.pingPeriodicity).toInt(), 0, 7);
-    link.leaveWhenDecoded = q.value(QStringLiteral("fleet/leaveWhenDecoded"), link.leaveWhenDecoded).toBool();
+    if (path == "fleet.loss_spread")
+        return spread_;
+    if (path == "fleet.device_class")
+        return deviceClass_;
+    if (path == "fleet.ping_periodicity")
+        return pingPeriod_;
+    if (path == "fleet.leave_when_decoded")
+        return leave_;
+    return nullptr;
 }
 
 } // namespace dpu::ui

@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The rows of a fleet form that say how the devices meet the link: their loss spread, LoRaWAN device class and ping period, and whether they leave a session once decoded.
 #pragma once
-#include "dpu/FleetSettings.h"
+#include "dpu/DeploymentModel.h"
 #include <QObject>
 
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QFormLayout;
-class QSettings;
 
 namespace dpu::ui {
 
@@ -21,16 +20,16 @@ public:
     LinkDeviceRows(QWidget* parent, QFormLayout* form);
 
     /// Writes the rows into `link` (the other fields untouched).
-    void apply(dpu::LinkSettings& link) const;
+    void apply(dpu::DeploymentLink& link) const;
     /// Shows `link`'s spread, class, ping periodicity and leaving.
-    void show(const dpu::LinkSettings& link);
+    void show(const dpu::DeploymentLink& link);
     /// The class rows apply to the LoRaWAN regions only; the ping period to Class B; the spread
     /// is at most the loss `frameLossPercent`.
     void updateEnabled(bool loraRegion, double frameLossPercent);
 
-    /// Under "fleet/" beside FleetInputs' keys; missing keys keep `link`'s values.
-    static void save(QSettings& settings, const dpu::LinkSettings& link);
-    static void restore(const QSettings& settings, dpu::LinkSettings& link);
+    /// The row's widget of the plan key `path` (fleet.loss_spread, fleet.device_class,
+    /// fleet.ping_periodicity, fleet.leave_when_decoded); nullptr for any other.
+    QWidget* widgetFor(const std::string& path) const;
 
 Q_SIGNALS:
     void changed();

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // PlanCostRows: k with its logarithmic slider, the cost readout under it, and the Deployment… button on the readout's link row.
 #include "panels/PlanCostRows.h"
-#include "dpu/FleetSettings.h"
+#include "dpu/DeploymentModel.h"
 #include "panels/CostReadout.h"
 #include "panels/FieldEnabling.h"
 #include "panels/FieldErrorMarks.h"
@@ -71,12 +71,11 @@ void PlanCostRows::showPlanK(double k)
     onKSpinChanged(k);
 }
 
-void PlanCostRows::showFleet(const dpu::PlanFleet& fleet)
+void PlanCostRows::showFleet(const dpu::Deployment& fleet)
 {
-    const dpu::FleetSettings s = dpu::fleetSettingsOf(fleet);
-    QString link = QString::fromStdString(fleet.link);
+    QString link = QString::fromStdString(fleet.link.link);
     try {
-        link = QString::fromStdString(dpu::linkOf(s.link).name);
+        link = QString::fromStdString(dpu::linkOf(fleet.link).name);
     } catch (const std::exception&) { // validation names the key; the tooltip shows the key as given
     }
     fleet_->setToolTip(tr("The deployment the plan is for (its fleet keys): %L1 devices on %2, %3 % frame loss, "
@@ -84,7 +83,7 @@ void PlanCostRows::showFleet(const dpu::PlanFleet& fleet)
                           "and Budget tabs, the report and dpu-cli fleet start from it.")
                            .arg(fleet.devices)
                            .arg(link)
-                           .arg(fleet.frameLoss * 100)
+                           .arg(fleet.link.frameLoss * 100)
                            .arg(fleet.availability * 100)
                            .arg(fleet.roundPeriodHours));
 }

@@ -36,7 +36,7 @@ public:
     /// The readout under k: bytes per round, ratio to full updating, one device's session.
     CostReadout* readout() const { return cost_; }
     /// The Deployment… button's tooltip: the plan's fleet in words.
-    void showFleet(const dpu::PlanFleet& fleet);
+    void showFleet(const dpu::Deployment& fleet);
     /// Binds k's spin box and slider to the plan's `k` (the field table's rules).
     void bindRules(FieldEnabling& enabling) const;
 

@@ -33,7 +33,7 @@ PlanDeploymentBar::PlanDeploymentBar(const QString& prefix, QWidget* parent) : Q
     layout->addWidget(line_);
     layout->addLayout(buttons);
     connect(use_, &QPushButton::clicked, this, [this] {
-        if (const std::optional<dpu::PlanFleet> fleet = forPlan())
+        if (const std::optional<dpu::Deployment> fleet = forPlan())
             Q_EMIT useInPlan(*fleet);
     });
     connect(reset_, &QPushButton::clicked, this, &PlanDeploymentBar::resetToPlan);
@@ -41,7 +41,7 @@ PlanDeploymentBar::PlanDeploymentBar(const QString& prefix, QWidget* parent) : Q
     refresh();
 }
 
-void PlanDeploymentBar::setPlan(const dpu::PlanFleet& original, const dpu::PlanFleet& shown)
+void PlanDeploymentBar::setPlan(const dpu::Deployment& original, const dpu::Deployment& shown)
 {
     original_ = original;
     shown_ = shown;
@@ -52,14 +52,14 @@ void PlanDeploymentBar::setPlan(const dpu::PlanFleet& original, const dpu::PlanF
     refresh();
 }
 
-void PlanDeploymentBar::compare(const std::optional<dpu::PlanFleet>& now, const QString& whyNotInPlan)
+void PlanDeploymentBar::compare(const std::optional<dpu::Deployment>& now, const QString& whyNotInPlan)
 {
     now_ = now;
     whyNot_ = whyNotInPlan;
     refresh();
 }
 
-std::optional<dpu::PlanFleet> PlanDeploymentBar::forPlan() const
+std::optional<dpu::Deployment> PlanDeploymentBar::forPlan() const
 {
     if (!now_)
         return std::nullopt;

@@ -22,18 +22,18 @@ public:
 
     /// The plan's fleet keys as given (`original`) and as the tab's widgets read them right
     /// after showing them (`shown`: SF 0 reads as SF7); compare() then says what the tab states.
-    void setPlan(const dpu::PlanFleet& original, const dpu::PlanFleet& shown);
+    void setPlan(const dpu::Deployment& original, const dpu::Deployment& shown);
     bool hasPlan() const { return hasPlan_; }
     /// The plan's keys as given to setPlan().
-    const dpu::PlanFleet& plan() const { return original_; }
-    /// What the tab states now. nullopt: a state no plan holds, which `whyNotInPlan` names (the
-    /// Budget tab's bare rates): Use in plan is off and says why.
-    void compare(const std::optional<dpu::PlanFleet>& now, const QString& whyNotInPlan = QString());
+    const dpu::Deployment& plan() const { return original_; }
+    /// What the tab states now. nullopt: a state no plan holds, which `whyNotInPlan` names: Use
+    /// in plan is off and says why.
+    void compare(const std::optional<dpu::Deployment>& now, const QString& whyNotInPlan = QString());
     /// The tab states another deployment than the plan's.
     bool differs() const { return differs_; }
     /// The keys Use in plan writes: the tab's values where they differ from the plan's, the
     /// plan's own elsewhere (deploymentcompare::kept); nullopt for a state no plan holds.
-    std::optional<dpu::PlanFleet> forPlan() const;
+    std::optional<dpu::Deployment> forPlan() const;
     /// The line as shown (rich text).
     QString text() const;
     /// The differences in words ("SF10 instead of the plan's FUOTASim mix", ...); empty when the
@@ -42,7 +42,7 @@ public:
 
 Q_SIGNALS:
     /// Use in plan: the plan's fleet keys become `fleet` (forPlan()).
-    void useInPlan(const dpu::PlanFleet& fleet);
+    void useInPlan(const dpu::Deployment& fleet);
     /// Reset to plan: the tab shows the plan's deployment again.
     void resetToPlan();
 
@@ -52,9 +52,9 @@ private:
     QLabel* line_;
     QPushButton* use_;
     QPushButton* reset_;
-    dpu::PlanFleet original_;
-    dpu::PlanFleet shown_;
-    std::optional<dpu::PlanFleet> now_;
+    dpu::Deployment original_;
+    dpu::Deployment shown_;
+    std::optional<dpu::Deployment> now_;
     QString whyNot_;
     QStringList differences_;
     bool hasPlan_ = false;

@@ -34,8 +34,9 @@ void PlanFieldChecks::mapFields(const QHash<QString, QWidget*>& own, const QList
 {
     // Every described plan field (dpu::planFields()) is marked at one widget, or is advanced
     // (pathsWithoutField()); test_ui_fields holds the form to the engine's table.
-    const QStringList none = pathsWithoutField();
     for (const dpu::PlanField& f : dpu::planFields()) {
+        if (f.advanced) // kept in plan files only, even under a prefix the form marks (fleet.)
+            continue;
         const QString path = QString::fromStdString(f.path);
         QWidget* field = own.value(path);
         for (auto it = byPrefix.begin(); !field && it != byPrefix.end(); ++it)
@@ -43,7 +44,7 @@ void PlanFieldChecks::mapFields(const QHash<QString, QWidget*>& own, const QList
                 field = it->second;
         if (field)
             fields_.insert(path, field);
-        else if (!none.contains(path))
+        else
             qWarning("plan field %s has no place in the form", qPrintable(path));
     }
 }

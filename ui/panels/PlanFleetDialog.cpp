@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// PlanFleetDialog: the Fleet tab's link and fleet rows over a plan's fleet keys (Deployment… on the plan form), OK to keep them.
+// PlanFleetDialog: the Fleet tab's rows over a plan's fleet keys (Deployment… on the plan form), OK to keep them.
 #include "panels/PlanFleetDialog.h"
-#include "dpu/FleetSettings.h"
+#include "dpu/DeploymentModel.h"
 #include "panels/DeploymentCompare.h"
 #include "panels/FleetInputs.h"
 #include <QDialogButtonBox>
@@ -23,7 +23,6 @@ PlanFleetDialog::PlanFleetDialog(QWidget* parent) : QDialog(parent)
     about->setWordWrap(true);
     layout->addWidget(about);
     inputs_ = new FleetInputs(this);
-    inputs_->showPlanKeysOnly();
     layout->addWidget(inputs_);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
@@ -33,16 +32,16 @@ PlanFleetDialog::PlanFleetDialog(QWidget* parent) : QDialog(parent)
     setMinimumWidth(460);
 }
 
-void PlanFleetDialog::setFleet(const dpu::PlanFleet& fleet)
+void PlanFleetDialog::setFleet(const dpu::Deployment& fleet)
 {
     original_ = fleet;
-    inputs_->setSettings(dpu::fleetSettingsOf(fleet));
-    shown_ = dpu::planFleetOf(inputs_->settings());
+    inputs_->setSettings(fleet);
+    shown_ = inputs_->settings();
 }
 
-dpu::PlanFleet PlanFleetDialog::fleet() const
+dpu::Deployment PlanFleetDialog::fleet() const
 {
-    return deploymentcompare::kept(original_, shown_, dpu::planFleetOf(inputs_->settings()));
+    return deploymentcompare::kept(original_, shown_, inputs_->settings());
 }
 
 } // namespace dpu::ui

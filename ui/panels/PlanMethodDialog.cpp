@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // PlanMethodDialog: the mode and the paper's ablations (re-initialisation, FU's start, rewinding) over a plan, OK to keep them.
 #include "panels/PlanMethodDialog.h"
+#include "dpu/DeployedForms.h"
 #include "dpu/PlanFields.h"
 #include "report/ReportText.h"
 #include <QCheckBox>
@@ -12,6 +13,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSpinBox>
+#include <QStringList>
 #include <QVBoxLayout>
 
 namespace dpu::ui {
@@ -105,16 +107,18 @@ void PlanMethodDialog::addDeployedRow(QFormLayout* form)
 {
     deployed_ = new QComboBox(this);
     deployed_->setObjectName(QStringLiteral("methodDeployed"));
-    deployed_->addItem(tr("Dense FP32"), static_cast<int>(dpu::DeployedForm::Fp32));
-    deployed_->addItem(tr("Sparse: pruned, its zeros kept"), static_cast<int>(dpu::DeployedForm::Sparse));
-    deployed_->addItem(tr("INT8: int8 codes, per-channel scales"), static_cast<int>(dpu::DeployedForm::Int8));
-    deployed_->setToolTip(tr("Sparse: round 1 deploys a fully trained model pruned per layer by magnitude (with a "
-                             "masked fine-tune); later rounds change only its nonzeros, so the devices' inference "
-                             "cost stays, and FU prunes what it trains to the same sparsity (the paper's Table 3).\n"
-                             "INT8: round 1 deploys a fully trained model as int8 codes with a float scale per output "
-                             "channel; later rounds train through the quantiser and ship changed codes only (8 bits "
-                             "a value), FU ships codes and scales of its own.\n"
-                             "Nothing re-initialises a sparse or INT8 model."));
+    // One item per deployed form, in its words (dpu/DeployedForms.h); the tooltip is their help
+    // and which of them nothing re-initialises.
+    QStringList help, kept;
+    for (const dpu::DeployedFormInfo& f : dpu::deployedForms()) {
+        deployed_->addItem(QString::fromStdString(f.choiceLabel), static_cast<int>(f.form));
+        if (!f.choiceHelp.empty())
+            help << QString::fromStdString(f.choiceHelp);
+        if (f.keepsItsForm())
+            kept << QString::fromStdString(f.shortName);
+    }
+    help << tr("Nothing re-initialises a %1 model.").arg(kept.join(tr(" or ")));
+    deployed_->setToolTip(help.join(QLatin1Char('\n')));
     sparsity_ = new QSpinBox(this);
     sparsity_->setObjectName(QStringLiteral("methodSparsity"));
     sparsity_->setRange(1, 99);
@@ -182,10 +186,9 @@ QString PlanMethodDialog::summary(const dpu::Plan& plan)
     QString s = QStringLiteral("%1, %2, %3").arg(mode, reinit, fu);
     if (plan.rewind && dpu::fieldApplies("rewind", plan))
         s += tr(", iterative rewinding");
-    if (plan.deployed == dpu::DeployedForm::Sparse)
-        s += tr(", a %1 %-sparse deployed model").arg(std::lround(plan.deployedSparsity * 100.0));
-    if (plan.deployed == dpu::DeployedForm::Int8)
-        s += tr(", an INT8 deployed model");
+    const dpu::DeployedFormInfo& form = dpu::deployedFormInfo(plan.deployed);
+    const QString deployed = QString::fromStdString(form.summaryWords);
+    s += form.keptMask == dpu::KeptMask::Zeros ? deployed.arg(std::lround(plan.deployedSparsity * 100.0)) : deployed;
     return s;
 }
 

@@ -197,7 +197,7 @@ dpu::Plan PlanPanel::plan() const
     return p;
 }
 
-void PlanPanel::setPlanFleet(const dpu::PlanFleet& fleet)
+void PlanPanel::setPlanFleet(const dpu::Deployment& fleet)
 {
     base_.fleet = fleet;
     cost_->showFleet(fleet);
@@ -210,15 +210,15 @@ void PlanPanel::setPlanFleet(const dpu::PlanFleet& fleet)
 
 void PlanPanel::choosePlanLink(const QString& key)
 {
-    if (key.toStdString() == base_.fleet.link)
+    if (key.toStdString() == base_.fleet.link.link)
         return;
-    dpu::PlanFleet fleet = base_.fleet;
-    fleet.link = key.toStdString();
+    dpu::Deployment fleet = base_.fleet;
+    fleet.link.link = key.toStdString();
     // An SF, a sub-band or multicast belongs to the link they were chosen for.
-    fleet.spreadingFactor = 0;
-    fleet.sfMix.clear();
-    fleet.dutyCycle = 0;
-    fleet.delivery = dpu::DeliveryChoice::Preset;
+    fleet.link.spreadingFactor = 0;
+    fleet.link.sfMix.clear();
+    fleet.link.dutyCycle.reset();
+    fleet.link.delivery = dpu::DeliveryChoice::Preset;
     setPlanFleet(fleet);
     validate();
 }

@@ -41,7 +41,7 @@ public:
     dpu::Plan plan() const;
     /// The plan's deployment (its fleet.* keys), as the form's Deployment… dialog sets them, or
     /// a tab's Use in plan (the Fleet and Budget tabs').
-    void setPlanFleet(const dpu::PlanFleet& fleet);
+    void setPlanFleet(const dpu::Deployment& fleet);
     /// Opens the Deployment… dialog over the plan's fleet keys: the one place the window edits
     /// the deployment (the tabs start from it). OK keeps what it states.
     void editPlanFleet();

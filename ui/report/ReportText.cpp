@@ -2,6 +2,7 @@
 // ReportText: HTML for QTextDocument; figures come from the records, the cost model and the frontier in core.
 #include "report/ReportText.h"
 #include "dpu/PlanFields.h"
+#include "dpu/DeployedForms.h"
 #include "dpu/Cost.h"
 #include "dpu/UpdateBytes.h"
 #include "dpu/StrategyId.h"
@@ -134,19 +135,21 @@ QString ReportText::planInWords(const dpu::Plan& p, const dpu::RunStatus& status
         s << tr("Full updating starts each round from a different random model.");
     else if (p.fuStart == dpu::FuStart::Last)
         s << tr("Full updating starts each round from the last round's weights.");
+    if (p.fuEpochs > 0 && dpu::fieldApplies("fu_epochs", p))
+        s << tr("Full updating trains %n epoch(s) per step in its own rounds.", nullptr, p.fuEpochs);
+    if (p.fuInt8Training == dpu::FuInt8Training::Post && dpu::fieldApplies("fu_int8_training", p))
+        s << tr("The first INT8 model and full updating train in float and are quantised after training.");
     // A field is described where the plan's rules say it applies.
     if (p.rewind && dpu::fieldApplies("rewind", p))
         s << tr("The partial strategies rewind iteratively, 20 % of the remaining weights per step.");
     if (p.rewindEpochs > 0 && dpu::fieldApplies("rewind_epochs", p))
         s << tr("Each rewinding step before the last trains %1 epoch(s), the last %2.").arg(p.rewindEpochs).arg(p.train.epochs);
-    if (p.deployed == dpu::DeployedForm::Sparse)
-        s << tr("The deployed model is sparse: round 1 deploys it pruned to %1 % zeros per layer; later rounds "
-                "change only its nonzeros and full updating prunes to the same sparsity (no re-initialisation).")
-                 .arg(p.deployedSparsity * 100.0);
-    if (p.deployed == dpu::DeployedForm::Int8)
-        s << tr("The deployed model is INT8: int8 codes with a float scale per output channel; round 1 deploys it "
-                "quantised, later rounds train through the quantiser and change codes only (8 bits a value), and full "
-                "updating ships codes and scales of its own (no re-initialisation).");
+    // The deployed form says itself (dpu/DeployedForms.h): nothing for the paper's dense FP32 model.
+    const dpu::DeployedFormInfo& form = dpu::deployedFormInfo(p.deployed);
+    if (!form.reportWords.empty()) {
+        const QString words = QString::fromStdString(form.reportWords);
+        s << (form.keptMask == dpu::KeptMask::Zeros ? words.arg(p.deployedSparsity * 100.0) : words);
+    }
     s << tr("Each training step runs %n epoch(s) of %1 (learning rate %2, %3 schedule, batch %4); seeds: %5.", nullptr,
             p.train.epochs)
              .arg(esc(dpu::nameOf(p.train.optimizer)))
@@ -159,7 +162,10 @@ QString ReportText::planInWords(const dpu::Plan& p, const dpu::RunStatus& status
                      seeds << QString::number(seed);
                  return seeds.join(QStringLiteral(", "));
              }());
-    s << tr("Update bundles carry %1 values.").arg(esc(dpu::nameOf(p.bundle.values)));
+    if (const dpu::DeployedFormInfo& form = dpu::deployedFormInfo(p.deployed); form.ownValueCodes)
+        s << tr("Update bundles carry the deployed model's own %1 codes.").arg(esc(form.shortName));
+    else
+        s << tr("Update bundles carry %1 values.").arg(esc(dpu::nameOf(p.bundle.values)));
     return s.join(QLatin1Char(' '));
 }
 

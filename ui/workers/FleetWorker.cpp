@@ -39,12 +39,12 @@ FleetAnswer FleetWorker::simulateNow(const FleetRequest& request) const
 {
     FleetAnswer out;
     out.id = request.id;
-    out.roundPeriodSeconds = request.settings.roundPeriodSeconds;
+    out.roundPeriodSeconds = request.settings.roundPeriodHours * 3600.0;
     try {
         for (FleetRunSource source : request.runs) {
             readStatus(source.run);
             dpu::FleetRunInput input = dpu::fleetStrategiesOf(source.run, source.seed);
-            if (request.settings.realCatchUps)
+            if (request.settings.catchUpSizes == dpu::CatchUpSizing::Real)
                 for (dpu::FleetStrategy& s : input.strategies)
                     dpu::useRealCatchUps(s, source.run, s.name, source.seed, catchUpSizes_);
             for (const std::string& name : input.neverDeployed)

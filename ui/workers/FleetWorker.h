@@ -4,7 +4,7 @@
 #include "dpu/Fleet.h"
 #include "dpu/FleetCatchUps.h"
 #include "dpu/FleetMetrics.h"
-#include "dpu/FleetSettings.h"
+#include "dpu/DeploymentModel.h"
 #include "dpu/RunFolder.h"
 #include <QMetaType>
 #include <QObject>
@@ -26,7 +26,7 @@ struct FleetRunSource {
 /// What the Fleet tab asks: the fleet as settings, over the runs.
 struct FleetRequest {
     quint64 id = 0;
-    dpu::FleetSettings settings;
+    dpu::Deployment settings;
     std::vector<FleetRunSource> runs;
 };
 

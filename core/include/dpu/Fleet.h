@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The fleet simulation (docs/fleet.md): what N devices behind real links run, when, and at what airtime and energy.
 #pragma once
+#include "dpu/Deployment.h"
 #include "dpu/DeviceCpu.h"
 #include "dpu/LinkModel.h"
 #include <array>
@@ -145,29 +146,6 @@ struct FleetStrategy {
 
 /// The cheaper of the chain's sum (deltas from+1..to) and the full model.
 int64_t chainOrFullBytes(const FleetStrategy& strategy, int from, int to);
-
-enum class CatchUpDelivery { Unicast, MulticastPerVersion };
-/// Which stale devices a busy transmitter serves first: the longest behind (a queue: nobody
-/// starves) or the smallest bundles (the most devices per second of airtime).
-enum class CatchUpOrder { MostStaleFirst, SmallestFirst };
-
-/// The server's policy.
-struct FleetPolicy {
-    /// Devices behind by more than one version: one catch-up bundle each (unicast) or one
-    /// multicast per version they run. A multicast needs a multicast link; otherwise unicast.
-    CatchUpDelivery catchUp = CatchUpDelivery::Unicast;
-    CatchUpOrder order = CatchUpOrder::MostStaleFirst;
-    /// Versions behind after which a device gets the full model instead; 0: never.
-    int maxStaleness = 0;
-    /// Repair sessions after a session for the devices that did not complete (erasure-coded
-    /// links): the server learns each one's missing fragments (TS004 FragSessionStatus) and
-    /// sends enough for the largest at the target.
-    int repairSessions = 1;
-    RoundTarget target;
-    /// A multicast runs once per spreading factor present among its devices instead of once
-    /// at the slowest.
-    bool multicastPerSpreadingFactor = false;
-};
 
 struct FleetConfig {
     std::vector<FleetGroup> groups;

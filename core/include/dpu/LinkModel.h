@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Links as engineers configure them (docs/fleet.md): frames, time on air, duty cycle, loss, erasure code, energy.
 #pragma once
+#include "dpu/Deployment.h"
 #include "dpu/Error.h"
 #include <cstdint>
 #include <string>
@@ -133,9 +134,17 @@ Link customLink(double bitsPerSecond, int maxPayloadBytes, int frameOverheadByte
 /// lorawan-eu868-sf12, lorawan-us915-dr8 .. dr13, nb-iot-nb1, nb-iot-nb2, lte-m, ble-smp,
 /// ble-smp-pipelined.
 std::vector<std::string> linkPresetKeysList();
-/// The preset with that key (case-insensitive), at its defaults; throws LinkError naming the
-/// keys it knows.
+/// The preset with that key or alias (resolveLinkKey(): case-insensitive), at its defaults;
+/// throws LinkError naming the keys it knows.
 Link linkPreset(const std::string& key);
+/// The link model key `key` stands for, in lower case: a preset key as it is, or the preset an
+/// older bare-rate key of the command line and of plan files names: lora -> lorawan-eu868-sf7,
+/// nb-iot -> nb-iot-nb2, ble -> ble-smp-pipelined (lte-m is the preset lte-m). Any other key
+/// comes back in lower case for the caller to take (a region) or refuse. The aliases live only here.
+std::string resolveLinkKey(const std::string& key);
+/// The aliases resolveLinkKey() takes, for help texts and errors: "lora (lorawan-eu868-sf7),
+/// nb-iot (nb-iot-nb2), ble (ble-smp-pipelined)".
+std::string linkKeyAliasesText();
 
 /// The same LoRaWAN downlink reached in another device class: Class C listens through the whole
 /// session; Class B (ping period 0.96 x 2^pingPeriodicity s, periodicity 0..7) sends each frame
@@ -160,6 +169,12 @@ int fragmentDataBytes(const Link& link);
 int frameBytes(const Link& link);
 /// Seconds one frame of `payloadBytes` (fragment header included) is on air, repetitions included.
 double frameAirtime(const Link& link, int payloadBytes);
+/// The link's nominal application rate in bit/s: one full frame's data (fragmentDataBytes) over
+/// its time on air (repetitions included) and turnaround (frameLatencySeconds), frames back to
+/// back; no duty cycle, session set-up, loss or redundancy, which linkRound() adds. Derived from
+/// the physical layer, so every preset answers (EU868 SF7 about 4.7 kbit/s, NB-IoT Cat-NB2 about
+/// 116 kbit/s, LTE-M about 287 kbit/s, BLE SMP pipelined about 143 kbit/s).
+double applicationBitsPerSecond(const Link& link);
 /// Data fragments (frames without redundancy) for `bytes`: ceil(bytes / fragmentDataBytes).
 int64_t fragmentsFor(const Link& link, int64_t bytes);
 
@@ -172,13 +187,6 @@ double completionProbability(const Link& link, int64_t fragments, int64_t frames
 /// (0 < probability < 1). For a retransmitting link, the retransmissions that suffice with
 /// that probability (the negative binomial quantile).
 int64_t redundancyFrames(const Link& link, int64_t fragments, double probability);
-
-/// What a round target is: `probability` that one device completes, or that every one of
-/// `devices` does (then each needs probability^(1/devices)).
-struct RoundTarget {
-    double probability = 0.99;
-    bool everyDevice = false;
-};
 
 /// `count` sessions of `fragments` data fragments, each sent as `frames` frames.
 struct LinkSessionPart {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The plan: everything a run needs, as plain structs shared by the CLI, the GUI and the tests.
 #pragma once
+#include "dpu/Deployment.h"
 #include "dpu/PlanEnums.h"
 #include <cstdint>
 #include <string>
@@ -104,25 +105,6 @@ struct BudgetSpec {
     bool enabled() const { return bytesPerRound > 0 || bytesTotal > 0; }
 };
 
-/// The deployment the plan is for (plan keys `fleet.*`): the link its rounds travel on and the
-/// devices that receive them. The fleet simulation (`dpu-cli fleet`, the Fleet tab) starts from
-/// it; training ignores it. The defaults are the Fleet tab's: 200 devices behind LoRaWAN EU868.
-struct PlanFleet {
-    std::string link = "lorawan-eu868"; ///< lorawan-eu868, lorawan-us915 or a link preset's key
-    int spreadingFactor = 0;   ///< LoRaWAN: 7..12; 0: SF7, or the mix's first
-    std::string sfMix;         ///< LoRaWAN: "", "fuotasim" or "SF:weight,..."
-    double dutyCycle = 0;      ///< 0: the preset's (EU868: the 1 % sub-band); EU868: 0.001, 0.01 or 0.1
-    double frameLoss = 0;      ///< probability that a frame is lost, in [0, 1)
-    double frameLossSpread = 0; ///< each device's own loss lies evenly in frameLoss +- this
-    DeliveryChoice delivery = DeliveryChoice::Preset;
-    DeviceClassChoice deviceClass = DeviceClassChoice::Preset; ///< LoRaWAN: Class C or B
-    int pingPeriodicity = 0;   ///< Class B: a ping slot every 0.96 x 2^p s, p = 0..7
-    bool leaveWhenDecoded = true; ///< false: devices listen to a session's end (the model before issue 41)
-    int devices = 200;
-    double availability = 1;   ///< probability that a device is on in a round, (0, 1]
-    double roundPeriodHours = 24;
-};
-
 struct Plan {
     std::string name = "fashion-mlp-k0.01";
     std::string model = "mlp"; ///< built-in name or "torchscript:PATH"
@@ -137,6 +119,9 @@ struct Plan {
     /// rule (the paper's appendix compares n = 1, 5, 10, 20); 0: the rule (or never, reinit false)
     int reinitEvery = 0;
     FuStart fuStart = FuStart::Seeded; ///< FU: where each round starts (seeded, fresh, last)
+    /// FU: epochs of each training step of its own rounds (single mode's shared round-1 base
+    /// keeps train.epochs); 0: train.epochs. A comparison at DPU's training budget sets it.
+    int fuEpochs = 0;
     /// Multi mode: the partial-updating strategies rewind iteratively (20 % of the remaining
     /// weights per step) as single mode does, instead of one top-k mask
     bool rewind = false;
@@ -156,6 +141,9 @@ struct Plan {
     /// An INT8 model's partial rounds: whose output channels may get a larger scale when their
     /// weights outgrow ±127 codes (the channel's codes are then re-coded and shipped with it)
     Int8Rescale int8Rescale = Int8Rescale::Never;
+    /// An INT8 model's full trainings (FU's rounds, round 1's base): through the quantiser with
+    /// the scales they ship (the paper), or in float and quantised afterwards
+    FuInt8Training fuInt8Training = FuInt8Training::QuantAware;
     TrainSpec train;
     DistillSpec distill;
     BundleSpec bundle;
@@ -163,7 +151,7 @@ struct Plan {
     std::vector<uint64_t> seeds{1};
     ComputeDevice device = ComputeDevice::Auto;
     int threads = 0;             ///< intra-op threads (0: all cores)
-    PlanFleet fleet;             ///< the deployment it is for (the fleet simulation's start)
+    Deployment fleet;            ///< the deployment it is for: its `fleet` keys (dpu/Deployment.h)
 };
 
 /// The default plan: Fashion-MNIST, MLP, {1000, 1000}, 10 rounds, DPU vs FU vs RPU at k = 0.01.

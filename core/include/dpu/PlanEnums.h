@@ -39,6 +39,11 @@ enum class KShare { Global, Layer, Mass, Mixed };
 /// where a weight outgrows ±127 codes. Never: round 1's scales stay (the paper); Output: the
 /// last partial tensor (the classifier, few channels); All: every partial tensor.
 enum class Int8Rescale { Never, Output, All };
+/// fu_int8_training: how an INT8 model's trainings that bring their own scales (FU's rounds and
+/// round 1's base) train. QuantAware: through the quantiser with the scales the model ships
+/// (straight-through, as the paper trains its INT8 model and its vanilla update); Post: in float,
+/// quantised after training.
+enum class FuInt8Training { QuantAware, Post };
 /// fleet.delivery: how a round's delta goes out: as the link preset says (LoRaWAN: multicast;
 /// cellular and BLE: unicast), or forced.
 enum class DeliveryChoice { Preset, Multicast, Unicast };
@@ -49,6 +54,17 @@ enum class DeviceClassChoice { Preset, C, B };
 /// Sparse: pruned to `deployed_sparsity`, whose zeros every update keeps; Int8: partial weights
 /// as int8 codes with a float scale per output channel, which every update keeps INT8.
 enum class DeployedForm { Fp32, Sparse, Int8 };
+/// fleet.cpu: the processor that applies bundles (dpu/DeviceCpu.h's measured Cortex-M figures).
+enum class CpuChoice { None, CortexM4, CortexM0 };
+/// fleet.catch_up: devices behind by more than one version get one catch-up bundle each
+/// (unicast) or one multicast per version they run.
+enum class CatchUpDelivery { Unicast, MulticastPerVersion };
+/// fleet.order: which stale devices a busy transmitter serves first: the longest behind (a
+/// queue: nobody starves) or the smallest bundles (the most devices per second of airtime).
+enum class CatchUpOrder { MostStaleFirst, SmallestFirst };
+/// fleet.catch_up_bytes: catch-up bundles sized by the estimate (the cheaper of the chain of
+/// missed bundles and the full model) or built from the runs' files.
+enum class CatchUpSizing { Estimate, Real };
 
 /// One value of an enum and its name in plan files.
 template <typename E> struct EnumName {
@@ -71,9 +87,14 @@ template <> const std::vector<EnumName<ComputeDevice>>& enumNames<ComputeDevice>
 template <> const std::vector<EnumName<FuStart>>& enumNames<FuStart>();
 template <> const std::vector<EnumName<KShare>>& enumNames<KShare>();
 template <> const std::vector<EnumName<Int8Rescale>>& enumNames<Int8Rescale>();
+template <> const std::vector<EnumName<FuInt8Training>>& enumNames<FuInt8Training>();
 template <> const std::vector<EnumName<DeliveryChoice>>& enumNames<DeliveryChoice>();
 template <> const std::vector<EnumName<DeviceClassChoice>>& enumNames<DeviceClassChoice>();
 template <> const std::vector<EnumName<DeployedForm>>& enumNames<DeployedForm>();
+template <> const std::vector<EnumName<CpuChoice>>& enumNames<CpuChoice>();
+template <> const std::vector<EnumName<CatchUpDelivery>>& enumNames<CatchUpDelivery>();
+template <> const std::vector<EnumName<CatchUpOrder>>& enumNames<CatchUpOrder>();
+template <> const std::vector<EnumName<CatchUpSizing>>& enumNames<CatchUpSizing>();
 
 /// The plan-file name of `value` ("q8c" for Coding::Q8c).
 template <typename E> std::string nameOf(E value)

@@ -59,6 +59,12 @@ struct PlanField {
     WhenOff whenOff = WhenOff::Refused;
     /// Choices that apply only in some plans (always refused where they do not).
     std::vector<ChoiceCondition> choiceRules;
+    /// The dpu-cli option that sets it (fleet.* fields: `dpu-cli fleet`, `report --fleet`,
+    /// `budget`), or "". A Boolean's option is a flag that sets `optionFlagValue`; a number's
+    /// option is in the field's unit times `optionScale` (--period in seconds, the key in hours).
+    std::string option;
+    bool optionFlagValue = true;
+    double optionScale = 1;
 };
 
 /// Every field of a plan, in the order docs/plan-format.md lists them. The table is the one
@@ -68,6 +74,19 @@ const std::vector<PlanField>& planFields();
 
 /// The field at `path`; an indexed path ("strategies[2]") finds its list. nullptr when none.
 const PlanField* findPlanField(const std::string& path);
+
+/// The field whose dpu-cli option is `option` ("--loss"); nullptr when none.
+const PlanField* findFieldByOption(const std::string& option);
+
+/// Sets the field at `path` of `plan` from `jsonValue` (JSON text: `0.1`, `"multicast"`,
+/// `true`), as a plan file would, and checks the field's own range (not the rules across
+/// fields: validatePlan()). Throws PlanError naming `path` for a wrong type or value, and for a
+/// path the table does not have.
+void setPlanField(Plan& plan, const std::string& path, const std::string& jsonValue);
+
+/// Checks the plan's deployment (the fleet.* fields: each one's range and the link as a whole,
+/// as validatePlan() does for them). Throws PlanError naming the field's path.
+void validateDeployment(const Plan& plan);
 
 /// Whether the field at `path` applies to `plan` (each of its appliesWhen conditions holds).
 /// Throws std::out_of_range for a path the table does not have.

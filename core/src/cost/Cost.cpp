@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Analytic communication cost (paper Sec. 5 "Indexing") and the budget inversion.
 #include "dpu/Cost.h"
+#include "dpu/DeployedForms.h"
 #include <algorithm>
 #include <cmath>
 
@@ -42,19 +43,19 @@ double partialRoundBits(const CostModel& model, double k)
 CostModel deployedCostModel(const std::vector<std::vector<int64_t>>& partialShapes, int64_t denseWeights,
                             DeployedForm form, double sparsity)
 {
+    const DeployedFormInfo& info = deployedFormInfo(form);
     CostModel model;
     model.denseWeights = denseWeights;
-    if (form == DeployedForm::Int8)
-        model.valueBits = 8;
+    model.valueBits = info.valueBits;
     for (const std::vector<int64_t>& shape : partialShapes) {
         int64_t numel = 1;
         for (const int64_t d : shape)
             numel *= d;
         model.partialWeights += numel;
-        if (form == DeployedForm::Sparse)
+        if (info.keptMask == KeptMask::Zeros)
             model.nonzeroWeights += keptAtSparsity(numel, sparsity);
-        if (form == DeployedForm::Int8 && !shape.empty())
-            model.scaleValues += shape[0];
+        if (!shape.empty())
+            model.scaleValues += info.scalesPerChannel * shape[0];
     }
     return model;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The multi-round loop: re-initialisation rule, deploy gate, cost, records, checkpoint per unit.
 #include "experiment/RunSession.h"
+#include "experiment/FuTraining.h"
 #include "experiment/RoundRules.h"
 #include "experiment/RoundPreview.h"
 #include "strategies/SparseModel.h"
@@ -105,7 +106,7 @@ void RunSession::prepare()
     deviceConfig.compat = DeviceUpdate::compatString(plan_.model, data_.shape, data_.classes);
     deviceConfig.coding = bundle::codingOf(plan_.bundle.values);
     deviceConfig.codeDenseTensors = plan_.bundle.denseTensors == DenseTensors::Coded;
-    deviceConfig.int8 = plan_.deployed == DeployedForm::Int8;
+    deviceConfig.int8 = form().quantiser == Quantiser::Int8PerChannel;
     if (!plan_.bundle.secretKey.empty()) {
         try {
             deviceConfig.secretKey = readSecretKeyFile(plan_.bundle.secretKey, "plan bundle.secret_key");
@@ -124,7 +125,7 @@ void RunSession::prepare()
             partialNames_.push_back(p.name);
             partialSizes_.push_back(p.tensor.numel());
             partialShapes.push_back(p.tensor.sizes().vec());
-            if (plan_.deployed == DeployedForm::Int8) {
+            if (form().quantiser == Quantiser::Int8PerChannel) {
                 // int8_rescale output: the last partial tensor wins, as the loop goes on.
                 if (plan_.int8Rescale == Int8Rescale::Output)
                     int8Grid_.unclamped.assign(params.size(), false);
@@ -243,7 +244,7 @@ void RunSession::runSeed(size_t seedIndex, int64_t& unit)
     initialiseNetwork(*network_, seed);
     randomModel_ = snapshot(*network_);
     teacherRound_ = 0;
-    if (plan_.deployed == DeployedForm::Int8) { // the devices start from an INT8 model too
+    if (form().quantiser == Quantiser::Int8PerChannel) { // the devices start from an INT8 model too
         randomModel_.scales = int8Scales(randomModel_.params);
         quantiseInPlace(randomModel_);
         restore(*network_, randomModel_);
@@ -295,7 +296,7 @@ RoundRecord RunSession::runUnit(size_t seedIndex, int round, size_t s, const Ten
     int64_t budget = -1; // the round's byte budget (-1: none)
     judged_.reset(); // an undeployed unit's bundle is never another's
     RoundOutput out = trainUnit(seedIndex, round, s, train, ctx, start, budget);
-    if (plan_.deployed == DeployedForm::Int8)
+    if (form().quantiser == Quantiser::Int8PerChannel)
         quantiseCandidate(out, st, start);
     else if (isLossy(plan_.bundle.values) && !start.full && out.fitsBudget)
         judgeDecoded(out, st, start, ctx.seed);
@@ -329,7 +330,7 @@ RunSession::UnitStart RunSession::chooseStart(const StrategyPolicy& policy, cons
     UnitStart start;
     // A sparse or INT8 deployment starts with its pruned or quantised model, as single mode starts
     // with its trained one, and is never re-initialised (a seeded random model is neither).
-    const bool keptForm = plan_.deployed != DeployedForm::Fp32;
+    const bool keptForm = form().keepsItsForm();
     start.singleBase = (plan_.mode == RunMode::Single || keptForm) && round == 1;
     // reinit_every replaces the paper's rule with a fixed count of rounds (its appendix's ablation).
     const bool ruleFires = plan_.reinitEvery > 0 ? reinitialisesEvery(round, plan_.reinitEvery)
@@ -355,14 +356,15 @@ RoundOutput RunSession::trainUnit(size_t seedIndex, int round, size_t s, const T
         // Seeded without the strategy, so every strategy updates the very same deployed model.
         const uint64_t baseSeed = deriveSeed(plan_.seeds[seedIndex], 1, 0);
         RoundInput in{*network_, train, split_.validation, randomModel_, plan_.train, 1.0, baseSeed, ctx};
-        in.sparsity = plan_.deployed == DeployedForm::Sparse ? plan_.deployedSparsity : 0.0;
+        in.sparsity = form().firstDeployment == FirstDeployment::PrunedBase ? plan_.deployedSparsity : 0.0;
+        in.int8 = ownScalesGrid(plan_); // an INT8 base: through the quantiser with its own scales, or null
         return createStrategy(baselineStrategy(), plan_)->runRound(in);
     }
     Strategy& strategy = *strategies_[s];
     const StrategyPolicy policy = strategy.policy();
-    // With distillation, FU's own unit is the teacher's training: done once for the round.
+    // With distillation, FU's own unit is the teacher's training, once a round (not where FU prunes to kept zeros).
     if (plan_.distill.enabled() && isBaseline(strategy.name()) && policy.start == StartFrom::Seeded
-        && plan_.deployed != DeployedForm::Sparse) {
+        && form().keptMask == KeptMask::None) {
         RoundOutput out = fuOfRound(seedIndex, round, train, ctx);
         out.weights = cloneWeights(out.weights); // quantiseCandidate() works in place
         return out;
@@ -371,7 +373,8 @@ RoundOutput RunSession::trainUnit(size_t seedIndex, int round, size_t s, const T
     const uint64_t unitSeed = deriveSeed(plan_.seeds[seedIndex], static_cast<uint64_t>(round), strategyStream(plan_.strategies[s]));
     const Weights fresh = start.fresh ? freshModel(ctx.seed, round) : Weights{};
     const Weights& from = start.fresh ? fresh : start.reinit ? randomModel_ : st.deployed;
-    RoundInput in{*network_, train, split_.validation, from, plan_.train, plan_.k, unitSeed, ctx};
+    const TrainSpec spec = roundSpecOf(plan_, strategy.name()); // FU: fu_epochs
+    RoundInput in{*network_, train, split_.validation, from, spec, plan_.k, unitSeed, ctx};
     // A re-initialisation restarts the server's model too: its memory is of the old one.
     if (policy.keepsServerModel && !start.reinit && !st.server.params.empty())
         in.server = &st.server;
@@ -389,13 +392,13 @@ RoundOutput RunSession::trainUnit(size_t seedIndex, int round, size_t s, const T
     in.kShare = shareOf(plan_.kShare, start.reinit || st.deviceVersion == 0);
     in.rewindEpochs = plan_.rewindEpochs;
     MaskSet pattern; // the zeros the devices' sparse model holds, read from it
-    if (plan_.deployed == DeployedForm::Sparse) {
+    if (form().keptMask == KeptMask::Zeros) {
         pattern = nonzeroPattern(st.deployed);
         in.pattern = &pattern;
         in.sparsity = plan_.deployedSparsity;
     }
-    if (plan_.deployed == DeployedForm::Int8 && !start.full)
-        in.int8 = &int8GridOf(st);
+    if (form().quantiser == Quantiser::Int8PerChannel) // a full update brings its own scales
+        in.int8 = start.full ? ownScalesGrid(plan_) : &int8GridOf(st);
     if (plan_.distill.enabled() && !start.full)
         in.distill = &teacherTargetsOf(seedIndex, round, train, ctx);
     RoundOutput out = strategy.runRound(in);
@@ -421,7 +424,9 @@ const RoundOutput& RunSession::fuOfRound(size_t seedIndex, int round, const Tens
     if (teacherRound_ == round)
         return teacher_;
     const uint64_t unitSeed = deriveSeed(plan_.seeds[seedIndex], static_cast<uint64_t>(round), strategyStream(baselineStrategy()));
-    const RoundInput in{*network_, train, split_.validation, randomModel_, plan_.train, 1.0, unitSeed, ctx};
+    const TrainSpec spec = roundSpecOf(plan_, baselineStrategyName()); // FU's own unit is this training
+    RoundInput in{*network_, train, split_.validation, randomModel_, spec, 1.0, unitSeed, ctx};
+    in.int8 = ownScalesGrid(plan_);
     teacher_ = createStrategy(baselineStrategy(), plan_)->runRound(in); // dense: a sparse plan's FU prunes afterwards
     teacherRound_ = round;
     teacherTargets_ = DistillTargets{};

@@ -3,6 +3,7 @@
 #pragma once
 #include "data/Dataset.h"
 #include "dpu/Cost.h"
+#include "dpu/DeployedForms.h"
 #include "dpu/RunFolder.h"
 #include "dpu/Runner.h"
 #include "experiment/Checkpoint.h"
@@ -25,6 +26,8 @@ public:
 private:
     void prepare();
     void checkCancel();
+    /// The plan's deployed form: what the form-dependent steps below ask (quantiser, mask, round 1).
+    const DeployedFormInfo& form() const { return deployedFormInfo(plan_.deployed); }
     void runSeed(size_t seedIndex, int64_t& unit);
     /// Where a unit starts and what it ships, from the strategy's policy and the plan's mode.
     struct UnitStart {

@@ -85,7 +85,7 @@ void RunSession::judgeDecoded(RoundOutput& out, const StrategyState& st, const U
 
 bundle::Kind RunSession::shippedKind(const UnitStart& start, const StrategyState& st) const
 {
-    if (start.full && (start.singleBase || plan_.deployed != DeployedForm::Sparse)) // INT8: codes and scales
+    if (start.full && (start.singleBase || !form().fullUpdateIsDelta)) // INT8: codes and scales
         return bundle::Kind::Full;
     if (start.full) // a sparse model's vanilla update: the positions its new pattern changes
         return bundle::Kind::Delta;

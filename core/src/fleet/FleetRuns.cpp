@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // fleetStrategiesOf: a finished run's records as the fleet simulation's strategies (versions, real bundle bytes, full model).
 #include "dpu/FleetRuns.h"
+#include "dpu/DeployedForms.h"
 #include "dpu/UpdateBytes.h"
 #include "fleet/Text.h"
 #include <algorithm>
@@ -10,15 +11,16 @@ namespace dpu {
 
 namespace {
 
-/// The weights as the devices store them, from run.json's counts: 4 bytes a weight, or one
-/// byte a partial weight for an INT8 model (its float scales, one per output channel, are not
-/// counted there and weigh little beside its codes). 0 when the counts are unknown.
+/// The weights as the devices store them, from run.json's counts: the deployed form's bytes per
+/// partial weight (4, or 1 for an INT8 model's codes, whose float scales, one per output channel,
+/// are not counted there and weigh little beside them) and 4 per dense value. 0 when the counts
+/// are unknown.
 int64_t storedWeightBytes(const RunFolder& run)
 {
     const int64_t partial = run.status.partialWeights, dense = run.status.denseWeights;
     if (partial <= 0)
         return 0;
-    return (run.plan.deployed == DeployedForm::Int8 ? partial : 4 * partial) + 4 * dense;
+    return deployedFormInfo(run.plan.deployed).storedBytesPerWeight * partial + 4 * dense;
 }
 
 /// The run's largest `full` bundle (FU ships the whole model), else its weights as the devices
@@ -44,11 +46,12 @@ FleetRunInput fleetStrategiesOf(const RunFolder& run, uint64_t seed, const std::
     FleetRunInput out;
     out.newSamplesPerRound = run.plan.split.perRound;
     const int64_t fullModel = fullModelBytesOf(run);
-    // The device file, what an apply hashes and streams (DeviceCpu): the fp32 weights (a sparse
-    // model keeps its zeros), or an INT8 model's codes and scales, which its full bundle carries
-    // whole, the closest size the run folder records.
+    // The device file, what an apply hashes and streams (DeviceCpu): the stored weights (a sparse
+    // model keeps its zeros); a form with scales (INT8's codes and scales) has its full bundle
+    // carry it whole, the closest size the run folder records.
     const int64_t stored = storedWeightBytes(run);
-    const int64_t deviceFile = run.plan.deployed == DeployedForm::Int8 && fullModel > 0 ? fullModel : stored > 0 ? stored : fullModel;
+    const bool scaled = deployedFormInfo(run.plan.deployed).scalesPerChannel > 0;
+    const int64_t deviceFile = scaled && fullModel > 0 ? fullModel : stored > 0 ? stored : fullModel;
     std::vector<std::string> order;
     for (const RoundRecord& r : run.records)
         if (r.seed == seed && std::find(order.begin(), order.end(), r.strategy) == order.end())

@@ -285,9 +285,41 @@ std::vector<std::string> linkPresetKeysList()
     return keys;
 }
 
-Link linkPreset(const std::string& key)
+namespace {
+
+/// The keys the bare rates of old had (dpu/Links.h until issue 41), each the preset it stood for.
+struct LinkKeyAlias {
+    const char* alias;
+    const char* key;
+};
+constexpr LinkKeyAlias kLinkKeyAliases[] = {
+    {"lora", "lorawan-eu868-sf7"},
+    {"nb-iot", "nb-iot-nb2"},
+    {"ble", "ble-smp-pipelined"},
+};
+
+} // namespace
+
+std::string resolveLinkKey(const std::string& key)
 {
     const std::string k = fleet::lower(key);
+    for (const LinkKeyAlias& a : kLinkKeyAliases)
+        if (k == a.alias)
+            return a.key;
+    return k;
+}
+
+std::string linkKeyAliasesText()
+{
+    std::string out;
+    for (const LinkKeyAlias& a : kLinkKeyAliases)
+        out += (out.empty() ? "" : ", ") + std::string(a.alias) + " (" + a.key + ")";
+    return out;
+}
+
+Link linkPreset(const std::string& key)
+{
+    const std::string k = resolveLinkKey(key);
     for (int sf = 7; sf <= 12; ++sf)
         if (k == "lorawan-eu868-sf" + std::to_string(sf))
             return lorawanEu868(sf);
@@ -307,7 +339,7 @@ Link linkPreset(const std::string& key)
     std::string known;
     for (const std::string& s : linkPresetKeysList())
         known += (known.empty() ? "" : ", ") + s;
-    throw LinkError("link", "expected one of " + known + ", found '" + key + "'");
+    throw LinkError("link", "expected one of " + known + " (or " + linkKeyAliasesText() + "), found '" + key + "'");
 }
 
 Link withLoRaDeviceClass(const Link& link, LoRaDeviceClass deviceClass, int pingPeriodicity)

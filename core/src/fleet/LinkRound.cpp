@@ -142,6 +142,12 @@ double frameAirtime(const Link& link, int payloadBytes)
     return once * link.repetitions;
 }
 
+double applicationBitsPerSecond(const Link& link)
+{
+    const int data = fragmentDataBytes(link);
+    return data * 8.0 / (frameAirtime(link, link.fragmentHeaderBytes + data) + link.frameLatencySeconds);
+}
+
 int64_t fragmentsFor(const Link& link, int64_t bytes)
 {
     if (bytes <= 0)

@@ -2,6 +2,7 @@
 // The plan fields of the update bundles and the byte budgets.
 #include "plan/PlanFieldBuilders.h"
 #include "plan/PlanFieldParts.h"
+#include "dpu/DeployedForms.h"
 
 namespace dpu::plan {
 
@@ -17,9 +18,16 @@ std::string foundValues(const Plan& p)
     return "bundle.values \"" + nameOf(p.bundle.values) + "\"";
 }
 
-bool notInt8(const Plan& p)
+/// bundle.values codes the values unless the deployed form carries codes of its own (INT8's).
+bool codedByPlan(const Plan& p)
 {
-    return p.deployed != DeployedForm::Int8;
+    return !deployedFormInfo(p.deployed).ownValueCodes;
+}
+
+/// A byte budget applies where the deployed form takes one (not yet INT8's).
+bool formTakesBudget(const Plan& p)
+{
+    return deployedFormInfo(p.deployed).takesBudget;
 }
 
 } // namespace
@@ -34,7 +42,7 @@ std::vector<FieldBinding> bundleAndBudget()
         "with context models: about 0.8x `q8`'s bytes), `q4` (16 k-means centroids per tensor, context-coded), "
         "`ternary` (each change's sign times the tensor's mean change magnitude, context-coded; docs/bundle-format.md "
         "4.1); with a lossy coding the devices, and the recorded accuracies, use the decoded values"),
-        {notInt8, "an INT8 model's bundles carry its int8 codes", "a deployed model other than \"int8\"", foundDeployed}));
+        {codedByPlan, "an INT8 model's bundles carry its int8 codes", "a deployed model other than \"int8\"", foundDeployed}));
     t.push_back(advanced(flag("bundle.write", [](Plan& p) -> bool& { return p.bundle.write; }, Write::Always,
                      "keep every round's bundle in `OUT/bundles/` (sizes are measured either way)")));
     t.push_back(advanced(text("bundle.secret_key", [](Plan& p) -> std::string& { return p.bundle.secretKey; }, Write::Set,
@@ -55,7 +63,7 @@ std::vector<FieldBinding> bundleAndBudget()
         {lossy, "\"coded\" needs a lossy coding (under fp32 the exact dense edit is already the smallest)",
          "a lossy bundle.values", foundValues}));
     // A budget fits its k with previews of float candidates; an INT8 candidate is quantised after.
-    const FieldCondition budgeted{notInt8, "a byte budget is not yet supported with deployed \"int8\"",
+    const FieldCondition budgeted{formTakesBudget, "a byte budget is not yet supported with deployed \"int8\"",
                                   "a deployed model other than \"int8\"", foundDeployed};
     t.push_back(appliesWhen(integer<int64_t>(
         "budget.bytes_per_round", [](Plan& p) -> int64_t& { return p.budget.bytesPerRound; }, 0, INT64_MAX,

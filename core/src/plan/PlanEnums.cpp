@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The one table per plan enum: its values' names in plan files, records and forms.
 #include "dpu/PlanEnums.h"
+#include "dpu/DeployedForms.h"
 #include "dpu/StrategyId.h"
 
 namespace dpu {
@@ -109,6 +110,13 @@ template <> const std::vector<EnumName<Int8Rescale>>& enumNames<Int8Rescale>()
     return names;
 }
 
+template <> const std::vector<EnumName<FuInt8Training>>& enumNames<FuInt8Training>()
+{
+    static const std::vector<EnumName<FuInt8Training>> names{{FuInt8Training::QuantAware, "quant_aware"},
+                                                             {FuInt8Training::Post, "post"}};
+    return names;
+}
+
 template <> const std::vector<EnumName<DeliveryChoice>>& enumNames<DeliveryChoice>()
 {
     static const std::vector<EnumName<DeliveryChoice>> names{
@@ -125,8 +133,40 @@ template <> const std::vector<EnumName<DeviceClassChoice>>& enumNames<DeviceClas
 
 template <> const std::vector<EnumName<DeployedForm>>& enumNames<DeployedForm>()
 {
-    static const std::vector<EnumName<DeployedForm>> names{{DeployedForm::Fp32, "fp32"}, {DeployedForm::Sparse, "sparse"},
-                                                                  {DeployedForm::Int8, "int8"}};
+    // The forms' own table spells them (plan/DeployedForms.cpp): a new form is one entry there.
+    static const std::vector<EnumName<DeployedForm>> names = [] {
+        std::vector<EnumName<DeployedForm>> out;
+        for (const DeployedFormInfo& f : deployedForms())
+            out.push_back({f.form, f.name.c_str()});
+        return out;
+    }();
+    return names;
+}
+
+template <> const std::vector<EnumName<CpuChoice>>& enumNames<CpuChoice>()
+{
+    static const std::vector<EnumName<CpuChoice>> names{
+        {CpuChoice::None, "none"}, {CpuChoice::CortexM4, "cortex-m4"}, {CpuChoice::CortexM0, "cortex-m0"}};
+    return names;
+}
+
+template <> const std::vector<EnumName<CatchUpDelivery>>& enumNames<CatchUpDelivery>()
+{
+    static const std::vector<EnumName<CatchUpDelivery>> names{{CatchUpDelivery::Unicast, "unicast"},
+                                                              {CatchUpDelivery::MulticastPerVersion, "multicast"}};
+    return names;
+}
+
+template <> const std::vector<EnumName<CatchUpOrder>>& enumNames<CatchUpOrder>()
+{
+    static const std::vector<EnumName<CatchUpOrder>> names{{CatchUpOrder::MostStaleFirst, "most-stale"},
+                                                           {CatchUpOrder::SmallestFirst, "smallest"}};
+    return names;
+}
+
+template <> const std::vector<EnumName<CatchUpSizing>>& enumNames<CatchUpSizing>()
+{
+    static const std::vector<EnumName<CatchUpSizing>> names{{CatchUpSizing::Estimate, "estimate"}, {CatchUpSizing::Real, "real"}};
     return names;
 }
 

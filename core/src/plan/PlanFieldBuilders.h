@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Builders of plan field bindings by type (text, flag, integer, number, choice): one line per field in the table.
 #pragma once
+#include "dpu/DeployedForms.h"
 #include "dpu/Error.h"
 #include "plan/PlanSchema.h"
 #include <cmath>
@@ -23,6 +24,18 @@ template <typename T> using Ref = T& (*)(Plan&);
 inline std::string foundDeployed(const Plan& p)
 {
     return "deployed \"" + nameOf(p.deployed) + "\"";
+}
+
+/// Where `path` means something: a deployed form that lists it among its fields
+/// (dpu/DeployedForms.h); `why` says so to a user, and what is expected names those forms.
+inline FieldCondition ownedByDeployedForm(const std::string& path, std::string why)
+{
+    std::string expected;
+    for (const DeployedFormInfo& f : deployedForms())
+        if (f.owns(path))
+            expected += (expected.empty() ? "deployed \"" : " or \"") + f.name + "\"";
+    return {[path](const Plan& p) { return deployedFormInfo(p.deployed).owns(path); }, std::move(why), expected,
+            foundDeployed};
 }
 
 /// `b`, applying only where `c` holds; `off` says what a value set elsewhere does.

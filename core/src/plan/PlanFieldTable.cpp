@@ -2,6 +2,8 @@
 // The table of plan fields: every key a plan file may hold, its type, values, default and doc, bound to the Plan struct.
 #include "plan/PlanFieldBuilders.h"
 #include "plan/PlanFieldParts.h"
+#include "dpu/StrategyId.h"
+#include <algorithm>
 
 namespace dpu::plan {
 namespace {
@@ -31,13 +33,14 @@ FieldBinding rewindEpochsField()
                                       [](const Plan&) { return std::string("mode \"multi\" with rewind false"); }});
 }
 
-bool fp32Deployed(const Plan& p)
+/// A form that every update keeps is never re-initialised (dpu/DeployedForms.h).
+bool reinitialisableForm(const Plan& p)
 {
-    return p.deployed == DeployedForm::Fp32;
+    return !deployedFormInfo(p.deployed).keepsItsForm();
 }
 
 /// Nothing re-initialises a sparse or INT8 model: the seeded random model is neither.
-const FieldCondition kReinitsDeployed{fp32Deployed, "nothing re-initialises a sparse or INT8 deployed model",
+const FieldCondition kReinitsDeployed{reinitialisableForm, "nothing re-initialises a sparse or INT8 deployed model",
                                       "deployed \"fp32\"", foundDeployed};
 
 /// reinit_every: a round count replacing the rule; it needs the rule's strategies to re-initialise.
@@ -77,15 +80,14 @@ FieldBinding deployedSparsityField()
                             "`deployed` sparse: the share of each partial tensor's weights that are zero (the paper: 0.5)");
     b.check = [range = b.check](const Plan& p) {
         range(p);
-        if (p.deployed != DeployedForm::Sparse)
+        if (!deployedFormInfo(p.deployed).owns("deployed_sparsity"))
             return;
         // k stays a share of all partial weights; a round cannot change more than the nonzeros.
         require(p.k <= 1.0 - p.deployedSparsity, "k",
                 "expected at most 1 - deployed_sparsity = " + showNumber(1.0 - p.deployedSparsity)
                     + " (a round changes only nonzeros), found " + showNumber(p.k));
     };
-    return appliesWhen(std::move(b), {[](const Plan& p) { return p.deployed == DeployedForm::Sparse; },
-                                      "only a sparse deployed model has a sparsity", "deployed \"sparse\"", foundDeployed});
+    return appliesWhen(std::move(b), ownedByDeployedForm("deployed_sparsity", "only a sparse deployed model has a sparsity"));
 }
 
 /// int8_rescale: an INT8 model's scales; a float or sparse model has none to grow.
@@ -97,8 +99,36 @@ FieldBinding int8RescaleField()
         "±127 codes (the partial-updating strategies then train those tensors without the clamp, and the grown "
         "channel's codes are re-coded and shipped with its scale): `never` (round 1's scales stay, the paper), "
         "`output` (the last partial tensor, the classifier) or `all`"));
-    return appliesWhen(std::move(b), {[](const Plan& p) { return p.deployed == DeployedForm::Int8; },
-                                      "only an INT8 model has scales to grow", "deployed \"int8\"", foundDeployed});
+    return appliesWhen(std::move(b), ownedByDeployedForm("int8_rescale", "only an INT8 model has scales to grow"));
+}
+
+/// fu_int8_training: how an INT8 model's full trainings meet the quantiser; a float or sparse
+/// model has none.
+FieldBinding fuInt8TrainingField()
+{
+    FieldBinding b = advanced(choice<FuInt8Training>(
+        "fu_int8_training", [](Plan& p) -> FuInt8Training& { return p.fuInt8Training; }, Write::Set,
+        "`deployed` int8: how the trainings that bring their own scales (FU's rounds, and round 1's base that every "
+        "strategy updates) train: `quant_aware` (through the quantiser, straight-through, with the scales the model "
+        "ships, max |w| / 127 per output channel of the weights being trained; the paper's INT8 model and vanilla "
+        "update) or `post` (in float, quantised after training)"));
+    return appliesWhen(std::move(b), ownedByDeployedForm("fu_int8_training", "only an INT8 model is quantised"));
+}
+
+/// fu_epochs: FU's own training budget; a plan without FU has none to set.
+FieldBinding fuEpochsField()
+{
+    FieldBinding b = advanced(integer<int>(
+        "fu_epochs", [](Plan& p) -> int& { return p.fuEpochs; }, 0, 10000, "0 (train.epochs) .. 10000", Write::Set,
+        "FU's epochs of each training step in its own rounds (its full training, and on a sparse model the masked "
+        "fine-tune after pruning; the step schedule follows them), e.g. to give FU as many epochs as DPU's "
+        "iterative rewinding trains; single mode's round-1 base, which every strategy shares, keeps train.epochs; "
+        "0: train.epochs"));
+    const auto hasFu = [](const Plan& p) {
+        return std::any_of(p.strategies.begin(), p.strategies.end(), [](const std::string& s) { return isBaseline(s); });
+    };
+    return appliesWhen(std::move(b), {hasFu, "only FU trains with fu_epochs", "strategies with \"fu\"",
+                                      [](const Plan&) { return std::string("strategies without \"fu\""); }});
 }
 
 /// distill.*: the weight switches distillation on; a temperature without it would do nothing.
@@ -204,6 +234,7 @@ std::vector<FieldBinding> splitAndMethod()
                                 "FU's start each round: `seeded` (the same seeded random model, the paper's "
                                 "baseline), `fresh` (a new random model each round), `last` (the deployed "
                                 "weights of the round before)"));
+    t.push_back(fuEpochsField());
     t.push_back(appliesWhen(flag("rewind", [](Plan& p) -> bool& { return p.rewind; }, Write::Set,
                                  "multi mode: DPU/GCPU/LCPU rewind iteratively, 20 % of the remaining weights per step "
                                  "(as single mode always does), instead of all at once"),
@@ -223,6 +254,7 @@ std::vector<FieldBinding> splitAndMethod()
     t.push_back(deployedField());
     t.push_back(deployedSparsityField());
     t.push_back(int8RescaleField());
+    t.push_back(fuInt8TrainingField());
     return t;
 }
 

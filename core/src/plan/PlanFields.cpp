@@ -78,6 +78,14 @@ const PlanField* findPlanField(const std::string& path)
     return nullptr;
 }
 
+const PlanField* findFieldByOption(const std::string& option)
+{
+    for (const PlanField& f : planFields())
+        if (!f.option.empty() && f.option == option)
+            return &f;
+    return nullptr;
+}
+
 std::vector<std::string> planObjectPaths()
 {
     std::vector<std::string> objects;
@@ -103,6 +111,8 @@ std::string planFieldsText()
         out << "    " << doc << "\n";
         if (const std::string rules = rulesText(f, ""); !rules.empty())
             out << "    " << rules << "\n";
+        if (!f.option.empty())
+            out << "    dpu-cli: " << f.option << "\n";
     }
     return out.str();
 }
@@ -120,6 +130,8 @@ std::string planFieldsMarkdown()
         out << "| `" << f.path << "` | " << values << " | " << def << " | " << f.doc;
         if (const std::string rules = rulesText(f, "`"); !rules.empty())
             out << "; " << rules;
+        if (!f.option.empty())
+            out << "; dpu-cli `" << f.option << "`";
         out << " |\n";
     }
     return out.str();

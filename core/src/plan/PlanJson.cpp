@@ -89,6 +89,33 @@ void validatePlan(const Plan& p)
     }
 }
 
+void setPlanField(Plan& plan, const std::string& path, const std::string& jsonValue)
+{
+    const plan::FieldBinding* field = nullptr;
+    for (const plan::FieldBinding& b : plan::fieldBindings())
+        if (b.info.path == path)
+            field = &b;
+    if (!field)
+        throw PlanError(path, "unknown key");
+    const json value = json::parse(jsonValue, nullptr, false);
+    if (value.is_discarded())
+        throw PlanError(path, "expected a JSON value, found " + jsonValue);
+    field->read(value, plan);
+    if (field->check)
+        field->check(plan);
+}
+
+void validateDeployment(const Plan& p)
+{
+    for (const plan::FieldBinding& b : plan::fieldBindings()) {
+        if (b.info.path.rfind("fleet.", 0) != 0)
+            continue;
+        plan::checkApplies(b, p);
+        if (b.check)
+            b.check(p);
+    }
+}
+
 Plan parsePlan(const std::string& text, const std::string& source)
 {
     json root;

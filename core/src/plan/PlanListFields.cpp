@@ -134,7 +134,7 @@ FieldBinding strategiesField()
         }
     };
     return choiceWhen(std::move(b), "pruning",
-                      {[](const Plan& p) { return p.deployed == DeployedForm::Fp32; },
+                      {[](const Plan& p) { return !deployedFormInfo(p.deployed).keepsItsForm(); },
                        "\"pruning\" ships a model of its own sparsity, not the deployed one", "deployed \"fp32\"",
                        foundDeployed});
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Frontier: plans compared key by key (as their JSON), runs grouped by setting, log-k interpolation.
 #include "dpu/Frontier.h"
+#include "dpu/DeployedForms.h"
 #include "dpu/StrategyId.h"
 #include "planning/FrontierPooling.h"
 #include "planning/PlanKeys.h"
@@ -55,7 +56,7 @@ FamilyValues familyValuesOf(const std::string& strategy, const Plan& plan, const
     // A sparse deployed model's FU ships deltas from round 2 on, coded as the plan codes.
     Plan shipped = plan;
     shipped.budget = defaultPlan().budget;
-    if (plan.deployed != DeployedForm::Sparse)
+    if (!deployedFormInfo(plan.deployed).fullUpdateIsDelta)
         shipped.bundle = defaultPlan().bundle;
     return familyValuesOf(shipped, familyKeys);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Recommend: every family's best fit within the budget, the most accurate one, and the cost model's estimate below the runs.
 #include "dpu/Recommend.h"
+#include "dpu/DeployedForms.h"
 #include "dpu/StrategyId.h"
 #include "planning/FamilyFitter.h"
 #include <algorithm>
@@ -220,10 +221,11 @@ std::string humanBytes(double bytes)
 Recommendation recommend(const FrontierGroup* group, const Plan& reference, const CostModel& modelCost, const Budget& budget)
 {
     Recommendation r;
-    // An INT8 model's values travel as 8-bit codes, as its records' analytic bits count them.
+    // A form with its own value codes (INT8's 8-bit codes) is priced as its records' analytic bits count them.
+    const DeployedFormInfo& form = deployedFormInfo((group ? group->plan : reference).deployed);
     CostModel cost = modelCost;
-    if ((group ? group->plan : reference).deployed == DeployedForm::Int8)
-        cost.valueBits = 8;
+    if (form.ownValueCodes)
+        cost.valueBits = form.valueBits;
     if (!(budget.bytes > 0) || !std::isfinite(budget.bytes)) {
         r.why = "no budget: expected bytes > 0";
         return r;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // estimateRound: the calibrated cost model where the plan's family has run, the coding's nominal bits where it has not.
 #include "dpu/RoundEstimate.h"
+#include "dpu/DeployedForms.h"
 #include "dpu/Error.h"
 #include "dpu/InternalCheck.h"
 #include "dpu/Recommend.h"
@@ -149,11 +150,13 @@ double nominalRoundBits(const CostModel& cost, const Plan& plan)
 RoundEstimate estimateRound(const Plan& plan, const CostModel& modelCost, const std::vector<FrontierGroup>& groups)
 {
     RoundEstimate e;
-    // An INT8 model's values travel as 8-bit codes: its records' analytic bits, which calibrate
-    // the estimate, count them so, and so must the analytic figure the calibration scales.
+    // A form with its own value codes (INT8's 8-bit codes) sends them whatever bundle.values says:
+    // its records' analytic bits, which calibrate the estimate, count them so, and so must the
+    // analytic figure the calibration scales.
+    const DeployedFormInfo& form = deployedFormInfo(plan.deployed);
     CostModel cost = modelCost;
-    if (plan.deployed == DeployedForm::Int8)
-        cost.valueBits = 8;
+    if (form.ownValueCodes)
+        cost.valueBits = form.valueBits;
     const std::string modelWords = cost.valueBits == 8 ? "the INT8 model" : "the fp32 model";
     const std::string strategy = firstPartialStrategy(plan);
     if (cost.partialWeights <= 0) {
@@ -213,7 +216,7 @@ RoundEstimate estimateRound(const Plan& plan, const CostModel& modelCost, const 
             // A grown scale re-codes its whole channel, as many as training lets outgrow their
             // scales: no formula knows that count before a run (benchmarks.md section 21 measured
             // 0.0247 of FU's bytes with `output` against 0.0222 without).
-            if (plan.deployed == DeployedForm::Int8 && plan.int8Rescale != Int8Rescale::Never)
+            if (form.owns("int8_rescale") && plan.int8Rescale != Int8Rescale::Never)
                 e.why += "; without the channels int8_rescale re-codes (more: run the plan to calibrate it)";
         }
     } catch (const std::exception& ex) {

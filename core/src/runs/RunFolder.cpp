@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Run folders read back (plan, records, run.json) and the labelled CSV/JSON exports of several runs.
 #include "dpu/RunFolder.h"
+#include "dpu/DeployedForms.h"
 #include "util/JsonErrorText.h"
 #include "dpu/Error.h"
 #include "dpu/PlanEnums.h"
@@ -150,7 +151,7 @@ std::string describeRunFolder(const std::string& dir)
     else
         out += " · k=" + k.str();
     out += " · " + nameOf(plan.bundle.values);
-    if (plan.deployed != DeployedForm::Fp32)
+    if (!deployedFormInfo(plan.deployed).reference)
         out += " · deployed " + nameOf(plan.deployed);
     out += " · " + std::to_string(plan.split.rounds) + " rounds";
     const std::string statusPath = joinPath(dir, "run.json");

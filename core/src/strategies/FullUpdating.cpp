@@ -13,6 +13,7 @@ RoundOutput FullUpdating::runRound(const RoundInput& in)
     TrainOptions opt;
     opt.phase = Phase::Full;
     opt.shuffleSeed = deriveSeed(in.unitSeed, 1);
+    opt.int8 = in.int8; // an INT8 model's quantiser with scales of its own (fu_int8_training), or none
     const TrainResult r = trainNetwork(in.network, in.train, in.validation, in.spec, opt, in.ctx);
     RoundOutput out;
     out.valAccuracy = r.bestValAccuracy;

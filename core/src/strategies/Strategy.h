@@ -46,7 +46,9 @@ struct RoundInput {
     /// 0: keep it dense.
     double sparsity = 0;
     /// An INT8 deployed model's quantiser (the start's Weights::scales, plan int8_rescale): the
-    /// partial-updating strategies train through it; null: a float model (FU: quantised afterwards).
+    /// partial-updating strategies train through it; FU through one with scales of its own
+    /// (Int8Grid::ownScales, plan fu_int8_training); null: float training (FU with `post`:
+    /// quantised afterwards).
     const Int8Grid* int8 = nullptr;
     /// Distillation (plan distill): soft targets of FU's model of this round on `train`; the
     /// partial-updating strategies fit them in their full step and fine-tune; null: off.

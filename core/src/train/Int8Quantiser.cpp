@@ -71,10 +71,11 @@ void quantiseInPlace(Weights& w)
 
 QuantisedView::QuantisedView(const std::vector<torch::Tensor>& params, const Int8Grid* grid)
 {
-    if (!grid || !grid->scales)
+    if (!grid || (!grid->scales && !grid->ownScales))
         return;
     torch::NoGradGuard guard;
-    const std::vector<torch::Tensor>& scales = *grid->scales;
+    const std::vector<torch::Tensor> own = grid->scales ? std::vector<torch::Tensor>{} : int8Scales(params);
+    const std::vector<torch::Tensor>& scales = grid->scales ? *grid->scales : own;
     params_ = params;
     shadows_.resize(params.size());
     for (size_t i = 0; i < params.size() && i < scales.size(); ++i) {

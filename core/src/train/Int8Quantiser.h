@@ -40,8 +40,9 @@ void quantiseInPlace(Weights& w);
 /// float ("shadow") values come back at destruction. Training through it is the straight-
 /// through estimator (Rastegari et al., as the paper): forward and backward see the INT8 model,
 /// the optimiser steps the shadow weights with those gradients. Tensors the grid marks unclamped
-/// are rounded to its steps without the clamp (int8Unclamped). Nothing when `grid` or its
-/// scales are null; the grid is not owned and must outlive the view.
+/// are rounded to its steps without the clamp (int8Unclamped); a grid with ownScales rounds each
+/// tensor with int8Scales() of its current weights. Nothing when `grid` is null or has neither
+/// scales nor ownScales; the grid is not owned and must outlive the view.
 class QuantisedView {
 public:
     QuantisedView(const std::vector<torch::Tensor>& params, const Int8Grid* grid);

@@ -4,6 +4,7 @@
 #include "RunFixtures.h"
 #include "TestSupport.h"
 #include "dpu/Cost.h"
+#include "dpu/Error.h"
 #include "dpu/Runner.h"
 #include <map>
 #include <set>
@@ -134,6 +135,36 @@ private Q_SLOTS:
         }
         // The fresh starts differ from each other too: round 3's loss is not round 2's.
         QVERIFY(logs["fresh"].firstLoss.at({"fu", 2}) != logs["fresh"].firstLoss.at({"fu", 3}));
+    }
+
+    /// fu_epochs: FU's own rounds train that many epochs (its step schedule with them), while
+    /// single mode's round-1 base, which FU and DPU share, and DPU's steps keep train.epochs; the
+    /// base stays the same model for both. A plan without FU refuses the key.
+    void fuEpochsTrainsFusOwnRoundsLonger()
+    {
+        struct FullEpochCount : dpu::RunObserver {
+            std::map<std::pair<std::string, int>, std::vector<double>> lr; // per full epoch
+            void epochDone(const dpu::EpochEvent& e) override
+            {
+                if (e.phase == dpu::Phase::Full)
+                    lr[{e.strategy, e.round}].push_back(e.lr);
+            }
+        } log;
+        dpu::Plan p = smallPlan({"fu", "dpu"}, 2);
+        p.mode = dpu::RunMode::Single;
+        p.k = 0.5; // four rewinding steps: the test stays short
+        p.fuEpochs = 3;
+        const auto records = run(p, log);
+        QCOMPARE(records.size(), size_t(4));
+        QCOMPARE(log.lr.at({"fu", 1}).size(), size_t(1));
+        QCOMPARE(log.lr.at({"dpu", 1}).size(), size_t(1));
+        QCOMPARE(log.lr.at({"dpu", 2}).size(), size_t(1));
+        const std::vector<double> fu = log.lr.at({"fu", 2});
+        QCOMPARE(fu.size(), size_t(3));
+        QVERIFY(fu[1] < fu[0] && fu[2] < fu[1]); // step_epochs 0: a decay every 3 / 3 epochs
+        QCOMPARE(recordOf(records, "fu", 1).deviceSha256, recordOf(records, "dpu", 1).deviceSha256);
+        p.strategies = {"dpu"};
+        QVERIFY_THROWS_EXCEPTION(dpu::PlanError, dpu::validatePlan(p));
     }
 
     /// A fresh start is drawn from the run's seed and the round, not from what ran before: a

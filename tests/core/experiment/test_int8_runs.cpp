@@ -45,6 +45,16 @@ std::map<std::string, dpu::bundle::TensorData> tensorsOf(const QString& deviceFi
 
 const char* const kPartial[] = {"fc1.weight", "fc2.weight", "fc3.weight"};
 
+/// The validation accuracy after every epoch of each (strategy, round)'s full training.
+struct FullEpochs : dpu::RunObserver {
+    std::map<std::pair<std::string, int>, std::vector<double>> val;
+    void epochDone(const dpu::EpochEvent& e) override
+    {
+        if (e.phase == dpu::Phase::Full)
+            val[{e.strategy, e.round}].push_back(e.valAccuracy);
+    }
+};
+
 } // namespace
 
 class TestInt8Runs : public QObject {
@@ -200,6 +210,37 @@ private Q_SLOTS:
         for (size_t i = 0; i < records.size(); ++i) {
             QCOMPARE(resumed[i].deviceSha256, records[i].deviceSha256);
             QCOMPARE(resumed[i].updatedWeights, records[i].updatedWeights);
+        }
+    }
+
+    /// fu_int8_training quant_aware (the default, the paper's): FU and round 1's base train
+    /// through the quantiser with scales of their own, so the epoch the trainer keeps is judged
+    /// on the INT8 model the round ships (its best epoch's validation accuracy is the quantised
+    /// candidate's, to the sample); `post` trains in float, and both the base and FU's update
+    /// come out other models.
+    void fuTrainsThroughTheQuantiser()
+    {
+        dpu::Plan plan = int8Plan(dpu::RunMode::Single, {"fu"}, 0.2);
+        plan.train.epochs = 2;
+        QVERIFY(plan.fuInt8Training == dpu::FuInt8Training::QuantAware);
+        FullEpochs log;
+        const auto aware = dpu::Runner(plan, {}).run(log).records;
+        plan.fuInt8Training = dpu::FuInt8Training::Post;
+        dpu::validatePlan(plan);
+        dpu::RunObserver quiet;
+        const auto post = dpu::Runner(plan, {}).run(quiet).records;
+        QCOMPARE(aware.size(), size_t(2));
+        QCOMPARE(post.size(), size_t(2));
+        QVERIFY(aware[0].deployed && post[0].deployed); // round 2 may fail the gate: compare candidates
+        QCOMPARE(aware[0].bundleKind, std::string("full"));
+        QVERIFY(aware[0].deviceSha256 != post[0].deviceSha256);
+        for (size_t i = 0; i < 2; ++i) {
+            QVERIFY2(aware[i].candidateValAccuracy != post[i].candidateValAccuracy
+                         || aware[i].candidateTestAccuracy != post[i].candidateTestAccuracy,
+                     qPrintable(QString::number(i + 1)));
+            const auto& epochs = log.val.at({"fu", aware[i].round});
+            QCOMPARE(epochs.size(), size_t(2));
+            QCOMPARE(*std::max_element(epochs.begin(), epochs.end()), aware[i].candidateValAccuracy);
         }
     }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // What the fleet accepts from a hostile caller (issue 45): SF-mix weights, trace files that are no files or too large, numbers out of range, and every limit of the simulation.
 #include "dpu/Fleet.h"
-#include "dpu/FleetSettings.h"
+#include "dpu/DeploymentModel.h"
 #include "FleetTestSupport.h"
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
@@ -93,7 +93,7 @@ private Q_SLOTS:
         QCOMPARE(dpu::parseSpreadingFactorMix("7:1000000000,8:1000000000").size(), size_t(2)); // the bound itself
 
         // The settings the CLI and the window share refuse it before anything is simulated.
-        dpu::FleetSettings settings;
+        dpu::Deployment settings;
         settings.link.sfMix = "7:1e308,8:1e308";
         VERIFY_STARTS(errorOf([&] { dpu::fleetConfigOf(settings, 3, 0); }), QStringLiteral("sfMix: weight of SF7"));
         VERIFY_STARTS(errorOf([&] { dpu::linkOf(settings.link); }), QStringLiteral("sfMix: "));
@@ -135,7 +135,7 @@ private Q_SLOTS:
         VERIFY_STARTS(readErrorWithin10s(folder + "/missing.csv"),
                       QString::fromStdString(folder + "/missing.csv: cannot read the trace: No such file or directory"));
         // The settings the window and the CLI share name the path too.
-        dpu::FleetSettings settings;
+        dpu::Deployment settings;
         settings.availabilityTrace = "/dev/zero";
         VERIFY_STARTS(errorOf([&] { dpu::fleetConfigOf(settings, 3, 0); }), QStringLiteral("/dev/zero: is a character device"));
     }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The fleet's input from runs and settings: fleetStrategiesOf (versions, real bytes, full model, seeds) and FleetSettings (link, mix, processor, config).
+// The fleet's input from runs and settings: fleetStrategiesOf (versions, real bytes, full model, seeds) and Deployment (link, mix, processor, config).
 #include "dpu/FleetRuns.h"
-#include "dpu/FleetSettings.h"
+#include "dpu/DeploymentModel.h"
 #include "FleetTestSupport.h"
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
@@ -130,7 +130,7 @@ private Q_SLOTS:
 
     void linkSettings()
     {
-        dpu::LinkSettings s;
+        dpu::DeploymentLink s;
         s.sfMix = "fuotasim";
         dpu::Link l = dpu::linkOf(s);
         QCOMPARE(l.modulation.spreadingFactor, 7); // the mix's fastest
@@ -181,7 +181,7 @@ private Q_SLOTS:
     {
         // The per-device figures of the plan form and the report: the mix's slowest SF, the
         // sub-band, loss and delivery kept; without a mix (or off LoRa) linkOf() itself.
-        dpu::LinkSettings s;
+        dpu::DeploymentLink s;
         s.sfMix = "fuotasim";
         s.dutyCycle = 0.1;
         s.frameLoss = 0.1;
@@ -205,10 +205,10 @@ private Q_SLOTS:
 
     void processorAndConfig()
     {
-        dpu::FleetSettings s;
+        dpu::Deployment s;
         s.devices = 50;
         s.availability = 0.8;
-        s.roundPeriodSeconds = 3600;
+        s.roundPeriodHours = 1;
         s.drainRounds = 2;
         s.seed = 5;
         s.link.sfMix = "7:1,12:1";
@@ -230,7 +230,6 @@ private Q_SLOTS:
         QCOMPARE(c.lastRound, 5);
         QCOMPARE(c.newSamplesPerRound, int64_t(700));
         QCOMPARE(dpu::deviceCpuOf({}).clockHz, 0.0); // no processor: applying takes no time
-        QCOMPARE(QString::fromStdString(dpu::cpuChoiceKey(dpu::CpuChoice::CortexM4)), QStringLiteral("cortex-m4"));
         // The run's strategies on that fleet: the processor's apply is charged.
         const dpu::FleetRunInput in = dpu::fleetStrategiesOf(run(), 1);
         const dpu::FleetResult r = dpu::simulateFleet(c, in.strategies[0]);
@@ -250,7 +249,7 @@ private Q_SLOTS:
             std::ofstream f(trace);
             f << "device,round\n0,1\n0,2\n1,2\n";
         }
-        dpu::FleetSettings s;
+        dpu::Deployment s;
         s.devices = 2;
         s.availabilityTrace = trace;
         s.policy.catchUp = dpu::CatchUpDelivery::MulticastPerVersion;
@@ -264,7 +263,7 @@ private Q_SLOTS:
         QVERIFY(c.policy.catchUp == dpu::CatchUpDelivery::MulticastPerVersion);
         QVERIFY(c.policy.order == dpu::CatchUpOrder::SmallestFirst);
         QCOMPARE(c.policy.maxStaleness, 3);
-        QVERIFY(dpu::fleetConfigOf(dpu::FleetSettings{}, 5, 700).groups[0].trace == nullptr);
+        QVERIFY(dpu::fleetConfigOf(dpu::Deployment{}, 5, 700).groups[0].trace == nullptr);
         // A malformed line: the error names the file and the line.
         {
             std::ofstream f(trace);

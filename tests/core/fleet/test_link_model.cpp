@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Links as engineers configure them: LoRa time on air against Semtech's formula and the published figures, redundancy against the binomial tail, duty cycle, energy, inversion, bad input.
 #include "dpu/LinkModel.h"
-#include "dpu/Links.h"
 #include "fleet/Binomial.h"
 #include "FleetTestSupport.h"
 #include <QtTest/QtTest>
+#include <algorithm>
 #include <cmath>
 
 namespace {
@@ -152,13 +152,59 @@ private Q_SLOTS:
         COMPARE_NEAR(dpu::frameAirtime(dpu::nbIot(1, 8), 512), 8 * dpu::frameAirtime(dpu::nbIot(1), 512), 1e-12);
     }
 
-    void legacyLinksViewTheModel()
+    void oneVocabularyOfLinks()
     {
-        // dpu/Links.h keeps its rates (the Budget planner's tests pin them) and names the model preset.
-        QCOMPARE(dpu::linkPresets().size(), size_t(4));
-        for (const dpu::LinkPreset& p : dpu::linkPresets())
-            QCOMPARE(dpu::linkPreset(p.modelKey).key, p.modelKey);
-        QCOMPARE(dpu::findLinkPreset("lora")->modelKey, std::string("lorawan-eu868-sf7"));
+        // The bare rates' keys of old are aliases of the presets they stood for, resolved in one place.
+        QCOMPARE(dpu::resolveLinkKey("lora"), std::string("lorawan-eu868-sf7"));
+        QCOMPARE(dpu::resolveLinkKey("NB-IoT"), std::string("nb-iot-nb2"));
+        QCOMPARE(dpu::resolveLinkKey("BLE"), std::string("ble-smp-pipelined"));
+        // lte-m means one thing: the link model's preset (no second, faster lte-m of its own).
+        QCOMPARE(dpu::resolveLinkKey("LTE-M"), std::string("lte-m"));
+        QCOMPARE(dpu::linkPreset("lte-m").bitsPerSecond, dpu::lteM().bitsPerSecond);
+        // Other keys pass in lower case: presets, the regions, and what the caller refuses.
+        QCOMPARE(dpu::resolveLinkKey("LoRaWAN-EU868"), std::string("lorawan-eu868"));
+        QCOMPARE(dpu::resolveLinkKey("nb-iot-nb1"), std::string("nb-iot-nb1"));
+        QCOMPARE(dpu::resolveLinkKey("WiFi"), std::string("wifi"));
+        // linkPreset() takes the aliases: the preset itself, key and all.
+        const std::vector<std::string> keys = dpu::linkPresetKeysList();
+        for (const char* alias : {"lora", "nb-iot", "ble"}) {
+            const dpu::Link link = dpu::linkPreset(alias);
+            QCOMPARE(link.key, dpu::resolveLinkKey(alias));
+            QVERIFY(std::find(keys.begin(), keys.end(), link.key) != keys.end());
+            QVERIFY(std::find(keys.begin(), keys.end(), std::string(alias)) == keys.end()); // not a second name list
+        }
+        QCOMPARE(dpu::linkPreset("LoRa").name, dpu::lorawanEu868(7).name);
+        QCOMPARE(dpu::linkKeyAliasesText(), std::string("lora (lorawan-eu868-sf7), nb-iot (nb-iot-nb2), ble (ble-smp-pipelined)"));
+        // An unknown key names every preset key.
+        const QString error = errorOf([] { dpu::linkPreset("wifi"); });
+        for (const std::string& key : keys)
+            QVERIFY2(error.contains(QString::fromStdString(key)), qPrintable(error));
+        QVERIFY2(error.contains(QStringLiteral("(or lora (lorawan-eu868-sf7), nb-iot (nb-iot-nb2), ble (ble-smp-pipelined)), found 'wifi'")),
+                 qPrintable(error));
+    }
+
+    void applicationRateFromThePhysicalLayer()
+    {
+        // EU868 SF7: 219 B of fragment data per 235 B frame, 368.9 ms on air: about 4.75 kbit/s
+        // (the bare rate of old said 5.5 kbit/s, the region's PHY rate).
+        const dpu::Link sf7 = dpu::lorawanEu868(7);
+        COMPARE_NEAR(dpu::applicationBitsPerSecond(sf7), 219 * 8 / dpu::loraTimeOnAir(sf7.modulation, 235), 1e-9);
+        COMPARE_NEAR(dpu::applicationBitsPerSecond(sf7), 4749.3, 0.5);
+        // Cellular: the PHY rate times the data's share of a CoAP block; repetitions divide it.
+        COMPARE_NEAR(dpu::applicationBitsPerSecond(dpu::lteM()), 300e3 * 1024 / 1072, 1e-6);
+        COMPARE_NEAR(dpu::applicationBitsPerSecond(dpu::nbIot(2)), 127e3 * 512 / 560, 1e-6);
+        COMPARE_NEAR(dpu::applicationBitsPerSecond(dpu::nbIot(1, 8)) * 8, dpu::applicationBitsPerSecond(dpu::nbIot(1)), 1e-6);
+        // BLE SMP: the turnaround per request sets it, as measured: 2-4 kB/s, 16-20 kB/s pipelined.
+        const double one = dpu::applicationBitsPerSecond(dpu::bleSmp(false)) / 8;
+        const double pipelined = dpu::applicationBitsPerSecond(dpu::bleSmp(true)) / 8;
+        QVERIFY2(one > 2000 && one < 4000, qPrintable(QString::number(one)));
+        QVERIFY2(pipelined > 16000 && pipelined < 20000, qPrintable(QString::number(pipelined)));
+        // Every preset answers, below its PHY rate (frame overhead, headers and turnaround cost).
+        for (const std::string& key : dpu::linkPresetKeysList()) {
+            const dpu::Link link = dpu::linkPreset(key);
+            const double rate = dpu::applicationBitsPerSecond(link);
+            QVERIFY2(rate > 0 && rate < link.bitsPerSecond, qPrintable(QString::fromStdString(key) + ": " + QString::number(rate)));
+        }
     }
 
     void binomialTablesAgreeWithDirectSums()

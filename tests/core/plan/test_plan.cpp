@@ -2,7 +2,7 @@
 // Plan JSON: defaults, round trips of every key, and the field table against the docs.
 #include "TestSupport.h"
 #include "dpu/Error.h"
-#include "dpu/FleetSettings.h"
+#include "dpu/DeploymentModel.h"
 #include "dpu/Plan.h"
 #include "dpu/PlanFields.h"
 #include <QJsonArray>
@@ -165,15 +165,15 @@ private Q_SLOTS:
     void fleetKeysRoundTrip()
     {
         const dpu::Plan plain = dpu::defaultPlan();
-        QCOMPARE(plain.fleet.link, std::string("lorawan-eu868"));
+        QCOMPARE(plain.fleet.link.link, std::string("lorawan-eu868"));
         QCOMPARE(plain.fleet.devices, 200);
         QVERIFY(dpu::planToJson(plain).find("\"fleet\"") == std::string::npos); // earlier plans stay as they were
         const dpu::Plan p = dpu::parsePlan(R"({"fleet": {"link": "lorawan-eu868", "sf": 12, "duty_cycle": 0.1,
             "loss": 0.1, "delivery": "unicast", "devices": 50, "availability": 0.8, "round_period_h": 6}})");
-        QCOMPARE(p.fleet.spreadingFactor, 12);
-        QCOMPARE(p.fleet.dutyCycle, 0.1);
-        QCOMPARE(p.fleet.frameLoss, 0.1);
-        QVERIFY(p.fleet.delivery == dpu::DeliveryChoice::Unicast);
+        QCOMPARE(p.fleet.link.spreadingFactor, 12);
+        QCOMPARE(p.fleet.link.dutyCycle, std::optional<double>(0.1));
+        QCOMPARE(p.fleet.link.frameLoss, 0.1);
+        QVERIFY(p.fleet.link.delivery == dpu::DeliveryChoice::Unicast);
         QCOMPARE(p.fleet.devices, 50);
         QCOMPARE(p.fleet.availability, 0.8);
         QCOMPARE(p.fleet.roundPeriodHours, 6.0);
@@ -181,18 +181,18 @@ private Q_SLOTS:
         QVERIFY(text.find("\"devices\": 50") != std::string::npos);
         QVERIFY(text.find("\"link\"") == std::string::npos); // the default link is not written
         QCOMPARE(dpu::planToJson(dpu::parsePlan(text)), text);
-        const dpu::FleetSettings s = dpu::fleetSettingsOf(p.fleet);
+        const dpu::Deployment s = p.fleet;
         QCOMPARE(s.devices, 50);
-        QCOMPARE(s.roundPeriodSeconds, 6 * 3600.0);
+        QCOMPARE(s.roundPeriodHours, 6.0);
         const dpu::Link link = dpu::linkOf(s.link);
         QCOMPARE(link.modulation.spreadingFactor, 12);
         QCOMPARE(link.dutyCycle, 0.1);
         QCOMPARE(link.frameLoss, 0.1);
         QVERIFY(link.delivery == dpu::LinkDelivery::Unicast);
         // 0 in a plan file is the preset's duty cycle (EU868: the 1 % sub-band).
-        QVERIFY(std::isnan(dpu::fleetSettingsOf(plain.fleet).link.dutyCycle));
-        QCOMPARE(dpu::linkOf(dpu::fleetSettingsOf(plain.fleet).link).dutyCycle, 0.01);
-        QCOMPARE(dpu::parsePlan(R"({"fleet": {"link": "nb-iot-nb1", "sf_mix": ""}})").fleet.link, std::string("nb-iot-nb1"));
+        QVERIFY(!plain.fleet.link.dutyCycle);
+        QCOMPARE(dpu::linkOf(plain.fleet.link).dutyCycle, 0.01);
+        QCOMPARE(dpu::parsePlan(R"({"fleet": {"link": "nb-iot-nb1", "sf_mix": ""}})").fleet.link.link, std::string("nb-iot-nb1"));
         QCOMPARE(dpu::findPlanField("fleet.delivery")->choices, (std::vector<std::string>{"preset", "multicast", "unicast"}));
     }
 

@@ -74,7 +74,7 @@ private Q_SLOTS:
         QTest::newRow("fleet link empty") << R"({"fleet": {"link": ""}})" << "fleet.link" << "found \"\"";
         QTest::newRow("fleet sf") << R"({"fleet": {"sf": 13}})" << "fleet.sf" << "SF13";
         QTest::newRow("fleet sf region") << R"({"fleet": {"link": "lorawan-eu868", "sf": 5}})" << "fleet.sf" << "SF5";
-        QTest::newRow("fleet mix") << R"({"fleet": {"sf_mix": "6:1,7:1"}})" << "fleet.sf" << "SF6";
+        QTest::newRow("fleet mix") << R"({"fleet": {"sf_mix": "6:1,7:1"}})" << "fleet.sf_mix" << "SF6";
         QTest::newRow("fleet sub-band") << R"({"fleet": {"duty_cycle": 0.05}})" << "fleet.duty_cycle" << "sub-bands";
         QTest::newRow("fleet loss") << R"({"fleet": {"loss": 1}})" << "fleet.loss" << "[0, 1)";
         QTest::newRow("fleet delivery") << R"({"fleet": {"delivery": "broadcast"}})" << "fleet.delivery" << "\"broadcast\"";

@@ -3,7 +3,6 @@
 #include "RunFixtures.h"
 #include "TestSupport.h"
 #include "dpu/Cost.h"
-#include "dpu/Links.h"
 #include "dpu/Recommend.h"
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -216,13 +215,8 @@ private Q_SLOTS:
         QCOMPARE(je["real_to_analytic"].toDouble(), e.realToAnalytic);
     }
 
-    void linkPresets()
+    void humanBytes()
     {
-        QCOMPARE(dpu::linkPresets().size(), size_t(4));
-        QVERIFY(dpu::findLinkPreset("NB-IoT"));
-        QCOMPARE(dpu::findLinkPreset("nb-iot")->bitsPerSecond, 60e3);
-        QVERIFY(!dpu::findLinkPreset("wifi"));
-        QCOMPARE(dpu::linkPresetKeys(), std::string("lora, nb-iot, lte-m or ble"));
         QCOMPARE(dpu::humanBytes(812), std::string("812 B"));
         QCOMPARE(dpu::humanBytes(3149), std::string("3.1 KB"));
         QCOMPARE(dpu::humanBytes(2.678824e6), std::string("2.68 MB"));

@@ -1,7 +1,81 @@
 // SPDX-License-Identifier: MIT
-// The INT8 quantiser: codes, the unclamped training view and int8_rescale's grown scales.
+// The INT8 quantiser: codes, the unclamped training view, int8_rescale's grown scales, and a
+// full update's view with scales of its own (fu_int8_training quant_aware).
 #include "TestSupport.h"
+#include "models/Network.h"
 #include "train/Int8Quantiser.h"
+#include "train/Trainer.h"
+
+namespace {
+
+/// Four noisy classes in 1x6x6 images, `n` of them (a fixed draw).
+dpu::TensorDataset blobs(int64_t n)
+{
+    torch::manual_seed(3);
+    const auto labels = torch::randint(0, 4, {n}, torch::kLong);
+    const auto images = (torch::randn({4, 1, 6, 6}) * 0.35).index_select(0, labels) + torch::randn({n, 1, 6, 6});
+    return {images.contiguous(), labels};
+}
+
+/// The view a grid with ownScales shows: each partial tensor rounded with int8Scales() of itself.
+std::vector<torch::Tensor> ownScalesQuantised(const std::vector<torch::Tensor>& params)
+{
+    const std::vector<torch::Tensor> scales = dpu::int8Scales(params);
+    std::vector<torch::Tensor> out;
+    for (size_t i = 0; i < params.size(); ++i)
+        out.push_back(scales[i].defined() ? dpu::int8Dequantised(dpu::int8Codes(params[i], scales[i]), scales[i])
+                                          : params[i].detach().clone());
+    return out;
+}
+
+/// One SGD step (lr 0.5, no momentum) of a seeded MLP on one batch of 64, through `grid`.
+std::vector<torch::Tensor> oneStep(const dpu::Int8Grid* grid, std::vector<torch::Tensor>& start)
+{
+    auto net = dpu::createNetwork({"mlp", {1, 6, 6}, 4});
+    dpu::initialiseNetwork(*net, 5);
+    start.clear();
+    for (auto& p : net->parameters())
+        start.push_back(p.tensor.detach().clone());
+    dpu::TrainSpec spec;
+    spec.optimizer = dpu::Optimizer::Sgd;
+    spec.momentum = 0;
+    spec.nesterov = false;
+    spec.lr = 0.5;
+    spec.epochs = 1;
+    spec.batch = 64;
+    dpu::TrainOptions options;
+    options.selectBest = false;
+    options.int8 = grid;
+    const dpu::TensorDataset data = blobs(64);
+    dpu::trainNetwork(*net, data, data, spec, options, dpu::TrainContext{});
+    std::vector<torch::Tensor> after;
+    for (auto& p : net->parameters())
+        after.push_back(p.tensor.detach().clone());
+    return after;
+}
+
+/// The gradient of the batch's cross-entropy at `weights` (a seeded MLP's parameters replaced).
+std::vector<torch::Tensor> gradientAt(const std::vector<torch::Tensor>& weights)
+{
+    auto net = dpu::createNetwork({"mlp", {1, 6, 6}, 4});
+    std::vector<torch::Tensor> params;
+    for (auto& p : net->parameters())
+        params.push_back(p.tensor);
+    {
+        torch::NoGradGuard guard;
+        for (size_t i = 0; i < params.size(); ++i)
+            params[i].copy_(weights[i]);
+    }
+    const dpu::TensorDataset data = blobs(64);
+    net->setTraining(true);
+    torch::nn::functional::cross_entropy(net->forward(data.images), data.labels).backward();
+    std::vector<torch::Tensor> grads;
+    for (auto& p : params)
+        grads.push_back(p.grad().detach().clone());
+    return grads;
+}
+
+} // namespace
 
 class TestInt8Quantiser : public QObject {
     Q_OBJECT
@@ -64,6 +138,51 @@ private Q_SLOTS:
             QVERIFY(torch::equal(params[i], before[i]));
         const dpu::QuantisedView off(params, nullptr);
         QVERIFY(torch::equal(params[0], before[0]));
+    }
+
+    /// A grid with ownScales (no scales of the deployed model) shows every partial tensor rounded
+    /// with the scales it would ship, max |w| / 127 per output channel of its current weights
+    /// (each channel's largest weight on its ±127th code), leaves 1-D tensors alone and gives the
+    /// shadows back.
+    void ownScalesViewShowsWhatAFullUpdateShips()
+    {
+        torch::manual_seed(11);
+        std::vector<torch::Tensor> params{torch::randn({3, 5}), torch::randn({3})};
+        const std::vector<torch::Tensor> before{params[0].clone(), params[1].clone()};
+        const std::vector<torch::Tensor> expected = ownScalesQuantised(before);
+        QVERIFY(!torch::equal(expected[0], before[0])); // rounding moves most weights
+        const dpu::Int8Grid own{nullptr, {}, true};
+        {
+            const dpu::QuantisedView view(params, &own);
+            QVERIFY(torch::equal(params[0], expected[0]));
+            QVERIFY(torch::equal(params[1], before[1]));
+            const torch::Tensor codes = dpu::int8Codes(params[0], dpu::int8Scales({before[0]})[0]);
+            QVERIFY(torch::equal(std::get<0>(codes.abs().max(1)), torch::full({3}, 127, torch::kChar)));
+        }
+        QVERIFY(torch::equal(params[0], before[0]));
+        const dpu::Int8Grid none{};
+        const dpu::QuantisedView off(params, &none); // neither scales nor ownScales: a float model
+        QVERIFY(torch::equal(params[0], before[0]));
+    }
+
+    /// FU's INT8 training (fu_int8_training quant_aware) is the straight-through estimator with
+    /// scales of its own: a step moves the float weights by the gradient taken at their own
+    /// quantised values, -lr * grad L(Q(w)), not at the float weights (what float training does).
+    void fullTrainingStepsWithTheQuantisedGradient()
+    {
+        std::vector<torch::Tensor> start;
+        const dpu::Int8Grid own{nullptr, {}, true};
+        const std::vector<torch::Tensor> through = oneStep(&own, start);
+        const std::vector<torch::Tensor> atQuantised = gradientAt(ownScalesQuantised(start));
+        std::vector<torch::Tensor> floatStart;
+        const std::vector<torch::Tensor> inFloat = oneStep(nullptr, floatStart);
+        double offFloat = 0;
+        for (size_t i = 0; i < start.size(); ++i) {
+            const torch::Tensor expected = start[i] - 0.5 * atQuantised[i];
+            QVERIFY2(torch::allclose(through[i], expected, 1e-5, 1e-6), qPrintable(QString::number(i)));
+            offFloat = std::max(offFloat, (inFloat[i] - expected).abs().max().item<double>());
+        }
+        QVERIFY2(offFloat > 1e-4, qPrintable(QString::number(offFloat))); // float training steps elsewhere
     }
 };
 

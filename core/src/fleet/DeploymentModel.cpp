@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// FleetSettings: the link, SF mix, processor and fleet a user states, turned into the simulation's Link, DeviceCpu and FleetConfig.
-#include "dpu/FleetSettings.h"
+// A deployment turned into the simulation's Link, SF mix, DeviceCpu and FleetConfig (dpu/DeploymentModel.h).
+#include "dpu/DeploymentModel.h"
 #include "fleet/Text.h"
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 
 namespace dpu {
 
-std::vector<SpreadingFactorShare> sfMixOf(const LinkSettings& s)
+std::vector<SpreadingFactorShare> sfMixOf(const DeploymentLink& s)
 {
     if (s.sfMix.empty())
         return {};
@@ -17,7 +17,7 @@ std::vector<SpreadingFactorShare> sfMixOf(const LinkSettings& s)
     return mix;
 }
 
-Link linkOf(const LinkSettings& s)
+Link linkOf(const DeploymentLink& s)
 {
     const std::vector<SpreadingFactorShare> mix = sfMixOf(s);
     // A region key starts at the SF asked for, or the mix's fastest (SF7 without either); a
@@ -30,11 +30,11 @@ Link linkOf(const LinkSettings& s)
                                          : linkPreset(key);
     if (sf > 0)
         link = withSpreadingFactor(link, sf);
-    if (!std::isnan(s.dutyCycle)) {
+    if (s.dutyCycle) {
         if (link.region == LinkRegion::Eu868) // one of the region's sub-bands, checked by the preset
-            link = lorawanEu868(link.modulation.spreadingFactor, s.dutyCycle);
+            link = lorawanEu868(link.modulation.spreadingFactor, *s.dutyCycle);
         else
-            link.dutyCycle = s.dutyCycle;
+            link.dutyCycle = *s.dutyCycle;
     }
     link.frameLoss = s.frameLoss;
     link.frameLossSpread = s.frameLossSpread;
@@ -59,47 +59,9 @@ Link atSlowestSpreadingFactor(const Link& link, const std::vector<SpreadingFacto
     return withSpreadingFactor(link, slowest);
 }
 
-Link slowestLinkOf(const LinkSettings& s)
+Link slowestLinkOf(const DeploymentLink& s)
 {
     return atSlowestSpreadingFactor(linkOf(s), sfMixOf(s));
-}
-
-FleetSettings fleetSettingsOf(const PlanFleet& f)
-{
-    FleetSettings s;
-    s.link.link = f.link;
-    s.link.spreadingFactor = f.spreadingFactor;
-    s.link.sfMix = f.sfMix;
-    s.link.dutyCycle = f.dutyCycle > 0 ? f.dutyCycle : NAN; // 0 in a plan file: the preset's
-    s.link.frameLoss = f.frameLoss;
-    s.link.frameLossSpread = f.frameLossSpread;
-    s.link.delivery = f.delivery;
-    s.link.deviceClass = f.deviceClass;
-    s.link.pingPeriodicity = f.pingPeriodicity;
-    s.link.leaveWhenDecoded = f.leaveWhenDecoded;
-    s.devices = f.devices;
-    s.availability = f.availability;
-    s.roundPeriodSeconds = f.roundPeriodHours * 3600.0;
-    return s;
-}
-
-PlanFleet planFleetOf(const FleetSettings& s)
-{
-    PlanFleet f;
-    f.link = s.link.link;
-    f.spreadingFactor = s.link.spreadingFactor;
-    f.sfMix = s.link.sfMix;
-    f.dutyCycle = std::isnan(s.link.dutyCycle) ? 0 : s.link.dutyCycle;
-    f.frameLoss = s.link.frameLoss;
-    f.frameLossSpread = s.link.frameLossSpread;
-    f.delivery = s.link.delivery;
-    f.deviceClass = s.link.deviceClass;
-    f.pingPeriodicity = s.link.pingPeriodicity;
-    f.leaveWhenDecoded = s.link.leaveWhenDecoded;
-    f.devices = s.devices;
-    f.availability = s.availability;
-    f.roundPeriodHours = s.roundPeriodSeconds / 3600.0;
-    return f;
 }
 
 DeviceCpu deviceCpuOf(const CpuSettings& s)
@@ -114,20 +76,26 @@ DeviceCpu deviceCpuOf(const CpuSettings& s)
     return cpu;
 }
 
-std::string cpuChoiceKey(CpuChoice cpu)
+namespace {
+
+/// The uplink of the appendix's sample upload: the region's uplink at the group's SF for LoRa,
+/// the downlink turned around otherwise.
+std::shared_ptr<const Link> uplinkOf(const Link& down)
 {
-    switch (cpu) {
-    case CpuChoice::CortexM4:
-        return "cortex-m4";
-    case CpuChoice::CortexM0:
-        return "cortex-m0";
-    case CpuChoice::None:
-        break;
-    }
-    return {};
+    if (down.lora && down.region == LinkRegion::Eu868)
+        return std::make_shared<Link>(lorawanEu868Uplink(down.modulation.spreadingFactor));
+    if (down.lora)
+        return std::make_shared<Link>(lorawanUs915Uplink(3));
+    Link up = down;
+    up.direction = LinkDirection::Uplink;
+    up.delivery = LinkDelivery::Unicast;
+    up.listening = LinkListening::Frames;
+    return std::make_shared<Link>(up);
 }
 
-FleetConfig fleetConfigOf(const FleetSettings& s, int lastRound, int64_t newSamplesPerRound)
+} // namespace
+
+FleetConfig fleetConfigOf(const Deployment& s, int lastRound, int64_t newSamplesPerRound)
 {
     FleetGroup group;
     group.name = "devices";
@@ -138,12 +106,15 @@ FleetConfig fleetConfigOf(const FleetSettings& s, int lastRound, int64_t newSamp
     if (!s.availabilityTrace.empty())
         group.trace = std::make_shared<AvailabilityTrace>(AvailabilityTrace::read(s.availabilityTrace));
     group.cpu = deviceCpuOf(s.cpu);
+    if (s.sampleBytes > 0)
+        group.uplink = uplinkOf(group.link);
     FleetConfig config;
     config.groups.push_back(group);
     config.policy = s.policy;
-    config.roundPeriodSeconds = s.roundPeriodSeconds;
+    config.roundPeriodSeconds = s.roundPeriodHours * 3600.0;
     config.drainRounds = s.drainRounds;
     config.seed = s.seed;
+    config.sampleBytes = s.sampleBytes;
     config.lastRound = lastRound;
     config.newSamplesPerRound = newSamplesPerRound;
     return config;
