@@ -187,7 +187,7 @@ void printText(const Recommendation& r, const Budget& budget, const std::string&
     if (r.fits.empty())
         return;
     const char* scope = budget.scope == Budget::Scope::PerRound ? "round" : "run";
-    std::printf("\n%-24s %-5s %-10s %-10s %-14s %s\n", "family", "fits", "k", "expected", scope == std::string("round") ? "B/round" : "B/run",
+    std::printf("\n%-24s %-5s %-10s %-10s %-14s %s\n", "family", "fits", "k", "expected", scope == std::string("round") ? "B/update round" : "B/run",
                 "cheapest run");
     for (const FamilyFit& f : r.fits) {
         char k[32] = "-", acc[32] = "-", bytes[32] = "-";
@@ -201,7 +201,7 @@ void printText(const Recommendation& r, const Budget& budget, const std::string&
             std::snprintf(where, sizeof where, " at k = %.4g", f.cheapestK);
         char cheapest[96] = "- (no update round)";
         if (!std::isnan(f.cheapestBytes))
-            std::snprintf(cheapest, sizeof cheapest, "%.0f B/%s%s", f.cheapestBytes, scope, where);
+            std::snprintf(cheapest, sizeof cheapest, "%.0f B/%s%s", f.cheapestBytes, scope == std::string("round") ? "update round" : scope, where);
         std::printf("%-24s %-5s %-10s %-10s %-14s %s\n", f.family.c_str(), f.fits ? "yes" : "no", k, acc, bytes, cheapest);
     }
 }

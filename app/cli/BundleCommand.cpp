@@ -5,6 +5,10 @@
 #include "CommandNumbers.h"
 #include "dpu/Bundles.h"
 #include "dpu/CatchUp.h"
+#include "dpu/Error.h"
+#include "dpu/FuotaExport.h"
+#include "dpu/LinkModel.h"
+#include "dpu/RunFolder.h"
 #include <cstdio>
 #include <optional>
 #include <sstream>
@@ -34,7 +38,7 @@ const char* const kBundleHelp =
     "Usage: dpu-cli bundle SUBCOMMAND ... (dpu-cli bundle SUBCOMMAND --help for one)\n"
     "  inspect BUNDLE [--base WEIGHTS.safetensors]\n"
     "  verify BUNDLE [--base WEIGHTS.safetensors] [--pubkey KEY.pub]\n"
-    "  export RUN_DIR --out DIR [--strategy NAME] [--seed N] [--catchup all|V[,V...]] [--sign KEY]\n"
+    "  export RUN_DIR --out DIR [--strategy NAME] [--seed N] [--catchup all|V[,V...]] [--sign KEY] [--fuota]\n"
     "  catchup RUN_DIR --strategy NAME [--seed N] --from V [--to W] --out FILE\n"
     "  keygen --out PREFIX\n";
 
@@ -42,7 +46,7 @@ const char* subcommandHelp(const std::string& sub)
 {
     if (sub == "export")
         return "Usage: dpu-cli bundle export RUN_DIR --out DIR [--strategy NAME] [--seed N] [--catchup all|V[,V...]]\n"
-               "                              [--sign KEY]\n"
+               "                              [--sign KEY] [--fuota]\n"
                "Copies a run's bundles of one strategy and seed into DIR (initial.safetensors, round-NNN.dpub,\n"
                "bundles.json) after applying the whole chain with the device decoder. With --catchup, also\n"
                "writes for every chosen version V (all: every version below the latest) the catch-up bundle\n"
@@ -50,7 +54,18 @@ const char* subcommandHelp(const std::string& sub)
                "cheapest route (catchup, chain of missed bundles, or full model), why, and its files with\n"
                "bytes and SHA-256. With --sign KEY (a secret key from dpu-cli bundle keygen), every bundle\n"
                "written, rounds and catch-ups, is signed with it (devices check it with dpu-apply --pubkey);\n"
-               "without, the bundles are as the run wrote them (signed when its plan names bundle.secret_key).\n";
+               "without, the bundles are as the run wrote them (signed when its plan names bundle.secret_key).\n"
+               "With --fuota, also writes every update round (each deployed round after the first, which\n"
+               "installs the devices) as the update session a FUOTA server takes: DIR/fuota/round-NNN.json\n"
+               "(per SF with fleet.multicast_per_sf: round-NNN-sfS.json), a CreateDeploymentRequest of\n"
+               "ChirpStack's FUOTA server (proto3 JSON) whose multicast class, data rate, frequency, ping-slot\n"
+               "period, fragment size, redundancy and timeouts come from the run's plan's deployment (its\n"
+               "fleet keys) through the link model, with the round's bundle as payload; and\n"
+               "DIR/fuota/index.json: where each field comes from, and the fields to fill in before sending\n"
+               "(application id, each device's DevEUI and McRootKey: values that start with \"<fill in: \").\n"
+               "A deployment a FUOTA server cannot take (not a LoRaWAN EU868 or US915 downlink, unicast\n"
+               "delivery, a session longer than TS005 allows) is refused naming the field. docs/fleet.md,\n"
+               "\"Handing the session to a FUOTA server\".\n";
     if (sub == "catchup")
         return "Usage: dpu-cli bundle catchup RUN_DIR --strategy NAME [--seed N] --from V [--to W] --out FILE\n"
                "Writes one bundle that moves a device from update version V to W (default: the latest):\n"
@@ -95,6 +110,39 @@ int catchUpCommand(ArgList& args)
                 r.chainRounds.size(), static_cast<long long>(r.chainBytes), static_cast<long long>(r.fullBytes),
                 r.reason.c_str());
     return 0;
+}
+
+/// The run's deployment (its plan's fleet keys), with every request of the export built in memory:
+/// a deployment or a round a FUOTA server cannot take is refused before anything is written.
+Deployment fuotaDeploymentOf(const std::string& runDir, const std::string& strategy, std::optional<int64_t> seed,
+                             const std::string& secretKeyPath)
+{
+    Deployment deployment = loadRunFolder(runDir).plan.fleet;
+    try {
+        planFuotaRequests(runDir, strategy, static_cast<uint64_t>(seed.value_or(0)), !seed, secretKeyPath, deployment);
+    } catch (const LinkError& e) {
+        throw Error("--fuota: " + std::string(e.what()) + " (the deployment of " + runDir + "/plan.json)");
+    }
+    return deployment;
+}
+
+void writeFuota(const std::string& out, const Deployment& deployment)
+{
+    FuotaExport fuota;
+    try {
+        fuota = writeFuotaRequests(out, deployment);
+    } catch (const LinkError& e) {
+        throw Error("--fuota: " + std::string(e.what()) + " (the bundles are exported; no FUOTA request was written)");
+    }
+    for (const FuotaRequest& q : fuota.requests)
+        std::printf("round %3d  %s DR%d %.3f MHz  %lld fragments of %d B + %lld redundant  session %.0f s, "
+                    "timeout %d (%.0f s)  %s\n",
+                    q.round, q.session.groupType.c_str(), q.session.dataRate, q.session.frequencyHz / 1e6,
+                    static_cast<long long>(q.fragments), q.session.fragmentSize, static_cast<long long>(q.redundancy),
+                    q.sessionSeconds, q.multicastTimeout, q.timeoutSeconds, q.file.c_str());
+    std::printf("Wrote %zu FUOTA deployment requests and %s/fuota/index.json; fill in the application id and each\n"
+                "device's DevEUI and McRootKey before sending them (docs/fleet.md).\n",
+                fuota.requests.size(), out.c_str());
 }
 
 } // namespace
@@ -143,9 +191,11 @@ int bundleCommand(const std::vector<std::string>& argv)
         options.secretKeyPath = args.value("--sign");
         const std::string out = args.value("--out");
         const std::string strategy = args.value("--strategy");
+        const bool fuota = args.flag("--fuota");
         const auto pos = args.positional();
         if (pos.size() != 1 || out.empty())
             throw UsageError("bundle export needs a run folder and --out DIR");
+        const Deployment deployment = fuota ? fuotaDeploymentOf(pos[0], strategy, seed, options.secretKeyPath) : Deployment{};
         const CatchUpExport all = exportRunBundlesWithOptions(pos[0], strategy, static_cast<uint64_t>(seed.value_or(0)),
                                                               !seed, out, options);
         const BundleExport& ex = all.rounds;
@@ -166,6 +216,8 @@ int bundleCommand(const std::vector<std::string>& argv)
         if (!all.versions.empty())
             std::printf("Wrote %zu catch-up bundles to %s/catchup/ and the routes to %s/catchup.json.\n",
                         all.versions.size(), out.c_str(), out.c_str());
+        if (fuota)
+            writeFuota(out, deployment);
         return 0;
     }
     if (sub == "keygen") {

@@ -37,8 +37,10 @@ int budgetCommand(const std::vector<std::string>& args);
 int frontierCommand(const std::vector<std::string>& args);
 /// SweepCommand.cpp: sweep run (local backend), status and merge.
 int sweepCommand(const std::vector<std::string>& args);
-/// FleetCommand.cpp: the fleet simulation over run folders (docs/fleet.md).
+/// FleetCommand.cpp: the fleet simulation over run folders (docs/fleet.md); `fleet plan ...` is fleetPlanCommand().
 int fleetCommand(const std::vector<std::string>& args);
+/// FleetPlanCommand.cpp: the fleet planner over run folders and the deployment's targets (exit 3: nothing meets them).
+int fleetPlanCommand(const std::vector<std::string>& args);
 /// DataCommand.cpp: what a dataset folder or file holds (kind, samples, shape, classes, balance).
 int dataCommand(const std::vector<std::string>& args);
 /// ReportCommand.cpp: the PDF report (needs a build with the GUI).

@@ -50,6 +50,16 @@ std::vector<NumberOption> cpuOptions()
             real("--volts", "(]", 0, 100, "a supply in volts")};
 }
 
+/// The fleet's targets (fleet.targets.*), as the plan field table bounds them.
+std::vector<NumberOption> targetOptions()
+{
+    return {real("--fresh-share", "(]", 0, 1, "a share of the fleet"),
+            real("--fresh-days", "(]", 0, 3650, "a number of days"),
+            real("--accuracy-gap", "[]", 0, 100, "a number of accuracy points"),
+            real("--battery-per-year", "(]", 0, 1000, "a share of a battery"),
+            real("--airtime-per-day", "(]", 0, 86400, "a number of seconds per day")};
+}
+
 /// dpu-cli fleet's options (also report --fleet's), within the simulation's own limits (core's
 /// dpu/Fleet.h: devices, drain rounds, staleness, repairs, round period, sample bytes): it follows
 /// every device through every round, so 10^8 devices took 41 s and 4.4 GiB and every drain
@@ -67,7 +77,13 @@ std::vector<NumberOption> fleetOptions()
                whole("--fleet-seed", 0, kMaxWholeOption, "a seed"),
                whole("--sample-bytes", 0, 1e9, "a number of bytes per sample"),
                kRunSeed}
-           + linkOptions() + cpuOptions();
+           + linkOptions() + cpuOptions() + targetOptions();
+}
+
+/// fleet plan's: fleet's, and the round periods to search (a list, each item read as one).
+std::vector<NumberOption> fleetPlanOptions()
+{
+    return fleetOptions() + std::vector<NumberOption>{real("--periods", "[]", 1 / 3600.0, 1e6, "hours between rounds")};
 }
 
 /// budget's: positive budgets (0 bytes fit nothing), a window up to about three years, energy up
@@ -116,6 +132,7 @@ std::vector<CommandNumbers> buildTable()
         {{"sweep", "run", "--backend", "slurm"}, slurmOptions()},
         {{"sweep", "cancel"}, {real("--wait", "[]", 0, 86400, "a number of seconds")}},
         {{"fleet"}, fleetOptions()},
+        {{"fleet", "plan"}, fleetPlanOptions()},
     };
 }
 

@@ -244,4 +244,15 @@ std::string cpuArgsUsage()
            "  --volts V             the supply the current is drawn at (default 3)\n";
 }
 
+std::string targetArgsUsage()
+{
+    return "Targets (the plan's fleet.targets; what `dpu-cli fleet plan` plans for; each left out: no target):\n"
+           "  --fresh-share S       at every round's end at least this share of the fleet is fresh, as\n"
+           "                        --fresh-days or --accuracy-gap (one of them) says\n"
+           "  --fresh-days D        fresh: its version was the server's latest at most D days before\n"
+           "  --accuracy-gap X      fresh: its version is within X points of the server's accuracy\n"
+           "  --battery-per-year B  at most this share of a battery a year per device (0.2: 20 %)\n"
+           "  --airtime-per-day S   at most S seconds of transmission a day per gateway\n";
+}
+
 } // namespace dpu::cli

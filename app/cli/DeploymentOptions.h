@@ -64,4 +64,7 @@ std::string deviceLinkArgsUsage();
 /// The help lines of the processor's options (shared by fleet --help and the docs).
 std::string cpuArgsUsage();
 
+/// The help lines of the fleet's targets (fleet.targets.*: fleet --help, fleet plan --help).
+std::string targetArgsUsage();
+
 } // namespace dpu::cli

@@ -23,6 +23,7 @@ std::string fleetUsage()
     for (const std::string& key : linkPresetKeysList())
         presets += (presets.empty() ? "" : ", ") + key;
     return "Usage: dpu-cli fleet RUN_DIR... [--devices N] [--link KEY] [OPTIONS]\n"
+           "       dpu-cli fleet plan RUN_DIR... [TARGETS] [OPTIONS]  (dpu-cli fleet plan --help)\n"
            "\n"
            "Simulates N devices behind a link receiving the deployed versions of finished runs (every\n"
            "strategy of each run, one seed): devices start on a strategy's first deployed version, each\n"
@@ -70,7 +71,7 @@ std::string fleetUsage()
            "                        catch-up bundle built from the run's files (about a second per pair)\n"
            "  --repairs N           repair sessions for devices that missed fragments (default 1)\n"
            "  --target Q            completion probability per device the redundancy aims at (0.99)\n"
-           + cpuArgsUsage() +
+           + cpuArgsUsage() + targetArgsUsage() +
            "Runs and output:\n"
            "  --seed N              the runs' seed to read (default: each run's first)\n"
            "  --sample-bytes B      the paper's appendix: each node also uploads B x |dD| / N bytes per round\n"
@@ -82,6 +83,8 @@ std::string fleetUsage()
 
 int fleetCommand(const std::vector<std::string>& argv)
 {
+    if (!argv.empty() && argv.front() == "plan") // fleet plan: FleetPlanCommand.cpp
+        return fleetPlanCommand(std::vector<std::string>(argv.begin() + 1, argv.end()));
     if (std::find(argv.begin(), argv.end(), "--help") != argv.end() || std::find(argv.begin(), argv.end(), "-h") != argv.end()) {
         std::fputs(fleetUsage().c_str(), stdout);
         return 0;

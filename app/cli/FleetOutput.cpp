@@ -86,7 +86,10 @@ void printStrategy(const FleetResult& r, const FleetMetrics& m, bool uploads)
     std::printf("\n%s: %zu versions (the initial deployment and %d update rounds) over %d rounds of the run\n", r.strategy.c_str(),
                 r.timeToShare.size(), m.updateRounds, m.runRounds);
     const auto line = [](const char* name, const std::string& value) { std::printf("  %-33s %s\n", name, value.c_str()); };
-    line("initial deployment", bytes(static_cast<double>(m.initialDeploymentBytes)));
+    line("initial deployment", bytes(static_cast<double>(m.initialDeploymentBytes))
+                                   + (m.initialDeploymentBytes > 0 ? ", " + duration(m.initialDeploymentAirtime) + " on air, "
+                                                                         + joules(m.initialDeploymentEnergy) + " per device"
+                                                                   : std::string()));
     line("bytes per update round", bytes(m.bytesPerUpdateRound) + " per device (the update bundle)");
     line("airtime per update round", (std::isnan(m.airtimePerUpdateRound) ? "-" : duration(m.airtimePerUpdateRound)) + ", all transmitters");
     line("energy per update round", joules(m.energyPerUpdateRound) + " per device");
@@ -195,7 +198,9 @@ nlohmann::json numberOrNull(double v)
 
 nlohmann::json metricsJson(const FleetMetrics& m)
 {
-    return {{"initial_deployment_bytes", m.initialDeploymentBytes}, {"update_rounds", m.updateRounds}, {"run_rounds", m.runRounds},
+    return {{"initial_deployment_bytes", m.initialDeploymentBytes},
+            {"initial_deployment_airtime_s", m.initialDeploymentAirtime},
+            {"initial_deployment_energy_j", m.initialDeploymentEnergy}, {"update_rounds", m.updateRounds}, {"run_rounds", m.runRounds},
             {"bytes_per_update_round", numberOrNull(m.bytesPerUpdateRound)},
             {"download_bytes_per_device", m.downloadBytesPerDevice},
             {"airtime_per_update_round_s", numberOrNull(m.airtimePerUpdateRound)},

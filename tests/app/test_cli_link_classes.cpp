@@ -116,7 +116,7 @@ private Q_SLOTS:
         error({"--link", "lorawan-eu868", "--class", "a"}, 2, QStringLiteral("--class: expected preset, c or b, found 'a'"));
         error({"--link", "lorawan-eu868", "--ping-periodicity", "8"}, 2, QStringLiteral("--ping-periodicity"));
         error({"--link", "lorawan-eu868", "--loss", "0.1", "--loss-spread", "0.2"}, 2, QStringLiteral("--loss-spread: expected 0 .. the loss"));
-        error({"--link", "nb-iot-nb1", "--class", "b"}, 2, QStringLiteral("--class: NB-IoT Cat-NB1"));
+        error({"--link", "nb-iot-nb1", "--class", "b"}, 2, QStringLiteral("--class: only a LoRa link has a LoRaWAN device class"));
     }
 };
 

@@ -161,7 +161,7 @@ private Q_SLOTS:
             {"run"}, {"models"}, {"cost"}, {"plan"}, {"bundle", "inspect"}, {"bundle", "verify"}, {"bundle", "export"},
             {"bundle", "catchup"}, {"bundle", "keygen"}, {"budget"}, {"frontier"}, {"report"}, {"report", "--fleet"},
             {"sweep", "run"}, {"sweep", "run", "--backend", "slurm"}, {"sweep", "status"}, {"sweep", "cancel"},
-            {"sweep", "merge"}, {"sweep", "task"}, {"fleet"}, {"data"}};
+            {"sweep", "merge"}, {"sweep", "task"}, {"fleet"}, {"fleet", "plan"}, {"data"}};
         for (const auto& words : commands) {
             const Outcome got = call(words);
             QVERIFY2(got.kind != Outcome::Internal, qPrintable(QString::fromStdString(joined(words) + ": " + got.message)));

@@ -187,7 +187,7 @@ private Q_SLOTS:
         const double recommended = 0.75 + 0.1 * std::log10(4.2);
         QVERIFY(std::abs(r.expectedAccuracy - recommended) < 1e-12);
         const QString why = panel.findChild<QLabel*>(QStringLiteral("budgetRecommendation"))->text();
-        QVERIFY2(why.startsWith(QStringLiteral("dpu at k=0.0042: 81.2 % expected (-8.77 points to FU), 66 B/round")), qPrintable(why));
+        QVERIFY2(why.startsWith(QStringLiteral("dpu at k=0.0042: 81.2 % expected (-8.77 points to FU), 66 B/update round")), qPrintable(why));
 
         // The frontier chart: dpu through (50 B, 75 %) and (95 B, 85 %) in real bytes, the
         // budget line at 66 B, and the recommendation's point.

@@ -4,6 +4,8 @@
 #include "RunFixtures.h"
 #include "TestSupport.h"
 #include "UiTestSupport.h"
+#include "charts/FleetFigureText.h"
+#include "dpu/DeploymentModel.h"
 #include "charts/Units.h"
 #include "dpu/FleetMetrics.h"
 #include "dpu/RunFolder.h"
@@ -86,6 +88,16 @@ QStringList shownFigures(double initial, double bytes, double energy, double yea
     return {Units::roundedBytes(initial), Units::roundedBytes(bytes), Units::joules(energy), Units::joules(year), Units::percent(battery)};
 }
 
+/// The initial deployment's cell from dpu-cli fleet --json's figures.
+QString initialCell(const QJsonObject& j)
+{
+    dpu::FleetMetrics m;
+    m.initialDeploymentBytes = static_cast<int64_t>(j["initial_deployment_bytes"].toDouble());
+    m.initialDeploymentAirtime = j["initial_deployment_airtime_s"].toDouble();
+    m.initialDeploymentEnergy = j["initial_deployment_energy_j"].toDouble();
+    return dpu::ui::initialDeploymentText(m);
+}
+
 /// Some line of `text` holds every figure, in order (one table row).
 bool rowHolds(const QString& text, const QStringList& figures)
 {
@@ -161,7 +173,15 @@ private Q_SLOTS:
         QVERIFY(book.openFolder(dir) != 0);
         QTRY_VERIFY_WITH_TIMEOUT(!panel.busy() && panel.table()->rowCount() == 1, 30000);
         QTableWidget* t = panel.table();
-        QCOMPARE(t->item(0, FleetPanel::InitialDeployment)->text(), QStringLiteral("50.0 KB"));
+        // The initial deployment: its bytes, and one session of them to every device on this link
+        // (the simulation starts after it), computed apart by the link model.
+        const dpu::FleetMetrics& first = panel.shownAnswer().series[0].metrics;
+        const dpu::LinkRound session = dpu::linkRound(dpu::linkOf(s.link), first.initialDeploymentBytes, 50, s.policy.target);
+        QCOMPARE(first.initialDeploymentAirtime, session.airtime);
+        QCOMPARE(first.initialDeploymentEnergy, session.energyPerDevice);
+        QVERIFY(session.energyPerDevice > 0);
+        QCOMPARE(t->item(0, FleetPanel::InitialDeployment)->text(),
+                 QStringLiteral("50.0 KB · %1, %2").arg(Units::span(session.airtime), Units::joules(session.energyPerDevice)));
         QCOMPARE(t->item(0, FleetPanel::BytesPerUpdateRound)->text(), QStringLiteral("2.0 KB"));
         QCOMPARE(t->item(0, FleetPanel::CatchUp)->text(), QStringLiteral("2 rounds: nothing to send"));
         const dpu::FleetMetrics& m = panel.shownAnswer().series[0].metrics;
@@ -238,13 +258,20 @@ private Q_SLOTS:
             const QStringList shown = shownFigures(j["initial_deployment_bytes"].toDouble(), j["bytes_per_update_round"].toDouble(),
                                                    j["energy_per_update_round_j"].toDouble(), j["energy_per_year_j"].toDouble(),
                                                    j["battery_share_per_year"].toDouble());
-            QCOMPARE(table->item(i, FleetPanel::InitialDeployment)->text(), shown[0]);
+            QCOMPARE(j["initial_deployment_airtime_s"].toDouble(), m.initialDeploymentAirtime);
+            QCOMPARE(j["initial_deployment_energy_j"].toDouble(), m.initialDeploymentEnergy);
+            QCOMPARE(table->item(i, FleetPanel::InitialDeployment)->text(), initialCell(j));
             QCOMPARE(table->item(i, FleetPanel::BytesPerUpdateRound)->text(), shown[1]);
             QCOMPARE(table->item(i, FleetPanel::EnergyPerUpdateRound)->text(), shown[2]);
             QCOMPARE(table->item(i, FleetPanel::EnergyPerYear)->text(), shown[3]);
             QCOMPARE(table->item(i, FleetPanel::BatteryPerYear)->text(), shown[4]);
             QVERIFY2(rowHolds(windowText, shown), qPrintable(shown.join(QStringLiteral(" | ")) + QStringLiteral("\n") + windowText));
             QVERIFY2(rowHolds(cliText, shown), qPrintable(shown.join(QStringLiteral(" | ")) + QStringLiteral("\n") + cliText));
+            // The initial deployment's own row on both pages: its bytes, time on air and energy.
+            const QStringList initial{Units::roundedBytes(static_cast<double>(m.initialDeploymentBytes)),
+                                      Units::span(m.initialDeploymentAirtime), Units::joules(m.initialDeploymentEnergy)};
+            QVERIFY2(rowHolds(windowText, initial), qPrintable(initial.join(QStringLiteral(" | "))));
+            QVERIFY2(rowHolds(cliText, initial), qPrintable(initial.join(QStringLiteral(" | "))));
 
             // Round 1's deployment is in no per-round figure: it is the run's first bundle, and
             // the bytes per update round are the deltas', the records' figure (the frontier's and

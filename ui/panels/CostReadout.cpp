@@ -200,7 +200,9 @@ void CostReadout::refreshLink(double bytes)
                                     linkDurationText(full.deviceSeconds)));
             time_->setToolTip(tr("One device's session for one round on %1: %L2 frames (%L3 redundant), %4 under the "
                                  "duty cycle, %5 of its battery. All %L6 devices (%7): %8 of wall time, %9 on air. "
-                                 "A full model: %10 per device.")
+                                 "A full model: %10 per device. This is one device at the link's slowest spreading "
+                                 "factor, the longest session of the fleet, not the fleet's mean (the Fleet tab's "
+                                 "energy per update round).")
                                   .arg(QString::fromStdString(link_.name))
                                   .arg(round_.frames)
                                   .arg(round_.redundancy)

@@ -45,6 +45,14 @@ FleetInputs::FleetInputs(QWidget* parent) : QGroupBox(tr("Fleet"), parent)
         c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         c->setMinimumContentsLength(8);
     }
+    // The table's rules; the SF list also needs a region (a preset's own SF is its key's).
+    for (const char* path : {"fleet.sf", "fleet.sf_mix"}) // one list states both
+        enabling_.add(path, sf_, [this] { return isRegion(link_->currentData().toString()); });
+    enabling_.add("fleet.availability", availability_);
+    // A preset's class is its own (settings() states none there), as its SF.
+    enabling_.add("fleet.device_class", deviceRows_->widgetFor("fleet.device_class"),
+                  [this] { return isRegion(link_->currentData().toString()); });
+    enabling_.add("fleet.ping_periodicity", deviceRows_->widgetFor("fleet.ping_periodicity"));
     enabling_.add("fleet.clock_mhz", clockMhz_);
     setSettings(flagship());
     for (QComboBox* c : {link_, cpu_})
@@ -237,12 +245,10 @@ void FleetInputs::selectSpreadingFactor(int spreadingFactor, const std::string& 
 
 void FleetInputs::updateEnabled()
 {
-    // The SF belongs to the LoRaWAN regions, the sub-bands to EU868; other links are presets.
+    // The sub-bands listed are EU868's; other links take the preset's duty cycle.
     const QString key = link_->currentData().toString();
-    sf_->setEnabled(isRegion(key));
     duty_->setEnabled(key == QLatin1String("lorawan-eu868"));
-    deviceRows_->updateEnabled(isRegion(key), loss_->value());
-    availability_->setEnabled(trace_->text().trimmed().isEmpty()); // a trace replaces the share
+    deviceRows_->limitSpread(loss_->value());
     // The rules the plan field table gives the fleet.* keys (the processor's figures).
     dpu::Plan plan;
     plan.fleet = settings();

@@ -2,6 +2,7 @@
 // FleetPanel: the inputs, the fleet's accuracy over time, the spread of versions and the headline table, fed by a FleetWorker.
 #include "panels/FleetPanel.h"
 #include "charts/FleetAccuracyChart.h"
+#include "charts/FleetFigureText.h"
 #include "charts/Units.h"
 #include "charts/VersionSpreadChart.h"
 #include "models/RunBook.h"
@@ -281,7 +282,7 @@ void FleetPanel::fillTable()
         const QString cells[ColumnCount] = {keys_[row],
                                             QString::number(r.timeToShare.size()),
                                             Units::span(r.latestTimeToShare[1]),
-                                            Units::roundedBytes(static_cast<double>(m.initialDeploymentBytes)),
+                                            initialDeploymentText(m),
                                             orDash(m.bytesPerUpdateRound, &Units::roundedBytes),
                                             orDash(m.airtimePerUpdateRound, &Units::span),
                                             orDash(m.energyPerUpdateRound, &Units::joules),

@@ -61,12 +61,10 @@ void LinkDeviceRows::show(const dpu::DeploymentLink& link)
     leave_->setChecked(link.leaveWhenDecoded);
 }
 
-void LinkDeviceRows::updateEnabled(bool loraRegion, double frameLossPercent)
+void LinkDeviceRows::limitSpread(double frameLossPercent)
 {
     // validateLink() refuses a spread above the loss: the box cannot go there.
     spread_->setMaximum(std::min(frameLossPercent, 100.0 - frameLossPercent));
-    deviceClass_->setEnabled(loraRegion);
-    pingPeriod_->setEnabled(loraRegion && deviceClass_->currentData().toInt() == static_cast<int>(dpu::DeviceClassChoice::B));
 }
 
 QWidget* LinkDeviceRows::widgetFor(const std::string& path) const

@@ -23,9 +23,9 @@ public:
     void apply(dpu::DeploymentLink& link) const;
     /// Shows `link`'s spread, class, ping periodicity and leaving.
     void show(const dpu::DeploymentLink& link);
-    /// The class rows apply to the LoRaWAN regions only; the ping period to Class B; the spread
-    /// is at most the loss `frameLossPercent`.
-    void updateEnabled(bool loraRegion, double frameLossPercent);
+    /// The spread is at most the loss `frameLossPercent` (and 100 minus it). Which rows apply is
+    /// the plan field table's rule (FleetInputs binds them to its FieldEnabling).
+    void limitSpread(double frameLossPercent);
 
     /// The row's widget of the plan key `path` (fleet.loss_spread, fleet.device_class,
     /// fleet.ping_periodicity, fleet.leave_when_decoded); nullptr for any other.

@@ -212,6 +212,13 @@ QString ReportFleetText::table(const ReportFleet& fleet)
             cells += cell(nb(Units::roundedBytes(m.uploadBytesPerRound)));
         return cells;
     });
+    // Round 1's deployment, before the simulated rounds: one session to every device.
+    h += seriesTable(fleet, {tr("Strategy"), tr("Initial deployment"), tr("Its time on air"), tr("Its energy per device")},
+                     [](const ReportFleetSeries& s) {
+                         const dpu::FleetMetrics& m = s.metrics;
+                         return cell(nb(Units::roundedBytes(static_cast<double>(m.initialDeploymentBytes))))
+                                + cell(nb(Units::span(m.initialDeploymentAirtime))) + cell(nb(Units::joules(m.initialDeploymentEnergy)));
+                     });
     h += QStringLiteral("<p>%1 %2</p>")
              .arg(esc(dpu::fleetFiguresText(fleet.config.roundPeriodSeconds)),
                   tr("Last version to 90 %: from its release until 90 % of the fleet run it or a later one (<i>not reached</i>: "

@@ -60,6 +60,27 @@ struct CpuSettings {
     double volts = 3;
 };
 
+/// What the fleet must reach (docs/fleet.md "Planning for the fleet"), each unset: no target.
+/// Part of the deployment (plan keys fleet.targets.*); the fleet planner (dpu/FleetPlanner.h)
+/// recommends the configuration that meets every one set.
+struct FleetTargets {
+    /// Freshness: at every round's end, at least this share of the fleet is fresh, as freshDays
+    /// or accuracyGapPoints (exactly one of them) says.
+    std::optional<double> freshShare;
+    /// Fresh: the version a device runs was the server's latest at most this many days before.
+    std::optional<double> freshDays;
+    /// Fresh: the version a device runs is within this many points (of test accuracy, in %) of
+    /// the server's latest.
+    std::optional<double> accuracyGapPoints;
+    /// The share of a device's battery its downloads and uploads take in a year (fleet mean).
+    std::optional<double> batteryPerYear;
+    /// Seconds a gateway transmits per day (the run's rounds' airtime per day, per gateway).
+    std::optional<double> airtimePerDaySeconds;
+
+    /// Whether any target is set.
+    bool any() const { return freshShare || batteryPerYear || airtimePerDaySeconds; }
+};
+
 /// The deployment: what the plan file's `fleet` keys, `dpu-cli fleet`'s options, the window's
 /// Deployment dialog and Fleet tab, and the report's fleet page state. Its one description is
 /// the plan field table's fleet.* entries (dpu/PlanFields.h), each with its dpu-cli option.
@@ -82,6 +103,8 @@ struct Deployment {
     int64_t sampleBytes = 0;
     int drainRounds = 0; ///< simulated rounds after the run's last that only catch devices up
     uint64_t seed = 1;   ///< the simulation's draws (which devices are on, which frames are lost)
+    /// What the fleet must reach (the fleet planner's targets); none set by default.
+    FleetTargets targets;
 };
 
 } // namespace dpu

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// A deployment (dpu/Deployment.h) as the link model and the fleet simulation read it: its Link, SF mix, processor and FleetConfig.
+// A deployment (dpu/Deployment.h) as the fleet simulation reads it: its processor and FleetConfig (its Link and SF mix: dpu/DeploymentLink.h).
 #pragma once
 #include "dpu/Deployment.h"
+#include "dpu/DeploymentLink.h" // linkOf(), sfMixOf(): the deployment's link, which fleetConfigOf() builds with
 #include "dpu/Fleet.h"
 #include <cstdint>
 #include <string>
@@ -9,22 +10,6 @@
 
 namespace dpu {
 
-/// The link the deployment names: the preset (or the region at the SF), moved to the SF, the
-/// duty cycle (EU868: its sub-band preset), the loss, its spread, the delivery, the device class
-/// (withLoRaDeviceClass()) and whether devices leave once decoded set. Throws LinkError naming
-/// the field for an unknown key, an SF or a sub-band the region lacks, a device class on a link
-/// without one; other ranges are checked by validateLink()/validateFleet() (the CLI reports
-/// them in that order).
-Link linkOf(const DeploymentLink& link);
-/// linkOf() at the slowest spreading factor of the link's mix (the pace a multicast to the
-/// whole mix keeps, and the longest session one of its devices has): what the plan form's and
-/// the report's per-device figures use. Without a mix, linkOf(). Throws as linkOf().
-Link slowestLinkOf(const DeploymentLink& link);
-/// `link` moved to the slowest spreading factor that has a share in `mix`; `link` itself for an
-/// empty mix or a link without LoRa. Throws LinkError as withSpreadingFactor().
-Link atSlowestSpreadingFactor(const Link& link, const std::vector<SpreadingFactorShare>& mix);
-/// The SF mix the link names, SF ascending (empty: none). Throws LinkError("sfMix").
-std::vector<SpreadingFactorShare> sfMixOf(const DeploymentLink& link);
 /// The processor (clockHz 0 for CpuChoice::None). Throws nothing; validateDeviceCpu() checks it.
 DeviceCpu deviceCpuOf(const CpuSettings& settings);
 

@@ -15,9 +15,9 @@ namespace dpu {
 
 // --- Limits (docs/fleet.md "Limits") ---
 // What the simulation accepts from any caller (the CLI, the window, a plan's fleet keys, a trace
-// file): within them a run's memory stays under about 2 GB and no count overflows; validateFleet(),
-// parseSpreadingFactorMix() and AvailabilityTrace refuse anything beyond them naming the field,
-// the accepted range and what they found.
+// file): within them a run's memory stays under about 2 GB and no count overflows; validateFleet()
+// and AvailabilityTrace refuse anything beyond them naming the field, the accepted range and what
+// they found (an SF mix's weights: kMaxSpreadingFactorWeight, dpu/LinkModel.h).
 
 constexpr int kMaxFleetDevices = 1000000;   ///< devices over all groups
 constexpr int kMaxFleetRound = 10000;       ///< the run's last round and every version's round (0 ..)
@@ -29,7 +29,6 @@ constexpr double kMaxRoundPeriodSeconds = 3.6e9;   ///< 1,000,000 hours, as a pl
 constexpr int64_t kMaxFleetBundleBytes = 10000000000; ///< 10 GB: a delta, a catch-up, the full model, the device file
 constexpr int64_t kMaxSampleBytes = 1000000000;    ///< S_d, one sample's bytes
 constexpr int64_t kMaxNewSamplesPerRound = 1000000000;
-constexpr double kMaxSpreadingFactorWeight = 1e9;  ///< one weight of an SF mix
 constexpr int64_t kMaxTraceFileBytes = int64_t{256} << 20; ///< 256 MiB
 constexpr size_t kMaxTraceDevices = 1000000;       ///< devices (clients) a trace names
 
@@ -82,22 +81,6 @@ private:
 };
 
 // --- The fleet ---
-
-struct SpreadingFactorShare {
-    int spreadingFactor = 7;
-    double share = 0; ///< a weight 0 .. kMaxSpreadingFactorWeight; normalised over the mix
-};
-
-/// FUOTASim's default mix: 45 % SF7, 22 % SF8, 11 % SF9, 8 % SF10, 8 % SF11, 6 % SF12.
-std::vector<SpreadingFactorShare> fuotaSimSpreadingFactorMix();
-/// Parses "7:45,8:22,9:11,10:8,11:8,12:6" (SF:weight, weights normalised). Throws LinkError ("sfMix")
-/// for a malformed pair, an SF twice, or a weight that is not a number 0 .. kMaxSpreadingFactorWeight.
-std::vector<SpreadingFactorShare> parseSpreadingFactorMix(const std::string& text);
-/// Devices per spreading factor, SF ascending, by the largest remainder: exact counts that add
-/// up to `devices` (ties to the lower SF). SFs that get no device are left out. Never out of
-/// range: weights are taken relative to the largest, and one that is NaN, infinite or negative
-/// counts as 0 (validateFleet() refuses such a mix; this only keeps a display of it safe).
-std::vector<std::pair<int, int>> spreadingFactorCounts(int devices, const std::vector<SpreadingFactorShare>& mix);
 
 /// Devices that share a link (one gateway, one cell) and an availability.
 struct FleetGroup {

@@ -22,6 +22,13 @@ struct FleetMetrics {
     static constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
     int64_t initialDeploymentBytes = 0; ///< the bundle that installed version 0 (round 1's deployment)
+    /// The initial deployment sent as one session to every device of each group (a multicast,
+    /// or one session per device where the link unicasts), at the group's slowest SF and the
+    /// policy's target (linkRound()): the transmitters' time on air (s, all groups) and the J
+    /// per device (fleet mean). The simulation starts after it, so no other figure holds it;
+    /// 0 without an initial deployment.
+    double initialDeploymentAirtime = 0;
+    double initialDeploymentEnergy = 0;
     int updateRounds = 0;               ///< versions released after version 0
     int runRounds = 0;                  ///< the run's simulated rounds (releases and the rounds between)
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Links as engineers configure them (docs/fleet.md): frames, time on air, duty cycle, loss, erasure code, energy.
+// Links as engineers configure them (docs/fleet.md): frames, time on air, duty cycle, loss, erasure code, energy, SF mixes.
 #pragma once
 #include "dpu/Deployment.h"
 #include "dpu/Error.h"
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace dpu {
@@ -233,5 +234,26 @@ double batteryJoules(const Link& link);
 int64_t largestBytesForWallTime(const Link& link, double seconds, int devices, const RoundTarget& target = {});
 /// The largest bundle (bytes) whose round costs each device at most `joules`; 0 when none.
 int64_t largestBytesForEnergy(const Link& link, double joules, int devices, const RoundTarget& target = {});
+
+// --- Spreading-factor mixes (LoRa: the devices' SFs) ---
+
+/// The largest weight of one SF in a mix: weights of 1e308 each added up to infinity (docs/fleet.md "Limits").
+constexpr double kMaxSpreadingFactorWeight = 1e9;
+
+struct SpreadingFactorShare {
+    int spreadingFactor = 7;
+    double share = 0; ///< a weight 0 .. kMaxSpreadingFactorWeight; normalised over the mix
+};
+
+/// FUOTASim's default mix: 45 % SF7, 22 % SF8, 11 % SF9, 8 % SF10, 8 % SF11, 6 % SF12.
+std::vector<SpreadingFactorShare> fuotaSimSpreadingFactorMix();
+/// Parses "7:45,8:22,9:11,10:8,11:8,12:6" (SF:weight, weights normalised). Throws LinkError ("sfMix")
+/// for a malformed pair, an SF twice, or a weight that is not a number 0 .. kMaxSpreadingFactorWeight.
+std::vector<SpreadingFactorShare> parseSpreadingFactorMix(const std::string& text);
+/// Devices per spreading factor, SF ascending, by the largest remainder: exact counts that add
+/// up to `devices` (ties to the lower SF). SFs that get no device are left out. Never out of
+/// range: weights are taken relative to the largest, and one that is NaN, infinite or negative
+/// counts as 0 (validateFleet() refuses such a mix; this only keeps a display of it safe).
+std::vector<std::pair<int, int>> spreadingFactorCounts(int devices, const std::vector<SpreadingFactorShare>& mix);
 
 } // namespace dpu

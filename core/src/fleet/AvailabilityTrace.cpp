@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Availability traces: a CSV of device,round, or FedScale's client availability trace as JSON.
 #include "dpu/Fleet.h"
-#include "fleet/Text.h"
+#include "link/Text.h"
 #include <nlohmann/json.hpp>
 #include <algorithm>
 #include <cerrno>
@@ -267,8 +267,8 @@ void AvailabilityTrace::FedScaleReader::endClient()
         failClient("expected 'finish_time', the trace's period in seconds (above 0)");
     for (size_t i = 0; i < active_.size(); ++i)
         if (inactive_[i] < active_[i])
-            failClient("interval " + std::to_string(i) + " ends (" + fleet::number(inactive_[i]) + " s) before it starts ("
-                       + fleet::number(active_[i]) + " s)");
+            failClient("interval " + std::to_string(i) + " ends (" + link::number(inactive_[i]) + " s) before it starts ("
+                       + link::number(active_[i]) + " s)");
     trace_.ids_.push_back(client_);
     active_.shrink_to_fit();
     inactive_.shrink_to_fit();
@@ -334,7 +334,7 @@ AvailabilityTrace AvailabilityTrace::parseCsv(const std::string& text, const std
             throw LinkError(source + ":" + std::to_string(lineNumber), "expected 'device,round' with a round of 1 or more, " + found());
         const std::string device = trim(text.substr(b, comma - b));
         const std::string roundText = trim(text.substr(comma + 1, std::min<size_t>(e - comma - 1, 16)));
-        const bool header = first && fleet::lower(device) == "device" && fleet::lower(roundText) == "round";
+        const bool header = first && link::lower(device) == "device" && link::lower(roundText) == "round";
         first = false;
         if (header)
             continue;

@@ -2,7 +2,7 @@
 // What applying a bundle costs a device's processor: the QEMU-measured Cortex-M instruction figures, time and energy.
 #include "dpu/DeviceCpu.h"
 #include "dpu/LinkModel.h"
-#include "fleet/Text.h"
+#include "link/Text.h"
 #include <cmath>
 
 namespace dpu {
@@ -49,8 +49,8 @@ double applyJoules(const DeviceCpu& cpu, double seconds)
 
 void validateDeviceCpu(const DeviceCpu& cpu)
 {
-    using fleet::number;
-    using fleet::require;
+    using link::number;
+    using link::require;
     require(std::isfinite(cpu.clockHz) && cpu.clockHz >= 0, "cpu.clockHz",
             "expected 0 (not simulated) or more, found " + number(cpu.clockHz));
     require(std::isfinite(cpu.cyclesPerInstruction) && cpu.cyclesPerInstruction > 0, "cpu.cyclesPerInstruction",

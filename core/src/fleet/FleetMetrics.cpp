@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // fleetMetrics: a simulation's figures per update round, per year at the cadence, the initial deployment and the catch-up after the last release, apart.
 #include "dpu/FleetMetrics.h"
+#include "dpu/DeploymentModel.h"
 #include <algorithm>
 #include <cstdio>
 
@@ -43,12 +44,34 @@ RoundSums sumRounds(const FleetResult& result, size_t first, size_t last, size_t
     return s;
 }
 
+/// linkRound() of the initial deployment on each group: time on air summed, energy per device
+/// averaged over the fleet's devices. A link it cannot be planned on (no device, no bytes) adds
+/// nothing.
+void addInitialDeployment(const FleetConfig& config, int64_t bytes, FleetMetrics& m)
+{
+    if (bytes <= 0)
+        return;
+    double joules = 0;
+    int devices = 0;
+    for (const FleetGroup& g : config.groups) {
+        if (g.devices <= 0)
+            continue;
+        const Link link = atSlowestSpreadingFactor(g.link, g.sfMix);
+        const LinkRound r = linkRound(link, bytes, g.devices, config.policy.target);
+        m.initialDeploymentAirtime += r.airtime; // once (multicast) or per device (unicast)
+        joules += r.energyPerDevice * g.devices;
+        devices += g.devices;
+    }
+    m.initialDeploymentEnergy = devices > 0 ? joules / devices : 0;
+}
+
 } // namespace
 
 FleetMetrics fleetMetrics(const FleetConfig& config, const FleetStrategy& strategy, const FleetResult& result)
 {
     FleetMetrics m;
     m.initialDeploymentBytes = strategy.initialDeploymentBytes;
+    addInitialDeployment(config, strategy.initialDeploymentBytes, m);
     m.updateRounds = std::max(0, static_cast<int>(strategy.versions.size()) - 1);
     m.roundPeriodSeconds = config.roundPeriodSeconds;
     m.roundsPerYear = config.roundPeriodSeconds > 0 ? kSecondsPerYear / config.roundPeriodSeconds : 0;
@@ -106,7 +129,8 @@ std::string fleetFiguresText(double roundPeriodSeconds)
 {
     return "Bytes per update round: the update bundle a device receives; airtime and energy per update round: the run's "
            "rounds (their catch-ups and repairs included) over its update rounds; per year: at one round every "
-           + cadenceText(roundPeriodSeconds) + "; the initial deployment (round 1's bundle) in no per-round figure; the "
+           + cadenceText(roundPeriodSeconds) + "; the initial deployment (round 1's bundle, with its time on air and energy as one session to "
+           "every device) in no per-round figure; the "
            "catch-up after the last release apart. Energy per device, the fleet's mean.";
 }
 

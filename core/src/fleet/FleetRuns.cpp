@@ -3,7 +3,7 @@
 #include "dpu/FleetRuns.h"
 #include "dpu/DeployedForms.h"
 #include "dpu/UpdateBytes.h"
-#include "fleet/Text.h"
+#include "link/Text.h"
 #include <algorithm>
 #include <cmath>
 
@@ -41,7 +41,7 @@ int64_t fullModelBytesOf(const RunFolder& run)
 FleetRunInput fleetStrategiesOf(const RunFolder& run, uint64_t seed, const std::string& namePrefix)
 {
     const auto& seeds = run.plan.seeds;
-    fleet::require(std::find(seeds.begin(), seeds.end(), seed) != seeds.end(), "seed",
+    link::require(std::find(seeds.begin(), seeds.end(), seed) != seeds.end(), "seed",
                    "the run has no seed " + std::to_string(seed));
     FleetRunInput out;
     out.newSamplesPerRound = run.plan.split.perRound;

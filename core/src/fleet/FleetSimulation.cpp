@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The fleet simulation: rounds of releases, multicast and catch-up sessions, repairs, completions (docs/fleet.md).
 #include "dpu/Fleet.h"
-#include "fleet/Binomial.h"
-#include "fleet/LinkSession.h"
-#include "fleet/SessionReception.h"
+#include "link/Binomial.h"
+#include "link/LinkSession.h"
+#include "link/SessionReception.h"
 #include "util/Rng.h"
 #include <algorithm>
 #include <cmath>
@@ -205,18 +205,18 @@ private:
     }
 
     /// The slot's reception tables (per loss class), built on first use.
-    fleet::SessionReception& reception(int slot)
+    link::SessionReception& reception(int slot)
     {
         auto it = receptions_.find(slot);
         if (it == receptions_.end())
-            it = receptions_.emplace(slot, fleet::SessionReception(slots_[static_cast<size_t>(slot)].link)).first;
+            it = receptions_.emplace(slot, link::SessionReception(slots_[static_cast<size_t>(slot)].link)).first;
         return it->second;
     }
 
     /// Device d's loss class on its slot's link: fixed for the device over rounds.
     int lossClass(int slot, int device)
     {
-        return fleet::lossClassOf(config_.seed, device, reception(slot).lossClasses());
+        return link::lossClassOf(config_.seed, device, reception(slot).lossClasses());
     }
 
     /// Builds the round's sessions for group g: the fresh delta, catch-ups and full models.
@@ -320,9 +320,9 @@ private:
             // Unicast with retransmissions: the device completes; the frames it took are drawn.
             const int d = s.devices.front();
             const int64_t frames = p.fragments + reception(s.slot).retransmissions(p.fragments, lossClass(s.slot, d), draw(d));
-            const double airtime = fleet::sessionAirtime(link, s.bytes, p.fragments, frames);
-            const double channel = fleet::channelSeconds(link, airtime, frames);
-            energy_[static_cast<size_t>(d)] += fleet::sessionEnergy(link, airtime, channel, frames);
+            const double airtime = link::sessionAirtime(link, s.bytes, p.fragments, frames);
+            const double channel = link::channelSeconds(link, airtime, frames);
+            energy_[static_cast<size_t>(d)] += link::sessionEnergy(link, airtime, channel, frames);
             round.airtime += airtime;
             addProduct(round.bytesOnAir, frames, frameBytes(link), "bytesOnAir");
             addProduct(round.receptions, frames, 1, "receptions");
@@ -330,15 +330,15 @@ private:
             complete(s, d, end, toVersion, round);
             return end;
         }
-        const double airtime = fleet::sessionAirtime(link, s.bytes, p.fragments, p.frames);
-        const double channel = fleet::channelSeconds(link, airtime, p.frames);
+        const double airtime = link::sessionAirtime(link, s.bytes, p.fragments, p.frames);
+        const double channel = link::channelSeconds(link, airtime, p.frames);
         const double start = begin + link.sessionSeconds;
         round.airtime += airtime;
         addProduct(round.bytesOnAir, p.frames, frameBytes(link), "bytesOnAir");
         std::vector<std::pair<int, int64_t>> failed; // (device, fragments still missing)
         for (int d : s.devices) {
-            const fleet::Reception r = reception(s.slot).session(p.parts, lossClass(s.slot, d), [&] { return draw(d); });
-            hear(s, d, start, r, fleet::sessionEnergy(link, airtime, channel, p.frames), start + channel, toVersion, round);
+            const link::Reception r = reception(s.slot).session(p.parts, lossClass(s.slot, d), [&] { return draw(d); });
+            hear(s, d, start, r, link::sessionEnergy(link, airtime, channel, p.frames), start + channel, toVersion, round);
             if (r.missing > 0)
                 failed.emplace_back(d, r.missing);
         }
@@ -355,17 +355,17 @@ private:
         int64_t largest = 0;
         for (const auto& f : failed)
             largest = std::max(largest, f.second);
-        const int64_t frames = fleet::fewestTrials(largest, 1.0 - link.frameLoss, config_.policy.target.probability);
-        const double airtime = fleet::sessionAirtime(link, 0, 0, frames);
-        const double channel = fleet::channelSeconds(link, airtime, frames);
+        const int64_t frames = link::fewestTrials(largest, 1.0 - link.frameLoss, config_.policy.target.probability);
+        const double airtime = link::sessionAirtime(link, 0, 0, frames);
+        const double channel = link::channelSeconds(link, airtime, frames);
         const double start = begin + link.sessionSeconds;
         ++round.sessions;
         round.airtime += airtime;
         addProduct(round.bytesOnAir, frames, frameBytes(link), "bytesOnAir");
         std::vector<std::pair<int, int64_t>> still;
         for (auto [d, missing] : failed) {
-            const fleet::Reception r = reception(s.slot).repair(frames, missing, lossClass(s.slot, d), draw(d));
-            hear(s, d, start, r, fleet::sessionEnergy(link, airtime, channel, frames), start + channel, toVersion, round);
+            const link::Reception r = reception(s.slot).repair(frames, missing, lossClass(s.slot, d), draw(d));
+            hear(s, d, start, r, link::sessionEnergy(link, airtime, channel, frames), start + channel, toVersion, round);
             if (r.missing > 0)
                 still.emplace_back(d, r.missing);
         }
@@ -375,7 +375,7 @@ private:
 
     /// Device d's part of a session that started at `start`: frames heard, energy (until it decoded;
     /// staying to the end: `wholeSession`'s, the old model's figure), completion (then, or at `end`).
-    void hear(const Session& s, int d, double start, const fleet::Reception& r, double wholeSession, double end, int toVersion,
+    void hear(const Session& s, int d, double start, const link::Reception& r, double wholeSession, double end, int toVersion,
               FleetRound& round)
     {
         const Link& link = slots_[static_cast<size_t>(s.slot)].link;
@@ -483,7 +483,7 @@ private:
     std::vector<double> gatewayFree_;
     std::vector<Completion> completions_;
     std::map<std::tuple<int, int64_t, int>, LinkRound> plans_;
-    std::map<int, fleet::SessionReception> receptions_; ///< per slot
+    std::map<int, link::SessionReception> receptions_; ///< per slot
     std::map<int, LinkRound> uploads_;
     FleetResult result_;
 };

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Parts of the plan field table defined in their own files: the list-shaped fields, and the bundle and budget fields, the fleet fields.
+// Parts of the plan field table defined in their own files: the list-shaped fields, and the bundle and budget fields, the fleet fields and their targets.
 #pragma once
 #include "plan/PlanSchema.h"
 #include <vector>
@@ -18,5 +18,7 @@ FieldBinding seedsField();
 std::vector<FieldBinding> bundleAndBudget();
 /// fleet.*: the link and fleet the plan is for.
 std::vector<FieldBinding> fleetFields();
+/// fleet.targets.*: what the fleet must reach (PlanFleetTargetFields.cpp).
+std::vector<FieldBinding> fleetTargetFields();
 
 } // namespace dpu::plan

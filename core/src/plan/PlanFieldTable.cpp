@@ -299,7 +299,7 @@ const std::vector<FieldBinding>& fieldBindings()
 {
     static const std::vector<FieldBinding> table = [] {
         std::vector<FieldBinding> all;
-        for (auto part : {topAndData(), splitAndMethod(), training(), bundleAndBudget(), fleetFields()})
+        for (auto part : {topAndData(), splitAndMethod(), training(), bundleAndBudget(), fleetFields(), fleetTargetFields()})
             all.insert(all.end(), part.begin(), part.end());
         return all;
     }();

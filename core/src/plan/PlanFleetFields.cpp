@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The plan's fleet.* fields: the one description of a deployment (dpu/Deployment.h), each with its dpu-cli option and rules.
-#include "dpu/DeploymentModel.h"
-#include "dpu/Fleet.h"
+#include "dpu/DeploymentLink.h"
+#include "dpu/Fleet.h" // the fleet's limits, constants only
 #include "dpu/LinkModel.h"
 #include "plan/PlanFieldBuilders.h"
 #include "plan/PlanFieldParts.h"
@@ -37,25 +37,55 @@ FieldBinding flagOption(FieldBinding b, const std::string& name, bool value)
     return b;
 }
 
-/// fleet.link, with the check of the whole link: the key, the SF or mix the region has, the
-/// sub-band, the loss, as `dpu-cli fleet` builds the link from them.
+/// The check of the whole link (the key, the SF or mix the region has, the sub-band, the loss, the
+/// device class), as `dpu-cli fleet` builds the link: run by the last link field, after each
+/// link field's own rule, so that a rule's sentence is what a field set where it does not apply
+/// gets. Errors name the field the link model names.
+void checkWholeLink(const Plan& p)
+{
+    require(!p.fleet.link.link.empty(), "fleet.link", "expected lorawan-eu868, lorawan-us915 or a link preset's key, found \"\"");
+    try {
+        validateLink(linkOf(p.fleet.link));
+    } catch (const LinkError& e) {
+        // An SF the region lacks that came from the mix is the mix's.
+        const bool fromMix = e.field() == "spreadingFactor" && p.fleet.link.spreadingFactor == 0 && !p.fleet.link.sfMix.empty();
+        throw PlanError(fromMix ? "fleet.sf_mix" : pathOfLinkField(e.field()),
+                        e.field().empty() ? e.what() : std::string(e.what()).substr(e.field().size() + 2));
+    }
+}
+
+/// Whether the plan's link is LoRa (a LoRaWAN region or a LoRaWAN preset): what has a spreading
+/// factor and a device class. A key the link model lacks counts as LoRa here: the link's own
+/// check names the key.
+bool loraLink(const Plan& p)
+{
+    DeploymentLink key;
+    key.link = p.fleet.link.link;
+    try {
+        return linkOf(key).lora;
+    } catch (const LinkError&) {
+        return true;
+    }
+}
+
+std::string foundLink(const Plan& p)
+{
+    return "fleet.link \"" + p.fleet.link.link + "\"";
+}
+
+/// `b`, applying to a LoRa link only (refused elsewhere: the link model has no SF or class there).
+FieldBinding ofLoRa(FieldBinding b, const std::string& what)
+{
+    return appliesWhen(std::move(b), {loraLink, "only a LoRa link has " + what, "a LoRaWAN fleet.link", foundLink});
+}
+
+/// fleet.link: the link the rounds travel on (checked whole by checkWholeLink()).
 FieldBinding linkField()
 {
     FieldBinding b = text("fleet.link", [](Plan& p) -> std::string& { return p.fleet.link.link; }, Write::Set,
                           "lorawan-eu868, lorawan-us915 or a link preset's key",
                           "the link the plan's rounds travel on (docs/fleet.md); `dpu-cli fleet` and the Fleet tab start "
                           "from the plan's `fleet` keys");
-    b.check = [](const Plan& p) {
-        require(!p.fleet.link.link.empty(), "fleet.link", "expected lorawan-eu868, lorawan-us915 or a link preset's key, found \"\"");
-        try {
-            validateLink(linkOf(p.fleet.link));
-        } catch (const LinkError& e) {
-            // An SF the region lacks that came from the mix is the mix's.
-            const bool fromMix = e.field() == "spreadingFactor" && p.fleet.link.spreadingFactor == 0 && !p.fleet.link.sfMix.empty();
-            throw PlanError(fromMix ? "fleet.sf_mix" : pathOfLinkField(e.field()),
-                            e.field().empty() ? e.what() : std::string(e.what()).substr(e.field().size() + 2));
-        }
-    };
     return option(std::move(b), "--link");
 }
 
@@ -97,13 +127,15 @@ std::vector<FieldBinding> linkFields()
 {
     std::vector<FieldBinding> t;
     t.push_back(linkField());
-    t.push_back(option(integer<int>("fleet.sf", [](Plan& p) -> int& { return p.fleet.link.spreadingFactor; }, 0, 12, "0 .. 12",
-                                    Write::Set, "LoRaWAN spreading factor 7..12; 0: SF7, or the mix's first"),
+    t.push_back(option(ofLoRa(integer<int>("fleet.sf", [](Plan& p) -> int& { return p.fleet.link.spreadingFactor; }, 0, 12,
+                                           "0 .. 12", Write::Set, "LoRaWAN spreading factor 7..12; 0: SF7, or the mix's first"),
+                              "a spreading factor"),
                        "--sf"));
-    t.push_back(option(text("fleet.sf_mix", [](Plan& p) -> std::string& { return p.fleet.link.sfMix; }, Write::Set,
-                            "`fuotasim` or `SF:weight,...`",
-                            "LoRaWAN: the devices' spreading factors, e.g. `7:45,8:22,12:6` (a multicast runs at the "
-                            "slowest); `fuotasim`: FUOTASim's mix"),
+    t.push_back(option(ofLoRa(text("fleet.sf_mix", [](Plan& p) -> std::string& { return p.fleet.link.sfMix; }, Write::Set,
+                                   "`fuotasim` or `SF:weight,...`",
+                                   "LoRaWAN: the devices' spreading factors, e.g. `7:45,8:22,12:6` (a multicast runs at the "
+                                   "slowest); `fuotasim`: FUOTASim's mix"),
+                              "spreading factors"),
                        "--sf-mix"));
     t.push_back(dutyCycleField());
     t.push_back(option(number("fleet.loss", [](Plan& p) -> double& { return p.fleet.link.frameLoss; }, {0, 1, true, false},
@@ -117,19 +149,25 @@ std::vector<FieldBinding> linkFields()
     t.push_back(option(choice<DeliveryChoice>("fleet.delivery", [](Plan& p) -> DeliveryChoice& { return p.fleet.link.delivery; },
                                               Write::Set, "`preset` (as the link does), `multicast`, `unicast`"),
                        "--delivery"));
-    t.push_back(option(choice<DeviceClassChoice>("fleet.device_class",
+    t.push_back(option(ofLoRa(choice<DeviceClassChoice>("fleet.device_class",
                                                  [](Plan& p) -> DeviceClassChoice& { return p.fleet.link.deviceClass; }, Write::Set,
                                                  "LoRaWAN: `preset` (Class C), `c` (listens all through a session), `b` (ping "
-                                                 "slots and beacons)"),
+                                                 "slots and beacons)"), "a LoRaWAN device class"),
                        "--class"));
-    t.push_back(option(integer<int>("fleet.ping_periodicity", [](Plan& p) -> int& { return p.fleet.link.pingPeriodicity; }, 0, 7,
-                                    "0 .. 7", Write::Set, "Class B: a ping slot every 0.96 x 2^p s"),
+    t.push_back(option(appliesWhen(integer<int>("fleet.ping_periodicity", [](Plan& p) -> int& { return p.fleet.link.pingPeriodicity; },
+                                                0, 7, "0 .. 7", Write::Set, "Class B: a ping slot every 0.96 x 2^p s"),
+                                   {[](const Plan& p) { return p.fleet.link.deviceClass == DeviceClassChoice::B; },
+                                    "only Class B has ping slots", "fleet.device_class \"b\"",
+                                    [](const Plan& p) { return "fleet.device_class \"" + nameOf(p.fleet.link.deviceClass) + "\""; }},
+                                   WhenOff::Ignored),
                        "--ping-periodicity"));
-    t.push_back(flagOption(flag("fleet.leave_when_decoded", [](Plan& p) -> bool& { return p.fleet.link.leaveWhenDecoded; },
-                                Write::Set,
-                                "a device stops listening once it has decoded the bundle; false: it listens to the "
-                                "session's end"),
-                           "--listen-to-end", false));
+    FieldBinding leave = flagOption(flag("fleet.leave_when_decoded", [](Plan& p) -> bool& { return p.fleet.link.leaveWhenDecoded; },
+                                         Write::Set,
+                                         "a device stops listening once it has decoded the bundle; false: it listens to the "
+                                         "session's end"),
+                                    "--listen-to-end", false);
+    leave.check = checkWholeLink; // the last link field: after every link field's own rule
+    t.push_back(std::move(leave));
     return t;
 }
 
@@ -140,8 +178,13 @@ std::vector<FieldBinding> devicesFields()
     t.push_back(option(integer<int>("fleet.devices", [](Plan& p) -> int& { return p.fleet.devices; }, 1, kMaxFleetDevices,
                                     "1 .. 1000000", Write::Set, "devices the rounds go to"),
                        "--devices"));
-    t.push_back(option(number("fleet.availability", [](Plan& p) -> double& { return p.fleet.availability; }, {0, 1, false, true},
-                              "a probability in (0, 1]", Write::Set, "probability that a device is on in a round"),
+    t.push_back(option(appliesWhen(number("fleet.availability", [](Plan& p) -> double& { return p.fleet.availability; },
+                                          {0, 1, false, true}, "a probability in (0, 1]", Write::Set,
+                                          "probability that a device is on in a round"),
+                                   {[](const Plan& p) { return p.fleet.availabilityTrace.empty(); },
+                                    "an availability trace replaces the share available per round", "no fleet.availability_trace",
+                                    [](const Plan& p) { return "fleet.availability_trace \"" + p.fleet.availabilityTrace + "\""; }},
+                                   WhenOff::Ignored),
                        "--availability"));
     t.push_back(option(text("fleet.availability_trace", [](Plan& p) -> std::string& { return p.fleet.availabilityTrace; },
                             Write::Set, "a file's path",

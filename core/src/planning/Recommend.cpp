@@ -27,7 +27,7 @@ std::string kText(double k)
 
 const char* per(const Budget& b)
 {
-    return b.scope == Budget::Scope::PerRound ? "/round" : "/run";
+    return b.scope == Budget::Scope::PerRound ? "/update round" : "/run";
 }
 
 /// The configuration's name in a why line: FU has no k.
@@ -76,7 +76,7 @@ void estimate(Recommendation& r, const CostModel& cost, const Budget& budget, in
         r.bytesPerRound = r.bytesPerRun = 0;
         return;
     }
-    r.why += "estimate: " + configText(r.family, r.strategy, r.k) + " fits, " + humanBytes(r.bytesPerRound) + "/round by the "
+    r.why += "estimate: " + configText(r.family, r.strategy, r.k) + " fits, " + humanBytes(r.bytesPerRound) + "/update round by the "
              + basis + " (real = " + ratio + " x analytic)";
 }
 

@@ -2,10 +2,10 @@
 // Issue 41 item 5 in the link model: devices leave a session once decoded, Class B waits for ping slots and hears beacons, devices' losses differ.
 #include "dpu/Fleet.h"
 #include "dpu/LinkModel.h"
-#include "fleet/Binomial.h"
-#include "fleet/ClassBTiming.h"
-#include "fleet/LinkSession.h"
-#include "fleet/SessionReception.h"
+#include "link/Binomial.h"
+#include "link/ClassBTiming.h"
+#include "link/LinkSession.h"
+#include "link/SessionReception.h"
 #include "FleetTestSupport.h"
 #include <QtTest/QtTest>
 #include <cmath>
@@ -18,7 +18,7 @@ using dpu::test::errorOf;
 
 /// The mean start-to-start spacing of frames sent every `spacing` s at the earliest, each at a
 /// group's ping slot, by walking a calendar of beacon periods with drawn offsets (the
-/// specification's slots, written here apart from fleet/ClassBTiming).
+/// specification's slots, written here apart from link/ClassBTiming).
 double calendarSpacing(double period, double spacing, int frames, uint64_t seed)
 {
     std::mt19937_64 random(seed);
@@ -142,7 +142,7 @@ private Q_SLOTS:
         QFETCH(int, periodicity);
         QFETCH(double, spacing);
         const double period = 0.96 * std::ldexp(1.0, periodicity);
-        const dpu::fleet::ClassBTiming t = dpu::fleet::classBTiming(period, spacing);
+        const dpu::link::ClassBTiming t = dpu::link::classBTiming(period, spacing);
         const double walked = calendarSpacing(period, spacing, 20000, 7);
         COMPARE_NEAR(t.frameSpacing, walked, 0.01 * walked);
         QVERIFY(t.frameSpacing >= spacing); // never faster than the duty cycle
@@ -177,7 +177,7 @@ private Q_SLOTS:
         dpu::Link link = dpu::withLoRaDeviceClass(dpu::lorawanEu868(12, 0.1), dpu::LoRaDeviceClass::B, 4);
         link.leaveWhenDecoded = false;
         const dpu::LinkRound r = dpu::linkRound(link, 10240, 1);
-        const dpu::fleet::ClassBTiming t = dpu::fleet::classBTiming(15.36, r.frameSeconds / 0.1);
+        const dpu::link::ClassBTiming t = dpu::link::classBTiming(15.36, r.frameSeconds / 0.1);
         // The session: the wait for the first slot, then a frame every expected spacing.
         COMPARE_NEAR(r.wallTime, t.firstFrameDelay + r.frames * t.frameSpacing, 1e-6);
         QVERIFY(r.wallTime > r.airtime / 0.1 * 1.05); // slower than the duty cycle alone
@@ -203,8 +203,8 @@ private Q_SLOTS:
         dpu::Link link = dpu::lorawanEu868(12, 0.1);
         link.frameLoss = 0.1;
         link.frameLossSpread = 0.05;
-        const std::vector<double> losses = dpu::fleet::deviceLosses(link);
-        QCOMPARE(losses.size(), size_t(dpu::fleet::kLossClasses));
+        const std::vector<double> losses = dpu::link::deviceLosses(link);
+        QCOMPARE(losses.size(), size_t(dpu::link::kLossClasses));
         double mean = 0;
         for (double l : losses)
             mean += l / static_cast<double>(losses.size());
@@ -222,7 +222,7 @@ private Q_SLOTS:
         // By class: the mean of each class's completion.
         double share = 0;
         for (double l : losses)
-            share += dpu::fleet::binomialAtLeast(spread.frames, 1 - l, spread.fragments + 3) / static_cast<double>(losses.size());
+            share += dpu::link::binomialAtLeast(spread.frames, 1 - l, spread.fragments + 3) / static_cast<double>(losses.size());
         COMPARE_NEAR(spread.completionShare, share, 1e-9);
         // Ranges: the spread stays within [0, loss] and below 1 - loss.
         link.frameLossSpread = 0.2;
@@ -254,10 +254,10 @@ private Q_SLOTS:
         // Loss classes are even over any run of devices.
         std::vector<int> count(32, 0);
         for (int d = 0; d < 320; ++d)
-            ++count[static_cast<size_t>(dpu::fleet::lossClassOf(5, d, 32))];
+            ++count[static_cast<size_t>(dpu::link::lossClassOf(5, d, 32))];
         for (int c : count)
             QVERIFY(c >= 8 && c <= 12);
-        QCOMPARE(dpu::fleet::lossClassOf(5, 17, 1), 0);
+        QCOMPARE(dpu::link::lossClassOf(5, 17, 1), 0);
     }
 };
 

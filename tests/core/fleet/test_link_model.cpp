@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Links as engineers configure them: LoRa time on air against Semtech's formula and the published figures, redundancy against the binomial tail, duty cycle, energy, inversion, bad input.
 #include "dpu/LinkModel.h"
-#include "fleet/Binomial.h"
+#include "link/Binomial.h"
 #include "FleetTestSupport.h"
 #include <QtTest/QtTest>
 #include <algorithm>
@@ -212,14 +212,14 @@ private Q_SLOTS:
         for (int m : {1, 5, 20, 60})
             for (double s : {0.05, 0.5, 0.9, 0.99})
                 for (int k = 0; k <= m; k += std::max(1, m / 7))
-                    COMPARE_NEAR(dpu::fleet::binomialAtLeast(m, s, k), directTail(m, s, k), 1e-12);
+                    COMPARE_NEAR(dpu::link::binomialAtLeast(m, s, k), directTail(m, s, k), 1e-12);
         // Sampling by the inverse CDF covers the support in order.
-        const dpu::fleet::Distribution d = dpu::fleet::binomial(50, 0.9);
+        const dpu::link::Distribution d = dpu::link::binomial(50, 0.9);
         QCOMPARE(d.sample(0.0), d.lo);
         QVERIFY(d.sample(0.999999) <= 50);
         COMPARE_NEAR(d.below(46), directTail(50, 0.1, 5), 1e-12); // P(X < 46) = P(50 - X > 4)
         // Failures before the n-th success: P(F <= f) = P(Binomial(n + f, s) >= n).
-        const dpu::fleet::Distribution f = dpu::fleet::negativeBinomialFailures(10, 0.8);
+        const dpu::link::Distribution f = dpu::link::negativeBinomialFailures(10, 0.8);
         for (int x = 0; x < 8; ++x)
             COMPARE_NEAR(f.below(x + 1), directTail(10 + x, 0.8, 10), 1e-12);
     }
@@ -252,7 +252,7 @@ private Q_SLOTS:
         QVERIFY(dpu::completionProbability(link, fragments, fragments + extra) >= 0.99);
         QVERIFY(dpu::completionProbability(link, fragments, fragments + extra - 1) < 0.99);
         QCOMPARE(dpu::completionProbability(link, fragments, fragments + extra),
-                 dpu::fleet::binomialAtLeast(fragments + extra, 1 - loss, fragments + 3));
+                 dpu::link::binomialAtLeast(fragments + extra, 1 - loss, fragments + 3));
     }
 
     void redundancyWithoutLossAndWithRetransmission()
@@ -264,8 +264,8 @@ private Q_SLOTS:
         QCOMPARE(dpu::redundancyFrames(cell, 20, 0.99), int64_t(0));
         cell.frameLoss = 0.1;
         const int64_t extra = dpu::redundancyFrames(cell, 20, 0.99);
-        QVERIFY(dpu::fleet::negativeBinomialFailures(20, 0.9).below(extra + 1) >= 0.99);
-        QVERIFY(dpu::fleet::negativeBinomialFailures(20, 0.9).below(extra) < 0.99);
+        QVERIFY(dpu::link::negativeBinomialFailures(20, 0.9).below(extra + 1) >= 0.99);
+        QVERIFY(dpu::link::negativeBinomialFailures(20, 0.9).below(extra) < 0.99);
     }
 
     void fuotaDeliveryTimesRecomputed_data()

@@ -72,7 +72,7 @@ private Q_SLOTS:
                                            << "expected distill.weight > 0";
         QTest::newRow("fleet link") << R"({"fleet": {"link": "wifi"}})" << "fleet.link" << "wifi";
         QTest::newRow("fleet link empty") << R"({"fleet": {"link": ""}})" << "fleet.link" << "found \"\"";
-        QTest::newRow("fleet sf") << R"({"fleet": {"sf": 13}})" << "fleet.sf" << "SF13";
+        QTest::newRow("fleet sf") << R"({"fleet": {"sf": 13}})" << "fleet.sf" << "expected 0 .. 12, found 13";
         QTest::newRow("fleet sf region") << R"({"fleet": {"link": "lorawan-eu868", "sf": 5}})" << "fleet.sf" << "SF5";
         QTest::newRow("fleet mix") << R"({"fleet": {"sf_mix": "6:1,7:1"}})" << "fleet.sf_mix" << "SF6";
         QTest::newRow("fleet sub-band") << R"({"fleet": {"duty_cycle": 0.05}})" << "fleet.duty_cycle" << "sub-bands";

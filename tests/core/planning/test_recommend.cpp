@@ -70,7 +70,7 @@ private Q_SLOTS:
         DPU_COMPARE_NEAR(r.fits[0].accuracy, 0.75 + 0.1 * std::log10(3.25), 1e-12);
         QVERIFY(!r.fits[2].fits); // FU needs 400.5 KB
         QCOMPARE(r.fits[2].cheapestBytes, 400500.0);
-        QCOMPARE(r.why, std::string("dpu q8 at k=0.01: 84.0 % expected (-6.00 points to FU), 2.0 KB/round, best of 2 "
+        QCOMPARE(r.why, std::string("dpu q8 at k=0.01: 84.0 % expected (-6.00 points to FU), 2.0 KB/update round, best of 2 "
                                     "families that fit (3 in all); dpu at k=0.01 needs 5.0 KB for 85.0 %"));
     }
 
@@ -91,7 +91,7 @@ private Q_SLOTS:
         QCOMPARE(p.realBytesPerRun, 914100.0 + 3 * 31300.0); // a run's total keeps it
         const dpu::Recommendation none = dpu::recommend(&groups[0], plan, kCost, perRound(10400));
         QVERIFY(!none.measured);
-        QVERIFY2(none.why.rfind("no finished run fits 10.4 KB/round (the cheapest, dpu, needs 31.3 KB)", 0) == 0, none.why.c_str());
+        QVERIFY2(none.why.rfind("no finished run fits 10.4 KB/update round (the cheapest, dpu, needs 31.3 KB)", 0) == 0, none.why.c_str());
         const dpu::Recommendation fits = dpu::recommend(&groups[0], plan, kCost, perRound(40000));
         QVERIFY(fits.found && fits.measured);
         QCOMPARE(fits.bytesPerRound, 31300.0);
@@ -150,7 +150,7 @@ private Q_SLOTS:
         QCOMPARE(r.bytesPerRound, ratio * analytic(r.k));
         QVERIFY(ratio * analytic(r.k + 1e-5) > 300); // one more weight would not fit
         QVERIFY(std::isnan(r.expectedAccuracy));
-        QVERIFY2(r.why.rfind("no finished run fits 300 B/round (the cheapest, dpu q8, needs 400 B); estimate: dpu q8 at k=", 0) == 0,
+        QVERIFY2(r.why.rfind("no finished run fits 300 B/update round (the cheapest, dpu q8, needs 400 B); estimate: dpu q8 at k=", 0) == 0,
                  r.why.c_str());
         QVERIFY2(r.why.find("accuracy unknown") != std::string::npos, r.why.c_str());
         // Not even the always-shipped values fit 30 B (400 B analytic, calibrated).

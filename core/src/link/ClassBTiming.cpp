@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Class B's expected first-frame delay and frame spacing from the beacon period, the guard and the group's ping slots (docs/fleet.md "Class B").
-#include "fleet/ClassBTiming.h"
+#include "link/ClassBTiming.h"
 #include <algorithm>
 #include <cmath>
 #include <utility>
 #include <vector>
 
-namespace dpu::fleet {
+namespace dpu::link {
 namespace {
 
 constexpr int kOffsetSamples = 16;   // ping offsets averaged over (of the period's 32 .. 4096)
@@ -137,4 +137,4 @@ ClassBTiming classBTiming(double pingPeriodSeconds, double minimumSpacing)
     return t;
 }
 
-} // namespace dpu::fleet
+} // namespace dpu::link

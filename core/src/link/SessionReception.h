@@ -2,13 +2,13 @@
 // What a device gets out of an erasure-coded session: when it decodes (and leaves), what it heard, what it spent; per device loss, drawn or expected.
 #pragma once
 #include "dpu/LinkModel.h"
-#include "fleet/Binomial.h"
+#include "link/Binomial.h"
 #include <functional>
 #include <map>
 #include <tuple>
 #include <vector>
 
-namespace dpu::fleet {
+namespace dpu::link {
 
 /// The losses a link's devices have: frameLoss for all, or frameLoss +- frameLossSpread as
 /// kLossClasses evenly spaced classes (the midpoints of equal shares of the spread), each as
@@ -67,4 +67,4 @@ private:
     std::map<std::tuple<bool, int64_t, int>, Distribution> tables_;
 };
 
-} // namespace dpu::fleet
+} // namespace dpu::link

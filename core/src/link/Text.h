@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Small helpers of the fleet sources' messages: numbers as people write them, lower case, a field check.
+// Small helpers of the link's and the fleet's messages: numbers as people write them, lower case, a field check.
 #pragma once
 #include "dpu/LinkModel.h"
 #include <algorithm>
@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-namespace dpu::fleet {
+namespace dpu::link {
 
 /// 0.1, -0.1, 1e-05: the shortest form a stream writes.
 inline std::string number(double v)
@@ -44,4 +44,4 @@ inline void require(bool ok, const std::string& field, const std::string& messag
         throw LinkError(field, message);
 }
 
-} // namespace dpu::fleet
+} // namespace dpu::link

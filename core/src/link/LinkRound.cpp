@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: MIT
 // Frames, redundancy, airtime, wall time and energy of one round on a link, and their inversion (docs/fleet.md).
 #include "dpu/LinkModel.h"
-#include "fleet/Binomial.h"
-#include "fleet/LinkSession.h"
-#include "fleet/SessionReception.h"
-#include "fleet/Text.h"
+#include "link/Binomial.h"
+#include "link/LinkSession.h"
+#include "link/SessionReception.h"
+#include "link/Text.h"
 #include <cmath>
 
 namespace dpu {
 namespace {
 
-using fleet::number;
-using fleet::require;
+using link::number;
+using link::require;
 
 constexpr int kMaxFrameBytes = 65535;
 
@@ -160,7 +160,7 @@ double completionProbability(const Link& link, int64_t fragments, int64_t frames
 {
     if (fragments <= 0)
         return 1.0;
-    return fleet::binomialAtLeast(framesSent, 1.0 - link.frameLoss, fleet::framesToDecode(link, fragments));
+    return link::binomialAtLeast(framesSent, 1.0 - link.frameLoss, link::framesToDecode(link, fragments));
 }
 
 int64_t redundancyFrames(const Link& link, int64_t fragments, double probability)
@@ -169,7 +169,7 @@ int64_t redundancyFrames(const Link& link, int64_t fragments, double probability
         return 0;
     require(probability > 0 && probability < 1, "completionProbability",
             "expected a probability in (0, 1), found " + number(probability));
-    return fleet::fewestTrials(fleet::framesToDecode(link, fragments), 1.0 - link.frameLoss, probability) - fragments;
+    return link::fewestTrials(link::framesToDecode(link, fragments), 1.0 - link.frameLoss, probability) - fragments;
 }
 
 double batteryJoules(const Link& link)
@@ -195,19 +195,19 @@ LinkRound linkRound(const Link& link, int64_t bytes, int devices, const RoundTar
         r.deviceProbability *= std::pow(completionProbability(link, p.fragments, p.frames), static_cast<double>(p.count));
     }
     r.redundancy = r.frames - r.fragments;
-    const double airtime = fleet::sessionAirtime(link, bytes, r.fragments, r.frames);
-    const double channel = fleet::channelSeconds(link, airtime, r.frames);
+    const double airtime = link::sessionAirtime(link, bytes, r.fragments, r.frames);
+    const double channel = link::channelSeconds(link, airtime, r.frames);
     r.deviceSeconds = link.sessionSeconds + channel;
     if (link.recovery == LinkRecovery::ErasureCode) {
         // Expected over the devices' losses: each listens until it decodes (or to the end).
-        const fleet::ExpectedReception e = fleet::expectedReception(link, r.parts);
+        const link::ExpectedReception e = link::expectedReception(link, r.parts);
         r.completionShare = e.completion;
         r.listenSeconds = e.seconds;
         r.energyPerDevice = e.joules + link.sessionJoules;
     } else {
         r.completionShare = r.deviceProbability;
         r.listenSeconds = channel;
-        r.energyPerDevice = fleet::sessionEnergy(link, airtime, channel, r.frames);
+        r.energyPerDevice = link::sessionEnergy(link, airtime, channel, r.frames);
     }
     r.batteryShare = r.energyPerDevice / batteryJoules(link);
     const bool multicast = link.delivery == LinkDelivery::Multicast;
@@ -254,7 +254,7 @@ int64_t largestBytesForEnergy(const Link& link, double joules, int devices, cons
     return largestBytes(link, joules, devices, target, [](const LinkRound& r) { return r.energyPerDevice; });
 }
 
-namespace fleet {
+namespace link {
 
 double sessionAirtime(const Link& link, int64_t bytes, int64_t fragments, int64_t frames)
 {
@@ -266,5 +266,5 @@ double sessionAirtime(const Link& link, int64_t bytes, int64_t fragments, int64_
     return full * static_cast<double>(frames - 1) + frameAirtime(link, link.fragmentHeaderBytes + last);
 }
 
-} // namespace fleet
+} // namespace link
 } // namespace dpu

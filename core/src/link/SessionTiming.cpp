@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 // A session's clock and a device's radio time: frame spacing under the duty cycle or on Class B's ping slots, when a device decodes, what listening costs.
-#include "fleet/ClassBTiming.h"
-#include "fleet/LinkSession.h"
+#include "link/ClassBTiming.h"
+#include "link/LinkSession.h"
 #include <cmath>
 #include <map>
 #include <mutex>
 #include <utility>
 
-namespace dpu::fleet {
+namespace dpu::link {
 namespace {
 
 double fullFrameSeconds(const Link& link)
@@ -111,4 +111,4 @@ int64_t framesToDecode(const Link& link, int64_t fragments)
     return fragments + (link.recovery == LinkRecovery::ErasureCode ? link.decodeOverheadFragments : 0);
 }
 
-} // namespace dpu::fleet
+} // namespace dpu::link

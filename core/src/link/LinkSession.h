@@ -3,7 +3,7 @@
 #pragma once
 #include "dpu/LinkModel.h"
 
-namespace dpu::fleet {
+namespace dpu::link {
 
 /// Seconds on air of `frames` frames carrying `bytes` in `fragments` data fragments: every frame
 /// full for an erasure-coded link (TS004 pads the last fragment), the last data frame partial
@@ -15,7 +15,7 @@ double sessionAirtime(const Link& link, int64_t bytes, int64_t fragments, int64_
 double channelSeconds(const Link& link, double airtime, int64_t frames);
 
 /// Seconds between the starts of two full frames of a session: airtime / duty cycle plus the
-/// turnaround, or Class B's expected spacing on its ping slots (fleet/ClassBTiming.h).
+/// turnaround, or Class B's expected spacing on its ping slots (link/ClassBTiming.h).
 double frameSpacing(const Link& link);
 
 /// Seconds from a session's start to its first frame: Class B's expected wait for a ping slot; 0 otherwise.
@@ -39,4 +39,4 @@ double sessionEnergy(const Link& link, double airtime, double listenSeconds, int
 /// an erasure-coded link.
 int64_t framesToDecode(const Link& link, int64_t fragments);
 
-} // namespace dpu::fleet
+} // namespace dpu::link

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Per-device reception of erasure-coded sessions: the frame a device decodes with, its listening and energy; loss classes over the devices' spread.
-#include "fleet/SessionReception.h"
-#include "fleet/LinkSession.h"
+#include "link/SessionReception.h"
+#include "link/LinkSession.h"
 #include "util/Rng.h"
 #include <algorithm>
 
-namespace dpu::fleet {
+namespace dpu::link {
 namespace {
 
 /// A part's local clock: the device listens from the part's start; the part lasts its first
@@ -154,4 +154,4 @@ int64_t SessionReception::retransmissions(int64_t fragments, int lossClass, doub
     return table(true, fragments, lossClass).sample(u);
 }
 
-} // namespace dpu::fleet
+} // namespace dpu::link

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Link presets: LoRaWAN EU868 and US915, NB-IoT, LTE-M, BLE SMP, custom (figures and sources: docs/fleet.md).
 #include "dpu/LinkModel.h"
-#include "fleet/Text.h"
+#include "link/Text.h"
 #include <algorithm>
 #include <cmath>
 
@@ -302,7 +302,7 @@ constexpr LinkKeyAlias kLinkKeyAliases[] = {
 
 std::string resolveLinkKey(const std::string& key)
 {
-    const std::string k = fleet::lower(key);
+    const std::string k = link::lower(key);
     for (const LinkKeyAlias& a : kLinkKeyAliases)
         if (k == a.alias)
             return a.key;

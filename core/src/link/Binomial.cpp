@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Binomial and negative binomial tables built from the mode outward (see Binomial.h).
-#include "fleet/Binomial.h"
-#include "fleet/Text.h"
+#include "link/Binomial.h"
+#include "link/Text.h"
 #include <algorithm>
 #include <string>
 
-namespace dpu::fleet {
+namespace dpu::link {
 namespace {
 
 constexpr double kCut = 1e-25; // relative to the mode's probability
@@ -165,4 +165,4 @@ int64_t fewestTrials(int64_t needed, double success, double probability)
     return hi;
 }
 
-} // namespace dpu::fleet
+} // namespace dpu::link

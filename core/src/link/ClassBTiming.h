@@ -2,7 +2,7 @@
 // LoRaWAN Class B timing as expectations: when a multicast's frames can go out given the beacons and the group's ping slots.
 #pragma once
 
-namespace dpu::fleet {
+namespace dpu::link {
 
 // LoRaWAN 1.0.4 section 12 (the same in every region): a beacon every 128 s, 2.12 s reserved
 // after it and 3 s of guard before the next, 4096 slots of 30 ms in between; a group's ping
@@ -30,4 +30,4 @@ struct ClassBTiming {
 /// (0, 122.88], `minimumSpacing` > 0.
 ClassBTiming classBTiming(double pingPeriodSeconds, double minimumSpacing);
 
-} // namespace dpu::fleet
+} // namespace dpu::link

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace dpu::fleet {
+namespace dpu::link {
 
 /// A discrete distribution over [lo, lo + cdf.size()), built outward from its mode by the ratio
 /// of neighbouring probabilities and cut where a probability falls below 1e-25 of the mode's
@@ -33,4 +33,4 @@ double binomialAtLeast(int64_t trials, double success, int64_t k);
 /// (success in (0, 1], probability in (0, 1)).
 int64_t fewestTrials(int64_t needed, double success, double probability);
 
-} // namespace dpu::fleet
+} // namespace dpu::link

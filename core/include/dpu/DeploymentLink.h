@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+// A deployment's link (dpu/Deployment.h) as the link model's Link and SF mix (core/src/link): what the plan checks and the simulation builds on.
+#pragma once
+#include "dpu/Deployment.h"
+#include "dpu/LinkModel.h"
+#include <vector>
+
+namespace dpu {
+
+/// The link the deployment names: the preset (or the region at the SF), moved to the SF, the
+/// duty cycle (EU868: its sub-band preset), the loss, its spread, the delivery, the device class
+/// (withLoRaDeviceClass()) and whether devices leave once decoded set. Throws LinkError naming
+/// the field for an unknown key, an SF or a sub-band the region lacks, a device class on a link
+/// without one; other ranges are checked by validateLink()/validateFleet() (the CLI reports
+/// them in that order).
+Link linkOf(const DeploymentLink& link);
+/// linkOf() at the slowest spreading factor of the link's mix (the pace a multicast to the
+/// whole mix keeps, and the longest session one of its devices has): what the plan form's and
+/// the report's per-device figures use. Without a mix, linkOf(). Throws as linkOf().
+Link slowestLinkOf(const DeploymentLink& link);
+/// `link` moved to the slowest spreading factor that has a share in `mix`; `link` itself for an
+/// empty mix or a link without LoRa. Throws LinkError as withSpreadingFactor().
+Link atSlowestSpreadingFactor(const Link& link, const std::vector<SpreadingFactorShare>& mix);
+/// The SF mix the link names, SF ascending (empty: none). Throws LinkError("sfMix").
+std::vector<SpreadingFactorShare> sfMixOf(const DeploymentLink& link);
+
+} // namespace dpu
