@@ -13,6 +13,7 @@
 #include "models/RunBook.h"
 #include "panels/BudgetPanel.h"
 #include "panels/FleetPanel.h"
+#include "panels/FleetPlanPanel.h"
 #include "panels/PlanDeploymentBar.h"
 #include "panels/CostReadout.h"
 #include "panels/PlanPanel.h"
@@ -171,10 +172,12 @@ void MainWindow::connectDeployment()
     // (edited, a plan opened, the window restored) and keep no copy of their own.
     FleetPanel* fleet = results_->fleetPanel();
     BudgetPanel* budget = results_->budgetPanel();
-    auto follow = [this, fleet, budget] {
+    FleetPlanPanel* fleetPlan = results_->fleetPlanPanel();
+    auto follow = [this, fleet, budget, fleetPlan] {
         const dpu::Deployment deployment = plan_->plan().fleet;
         fleet->setPlanDeployment(deployment);
         budget->setPlanDeployment(deployment);
+        fleetPlan->setPlanDeployment(deployment);
     };
     connect(plan_, &PlanPanel::deploymentChanged, this, follow);
     follow();
@@ -185,6 +188,8 @@ void MainWindow::connectDeployment()
     };
     connect(fleet->deploymentBar(), &PlanDeploymentBar::useInPlan, this, useInPlan);
     connect(budget->deploymentBar(), &PlanDeploymentBar::useInPlan, this, useInPlan);
+    // The fleet planner's Use this configuration: the recommended deployment, with its targets.
+    connect(fleetPlan, &FleetPlanPanel::useConfiguration, this, useInPlan);
 }
 
 bool MainWindow::startRun()

@@ -16,6 +16,7 @@
 #include "panels/ResultsPanel.h"
 #include "panels/RunPanel.h"
 #include "panels/FleetPanel.h"
+#include "panels/FleetPlanPanel.h"
 #include "report/ReportWriter.h"
 #include "workers/RunQueue.h"
 #include <QAction>
@@ -102,6 +103,8 @@ bool MainWindow::exportReport(const QString& path, QString* error) const
     // The Fleet tab's last finished simulation of these runs gives the report its fleet page;
     // the report draws it and simulates nothing (while the tab is still at work: no page).
     options.fleet = results_->fleetPanel()->reportFleet();
+    // The Fleet plan tab's last finished plan gives it a fleet plan page (issue 42 item 4).
+    options.fleetPlan = results_->fleetPlanPanel()->reportFleetPlan();
     return ReportWriter::write(*book_, options, path, error); // named as the window names them
 }
 

@@ -43,6 +43,8 @@ std::string fleetPlanUsage()
            "  --keep PART,...       hold these as the deployment has them: period, delivery, sub-band,\n"
            "                        catch-up, order, repairs\n"
            "  --no-estimates        leave out the cells nobody ran\n"
+           "  --exhaustive          simulate every candidate, pruning nothing (the grid the pruning is\n"
+           "                        measured against: bench/fleet-plan)\n"
            "Runs and output:\n"
            "  --seed N              the runs' seed to read (default: each run's first)\n"
            "  --json                everything as JSON\n"
@@ -150,6 +152,7 @@ int fleetPlanCommand(const std::vector<std::string>& argv)
     const bool json = args.flag("--json");
     report.all = args.flag("--all");
     const bool quiet = args.flag("--quiet");
+    const bool exhaustive = args.flag("--exhaustive");
     const SpaceChoice choice = readSpaceChoice(args);
     const auto folders = args.positional();
     if (folders.empty())
@@ -170,6 +173,7 @@ int fleetPlanCommand(const std::vector<std::string>& argv)
         throw;
     }
     applySpaceChoice(choice, input.space);
+    input.exhaustive = exhaustive;
     for (const std::string& note : report.notes)
         std::fprintf(stderr, "note: %s\n", note.c_str());
 

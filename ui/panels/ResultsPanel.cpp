@@ -14,6 +14,7 @@
 #include "dpu/PlanEnums.h"
 #include "panels/BudgetPanel.h"
 #include "panels/FleetPanel.h"
+#include "panels/FleetPlanPanel.h"
 #include "panels/FrozenColumnsTable.h"
 #include <QAction>
 #include <QApplication>
@@ -74,6 +75,8 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent)
     tabs_->addTab(budget_, tr("Bud&get"));
     fleet_ = new FleetPanel(tabs_);
     tabs_->addTab(fleet_, tr("Fleet")); // no Alt letter free: Tools › Fleet Simulation, Ctrl+Shift+F
+    fleetPlan_ = new FleetPlanPanel(tabs_);
+    tabs_->addTab(fleetPlan_, tr("Fleet plan"));
     layout->addWidget(tabs_);
 }
 
@@ -108,6 +111,7 @@ void ResultsPanel::setRunBook(const RunBook* book)
         disconnect(book_, nullptr, this, nullptr);
     book_ = book;
     fleet_->setRunBook(book);
+    fleetPlan_->setRunBook(book);
     if (!book_)
         return;
     // Runs that come or go can change every run's name ("dpu" becomes "dpu · k=0.05"): redraw

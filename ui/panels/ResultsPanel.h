@@ -16,6 +16,7 @@ class BudgetPanel;
 class BytesChart;
 class ChartView;
 class FleetPanel;
+class FleetPlanPanel;
 class FrozenColumnsTable;
 class LayerChart;
 class LossChart;
@@ -49,6 +50,8 @@ public:
     /// The fleet simulation's tab; it follows the run book setRunBook() gives.
     FleetPanel* fleetPanel() const { return fleet_; }
     void showFleetPanel();
+    /// The fleet planner's tab (issue 42): it follows the same run book.
+    FleetPlanPanel* fleetPlanPanel() const { return fleetPlan_; }
     RoundsTableModel* roundsModel() const { return rounds_; }
     QSortFilterProxyModel* roundsProxy() const { return proxy_; }
     /// The rounds table; its Run, Round and Strategy columns (Coding too when it fits) stay on
@@ -80,6 +83,7 @@ private:
     LayerChart* layers_;
     BudgetPanel* budget_;
     FleetPanel* fleet_;
+    FleetPlanPanel* fleetPlan_;
     RoundsTableModel* rounds_;
     QSortFilterProxyModel* proxy_;
     FrozenColumnsTable* table_;

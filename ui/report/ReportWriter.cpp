@@ -6,6 +6,7 @@
 #include "charts/BytesChart.h"
 #include "charts/ChartExporter.h"
 #include "charts/FleetAccuracyChart.h"
+#include "charts/FleetPlanChart.h"
 #include "charts/FrontierChart.h"
 #include "charts/SeriesPalette.h"
 #include "charts/VersionSpreadChart.h"
@@ -13,6 +14,7 @@
 #include "dpu/Frontier.h"
 #include "models/RunBook.h"
 #include "report/ReportFleetText.h"
+#include "report/ReportFleetPlanText.h"
 #include "report/ReportPages.h"
 #include "report/ReportText.h"
 #include <QBuffer>
@@ -152,6 +154,23 @@ void paintFleetPages(QPdfWriter& writer, QPainter& painter, const ReportFleet& f
     paintHtml(writer, painter, ReportFleetText::table(fleet), top);
 }
 
+/// The fleet plan page: the words, the Fleet plan tab's frontier chart, the Pareto set.
+void paintFleetPlanPage(QPdfWriter& writer, QPainter& painter, const ReportFleetPlan& plan)
+{
+    const qreal width = writer.width(), height = writer.height(), gap = 12;
+    writer.newPage();
+    qreal top = paintHtml(writer, painter, ReportFleetPlanText::words(plan), 0) + gap;
+    FleetPlanChart chart;
+    chart.setPlan(plan.plan);
+    const qreal chartHeight = width * 0.56;
+    if (top + chartHeight > height) {
+        writer.newPage();
+        top = 0;
+    }
+    paintChart(&chart, &painter, QRectF(0, top, width, chartHeight));
+    paintHtml(writer, painter, ReportFleetPlanText::pareto(plan), top + chartHeight + gap);
+}
+
 } // namespace
 
 bool ReportWriter::writeFrontierImage(const std::vector<dpu::RunFolder>& runs, const ReportOptions& options,
@@ -246,6 +265,8 @@ bool ReportWriter::write(const RunBook& book, const ReportOptions& options, cons
 
         if (!options.fleet.series.empty())
             paintFleetPages(writer, painter, options.fleet);
+        if (!options.fleetPlan.plan.candidates.empty())
+            paintFleetPlanPage(writer, painter, options.fleetPlan);
     }
     buffer.close();
     return AtomicFile::write(path, pdf, error);

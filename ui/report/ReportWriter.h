@@ -4,6 +4,7 @@
 #include "dpu/LinkModel.h"
 #include "dpu/RunFolder.h"
 #include "report/ReportFleet.h"
+#include "report/ReportFleetPlan.h"
 #include <QSize>
 #include <QString>
 #include <optional>
@@ -22,6 +23,9 @@ struct ReportOptions {
     /// A finished fleet simulation of these runs (the caller's: the writer simulates nothing);
     /// no series: no fleet page.
     ReportFleet fleet;
+    /// A finished fleet plan of these runs (the caller's: the writer plans nothing); no
+    /// candidate: no fleet plan page.
+    ReportFleetPlan fleetPlan;
 };
 
 class ReportWriter {
@@ -30,7 +34,8 @@ public:
     /// plan in words, the machine and date and the table per strategy; then the accuracy and
     /// accuracy-vs-bytes charts; then the frontier with the budget; then, when options.fleet has
     /// series, the fleet page (settings, the Fleet tab's accuracy and version-spread charts, a
-    /// table per strategy). Needs a QApplication (the offscreen platform will do). Returns false
+    /// table per strategy); then, when options.fleetPlan has candidates, the fleet plan page
+    /// (its frontier chart, the recommendation in words, the Pareto set). Needs a QApplication (the offscreen platform will do). Returns false
     /// with *error naming the file on failure.
     /// The book names runs and series (RunBook::runName, seriesKey), as the window does.
     static bool write(const RunBook& book, const ReportOptions& options, const QString& path, QString* error = nullptr);

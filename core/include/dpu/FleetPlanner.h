@@ -60,6 +60,9 @@ struct FleetPlanInput {
     FleetPlanSpace space;  ///< defaultFleetPlanSpace(deployment), or the caller's
     int lastRound = 0;     ///< the runs' last round (FleetRunInput)
     int64_t newSamplesPerRound = 0;
+    /// Simulate every candidate (the exhaustive grid the pruning is measured against:
+    /// bench/fleet-plan); false, the default, prunes what cannot win.
+    bool exhaustive = false;
 };
 
 /// The settings one candidate varies, as a plan's deployment holds them.

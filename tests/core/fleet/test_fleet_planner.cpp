@@ -202,17 +202,41 @@ private Q_SLOTS:
         in.deployment.targets.freshDays = 2;
         const dpu::FleetPlan p = plan(in);
         QCOMPARE(p.space, size_t(48));
-        QCOMPARE(p.pruned, size_t(16 + 16)); // "worse" on 16 settings, 72 h for the two others on 8 each
-        QCOMPARE(p.simulated, size_t(16));
+        // "worse" is dominated on all 16 settings; the 72 h period cannot hold the freshness of the
+        // two others (8 each), but nothing meets the targets here, so those 16 are simulated after
+        // all, for the nearest.
+        QVERIFY(!p.recommended);
+        QCOMPARE(p.pruned, size_t(16));
+        QCOMPARE(p.simulated, size_t(32));
         QCOMPARE(p.candidates.size(), p.simulated);
-        for (const dpu::FleetPlanCandidate& c : p.candidates) {
-            QCOMPARE(c.setting.roundPeriodHours, 24.0);
+        for (const dpu::FleetPlanCandidate& c : p.candidates)
             QVERIFY(c.label.rfind("worse", 0) != 0);
-        }
-        QCOMPARE(p.pruning.size(), size_t(2));
+        QCOMPARE(p.pruning.size(), size_t(3));
         QVERIFY2(p.pruning[0].rfind("worse (q4, k 0.01): dominated by small (q4, k 0.01)", 0) == 0, p.pruning[0].c_str());
         QVERIFY2(p.pruning[1].rfind("16 candidates with a round period over 2 days", 0) == 0, p.pruning[1].c_str());
+        QVERIFY2(p.pruning[2].rfind("nothing met the targets: the 16 candidates", 0) == 0, p.pruning[2].c_str());
         QVERIFY(p.seconds > 0);
+        // The exhaustive grid simulates all 48 and names the same nearest: the pruning lost nothing.
+        in.exhaustive = true;
+        const dpu::FleetPlan grid = plan(in);
+        QCOMPARE(grid.simulated, grid.space);
+        QCOMPARE(grid.pruned, size_t(0));
+        QVERIFY(!grid.recommended && grid.nearest && p.nearest);
+        QCOMPARE(grid.candidates[*grid.nearest].label, p.candidates[*p.nearest].label);
+        QCOMPARE(grid.candidates[*grid.nearest].setting.roundPeriodHours, p.candidates[*p.nearest].setting.roundPeriodHours);
+        QCOMPARE(grid.binding, p.binding);
+        // With a freshness the 24 h period can hold, the period pruning stands and the grid
+        // recommends what the search recommends.
+        in.exhaustive = false;
+        in.deployment.availability = 0.95;
+        in.deployment.targets.freshShare = 0.8;
+        const dpu::FleetPlan met = plan(in);
+        in.exhaustive = true;
+        const dpu::FleetPlan metGrid = plan(in);
+        QVERIFY(met.recommended && metGrid.recommended);
+        QVERIFY(met.simulated < metGrid.simulated);
+        QCOMPARE(met.candidates[*met.recommended].label, metGrid.candidates[*metGrid.recommended].label);
+        QCOMPARE(met.candidates[*met.recommended].fleetAccuracy, metGrid.candidates[*metGrid.recommended].fleetAccuracy);
     }
 
     /// RunControl stops the search between candidates, keeping what was simulated.

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: MIT
+// The Fleet plan tab on the offscreen platform (issue 42 item 3): over a tiny real run it plans on its worker, draws the Pareto set, says why, cancels, says what binds when nothing fits, and Use this configuration makes the recommendation the plan's deployment.
+#include "MainWindow.h"
+#include "TestSupport.h"
+#include "UiTestSupport.h"
+#include "charts/FleetPlanChart.h"
+#include "dpu/FleetPlanInputs.h"
+#include "dpu/FleetPlanner.h"
+#include "dpu/RunFolder.h"
+#include "dpu/Runner.h"
+#include "models/RunBook.h"
+#include "panels/DeploymentCompare.h"
+#include "panels/FleetInputs.h"
+#include "panels/FleetPanel.h"
+#include "panels/FleetPlanPanel.h"
+#include "panels/FleetPlanTargets.h"
+#include "panels/PlanPanel.h"
+#include "panels/ResultsPanel.h"
+#include "report/ReportFleetPlanText.h"
+#include "report/ReportWriter.h"
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QProcess>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+
+using dpu::ui::FleetPlanPanel;
+using dpu::ui::MainWindow;
+
+namespace {
+
+/// Presses Plan (or runs `start`) and waits for the answer.
+bool planned(FleetPlanPanel& panel, const std::function<void()>& start)
+{
+    QSignalSpy spy(&panel, &FleetPlanPanel::planned);
+    start();
+    for (int i = 0; i < 300 && spy.isEmpty(); ++i)
+        spy.wait(100);
+    return !spy.isEmpty() && !panel.busy();
+}
+
+/// What core's planner says for the run and the deployment the view planned from.
+dpu::FleetPlan directPlan(const QString& run, const dpu::Deployment& deployment)
+{
+    dpu::FleetPlanInputOptions options;
+    options.realCatchUps = deployment.catchUpSizes == dpu::CatchUpSizing::Real;
+    const dpu::FleetPlanInput input = dpu::fleetPlanInputOf({dpu::loadRunFolder(run.toStdString())}, deployment, options);
+    dpu::RunControl control;
+    return dpu::planFleet(input, nullptr, control);
+}
+
+/// The PDF's text through poppler's pdftotext, ligatures and no-break spaces undone (as test_ui_reopen).
+QString pdfText(const QString& path)
+{
+    QProcess p;
+    p.start(QStringLiteral("pdftotext"), {QStringLiteral("-layout"), path, QStringLiteral("-")});
+    if (!p.waitForFinished(60000) || p.exitCode() != 0)
+        return {};
+    return QString::fromUtf8(p.readAllStandardOutput())
+        .replace(QChar(0xFB01), QStringLiteral("fi"))
+        .replace(QChar(0xFB02), QStringLiteral("fl"))
+        .replace(QChar(0xA0), QLatin1Char(' '));
+}
+
+} // namespace
+
+class TestUiFleetPlan : public QObject {
+    Q_OBJECT
+    QTemporaryDir tmp_;
+    QString run_;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(dpu::uitest::prepareUiTest(tmp_));
+        if (dpu::test::fashionMnistDir().empty())
+            QFAIL("Fashion-MNIST is missing: install the Debian package dataset-fashion-mnist (scripts/deps does)");
+        // A tiny real run: three rounds of DPU on a slice of Fashion-MNIST, with its run.json.
+        run_ = tmp_.filePath(QStringLiteral("run-real"));
+        dpu::Plan plan;
+        plan.name = "fleet-plan-real";
+        plan.dataset.trainLimit = 1200;
+        plan.dataset.testLimit = 400;
+        plan.split = {100, 300, 3, 200};
+        plan.strategies = {"dpu"};
+        plan.k = 0.02;
+        plan.train.epochs = 1;
+        plan.seeds = {3};
+        plan.threads = 1;
+        dpu::RunObserver quiet;
+        dpu::Runner(plan, {run_.toStdString()}).run(quiet);
+    }
+
+    void init() { QSettings().clear(); } // each window starts from the default plan
+
+    /// Targets every candidate meets: the view recommends core's pick, draws the Pareto set, and
+    /// Use this configuration makes it the plan's deployment (the Fleet tab follows).
+    void plansAndUsesTheRecommendation()
+    {
+        MainWindow w;
+        FleetPlanPanel* panel = w.resultsPanel()->fleetPlanPanel();
+        QVERIFY(w.runBook()->openFolder(run_) != 0);
+        dpu::ui::FleetPlanTargets* targets = panel->targets();
+        targets->freshOn()->setChecked(false);
+        targets->airtimeOn()->setChecked(false);
+        targets->batteryOn()->setChecked(true);
+        targets->battery()->setValue(100);
+        QVERIFY(planned(*panel, [panel] { panel->planButton()->click(); }));
+        const dpu::ui::FleetPlanAnswer& a = panel->answer();
+        QVERIFY2(a.error.empty(), a.error.c_str());
+        QVERIFY(!a.plan.cancelled);
+        QVERIFY(a.plan.recommended.has_value());
+        QVERIFY2(panel->recommendationText().contains(QString::fromStdString(a.plan.why)), qPrintable(panel->recommendationText()));
+        QVERIFY(panel->statusText().contains(QStringLiteral("candidates simulated")));
+        // The chart: every Pareto candidate in its series, the recommendation marked.
+        QVERIFY(!a.plan.pareto.empty());
+        QCOMPARE(size_t(panel->chart()->paretoSeries()->count()), a.plan.pareto.size());
+        QCOMPARE(panel->chart()->chosenSeries()->count(), 1);
+        const dpu::FleetPlanCandidate& shown = a.plan.candidates[*a.plan.recommended];
+        QCOMPARE(panel->chart()->chosenSeries()->at(0).y(), shown.fleetAccuracy * 100);
+        QVERIFY(panel->chart()->describe(panel->chart()->chosenSeries(), 0).contains(QString::fromStdString(shown.label)));
+
+        // The same answer as core's planner called directly on the run folder.
+        const dpu::FleetPlan direct = directPlan(run_, panel->requestedDeployment());
+        QVERIFY(direct.recommended.has_value());
+        const dpu::FleetPlanCandidate& expected = direct.candidates[*direct.recommended];
+        QCOMPARE(shown.label, expected.label);
+        QCOMPARE(dpu::fleetSettingText(shown.setting), dpu::fleetSettingText(expected.setting));
+        QCOMPARE(shown.fleetAccuracy, expected.fleetAccuracy);
+
+        QVERIFY(panel->useButton()->isEnabled());
+        panel->useButton()->click();
+        const dpu::Deployment now = w.planPanel()->plan().fleet;
+        QVERIFY(dpu::ui::deploymentcompare::same(now, expected.deployment));
+        QCOMPARE(now.roundPeriodHours, expected.setting.roundPeriodHours);
+        QCOMPARE(now.targets.batteryPerYear, std::optional<double>(1.0));
+        QCOMPARE(w.resultsPanel()->fleetPanel()->inputs()->settings().roundPeriodHours, expected.setting.roundPeriodHours);
+        // The plan's deployment came back to the view: its targets stay as they were.
+        QVERIFY(panel->targets()->batteryOn()->isChecked());
+    }
+
+    /// The report's fleet plan page (item 4): the view's last plan, in core's words, its Pareto set.
+    void theReportGetsTheLastPlan()
+    {
+        MainWindow w;
+        FleetPlanPanel* panel = w.resultsPanel()->fleetPlanPanel();
+        QVERIFY(w.runBook()->openFolder(run_) != 0);
+        QVERIFY(panel->reportFleetPlan().plan.candidates.empty()); // nothing planned: no page
+        panel->targets()->batteryOn()->setChecked(true);
+        panel->targets()->battery()->setValue(50);
+        QVERIFY(planned(*panel, [panel] { panel->plan(); }));
+        const dpu::ui::ReportFleetPlan report = panel->reportFleetPlan();
+        QVERIFY(report.plan.recommended.has_value());
+        QCOMPARE(report.targets.batteryPerYear, std::optional<double>(0.5));
+        const QString words = dpu::ui::ReportFleetPlanText::words(report);
+        QVERIFY(words.contains(QString::fromStdString(report.plan.why).toHtmlEscaped()));
+        QVERIFY(words.contains(QStringLiteral("at most 50.00 % of a battery a year")));
+        const QString pareto = dpu::ui::ReportFleetPlanText::pareto(report);
+        QCOMPARE(pareto.count(QStringLiteral("<tr>")), int(std::min<size_t>(report.plan.pareto.size(), 15)) + 1);
+        const auto shownRows = report.plan.pareto.begin() + std::min<std::ptrdiff_t>(std::ptrdiff_t(report.plan.pareto.size()), 15);
+        const bool recommendedShown = std::find(report.plan.pareto.begin(), shownRows, *report.plan.recommended) != shownRows;
+        QCOMPARE(pareto.contains(QStringLiteral("(recommended)")), recommendedShown);
+
+        dpu::ui::ReportOptions options;
+        options.fleetPlan = report;
+        const QString pdf = tmp_.filePath(QStringLiteral("plan-report.pdf"));
+        QString error;
+        QVERIFY2(dpu::ui::ReportWriter::write(*w.runBook(), options, pdf, &error), qPrintable(error));
+        const QString text = pdfText(pdf).simplified();
+        QVERIFY2(text.contains(QStringLiteral("Fleet plan")), "pdftotext (poppler-utils) reads the report");
+        QVERIFY(text.contains(QStringLiteral("The Pareto set")));
+        QVERIFY(text.contains(QStringLiteral("Recommended:")));
+        // A cancelled plan gives no page.
+        QVERIFY(planned(*panel, [panel] {
+            panel->plan();
+            panel->cancel();
+        }));
+        QVERIFY(panel->reportFleetPlan().plan.candidates.empty());
+    }
+
+    /// Targets nobody meets: the nearest candidate, the target that binds and what would move it.
+    void nothingMeetsTheTargets()
+    {
+        MainWindow w;
+        FleetPlanPanel* panel = w.resultsPanel()->fleetPlanPanel();
+        QVERIFY(w.runBook()->openFolder(run_) != 0);
+        dpu::ui::FleetPlanTargets* targets = panel->targets();
+        targets->freshOn()->setChecked(false);
+        targets->batteryOn()->setChecked(true);
+        targets->battery()->setValue(0.01);
+        targets->airtimeOn()->setChecked(true);
+        targets->airtime()->setValue(0.1);
+        QVERIFY(planned(*panel, [panel] { panel->plan(); }));
+        const dpu::FleetPlan& p = panel->answer().plan;
+        QVERIFY2(panel->answer().error.empty(), panel->answer().error.c_str());
+        QVERIFY(!p.recommended.has_value());
+        QVERIFY(p.nearest.has_value());
+        QVERIFY2(panel->recommendationText().contains(QString::fromStdString(p.binding)), qPrintable(panel->recommendationText()));
+        QVERIFY(!p.moves.empty());
+        QVERIFY(panel->recommendationText().contains(QStringLiteral("What would move ") + QString::fromStdString(p.binding)));
+        QVERIFY(!panel->useButton()->isEnabled());
+        QCOMPARE(panel->chart()->chosenSeries()->count(), 1); // the nearest, marked
+    }
+
+    /// Cancel stops the search: the view says so, and nothing can be used.
+    void cancelStops()
+    {
+        MainWindow w;
+        FleetPlanPanel* panel = w.resultsPanel()->fleetPlanPanel();
+        QVERIFY(w.runBook()->openFolder(run_) != 0);
+        QVERIFY(planned(*panel, [panel] {
+            panel->planButton()->click();
+            QVERIFY(panel->busy() && panel->cancelButton()->isEnabled());
+            panel->cancelButton()->click();
+        }));
+        QVERIFY(panel->answer().plan.cancelled);
+        QVERIFY2(panel->statusText().startsWith(QStringLiteral("Cancelled")), qPrintable(panel->statusText()));
+        QVERIFY(!panel->useButton()->isEnabled());
+        QVERIFY(panel->planButton()->isEnabled() && !panel->cancelButton()->isEnabled());
+    }
+
+    /// Without a finished run the view says why instead of planning.
+    void noRunSaysWhy()
+    {
+        MainWindow w;
+        FleetPlanPanel* panel = w.resultsPanel()->fleetPlanPanel();
+        QVERIFY(planned(*panel, [panel] { panel->plan(); }));
+        QVERIFY2(panel->statusText().contains(QStringLiteral("no finished run")), qPrintable(panel->statusText()));
+        QCOMPARE(panel->chart()->paretoSeries()->count(), 0);
+    }
+};
+
+QTEST_MAIN(TestUiFleetPlan)
+#include "test_ui_fleet_plan.moc"
