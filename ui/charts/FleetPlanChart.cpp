@@ -5,6 +5,7 @@
 #include <QCursor>
 #include <QScatterSeries>
 #include <QToolTip>
+#include <QLogValueAxis>
 #include <QValueAxis>
 #include <algorithm>
 #include <cmath>
@@ -23,9 +24,12 @@ QScatterSeries* scatter(const QString& name, const QColor& color, qreal size, QS
     return s;
 }
 
+constexpr double kFloorPercent = 1e-3; ///< the battery axis' least value (log scale)
+
 QPointF pointOf(const dpu::FleetPlanCandidate& c)
 {
-    return {c.batteryPerYear * 100.0, c.fleetAccuracy * 100.0};
+    // A log axis has no 0: a fleet that spends nothing sits at its floor.
+    return {std::max(c.batteryPerYear * 100.0, kFloorPercent), c.fleetAccuracy * 100.0};
 }
 
 } // namespace
@@ -34,13 +38,15 @@ FleetPlanChart::FleetPlanChart(QWidget* parent)
     : QChartView(parent), others_(scatter(tr("Other candidates"), QColor(160, 160, 160), 7, QScatterSeries::MarkerShapeCircle)),
       pareto_(scatter(tr("Pareto set"), QColor(31, 119, 180), 10, QScatterSeries::MarkerShapeCircle)),
       chosen_(scatter(tr("Recommended"), QColor(0, 0, 0, 0), 20, QScatterSeries::MarkerShapeCircle)),
-      x_(new QValueAxis(this)), y_(new QValueAxis(this))
+      x_(new QLogValueAxis(this)), y_(new QValueAxis(this))
 {
     auto* chart = new QChart;
     chart->setTitle(tr("Fleet plan: accuracy on the devices against battery a year"));
     chart->addAxis(x_, Qt::AlignBottom);
     chart->addAxis(y_, Qt::AlignLeft);
-    x_->setTitleText(tr("Battery a year (%)"));
+    x_->setTitleText(tr("Battery a year (%, log scale)"));
+    x_->setBase(10);
+    x_->setLabelFormat(QStringLiteral("%g"));
     y_->setTitleText(tr("Fleet accuracy (%)"));
     chosen_->setBorderColor(QColor(214, 39, 40));
     chosen_->setPen(QPen(QColor(214, 39, 40), 2.5));
@@ -135,14 +141,14 @@ void FleetPlanChart::fitAxes()
             any = true;
         }
     if (!any) {
-        x_->setRange(0, 1);
+        x_->setRange(0.1, 100);
         y_->setRange(0, 100);
         return;
     }
-    const double dx = std::max((x1 - x0) * 0.08, 1e-3), dy = std::max((y1 - y0) * 0.08, 0.5);
-    x_->setRange(std::max(0.0, x0 - dx), x1 + dx);
+    const double dy = std::max((y1 - y0) * 0.08, 0.5);
+    // Whole decades around the points: the log axis labels each.
+    x_->setRange(std::pow(10.0, std::floor(std::log10(x0))), std::pow(10.0, std::ceil(std::log10(x1 * 1.0001))));
     y_->setRange(y0 - dy, y1 + dy);
-    x_->applyNiceNumbers();
     y_->applyNiceNumbers();
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 class QScatterSeries;
+class QLogValueAxis;
 class QValueAxis;
 
 namespace dpu::ui {
@@ -34,7 +35,7 @@ private:
     QScatterSeries* others_;
     QScatterSeries* pareto_;
     QScatterSeries* chosen_;
-    QValueAxis* x_;
+    QLogValueAxis* x_; ///< battery a year on a log scale: one fleet spans 1 % to 100,000 %
     QValueAxis* y_;
     dpu::FleetPlan plan_;
     /// The candidate index of each point, per series (others, pareto, chosen).
