@@ -538,8 +538,27 @@ def fu_budget_checks(rec, forms, int8_qat):
     return C
 
 
+def fleet_plan_checks(folder):
+    """Section 24: per scenario the planner's pick (or nearest) and both searches' counts and times,
+    from bench/fleet-plan/run.sh's JSON (planner and exhaustive grid)."""
+    C, sec, src = [], "## 24.", "fleet-plan-2026-12-05/"
+    rows = (("reachable", "reachable"), ("impossible", "impossible"), ("scale", "10,000 devices"),
+            ("scale216", "10,000 devices, 432 candidates (`--keep order,repairs`)"))
+    for name, label in rows:
+        with open(os.path.join(folder, src + name + "-pruned.json"), encoding="utf-8") as f:
+            p = json.load(f)
+        with open(os.path.join(folder, src + name + "-grid.json"), encoding="utf-8") as f:
+            g = json.load(f)
+        pick = p["recommended"] or p["nearest"]
+        C.append(Row(sec, label, [None, [100 * pick["fleet_accuracy"]], [100 * pick["battery_per_year"]],
+                                  [pick["fresh_share"]], [p["simulated"], p["space"], p["seconds"]],
+                                  [g["simulated"], g["seconds"]], [g["seconds"] / p["seconds"]]],
+                     src + name + "-*.json"))
+    return C
+
+
 def build_checks(rec):
-    C = []
+    C = fleet_plan_checks(rec.folder)
 
     # Section 5 (and section 20, which says the H200 gave the same): the fidelity plan on CUDA.
     fid_src = "gpu-h100/results-seed-{1,2,3}.jsonl"
