@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // FleetPlanWorker: core's fleetPlanInputOf and planFleet over the book's runs, off the GUI thread.
 #include "workers/FleetPlanWorker.h"
+#include "workers/RunStatusFile.h"
 #include "dpu/Error.h"
 #include "dpu/FleetPlanInputs.h"
 #include "dpu/InternalCheck.h"
@@ -13,22 +14,6 @@
 
 namespace dpu::ui {
 namespace {
-
-/// The run's run.json (the model's size, for the full model's bytes without an FU run), as the
-/// Fleet tab's worker reads it; a missing or unreadable one leaves the status unknown.
-void readStatus(dpu::RunFolder& run)
-{
-    if (run.status.known || run.dir.empty())
-        return;
-    QFile f(QDir(QString::fromStdString(run.dir)).filePath(QStringLiteral("run.json")));
-    if (!f.open(QIODevice::ReadOnly))
-        return;
-    try {
-        run.status = dpu::runStatusFromJson(f.readAll().toStdString(), f.fileName().toStdString());
-    } catch (const dpu::Error&) {
-        // Only a size here; the run folder's own reader reports it when the run is opened.
-    }
-}
 
 /// Forwards the planner's progress to a callback.
 class Progress : public dpu::FleetPlanObserver {
@@ -57,7 +42,7 @@ FleetPlanAnswer FleetPlanWorker::planNow(const FleetPlanRequest& request, const 
     try {
         std::vector<dpu::RunFolder> runs = request.runs;
         for (dpu::RunFolder& run : runs)
-            readStatus(run);
+            readRunStatus(run);
         if (runs.empty())
             throw dpu::LinkError("", "no finished run on screen: open finished runs or queue one to plan over");
         dpu::FleetPlanInputOptions options;

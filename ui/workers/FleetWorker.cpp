@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // FleetWorker: core's fleetStrategiesOf and simulateFleet over the book's runs, off the GUI thread.
 #include "workers/FleetWorker.h"
+#include "workers/RunStatusFile.h"
 #include "dpu/Error.h"
 #include "dpu/FleetRuns.h"
 #include "dpu/InternalCheck.h"
@@ -10,25 +11,6 @@
 #include <utility>
 
 namespace dpu::ui {
-namespace {
-
-/// The run's run.json (the model's size, for the full model's bytes without an FU run); a
-/// missing or unreadable one leaves the status unknown, as for a run folder of an older version.
-void readStatus(dpu::RunFolder& run)
-{
-    if (run.status.known || run.dir.empty())
-        return;
-    QFile f(QDir(QString::fromStdString(run.dir)).filePath(QStringLiteral("run.json")));
-    if (!f.open(QIODevice::ReadOnly))
-        return;
-    try {
-        run.status = dpu::runStatusFromJson(f.readAll().toStdString(), f.fileName().toStdString());
-    } catch (const dpu::Error&) {
-        // The run folder's own reader reports it when the run is opened; here it is only a size.
-    }
-}
-
-} // namespace
 
 FleetWorker::FleetWorker(QObject* parent) : QObject(parent)
 {
@@ -42,7 +24,7 @@ FleetAnswer FleetWorker::simulateNow(const FleetRequest& request) const
     out.roundPeriodSeconds = request.settings.roundPeriodHours * 3600.0;
     try {
         for (FleetRunSource source : request.runs) {
-            readStatus(source.run);
+            readRunStatus(source.run);
             dpu::FleetRunInput input = dpu::fleetStrategiesOf(source.run, source.seed);
             if (request.settings.catchUpSizes == dpu::CatchUpSizing::Real)
                 for (dpu::FleetStrategy& s : input.strategies)
