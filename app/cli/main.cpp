@@ -51,22 +51,27 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "dpu-cli: unknown command '%s' (try --help)\n", command.c_str());
         return 2;
     }
+    // Errors carry the subcommand too ("dpu-cli fleet plan: ..."), when the first argument is one
+    // that usage() lists, so that the message names what was run.
+    std::string name = command;
+    if (!args.empty() && !args[0].empty() && args[0][0] != '-' && !dpu::cli::commandUsage(command, args[0]).empty())
+        name += " " + args[0];
     try {
         return dpu::cli::dispatchCommand(command, args);
     } catch (const dpu::cli::UsageError& e) {
-        std::fprintf(stderr, "dpu-cli %s: %s (try --help)\n", command.c_str(), e.what());
+        std::fprintf(stderr, "dpu-cli %s: %s (try --help)\n", name.c_str(), e.what());
         return 2;
     } catch (const dpu::InternalError& e) {
         // A defect, not the user's mistake: said as such (the message asks to report it), and
         // with its own status (EX_SOFTWARE) so that scripts and sweep cells tell it apart.
-        std::fprintf(stderr, "dpu-cli %s: %s\n", command.c_str(), dpu::failureText(e).c_str());
+        std::fprintf(stderr, "dpu-cli %s: %s\n", name.c_str(), dpu::failureText(e).c_str());
         return kInternalErrorStatus;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "dpu-cli %s: error: %s\n", command.c_str(), e.what());
+        std::fprintf(stderr, "dpu-cli %s: error: %s\n", name.c_str(), e.what());
         return 1;
     } catch (...) { // nothing in the engine throws this: a defect too, but never an abort
         std::fprintf(stderr, "dpu-cli %s: internal error: an exception of unknown type (please report it)\n",
-                     command.c_str());
+                     name.c_str());
         return kInternalErrorStatus;
     }
 }

@@ -158,6 +158,14 @@ private Q_SLOTS:
         const Result noOut = cli({"run", plan});
         QCOMPARE(noOut.code, 2);
         QVERIFY(noOut.err.contains("--out"));
+        // The message names what was run: the command, and its subcommand when it has one.
+        QVERIFY2(noOut.err.startsWith("dpu-cli run: "), qPrintable(noOut.err));
+        const Result sub = cli({"bundle", "inspect", dir.filePath("missing.dpub")});
+        QVERIFY(sub.code != 0);
+        QVERIFY2(sub.err.startsWith("dpu-cli bundle inspect: "), qPrintable(sub.err));
+        const Result fleetPlan = cli({"fleet", "plan", dir.path(), "--fresh-share", "nan"});
+        QCOMPARE(fleetPlan.code, 2);
+        QVERIFY2(fleetPlan.err.startsWith("dpu-cli fleet plan: "), qPrintable(fleetPlan.err));
 
         const Result unknown = cli({"cost", "--frobnicate"});
         QCOMPARE(unknown.code, 2);
