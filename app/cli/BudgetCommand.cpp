@@ -4,6 +4,7 @@
 #include "CliCommands.h"
 #include "CommandNumbers.h"
 #include "DeploymentOptions.h"
+#include "dpu/DeploymentLink.h"
 #include "dpu/DeploymentModel.h"
 #include "dpu/LinkModel.h"
 #include "dpu/Recommend.h"
@@ -87,15 +88,16 @@ struct ModelLink {
 /// Whether `key` names a link model: a region, a preset of dpu/LinkModel.h or an alias of one.
 bool isModelKey(const std::string& key)
 {
-    const std::string k = resolveLinkKey(key);
-    const auto keys = linkPresetKeysList();
-    return k == "lorawan-eu868" || k == "lorawan-us915" || std::find(keys.begin(), keys.end(), k) != keys.end();
+    return deploymentLinkChoice(key).has_value();
 }
 
 /// The keys --link takes: the regions, then the presets.
 std::string modelKeys()
 {
-    std::string out = "lorawan-eu868, lorawan-us915";
+    std::string out;
+    for (const DeploymentLinkChoice& choice : deploymentLinkChoices())
+        if (choice.region)
+            out += (out.empty() ? "" : ", ") + choice.key;
     for (const std::string& key : linkPresetKeysList())
         out += ", " + key;
     return out;

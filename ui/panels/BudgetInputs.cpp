@@ -181,7 +181,7 @@ void BudgetInputs::updateEnabled()
     sf_->setVisible(isRegion(key));
     // The link model's rows, unfolded.
     const bool open = details_->isChecked();
-    form_->setRowVisible(duty_, open && key == QLatin1String("lorawan-eu868"));
+    form_->setRowVisible(duty_, open && linkchoices::hasSubBands(key));
     form_->setRowVisible(lossRow_, open);
     form_->setRowVisible(targetRow_, open);
     bytes_->setEnabled(byBytes_->isChecked());

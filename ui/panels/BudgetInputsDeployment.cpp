@@ -39,7 +39,7 @@ std::optional<dpu::Deployment> BudgetInputs::deployment(QString* whyNot) const
     const int sf = sf_->currentData().toInt();
     f.link.spreadingFactor = region && sf > 0 ? sf : 0;
     f.link.sfMix = region && sf == 0 ? sf_->currentData(kMixRole).toString().toStdString() : std::string();
-    f.link.dutyCycle = key == QLatin1String("lorawan-eu868") ? std::optional<double>(duty_->currentData().toDouble()) : std::nullopt;
+    f.link.dutyCycle = linkchoices::hasSubBands(key) ? std::optional<double>(duty_->currentData().toDouble()) : std::nullopt;
     f.link.frameLoss = loss_->value() / 100.0;
     f.link.delivery = linkchoices::deliveryOf(delivery_);
     f.devices = devices_->value();

@@ -27,6 +27,11 @@ bool isRegion(const dpu::Deployment& f)
     return linkchoices::isRegion(QString::fromStdString(f.link.link));
 }
 
+bool hasSubBands(const dpu::Deployment& f)
+{
+    return linkchoices::hasSubBands(QString::fromStdString(f.link.link));
+}
+
 QString percentText(double fraction)
 {
     return QLocale().toString(100.0 * fraction, 'g', 3) + QStringLiteral(" %");
@@ -101,7 +106,7 @@ QStringList differences(const dpu::Deployment& plan, const dpu::Deployment& e)
     } else {
         if (isRegion(e) && !sameSf(e, plan))
             out << instead(sfText(e), sfText(plan));
-        if (e.link.link == "lorawan-eu868" && e.link.dutyCycle != plan.link.dutyCycle)
+        if (hasSubBands(e) && e.link.dutyCycle != plan.link.dutyCycle)
             out << instead(subBandText(e), subBandText(plan));
     }
     if (e.link.frameLoss != plan.link.frameLoss)
@@ -145,7 +150,7 @@ QString summary(const dpu::Deployment& f)
     QStringList parts{tr("%L1 devices on %2").arg(f.devices).arg(linkName(f.link.link))};
     if (isRegion(f))
         parts << sfText(f);
-    if (f.link.link == "lorawan-eu868")
+    if (hasSubBands(f))
         parts << subBandText(f);
     parts << tr("%1 loss").arg(percentText(f.link.frameLoss));
     if (f.link.deviceClass != dpu::DeviceClassChoice::Preset)
@@ -156,15 +161,7 @@ QString summary(const dpu::Deployment& f)
 
 QString linkName(const std::string& key)
 {
-    if (key == "lorawan-eu868")
-        return tr("LoRaWAN EU868");
-    if (key == "lorawan-us915")
-        return tr("LoRaWAN US915");
-    try {
-        return QString::fromStdString(dpu::linkPreset(key).name);
-    } catch (const std::exception&) { // a key core lacks: the plan check names it
-        return QString::fromStdString(key);
-    }
+    return linkchoices::linkName(key);
 }
 
 } // namespace dpu::ui::deploymentcompare

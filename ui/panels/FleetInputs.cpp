@@ -247,7 +247,7 @@ void FleetInputs::updateEnabled()
 {
     // The sub-bands listed are EU868's; other links take the preset's duty cycle.
     const QString key = link_->currentData().toString();
-    duty_->setEnabled(key == QLatin1String("lorawan-eu868"));
+    duty_->setEnabled(linkchoices::hasSubBands(key));
     deviceRows_->limitSpread(loss_->value());
     // The rules the plan field table gives the fleet.* keys (the processor's figures).
     dpu::Plan plan;
@@ -265,7 +265,8 @@ dpu::Deployment FleetInputs::settings() const
     s.link.sfMix = !region || sf > 0 ? ""
                    : sf == kOwnMix ? sf_->currentData(kMixTextRole).toString().toStdString()
                                    : "fuotasim";
-    s.link.dutyCycle = s.link.link == "lorawan-eu868" ? std::optional<double>(duty_->currentData().toDouble()) : std::nullopt;
+    s.link.dutyCycle = linkchoices::hasSubBands(link_->currentData().toString()) ? std::optional<double>(duty_->currentData().toDouble())
+                                                                                   : std::nullopt;
     s.link.frameLoss = loss_->value() / 100.0;
     s.link.delivery = linkchoices::deliveryOf(delivery_);
     deviceRows_->apply(s.link);

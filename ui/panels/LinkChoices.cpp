@@ -1,31 +1,42 @@
 // SPDX-License-Identifier: MIT
 // LinkChoices: the link settings' widgets, built once for the Fleet tab and the Budget tab.
 #include "panels/LinkChoices.h"
+#include "dpu/DeploymentLink.h"
 #include "dpu/LinkModel.h"
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QLocale>
 #include <QObject>
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace dpu::ui::linkchoices {
 
 bool isRegion(const QString& key)
 {
-    return key == QLatin1String("lorawan-eu868") || key == QLatin1String("lorawan-us915");
+    const std::optional<dpu::DeploymentLinkChoice> choice = dpu::deploymentLinkChoice(key.toStdString());
+    return choice && choice->region;
+}
+
+bool hasSubBands(const QString& key)
+{
+    const std::optional<dpu::DeploymentLinkChoice> choice = dpu::deploymentLinkChoice(key.toStdString());
+    return choice && choice->subBands;
+}
+
+QString linkName(const std::string& key)
+{
+    const std::optional<dpu::DeploymentLinkChoice> choice = dpu::deploymentLinkChoice(key);
+    return QString::fromStdString(choice ? choice->name : key); // a key core lacks: the plan check names it
 }
 
 void addLinkModels(QComboBox* box, int keyRole)
 {
-    const auto add = [box, keyRole](const QString& name, const QString& key) {
-        box->addItem(name);
-        box->setItemData(box->count() - 1, key, keyRole);
-    };
-    add(QObject::tr("LoRaWAN EU868"), QStringLiteral("lorawan-eu868"));
-    add(QObject::tr("LoRaWAN US915"), QStringLiteral("lorawan-us915"));
-    for (const std::string& key : dpu::linkPresetKeysList())
-        if (key.rfind("lorawan-", 0) != 0) // the regions above take the SF
-            add(QString::fromStdString(dpu::linkPreset(key).name), QString::fromStdString(key));
+    for (const dpu::DeploymentLinkChoice& choice : dpu::deploymentLinkChoices()) {
+        box->addItem(QString::fromStdString(choice.name));
+        box->setItemData(box->count() - 1, QString::fromStdString(choice.key), keyRole);
+    }
 }
 
 QComboBox* fleetLinkBox(QWidget* parent, const QString& objectName)
@@ -50,9 +61,11 @@ QComboBox* dutyCycleBox(QWidget* parent, const QString& objectName)
 {
     auto* box = new QComboBox(parent);
     box->setObjectName(objectName);
-    box->addItem(QObject::tr("1 % (865-868.6 MHz)"), 0.01);
-    box->addItem(QObject::tr("0.1 % (863-865 MHz)"), 0.001);
-    box->addItem(QObject::tr("10 % (869.4-869.65 MHz)"), 0.1);
+    const QLocale c = QLocale::c();
+    for (const dpu::Eu868SubBand& band : dpu::eu868SubBands())
+        box->addItem(QObject::tr("%1 % (%2-%3 MHz)")
+                         .arg(c.toString(band.dutyCycle * 100, 'g', 3), c.toString(band.lowMHz, 'g', 6), c.toString(band.highMHz, 'g', 6)),
+                     band.dutyCycle);
     box->setToolTip(QObject::tr("The EU868 sub-band's duty cycle: the share of time the gateway may transmit"));
     return box;
 }

@@ -3,6 +3,7 @@
 #pragma once
 #include "dpu/DeploymentModel.h"
 #include <QString>
+#include <string>
 
 class QComboBox;
 class QDoubleSpinBox;
@@ -21,10 +22,14 @@ QComboBox* fleetLinkBox(QWidget* parent, const QString& objectName);
 /// Selects the item of `key` or of the preset an older key stands for (dpu::resolveLinkKey():
 /// "lora" is lorawan-eu868-sf7), case-insensitive; the first for a key the list lacks.
 void selectLink(QComboBox* box, const QString& key);
-/// True for the LoRaWAN regions, which take a spreading factor ("lorawan-eu868", "lorawan-us915").
+/// True for the LoRaWAN regions, which take a spreading factor (core's DeploymentLinkChoice::region).
 bool isRegion(const QString& key);
-/// The EU868 sub-bands by their duty cycle: 1 % (865-868.6 MHz, first), 0.1 %, 10 %. Item data:
-/// the duty cycle as a fraction. Owned by `parent`.
+/// True for a link that takes one of EU868's sub-bands as its duty cycle (DeploymentLinkChoice::subBands).
+bool hasSubBands(const QString& key);
+/// The name lists show for `key` (core's deploymentLinkChoice()), or the key itself when core lacks it.
+QString linkName(const std::string& key);
+/// The EU868 sub-bands by their duty cycle (core's eu868SubBands(): 1 % (865-868.6 MHz, first),
+/// 0.1 %, 10 %). Item data: the duty cycle as a fraction. Owned by `parent`.
 QComboBox* dutyCycleBox(QWidget* parent, const QString& objectName);
 /// Selects the sub-band of `dutyCycle` (the first for NaN or a value no sub-band has).
 void selectDutyCycle(QComboBox* box, double dutyCycle);

@@ -114,6 +114,15 @@ void validateLink(const Link& link);
 /// receive, 45 mA transmit at 14 dBm, 3.3 V). `dutyCycle` must be one of the sub-bands' 0.001,
 /// 0.01 or 0.1. Throws LinkError on another SF or duty cycle.
 Link lorawanEu868(int spreadingFactor, double dutyCycle = 0.01);
+/// One EU868 sub-band a gateway may send in, with the share of time it may send there.
+struct Eu868SubBand {
+    double dutyCycle = 0; ///< 0.01, 0.001 or 0.1
+    double lowMHz = 0;
+    double highMHz = 0;
+};
+/// The sub-bands lorawanEu868() takes, the default first: 1 % (865-868.6 MHz), 0.1 % (863-865 MHz),
+/// 10 % (869.4-869.65 MHz). Throws nothing.
+const std::vector<Eu868SubBand>& eu868SubBands();
 /// The same region's uplink at that SF: payload CRC on, the device's own 1 % sub-band, transmit power.
 Link lorawanEu868Uplink(int spreadingFactor);
 /// LoRaWAN US915 downlink DR8..DR13 (SF12..SF7 at 500 kHz): payload 53/129/242/242/242/242 B,

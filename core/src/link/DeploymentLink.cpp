@@ -15,6 +15,66 @@ std::vector<SpreadingFactorShare> sfMixOf(const DeploymentLink& s)
     return mix;
 }
 
+namespace {
+
+/// A LoRaWAN region a deployment names by its own key, at any SF: the one place its keys live.
+struct RegionKey {
+    const char* key;
+    const char* name; ///< the region's, without an SF
+    Link (*at)(int spreadingFactor);
+};
+
+const RegionKey kRegions[] = {
+    {"lorawan-eu868", "LoRaWAN EU868", [](int sf) { return lorawanEu868(sf); }},
+    {"lorawan-us915", "LoRaWAN US915", [](int sf) { return withSpreadingFactor(lorawanUs915Downlink(8), sf); }},
+};
+
+const RegionKey* regionNamed(const std::string& lowerKey)
+{
+    for (const RegionKey& r : kRegions)
+        if (lowerKey == r.key)
+            return &r;
+    return nullptr;
+}
+
+DeploymentLinkChoice presetChoice(const std::string& key, const Link& link)
+{
+    return {key, link.name, false, link.region == LinkRegion::Eu868};
+}
+
+DeploymentLinkChoice regionChoice(const RegionKey& r)
+{
+    return {r.key, r.name, true, r.at(7).region == LinkRegion::Eu868};
+}
+
+} // namespace
+
+std::vector<DeploymentLinkChoice> deploymentLinkChoices()
+{
+    std::vector<DeploymentLinkChoice> out;
+    for (const RegionKey& r : kRegions)
+        out.push_back(regionChoice(r));
+    for (const std::string& key : linkPresetKeysList()) {
+        const Link link = linkPreset(key);
+        if (!link.lora) // the regions above stand for the LoRa presets, at any SF
+            out.push_back(presetChoice(key, link));
+    }
+    return out;
+}
+
+std::optional<DeploymentLinkChoice> deploymentLinkChoice(const std::string& key)
+{
+    const std::string lower = link::lower(key);
+    if (const RegionKey* r = regionNamed(lower))
+        return regionChoice(*r);
+    try {
+        const std::string resolved = resolveLinkKey(lower);
+        return presetChoice(resolved, linkPreset(resolved));
+    } catch (const LinkError&) {
+        return std::nullopt;
+    }
+}
+
 Link linkOf(const DeploymentLink& s)
 {
     const std::vector<SpreadingFactorShare> mix = sfMixOf(s);
@@ -23,9 +83,8 @@ Link linkOf(const DeploymentLink& s)
     const int sf = s.spreadingFactor;
     const int first = sf > 0 ? sf : mix.empty() ? 7 : mix.front().spreadingFactor;
     const std::string key = link::lower(s.link); // as linkPreset() takes its keys
-    Link link = key == "lorawan-eu868"   ? lorawanEu868(first)
-                : key == "lorawan-us915" ? withSpreadingFactor(lorawanUs915Downlink(8), first)
-                                         : linkPreset(key);
+    const RegionKey* region = regionNamed(key);
+    Link link = region ? region->at(first) : linkPreset(key);
     if (sf > 0)
         link = withSpreadingFactor(link, sf);
     if (s.dutyCycle) {

@@ -159,10 +159,17 @@ Link cellularBase(double bitsPerSecond, int blockBytes)
 
 } // namespace
 
+const std::vector<Eu868SubBand>& eu868SubBands()
+{
+    // ETSI EN 300 220's bands as LoRaWAN EU868 gateways use them (docs/fleet.md).
+    static const std::vector<Eu868SubBand> kSubBands{{0.01, 865, 868.6}, {0.001, 863, 865}, {0.1, 869.4, 869.65}};
+    return kSubBands;
+}
+
 Link lorawanEu868(int spreadingFactor, double dutyCycle)
 {
-    static const double kSubBands[] = {0.001, 0.01, 0.1};
-    if (std::none_of(std::begin(kSubBands), std::end(kSubBands), [&](double d) { return std::fabs(d - dutyCycle) < 1e-12; }))
+    const std::vector<Eu868SubBand>& bands = eu868SubBands();
+    if (std::none_of(bands.begin(), bands.end(), [&](const Eu868SubBand& b) { return std::fabs(b.dutyCycle - dutyCycle) < 1e-12; }))
         throw LinkError("dutyCycle", "EU868's sub-bands allow 0.1 %, 1 % or 10 % of the time, not "
                                          + std::to_string(dutyCycle * 100) + " %");
     Link link = loraBase(LinkRegion::Eu868, LinkDirection::Downlink);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Links as engineers configure them: LoRa time on air against Semtech's formula and the published figures, redundancy against the binomial tail, duty cycle, energy, inversion, bad input.
+#include "dpu/DeploymentLink.h"
 #include "dpu/LinkModel.h"
 #include "link/Binomial.h"
 #include "FleetTestSupport.h"
@@ -181,6 +182,45 @@ private Q_SLOTS:
             QVERIFY2(error.contains(QString::fromStdString(key)), qPrintable(error));
         QVERIFY2(error.contains(QStringLiteral("(or lora (lorawan-eu868-sf7), nb-iot (nb-iot-nb2), ble (ble-smp-pipelined)), found 'wifi'")),
                  qPrintable(error));
+    }
+
+    void theLinksADeploymentMayName()
+    {
+        // The window's lists and dpu-cli budget's --link read these; no region key lives elsewhere.
+        const std::vector<dpu::DeploymentLinkChoice> choices = dpu::deploymentLinkChoices();
+        QVERIFY(choices.size() >= 4);
+        QCOMPARE(choices[0].key, std::string("lorawan-eu868"));
+        QCOMPARE(choices[0].name, std::string("LoRaWAN EU868"));
+        QVERIFY(choices[0].region && choices[0].subBands);
+        QCOMPARE(choices[1].key, std::string("lorawan-us915"));
+        QVERIFY(choices[1].region && !choices[1].subBands);
+        for (size_t i = 2; i < choices.size(); ++i) { // the presets that are not LoRa, each once
+            QVERIFY(!choices[i].region && !choices[i].subBands);
+            QVERIFY(!dpu::linkPreset(choices[i].key).lora);
+            QCOMPARE(choices[i].name, dpu::linkPreset(choices[i].key).name);
+        }
+        for (const dpu::DeploymentLinkChoice& c : choices) { // every choice is a link linkOf() builds
+            dpu::DeploymentLink link;
+            link.link = c.key;
+            QCOMPARE(dpu::linkOf(link).lora, c.region);
+            QCOMPARE(dpu::deploymentLinkChoice(c.key)->key, c.key);
+        }
+        // Case and aliases as linkPreset() takes them; a LoRa preset takes a sub-band, not an SF.
+        QVERIFY(dpu::deploymentLinkChoice("LoRaWAN-US915")->region);
+        const std::optional<dpu::DeploymentLinkChoice> lora = dpu::deploymentLinkChoice("lora");
+        QVERIFY(lora && !lora->region && lora->subBands);
+        QCOMPARE(lora->key, std::string("lorawan-eu868-sf7"));
+        QVERIFY(!dpu::deploymentLinkChoice("wifi"));
+        QVERIFY(!dpu::deploymentLinkChoice(""));
+        // EU868's sub-bands, the default first; lorawanEu868() takes exactly these.
+        const std::vector<dpu::Eu868SubBand>& bands = dpu::eu868SubBands();
+        QCOMPARE(bands.size(), size_t(3));
+        QCOMPARE(bands.front().dutyCycle, dpu::lorawanEu868(7).dutyCycle);
+        for (const dpu::Eu868SubBand& b : bands) {
+            QCOMPARE(dpu::lorawanEu868(9, b.dutyCycle).dutyCycle, b.dutyCycle);
+            QVERIFY(b.lowMHz >= 863 && b.highMHz <= 870 && b.lowMHz < b.highMHz);
+        }
+        QVERIFY(errorOf([] { dpu::lorawanEu868(7, 0.05); }).contains(QStringLiteral("sub-bands")));
     }
 
     void applicationRateFromThePhysicalLayer()
