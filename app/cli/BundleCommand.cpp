@@ -36,7 +36,7 @@ CatchUpSelection parseSelection(const ArgList& args, const std::string& text)
 
 const char* const kBundleHelp =
     "Usage: dpu-cli bundle SUBCOMMAND ... (dpu-cli bundle SUBCOMMAND --help for one)\n"
-    "  inspect BUNDLE [--base WEIGHTS.safetensors]\n"
+    "  inspect BUNDLE [--base WEIGHTS.safetensors] [--bytes]\n"
     "  verify BUNDLE [--base WEIGHTS.safetensors] [--pubkey KEY.pub]\n"
     "  export RUN_DIR --out DIR [--strategy NAME] [--seed N] [--catchup all|V[,V...]] [--sign KEY] [--fuota]\n"
     "  catchup RUN_DIR --strategy NAME [--seed N] --from V [--to W] --out FILE\n"
@@ -73,8 +73,12 @@ const char* subcommandHelp(const std::string& sub)
                "the missed bundles give, byte for byte. Apply it with dpu-apply. Prints its size beside\n"
                "the chain of missed bundles and a full model, and which is the cheapest.\n";
     if (sub == "inspect")
-        return "Usage: dpu-cli bundle inspect BUNDLE [--base WEIGHTS.safetensors]\n"
-               "Describes a bundle: kind, versions, hashes, every tensor's coding and size.\n";
+        return "Usage: dpu-cli bundle inspect BUNDLE [--base WEIGHTS.safetensors] [--bytes]\n"
+               "Describes a bundle: kind, versions, hashes, every tensor's coding and size.\n"
+               "With --bytes, also where the bytes go: under each tensor its bits by part (positions,\n"
+               "values, section headers, code tables, padding), and a summary: envelope, tensor table,\n"
+               "section H, then weights, 1-D tensors (biases) and INT8 scales, each with its parts\n"
+               "(a delta's names need --base; without, tensors are grouped as partial or always shipped).\n";
     if (sub == "verify")
         return "Usage: dpu-cli bundle verify BUNDLE [--base WEIGHTS.safetensors] [--pubkey KEY.pub]\n"
                "Checks a bundle as a device would and decodes it.\n";
@@ -161,10 +165,11 @@ int bundleCommand(const std::vector<std::string>& argv)
         return catchUpCommand(args);
     if (sub == "inspect") {
         const std::string base = args.value("--base");
+        const bool bytes = args.flag("--bytes");
         const auto pos = args.positional();
         if (pos.size() != 1)
             throw UsageError("bundle inspect takes one bundle file");
-        std::fputs(inspectBundleFile(pos[0], base).c_str(), stdout);
+        std::fputs(inspectBundleFile(pos[0], base, bytes).c_str(), stdout);
         return 0;
     }
     if (sub == "verify") {

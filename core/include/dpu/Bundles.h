@@ -9,9 +9,10 @@ namespace dpu {
 
 /// Multi-line human-readable summary of the bundle file at `path` (kind, versions, hashes, one
 /// line per tensor). Tensor names and shapes of a delta need the device file it applies to
-/// (`basePath`, may be empty: tensors are then numbered). Throws Error naming the file and the
-/// field when a file is unreadable or the bundle malformed.
-std::string inspectBundleFile(const std::string& path, const std::string& basePath = {});
+/// (`basePath`, may be empty: tensors are then numbered). With `bytes`, also where the bytes go
+/// (each tensor's positions, values, headers, tables and padding, summed per role). Throws
+/// Error naming the file and the field when a file is unreadable or the bundle malformed.
+std::string inspectBundleFile(const std::string& path, const std::string& basePath = {}, bool bytes = false);
 
 struct BundleVerification {
     bool ok = false;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Reads the manifest field by field (docs/bundle-format.md) to describe a bundle.
 #include "bundle/BundleInspector.h"
+#include "bundle/ByteAccount.h"
 #include "dpu/Error.h"
 #include "dpu_bundle.h"
 
@@ -184,7 +185,7 @@ void describeSection(std::ostream& o, const std::vector<uint8_t>& bundle, uint64
 
 } // namespace
 
-std::string BundleInspector::inspect(const std::vector<uint8_t>& bundle, const std::vector<uint8_t>* base)
+std::string BundleInspector::inspect(const std::vector<uint8_t>& bundle, const std::vector<uint8_t>* base, bool bytes)
 {
     std::ostringstream o;
     Cursor c(bundle, 0);
@@ -231,6 +232,8 @@ std::string BundleInspector::inspect(const std::vector<uint8_t>& bundle, const s
     const bool named = names.size() == count;
     o << "tensors: " << count << (named ? "" : " (names and shapes: inspect with the base file)") << "\n";
     uint64_t secPos = headerOff + headerLen;
+    const uint64_t tableStart = c.offset();
+    ByteAccount account(bundle);
     for (uint64_t i = 0; i < count && i < DPU_MAX_TENSORS; ++i) {
         const uint64_t entry = c.u(1, "mode"), mode = entry & 3;
         const uint64_t coding = ((entry >> 2) & 3) | ((entry & DPU_ENTRY_CODING_HIGH) ? 4 : 0);
@@ -252,8 +255,13 @@ std::string BundleInspector::inspect(const std::vector<uint8_t>& bundle, const s
         o << "  " << std::left << std::setw(36) << label << " " << (i8 ? "I8 " : "") << modeName(mode);
         describeSection(o, bundle, secPos, mode, coding, numel, pooled, secLen);
         o << ", " << secLen << " bytes\n";
+        if (bytes)
+            account.add(o, i, named ? ByteAccount::roleOf(names[i].name, names[i].shape) : ByteAccount::roleOf(i8, mode),
+                        mode, coding, pooled, secPos, secLen, numel);
         secPos += secLen;
     }
+    if (bytes)
+        account.print(o, bundle.size(), headerOff - (c.offset() - tableStart), c.offset() - tableStart, headerLen);
     return o.str();
 }
 

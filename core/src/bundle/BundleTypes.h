@@ -92,6 +92,12 @@ struct BundleInput {
     /// with a table of values or differences, or a grid of differences), and in a delta an
     /// always-shipped tensor takes one too when that beats its dense or fp32 form.
     bool exactValues = false;
+    /// Delta bundles: the target is a whole new model, not a change of the base (a sparse
+    /// deployed model's full update, which the engine writes as a delta from the deployed model).
+    /// The writer then also writes it as a full deployment with its zeros coded (a `reinit+delta`
+    /// bundle over the constant 0, docs/bundle-format.md 2.6) and sends the smaller of the two.
+    /// Off by default: a partial update's delta is never larger.
+    bool wholeModel = false;
 };
 
 /// Byte accounting of a bundle, for reports against the analytic cost.

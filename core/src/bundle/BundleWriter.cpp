@@ -401,12 +401,26 @@ BundleOutput BundleWriter::write(const BundleInput& in)
     // A full bundle of a model with zeros (a sparse deployed model) would ship them as 32 bits
     // each: its nonzeros and their positions over the constant-0 rule are smaller, and every
     // decoder of format 3 on applies them (docs/bundle-format.md 2.6). The smaller one travels.
-    if (in.kind == Kind::Full)
-        if (const std::optional<BundleInput> zeros = FullZeros::asZeroSeeded(in)) {
-            BundleOutput coded = assemble(*zeros);
-            if (coded.bytes.size() < out.bytes.size())
-                return coded;
-        }
+    // A whole new model written as a delta (a sparse model's full update) changes nearly every
+    // nonzero of base and target, each as a position and an XOR word: the zero-coded full
+    // deployment of the target, which needs no base, is smaller (0.44 of a dense full bundle
+    // against 0.52 measured), and again the smaller one travels.
+    std::optional<BundleInput> zeros;
+    if (in.kind == Kind::Full) {
+        zeros = FullZeros::asZeroSeeded(in);
+    } else if (in.kind == Kind::Delta && in.wholeModel) {
+        BundleInput full = in;
+        full.kind = Kind::Full;
+        full.masks.clear();
+        full.init.clear();
+        full.baseFile.clear();
+        zeros = FullZeros::asZeroSeeded(full);
+    }
+    if (zeros) {
+        BundleOutput coded = assemble(*zeros);
+        if (coded.bytes.size() < out.bytes.size())
+            return coded;
+    }
     return out;
 }
 

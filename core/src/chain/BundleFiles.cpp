@@ -94,11 +94,11 @@ std::string runBundlePath(const std::string& runDir, uint64_t seed, const std::s
     return bundlepaths::roundFile(runDir, seed, strategy, round);
 }
 
-std::string inspectBundleFile(const std::string& path, const std::string& basePath)
+std::string inspectBundleFile(const std::string& path, const std::string& basePath, bool bytes)
 {
     const std::vector<uint8_t> base = basePath.empty() ? std::vector<uint8_t>{} : readBytes(basePath);
     try {
-        return bundle::BundleInspector::inspect(readBytes(path), basePath.empty() ? nullptr : &base);
+        return bundle::BundleInspector::inspect(readBytes(path), basePath.empty() ? nullptr : &base, bytes);
     } catch (const Error& e) {
         throw Error(path + ": " + e.what());
     }

@@ -187,10 +187,11 @@ std::vector<uint8_t> DeviceUpdate::deviceFile(const Weights& weights, uint64_t v
 }
 
 bundle::BundleOutput DeviceUpdate::write(bundle::Kind kind, const Weights& previous, const Weights& target,
-                                         uint64_t seed, uint64_t version) const
+                                         uint64_t seed, uint64_t version, bool wholeModel) const
 {
     bundle::BundleInput in;
     in.kind = kind;
+    in.wholeModel = wholeModel;
     in.coding = config_.coding;
     in.model = config_.model;
     in.compat = config_.compat;
@@ -236,14 +237,14 @@ Weights DeviceUpdate::decoded(const bundle::BundleOutput& out, const Weights& li
 
 DeviceUpdate::Result DeviceUpdate::build(bundle::Kind kind, const Weights& previous, const Weights& target,
                                          uint64_t seed, uint64_t version, const torch::Device& device,
-                                         const bundle::BundleOutput* written) const
+                                         const bundle::BundleOutput* written, bool wholeModel) const
 {
     std::vector<uint8_t> base;
     if (kind == bundle::Kind::Delta)
         base = deviceFile(previous, version - 1);
     bundle::BundleOutput own;
     if (!written) {
-        own = write(kind, previous, target, seed, version);
+        own = write(kind, previous, target, seed, version, wholeModel);
         written = &own;
     }
     const bundle::BundleOutput& out = *written;

@@ -53,14 +53,17 @@ public:
     /// writer computed: an engine defect that must never be deployed silently. `written` (not
     /// owned, may be null): write()'s result for these same arguments, applied instead of
     /// writing the bundle again (a round that judged its candidate's decoded weights wrote it).
+    /// `wholeModel`: a Delta whose target is a whole new model (a sparse model's full update);
+    /// the writer may then send it as a full deployment with coded zeros when that is smaller
+    /// (bundle::BundleInput::wholeModel).
     Result build(bundle::Kind kind, const Weights& previous, const Weights& target, uint64_t seed,
                  uint64_t version, const torch::Device& device,
-                 const bundle::BundleOutput* written = nullptr) const;
+                 const bundle::BundleOutput* written = nullptr, bool wholeModel = false) const;
 
     /// What build() would write, without applying it: the bundle's bytes and the tensors the
     /// device will decode from it (as toWeights() of them gives). Throws Error as build() does.
     bundle::BundleOutput write(bundle::Kind kind, const Weights& previous, const Weights& target, uint64_t seed,
-                               uint64_t version) const;
+                               uint64_t version, bool wholeModel = false) const;
 
     /// The weights a device decodes from `out` (write()'s result), shaped like `like`.
     Weights decoded(const bundle::BundleOutput& out, const Weights& like, const torch::Device& device) const;

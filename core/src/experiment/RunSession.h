@@ -81,8 +81,9 @@ private:
     /// The byte budget of `round` for one strategy and seed (plan.budget must be enabled).
     int64_t roundBudget(const std::string& strategy, uint64_t seed, int round) const;
     /// Builds, applies and ships (writes) the round's bundle; the devices' state moves to it.
-    /// Ships judged_ when judgeDecoded() wrote it (the same bundle), and empties it.
-    void deployBundle(RoundRecord& r, StrategyState& st, bundle::Kind kind, const Weights& target);
+    /// Ships judged_ when judgeDecoded() wrote it (the same bundle), and empties it. `wholeModel`:
+    /// the round is a full update (a sparse model's, written as a Delta: DeviceUpdate::build).
+    void deployBundle(RoundRecord& r, StrategyState& st, bundle::Kind kind, const Weights& target, bool wholeModel);
 
     const Plan& plan_;
     const RunOptions& options_;

@@ -29,7 +29,7 @@ void RunSession::deployUnit(RoundRecord& r, StrategyState& st, const UnitStart& 
                             double candidateTest, int64_t budget)
 {
     const int64_t grown = start.full ? 0 : changedScaleCount(out.weights, st.deployed);
-    deployBundle(r, st, shippedKind(start, st), out.weights);
+    deployBundle(r, st, shippedKind(start, st), out.weights, start.full);
     if (budget >= 0 && r.bundleBytes > budget) // the preview wrote this very bundle
         throw InternalError("round " + std::to_string(r.round) + " of " + r.strategy + ": its bundle of "
                             + std::to_string(r.bundleBytes) + " bytes exceeds the round's budget of "
@@ -78,7 +78,8 @@ void RunSession::judgeDecoded(RoundOutput& out, const StrategyState& st, const U
     // The devices' current model is the decoded one (deployUnit() measures it so), and a
     // candidate's float weights can pass the gate while what its coding leaves of them would not.
     // The same bundle as deployBundle() would write (kind, base, seed, version): kept for it.
-    judged_ = deviceUpdate_->write(shippedKind(start, st), st.deployed, out.weights, seed, st.deviceVersion + 1);
+    judged_ = deviceUpdate_->write(shippedKind(start, st), st.deployed, out.weights, seed, st.deviceVersion + 1,
+                                   start.full);
     restore(*network_, deviceUpdate_->decoded(*judged_, out.weights, device_));
     out.valAccuracy = accuracy(*network_, split_.validation);
 }
@@ -93,11 +94,12 @@ bundle::Kind RunSession::shippedKind(const UnitStart& start, const StrategyState
     return start.reinit || st.deviceVersion == 0 ? bundle::Kind::ReinitDelta : bundle::Kind::Delta;
 }
 
-void RunSession::deployBundle(RoundRecord& r, StrategyState& st, bundle::Kind kind, const Weights& target)
+void RunSession::deployBundle(RoundRecord& r, StrategyState& st, bundle::Kind kind, const Weights& target,
+                              bool wholeModel)
 {
     const uint64_t version = st.deviceVersion + 1;
-    DeviceUpdate::Result u =
-        deviceUpdate_->build(kind, st.deployed, target, r.seed, version, device_, judged_ ? &*judged_ : nullptr);
+    DeviceUpdate::Result u = deviceUpdate_->build(kind, st.deployed, target, r.seed, version, device_,
+                                                  judged_ ? &*judged_ : nullptr, wholeModel);
     judged_.reset();
     st.deployed = std::move(u.weights);
     st.deviceVersion = version;

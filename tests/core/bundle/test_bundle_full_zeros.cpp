@@ -192,6 +192,51 @@ private Q_SLOTS:
 
     // dpu-apply installs a sparse model from its zero-coded full bundle onto a device without a
     // weight file, then applies a delta among its nonzeros on top.
+    // A sparse model's full update written as a delta (BundleInput::wholeModel): a retrained and
+    // re-pruned model changes nearly every nonzero of base and target, and the writer sends the
+    // zero-coded full deployment of the target instead, byte for byte the one a full bundle gets,
+    // because it is smaller; a partial update with the flag stays the delta, which is smaller.
+    void wholeModelDeltaTakesTheSmaller()
+    {
+        const auto deployed = pruned(modelState("mlp", 69), 0.5);
+        const auto retrained = pruned(modelState("mlp", 70), 0.5);
+        const std::vector<uint8_t> base = deviceFile(deployed, 3);
+        auto changedMasks = [&](const std::vector<TensorData>& target) {
+            std::vector<std::vector<uint8_t>> m(target.size());
+            for (size_t t = 0; t < target.size(); ++t)
+                if (target[t].shape.size() >= 2)
+                    for (size_t j = 0; j < target[t].values.size(); ++j)
+                        m[t].push_back(!sameBits(target[t].values[j], deployed[t].values[j]));
+            return m;
+        };
+        BundleInput in = deltaInput(base, retrained, changedMasks(retrained), ValueCoding::Fp32, 4);
+        const BundleOutput delta = BundleWriter::write(in);
+        in.wholeModel = true;
+        const BundleOutput chosen = BundleWriter::write(in);
+        const BundleOutput full = BundleWriter::write(fullInput(retrained, 4));
+        QCOMPARE(int(delta.bytes.at(16)), int(Kind::Delta));
+        QVERIFY2(full.bytes.size() < delta.bytes.size(),
+                 qPrintable(QString("zero-coded full %1, delta %2").arg(full.bytes.size()).arg(delta.bytes.size())));
+        QCOMPARE(chosen.bytes.size(), std::min(full.bytes.size(), delta.bytes.size()));
+        QVERIFY(chosen.bytes == full.bytes);
+        QCOMPARE(int(chosen.bytes.at(16)), int(Kind::ReinitDelta));
+        const auto r = BundleApplier::apply(chosen.bytes, base, {});
+        QVERIFY2(r.status == DPU_OK, r.message.c_str());
+        QVERIFY(r.file == delta.targetFile && r.file == deviceFile(retrained, 4));
+
+        auto masks = randomMasks(deployed, 0.05, 71); // a partial update: the delta is smaller
+        for (size_t t = 0; t < deployed.size(); ++t)
+            for (size_t j = 0; j < masks[t].size(); ++j)
+                masks[t][j] = masks[t][j] && deployed[t].values[j] != 0.f;
+        BundleInput partial = deltaInput(base, roundLike(deployed, masks, 72), masks, ValueCoding::Fp32, 4);
+        const BundleOutput plain = BundleWriter::write(partial);
+        partial.wholeModel = true;
+        const BundleOutput kept = BundleWriter::write(partial);
+        QVERIFY(kept.bytes == plain.bytes);
+        QCOMPARE(int(kept.bytes.at(16)), int(Kind::Delta));
+        QVERIFY(kept.bytes.size() < BundleWriter::write(fullInput(partial.target, 4)).bytes.size());
+    }
+
     void dpuApplyInstallsTheSparseModel()
     {
         QTemporaryDir dir;
