@@ -93,6 +93,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connectBudget();
     connectDeployment();
     connectSweeps();
+    connectFleetPlan();
     connect(plan_, &PlanPanel::planEdited, this, [this] {
         dirty_ = true;
         updateTitle();
@@ -188,8 +189,7 @@ void MainWindow::connectDeployment()
     };
     connect(fleet->deploymentBar(), &PlanDeploymentBar::useInPlan, this, useInPlan);
     connect(budget->deploymentBar(), &PlanDeploymentBar::useInPlan, this, useInPlan);
-    // The fleet planner's Use this configuration: the recommended deployment, with its targets.
-    connect(fleetPlan, &FleetPlanPanel::useConfiguration, this, useInPlan);
+    // The fleet planner's Use this configuration writes the whole plan: connectFleetPlan().
 }
 
 bool MainWindow::startRun()

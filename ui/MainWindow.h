@@ -12,6 +12,10 @@ class QMenu;
 class QSettings;
 class QSplitter;
 
+namespace dpu {
+struct Sweep;
+}
+
 namespace dpu::ui {
 
 class PlanPanel;
@@ -54,6 +58,11 @@ public:
     /// Shows a sweep folder in the Sweeps tab and opens its finished cells as runs (more as they
     /// finish). False with *error when the folder holds no sweep.json.
     bool openSweep(const QString& dir, QString* error = nullptr);
+    /// Sends the fleet planner's cells to run (FleetPlanPanel::runCellsRequested) to `target`:
+    /// the run queue (one run per cell), or a new sweep folder under target.folder here or on
+    /// Slurm, shown in the Sweeps tab, whose end re-plans the Fleet plan tab. False with *error
+    /// when the sweep is empty or cannot start.
+    bool sendFleetCells(const dpu::Sweep& sweep, const SweepTarget& target, QString* error = nullptr);
     SweepController* sweepController() const { return sweeps_; }
     SweepPanel* sweepPanel() const { return sweepPanel_; }
     QAction* budgetAction() const { return budgetAct_; }
@@ -130,6 +139,16 @@ private:
     void openSweepWithDialog();
     void saveOpenSweep(QSettings& settings) const;
     void restoreOpenSweep(const QSettings& settings);
+    /// Starts `sweep` here or on Slurm (target.where must not be Queue) in a new folder under
+    /// target.folder named "STAMP-name" (unsafe characters as _), shows it in the Sweeps tab and
+    /// says so (`what`: "k sweep"); *dir (may be null) gets the folder. False with *error when it
+    /// cannot start.
+    bool sendSweep(dpu::Sweep sweep, const SweepTarget& target, const QString& name, const QString& what, QString* dir,
+                   QString* error);
+    // MainWindowFleetPlan.cpp: the Fleet plan tab's Use this configuration and cells to run.
+    void connectFleetPlan();
+    /// Run these cells…: asks where (the sweep target, as the Budget tab's) and sends them.
+    void askFleetCells(const dpu::Sweep& sweep);
 
     RunBook* book_;
     RecentFiles* recentRuns_ = nullptr;

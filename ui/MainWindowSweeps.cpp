@@ -92,19 +92,33 @@ bool MainWindow::sendKSweep(const QList<double>& ratios, const SweepTarget& targ
             *error = QString::fromStdString(e.what());
         return false;
     }
+    return sendSweep(std::move(sweep), target, QString::fromStdString(plan.name) + QStringLiteral("-ksweep"), tr("k sweep"), nullptr,
+                     error);
+}
+
+bool MainWindow::sendSweep(dpu::Sweep sweep, const SweepTarget& target, const QString& name, const QString& what, QString* dir,
+                           QString* error)
+{
+    if (target.where == SweepTarget::Where::Queue || sweep.cells.empty()) {
+        if (error)
+            *error = tr("expected this computer or Slurm and at least one cell");
+        return false;
+    }
     sweep.slurm = target.slurm; // sweep.json records what the cells asked Slurm for
-    QString name = QString::fromStdString(plan.name);
-    name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]")), QStringLiteral("_"));
-    const QString dir = QDir(target.folder).filePath(
-        QStringLiteral("%1-%2-ksweep").arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")), name));
-    const bool ok = target.where == SweepTarget::Where::Local ? sweeps_->startLocal(sweep, dir, target.jobs, error)
-                                                                : sweeps_->startSlurm(sweep, dir, target.slurm, error);
+    QString safe = name;
+    safe.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]")), QStringLiteral("_"));
+    const QString folder = QDir(target.folder).filePath(
+        QStringLiteral("%1-%2").arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")), safe));
+    const bool ok = target.where == SweepTarget::Where::Local ? sweeps_->startLocal(sweep, folder, target.jobs, error)
+                                                                : sweeps_->startSlurm(sweep, folder, target.slurm, error);
     if (!ok)
         return false;
+    if (dir)
+        *dir = folder;
     // The cells join the runs on screen as they finish, as a run started with Run does (the user
     // guide's promise); File > Close Runs is how runs leave the charts.
     results_->tabs()->setCurrentWidget(sweepPanel_);
-    statusBar()->showMessage(tr("k sweep: %1 cells sent to %2").arg(sweep.cells.size())
+    statusBar()->showMessage(tr("%1: %2 cells sent to %3").arg(what).arg(sweep.cells.size())
                                  .arg(target.where == SweepTarget::Where::Local ? tr("this computer") : tr("Slurm")),
                              5000);
     return true;

@@ -80,7 +80,7 @@ std::vector<NumberOption> fleetOptions()
            + linkOptions() + cpuOptions() + targetOptions();
 }
 
-/// fleet plan's: fleet's, and the round periods to search (a list, each item read as one).
+/// fleet plan's (also report --fleet-plan's): fleet's, and the round periods to search (a list, each item read as one).
 std::vector<NumberOption> fleetPlanOptions()
 {
     return fleetOptions() + std::vector<NumberOption>{real("--periods", "[]", 1 / 3600.0, 1e6, "hours between rounds")};
@@ -127,6 +127,7 @@ std::vector<CommandNumbers> buildTable()
 #ifdef DPU_CLI_HAS_REPORT
         {{"report"}, {kBudget}},
         {{"report", "--fleet"}, fleetOptions()},
+        {{"report", "--fleet-plan"}, fleetPlanOptions()},
 #endif
         {{"sweep", "run"}, {whole("--jobs", 1, 256, "a number of cells at once")}},
         {{"sweep", "run", "--backend", "slurm"}, slurmOptions()},

@@ -3,17 +3,17 @@
 #include "ArgList.h"
 #include "CliCommands.h"
 #include "CommandNumbers.h"
-#include "DeploymentOptions.h"
+#include "FleetPlanArgs.h"
 #include "FleetPlanOutput.h"
 #include "StopOnSignals.h"
-#include "dpu/FleetPlanInputs.h"
-#include "dpu/LinkModel.h"
+#include "dpu/AtomicWrite.h"
+#include "dpu/FleetPlanSweep.h"
 #include "dpu/RunFolder.h"
 #include "dpu/Sweep.h" // kCellStoppedExit: a stopped search exits as a stopped run
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <sstream>
+#include <filesystem>
 
 namespace dpu::cli {
 namespace {
@@ -39,16 +39,15 @@ std::string fleetPlanUsage()
            "\n"
            + targetArgsUsage() +
            "Search:\n"
-           "  --periods H,...       the round periods to try, in hours (default: the deployment's, 24, 48, 72, 168)\n"
-           "  --keep PART,...       hold these as the deployment has them: period, delivery, sub-band,\n"
-           "                        catch-up, order, repairs\n"
-           "  --no-estimates        leave out the cells nobody ran\n"
-           "  --exhaustive          simulate every candidate, pruning nothing (the grid the pruning is\n"
-           "                        measured against: bench/fleet-plan)\n"
+           + fleetPlanSearchUsage() +
            "Runs and output:\n"
            "  --seed N              the runs' seed to read (default: each run's first)\n"
            "  --json                everything as JSON\n"
            "  --all                 the whole Pareto set (text), every candidate (JSON)\n"
+           "  --sweep-out FILE      also write the cells to run as a sweep file, atomically (docs/sweep-format.md,\n"
+           "                        \"Listed cells\"): dpu-cli sweep run FILE --out DIR runs them, locally or on\n"
+           "                        Slurm. Without cells to run it writes nothing and exits 4. FILE may not\n"
+           "                        be a folder, a link or a device node\n"
            "  --quiet               no progress on stderr\n"
            "Every option of dpu-cli fleet sets the deployment the search starts from.\n";
 }
@@ -79,59 +78,38 @@ private:
     std::chrono::steady_clock::time_point start_, last_;
 };
 
-std::vector<std::string> listOf(const std::string& text)
+/// --sweep-out's FILE, checked before the search: a new file or a regular one to replace, never a
+/// folder, a link or a device node (a sweep file is read back by dpu-cli sweep: it must be a file).
+void checkSweepOut(const std::string& path)
 {
-    std::vector<std::string> out;
-    std::stringstream in(text);
-    for (std::string item; std::getline(in, item, ',');)
-        out.push_back(item);
-    return out;
+    if (path.empty())
+        throw UsageError("--sweep-out: expected the path of the sweep file to write, found ''");
+    std::error_code ec;
+    const std::filesystem::file_type type = std::filesystem::symlink_status(path, ec).type();
+    const char* found = type == std::filesystem::file_type::directory ? "a folder"
+                        : type == std::filesystem::file_type::symlink ? "a symbolic link"
+                        : type == std::filesystem::file_type::character || type == std::filesystem::file_type::block
+                            ? "a device node"
+                        : type == std::filesystem::file_type::fifo   ? "a FIFO"
+                        : type == std::filesystem::file_type::socket ? "a socket"
+                                                                     : nullptr;
+    if (found)
+        throw UsageError("--sweep-out: expected a new file or a regular file to replace, found " + std::string(found) + ": " + path);
 }
 
-/// What --periods and --keep ask of the space, read and checked before any run is.
-struct SpaceChoice {
-    std::vector<double> periods; ///< empty: the default space's
-    std::vector<std::string> keep;
-};
-
-SpaceChoice readSpaceChoice(ArgList& args)
+/// Writes the plan's cells to run as a sweep file (atomically): 0, or 4 with a message and
+/// nothing written when the plan names no cell.
+int writeSweepOut(const std::string& path, const FleetPlan& plan, const FleetPlanInput& input, const std::vector<RunFolder>& runs)
 {
-    SpaceChoice out;
-    if (const std::optional<std::string> periods = args.optionalValue("--periods")) {
-        for (const std::string& item : listOf(*periods))
-            out.periods.push_back(args.realItem("--periods", item));
-        if (out.periods.empty())
-            throw UsageError("--periods: expected hours between rounds, such as 24,72,168, found ''");
+    if (plan.cellsToRun.empty()) {
+        std::fprintf(stderr, "fleet plan: --sweep-out %s: the plan names no cell to run (no cell nobody ran would do better "
+                             "than every run): nothing written\n", path.c_str());
+        return 4;
     }
-    const std::vector<std::string> parts{"period", "delivery", "sub-band", "catch-up", "order", "repairs"};
-    if (const std::optional<std::string> keep = args.optionalValue("--keep"))
-        for (const std::string& part : listOf(*keep)) {
-            if (std::find(parts.begin(), parts.end(), part) == parts.end())
-                throw UsageError("--keep: expected period, delivery, sub-band, catch-up, order or repairs, found '" + part + "'");
-            out.keep.push_back(part);
-        }
-    return out;
-}
-
-/// The default space narrowed as asked: an emptied list keeps the deployment's own value.
-void applySpaceChoice(const SpaceChoice& choice, FleetPlanSpace& space)
-{
-    if (!choice.periods.empty())
-        space.roundPeriodHours = choice.periods;
-    for (const std::string& part : choice.keep) {
-        if (part == "period")
-            space.roundPeriodHours.clear();
-        else if (part == "delivery")
-            space.deliveries.clear();
-        else if (part == "sub-band")
-            space.dutyCycles.clear();
-        else if (part == "catch-up")
-            space.catchUps.clear();
-        else if (part == "order")
-            space.orders.clear();
-        else if (part == "repairs")
-            space.repairSessions.clear();
-    }
+    checkSweepOut(path); // again: it may have changed during the search
+    writeFileAtomic(path, fleetPlanSweep(plan, input.strategies, runs, path).toJson());
+    std::fprintf(stderr, "fleet plan: %zu cell(s) to run written to %s\n", plan.cellsToRun.size(), path.c_str());
+    return 0;
 }
 
 } // namespace
@@ -143,37 +121,17 @@ int fleetPlanCommand(const std::vector<std::string>& argv)
         return 0;
     }
     ArgList args(argv, numberOptionsOf("fleet plan"));
-    const DeploymentOptions given = readDeploymentOptions(args, OptionScope::Deployment);
-    FleetPlanInputOptions options;
-    if (const std::optional<int64_t> seed = args.integer("--seed"))
-        options.seed = static_cast<uint64_t>(*seed);
-    options.estimates = !args.flag("--no-estimates");
+    const FleetPlanArgs given = readFleetPlanArgs(args);
     FleetPlanReport report;
     const bool json = args.flag("--json");
     report.all = args.flag("--all");
     const bool quiet = args.flag("--quiet");
-    const bool exhaustive = args.flag("--exhaustive");
-    const SpaceChoice choice = readSpaceChoice(args);
-    const auto folders = args.positional();
-    if (folders.empty())
-        throw UsageError("fleet plan needs at least one run folder (or a folder of runs)");
-
-    std::vector<RunFolder> runs;
-    for (const std::string& f : folders)
-        for (const std::string& dir : findRunFolders(f))
-            runs.push_back(loadRunFolder(dir));
-    const Deployment deployment = deploymentOf(given, runs.front().plan.fleet);
-    options.realCatchUps = deployment.catchUpSizes == CatchUpSizing::Real;
-    FleetPlanInput input;
-    try {
-        input = fleetPlanInputOf(runs, deployment, options, &report.notes);
-    } catch (const LinkError& e) {
-        if (e.field() == "seed")
-            throw UsageError(std::string("--seed: ") + e.what());
-        throw;
-    }
-    applySpaceChoice(choice, input.space);
-    input.exhaustive = exhaustive;
+    const std::optional<std::string> sweepOut = args.optionalValue("--sweep-out");
+    if (sweepOut)
+        checkSweepOut(*sweepOut);
+    report.sweepOut = sweepOut.value_or("");
+    const std::vector<RunFolder> runs = fleetPlanRunsOf(args.positional());
+    const FleetPlanInput input = fleetPlanInputFor(given, runs, &report.notes);
     for (const std::string& note : report.notes)
         std::fprintf(stderr, "note: %s\n", note.c_str());
 
@@ -185,6 +143,8 @@ int fleetPlanCommand(const std::vector<std::string>& argv)
     std::fputs((json ? fleetPlanJson(report) : fleetPlanText(report)).c_str(), stdout);
     if (plan.cancelled)
         return kCellStoppedExit;
+    if (sweepOut && writeSweepOut(*sweepOut, plan, input, runs) != 0)
+        return 4;
     return plan.recommended ? 0 : 3;
 }
 

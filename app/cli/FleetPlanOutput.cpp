@@ -115,8 +115,9 @@ json targetsJson(const FleetTargets& t)
             {"airtime_per_day_s", opt(t.airtimePerDaySeconds)}};
 }
 
-/// The decision in words: the recommendation, or the nearest with what binds and would move it.
-std::string decisionText(const FleetPlan& p, const FleetPlanInput& input)
+/// The decision in words: the recommendation, or the nearest with what binds and would move it;
+/// the cells to run and how to queue them.
+std::string decisionText(const FleetPlan& p, const FleetPlanInput& input, const std::string& sweepOut)
 {
     std::string out = "\n" + p.why + "\n";
     if (p.recommended)
@@ -131,6 +132,8 @@ std::string decisionText(const FleetPlan& p, const FleetPlanInput& input)
         out += "\nCells to run (nobody ran them; their bytes are estimated from the calibrated cost model):\n";
         for (const FleetPlanCell& c : p.cellsToRun)
             out += "  - " + c.why + "\n";
+        out += sweepOut.empty() ? "  queue them: --sweep-out FILE writes them as a sweep file\n"
+                                : "  queue them: dpu-cli sweep run " + sweepOut + " --out DIR (the sweep file --sweep-out writes)\n";
     }
     return out;
 }
@@ -170,7 +173,7 @@ std::string fleetPlanText(const FleetPlanReport& r)
         out += "  pruned  " + line + "\n";
     for (const std::string& note : r.notes)
         out += "  note    " + note + "\n";
-    out += decisionText(p, input);
+    out += decisionText(p, input, r.sweepOut);
     out += "\nPareto set: " + std::to_string(p.pareto.size())
            + " candidates (fleet accuracy against battery a year against freshness, most accurate first):\n"
            "  fleet acc   server  battery/yr    fresh  days for " + pct(input.deployment.targets.freshShare.value_or(0.9))
@@ -212,6 +215,7 @@ std::string fleetPlanJson(const FleetPlanReport& r)
               {"why", p.why},
               {"moves", p.moves},
               {"cells_to_run", cells},
+              {"sweep_out", r.sweepOut.empty() || p.cellsToRun.empty() ? json() : json(r.sweepOut)},
               {"pareto", pareto}};
     if (r.all) {
         json all = json::array();

@@ -14,6 +14,7 @@ struct FleetPlanReport {
     const FleetPlan* plan = nullptr;       ///< not owned
     std::vector<std::string> notes;
     bool all = false; ///< the whole Pareto set in text, every candidate in JSON
+    std::string sweepOut; ///< --sweep-out's file the cells to run go to (empty: none)
 };
 
 /// The plan as text: the fleet and targets, the search, the recommendation (or the nearest, the

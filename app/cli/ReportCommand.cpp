@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// dpu-cli report: the desktop application's PDF report, made headless on Qt's offscreen platform; --fleet adds the fleet page.
+// dpu-cli report: the desktop application's PDF report, made headless on Qt's offscreen platform; --fleet and --fleet-plan add their pages.
 #include "ArgList.h"
 #include "CliCommands.h"
 #include "CommandNumbers.h"
@@ -10,8 +10,11 @@
 
 #ifdef DPU_CLI_HAS_REPORT
 #include "DeploymentOptions.h"
+#include "FleetPlanArgs.h"
+#include "ReportFleetPlanOf.h"
 #include "RunsOnFleet.h"
 #include "dpu/DeploymentModel.h"
+#include "dpu/Sweep.h" // kCellStoppedExit: a stopped search exits as a stopped run
 #include "dpu/LinkModel.h"
 #include "dpu/PlanFields.h"
 #include "models/RunBook.h"
@@ -26,16 +29,63 @@ namespace dpu::cli {
 #ifdef DPU_CLI_HAS_REPORT
 namespace {
 
-/// The fleet's options belong to --fleet: without it they are refused by name, not as unknown.
-void refuseFleetOptionsWithoutFleet(const std::vector<std::string>& argv)
+/// The fleet's options belong to --fleet or --fleet-plan, the search's to --fleet-plan: without
+/// them they are refused by name, not as unknown.
+void refuseFleetOptionsWithoutFleet(const std::vector<std::string>& argv, bool withFleet, bool withFleetPlan)
 {
     std::vector<std::string> options{"--multicast", "--unicast"};
     for (const PlanField& f : planFields()) // --link alone names the per-round times' link
         if (f.path.rfind("fleet.", 0) == 0 && !f.option.empty() && f.option != "--link")
             options.push_back(f.option);
     for (const std::string& name : options)
-        if (std::find(argv.begin(), argv.end(), name) != argv.end())
-            throw UsageError(name + " needs --fleet (the fleet page takes dpu-cli fleet's options)");
+        if (!withFleet && !withFleetPlan && std::find(argv.begin(), argv.end(), name) != argv.end())
+            throw UsageError(name + " needs --fleet or --fleet-plan (their pages take dpu-cli fleet's options)");
+    for (const char* name : {"--periods", "--keep", "--no-estimates", "--exhaustive"})
+        if (!withFleetPlan && std::find(argv.begin(), argv.end(), name) != argv.end())
+            throw UsageError(std::string(name) + " needs --fleet-plan (the fleet plan page takes dpu-cli fleet plan's options)");
+}
+
+/// What the fleet pages ask, read once: with --fleet and --fleet-plan both, dpu-cli fleet's
+/// options (and --link with them, the fleet's link model) are one set for both pages.
+struct FleetPages {
+    bool fleet = false;      ///< --fleet: the fleet page
+    bool plan = false;       ///< --fleet-plan: the fleet plan page
+    FleetPlanArgs given;     ///< the options; `given.given` is the deployment's (also --fleet's)
+    std::optional<int64_t> seed; ///< --seed; nullopt: each run's first
+    bool any() const { return fleet || plan; }
+};
+
+FleetPages readFleetPages(ArgList& args, const std::vector<std::string>& argv)
+{
+    FleetPages p;
+    p.fleet = args.flag("--fleet");
+    p.plan = args.flag("--fleet-plan");
+    refuseFleetOptionsWithoutFleet(argv, p.fleet, p.plan);
+    if (p.plan) {
+        p.given = readFleetPlanArgs(args);
+        if (p.given.input.seed)
+            p.seed = static_cast<int64_t>(*p.given.input.seed);
+    } else if (p.fleet) {
+        p.given.given = readDeploymentOptions(args, OptionScope::Deployment);
+        p.seed = args.integer("--seed");
+    }
+    return p;
+}
+
+/// Without the fleet pages, --link names the preset the per-round times are given on.
+std::optional<Link> readTimesLink(ArgList& args)
+{
+    const std::string link = args.value("--link", "");
+    if (link.empty())
+        return std::nullopt;
+    const std::vector<std::string> keys = linkPresetKeysList();
+    if (std::find(keys.begin(), keys.end(), resolveLinkKey(link)) == keys.end()) {
+        std::string known;
+        for (const std::string& key : keys)
+            known += (known.empty() ? "" : ", ") + key;
+        throw UsageError("--link: expected one of " + known + " (or " + linkKeyAliasesText() + "), found '" + link + "'");
+    }
+    return linkPreset(link); // a preset or an alias of one (resolveLinkKey()), as the fleet has it
 }
 
 /// The runs simulated on the fleet (core's simulateFleet, through the options dpu-cli fleet
@@ -57,6 +107,33 @@ dpu::ui::ReportFleet reportFleetOf(const dpu::ui::RunBook& book, const std::vect
     return out;
 }
 
+/// The report's per-round times' link and devices, and with --fleet the fleet page's
+/// simulation, from the fleet options over the first run's plan's `fleet` keys, or without
+/// them from the first run's plan (as the window's form shows them) or `timesLink`.
+void fillLinkAndFleet(const FleetPages& pages, const dpu::ui::RunBook& book, const std::vector<RunFolder>& runs,
+                      std::optional<Link> timesLink, dpu::ui::ReportOptions& options)
+{
+    options.link = timesLink;
+    if (!pages.any()) {
+        if (runs.empty())
+            return;
+        options.devices = std::max(1, runs.front().plan.fleet.devices);
+        try {
+            if (!options.link)
+                options.link = slowestLinkOf(runs.front().plan.fleet.link);
+        } catch (const LinkError&) { // read back from a checked plan: cannot happen; no times then
+        }
+        return;
+    }
+    const Deployment deployment = deploymentOf(pages.given.given, runs.front().plan.fleet);
+    const FleetConfig config = fleetConfigOf(deployment, 0, 0);
+    const FleetGroup& group = config.groups.front();
+    options.link = atSlowestSpreadingFactor(group.link, group.sfMix); // as the window's form has it
+    options.devices = group.devices;
+    if (pages.fleet) // simulated here, in core: the report writer only draws it
+        options.fleet = reportFleetOf(book, runs, config, pages.seed, deployment.catchUpSizes == CatchUpSizing::Real);
+}
+
 } // namespace
 #endif
 
@@ -71,29 +148,8 @@ int reportCommand(const std::vector<std::string>& argv)
     ArgList args(argv, numberOptionsOf("report"));
     const std::string out = args.value("--out");
     const double budget = args.real("--budget", 0);
-    const bool withFleet = args.flag("--fleet");
-    if (!withFleet)
-        refuseFleetOptionsWithoutFleet(argv);
-    // With --fleet, --link is the fleet's link model (dpu-cli fleet's options, all of them).
-    std::optional<FleetConfig> fleetConfig;
-    std::optional<int64_t> fleetRunSeed; // nullopt: each run's first
-    std::optional<Link> reportLink; // the per-round times' link
-    int reportDevices = 1;
-    DeploymentOptions fleetGiven;
-    bool realCatchUps = false;
-    if (withFleet) {
-        fleetGiven = readDeploymentOptions(args, OptionScope::Deployment);
-        fleetRunSeed = args.integer("--seed");
-    } else if (const std::string link = args.value("--link", ""); !link.empty()) {
-        const std::vector<std::string> keys = linkPresetKeysList();
-        if (std::find(keys.begin(), keys.end(), resolveLinkKey(link)) == keys.end()) {
-            std::string known;
-            for (const std::string& key : keys)
-                known += (known.empty() ? "" : ", ") + key;
-            throw UsageError("--link: expected one of " + known + " (or " + linkKeyAliasesText() + "), found '" + link + "'");
-        }
-        reportLink = linkPreset(link); // a preset or an alias of one (resolveLinkKey()), as the fleet has it
-    }
+    const FleetPages pages = readFleetPages(args, argv);
+    const std::optional<Link> timesLink = pages.any() ? std::nullopt : readTimesLink(args);
     const auto folders = args.positional();
     if (out.empty())
         throw UsageError("report needs --out FILE.pdf");
@@ -109,28 +165,17 @@ int reportCommand(const std::vector<std::string>& argv)
                 throw Error(why.toStdString());
         }
     const std::vector<RunFolder> runs = book.reportRuns();
-    if (!withFleet && !runs.empty()) { // the first run's plan's link and devices, as the window's form shows them
-        reportDevices = std::max(1, runs.front().plan.fleet.devices);
-        try {
-            if (!reportLink)
-                reportLink = slowestLinkOf(runs.front().plan.fleet.link);
-        } catch (const LinkError&) { // read back from a checked plan: cannot happen; no times then
-        }
-    }
-    if (withFleet) { // what the options leave out, the first run's plan says (its `fleet` keys)
-        const Deployment deployment = deploymentOf(fleetGiven, runs.front().plan.fleet);
-        fleetConfig = fleetConfigOf(deployment, 0, 0);
-        realCatchUps = deployment.catchUpSizes == CatchUpSizing::Real;
-        const FleetGroup& group = fleetConfig->groups.front();
-        reportLink = atSlowestSpreadingFactor(group.link, group.sfMix); // as the window's form has it
-        reportDevices = group.devices;
-    }
     dpu::ui::ReportOptions options;
-    options.link = reportLink;
-    options.devices = reportDevices;
     options.budgetBytes = budget;
-    if (fleetConfig) // simulated here, in core: the report writer only draws it
-        options.fleet = reportFleetOf(book, runs, *fleetConfig, fleetRunSeed, realCatchUps);
+    fillLinkAndFleet(pages, book, runs, timesLink, options);
+    if (pages.plan) { // planned here, in core, from the folders as dpu-cli fleet plan reads them
+        std::optional<dpu::ui::ReportFleetPlan> planned = reportFleetPlanOf(pages.given, fleetPlanRunsOf(folders));
+        if (!planned) {
+            std::fprintf(stderr, "report: the fleet plan was stopped: nothing written\n");
+            return kCellStoppedExit;
+        }
+        options.fleetPlan = std::move(*planned);
+    }
     // The charts are Qt widgets: an application on the offscreen platform, for this command only.
     qputenv("QT_QPA_PLATFORM", "offscreen");
     int qtArgc = 1;
@@ -140,8 +185,13 @@ int reportCommand(const std::vector<std::string>& argv)
     QString error;
     if (!dpu::ui::ReportWriter::write(book, options, QString::fromStdString(out), &error))
         throw Error(error.toStdString());
-    std::printf("%s: report of %zu run(s)%s\n", out.c_str(), runs.size(),
-                fleetConfig ? (" with a fleet page of " + std::to_string(options.fleet.series.size()) + " series").c_str() : "");
+    std::string added;
+    if (pages.fleet)
+        added += " with a fleet page of " + std::to_string(options.fleet.series.size()) + " series";
+    if (pages.plan)
+        added += std::string(pages.fleet ? " and" : " with") + " a fleet plan page of "
+                 + std::to_string(options.fleetPlan.plan.candidates.size()) + " candidates";
+    std::printf("%s: report of %zu run(s)%s\n", out.c_str(), runs.size(), added.c_str());
     return 0;
 #endif
 }

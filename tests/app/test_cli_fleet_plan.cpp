@@ -4,6 +4,8 @@
 #include "RunFixtures.h"
 #include "dpu/FleetPlanInputs.h"
 #include "dpu/RunFolder.h"
+#include "dpu/Sweep.h"
+#include <nlohmann/json.hpp>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -71,6 +73,7 @@ private Q_SLOTS:
         for (const char* option : {"  --fresh-share S ", "  --fresh-days D ", "  --accuracy-gap X ", "  --battery-per-year B ",
                                    "  --airtime-per-day S ", "  --periods H,... ", "  --keep PART,... ", "  --json "})
             QVERIFY2(r.out.contains(QString::fromUtf8(option)), option);
+        QVERIFY(r.out.contains(QStringLiteral("  --sweep-out FILE ")));
         QVERIFY(dpu::test::runCli({"--help"}).out.contains(QStringLiteral("  fleet plan RUN_DIR...")));
         QVERIFY(dpu::test::runCli({"fleet", "--help"}).out.contains(QStringLiteral("dpu-cli fleet plan RUN_DIR...")));
     }
@@ -155,6 +158,60 @@ private Q_SLOTS:
         QCOMPARE(json(r)["targets"].toObject()["battery_per_year"].toDouble(), 0.000001);
         QVERIFY(json(r)["cells_to_run"].toArray().isEmpty());
         QCOMPARE(plan({planned, "--json", "--battery-per-year", "1000", "--keep", "period,order,repairs"}).code, 0);
+    }
+
+    /// --sweep-out writes the cells to run as a sweep file that dpu-cli sweep reads: one cell per
+    /// cell to run, in order, each carrying the keys the JSON names; without cells nothing is written.
+    void sweepOutWritesTheCellsToRun()
+    {
+        const QString file = tmp_.filePath("cells.sweep.json");
+        // A battery nobody's runs keep within: the cell at half DPU's k falls less short than the nearest.
+        const QStringList targets{"--battery-per-year", "0.000001", "--periods", "24,72"};
+        const Result j = plan(QStringList{run_} + fleetArgs + targets + QStringList{"--json", "--sweep-out", file});
+        QVERIFY2(j.code == 3, qPrintable(j.err));
+        const QJsonArray cells = json(j)["cells_to_run"].toArray();
+        QVERIFY2(!cells.isEmpty(), qPrintable(j.out.left(2000)));
+        QCOMPARE(json(j)["sweep_out"].toString(), file);
+        const dpu::Sweep sweep = dpu::loadSweepFile(file.toStdString());
+        QVERIFY(sweep.listed);
+        QCOMPARE(sweep.cells.size(), size_t(cells.size()));
+        for (int i = 0; i < cells.size(); ++i) {
+            const dpu::Plan& cell = sweep.cells[size_t(i)].plan;
+            const nlohmann::json planJson = nlohmann::json::parse(dpu::planToJson(cell));
+            const QJsonObject keys = cells[i].toObject()["keys"].toObject();
+            QVERIFY(!keys.isEmpty());
+            for (auto it = keys.begin(); it != keys.end(); ++it) {
+                const std::string pointer = "/" + QString(it.key()).replace('.', '/').toStdString();
+                const nlohmann::json want = nlohmann::json::parse(QJsonDocument(QJsonArray{it.value()}).toJson().toStdString())[0];
+                QVERIFY2(planJson.at(nlohmann::json::json_pointer(pointer)) == want, it.key().toUtf8().constData());
+            }
+            // The rest is the run's plan, with the cell's strategy alone.
+            QCOMPARE(cells[i].toObject()["run"].toString(), QStringLiteral("run"));
+            QCOMPARE(cell.strategies.size(), size_t(1));
+            QVERIFY(cells[i].toObject()["candidate"].toObject()["strategy"].toString().startsWith(QString::fromStdString(cell.strategies[0])));
+            QCOMPARE(cell.seeds, plan_.seeds);
+            QCOMPARE(cell.split.rounds, plan_.split.rounds);
+        }
+        const Result t = plan(QStringList{run_} + fleetArgs + targets + QStringList{"--sweep-out", file});
+        QCOMPARE(t.code, 3);
+        QVERIFY2(t.out.contains("  queue them: dpu-cli sweep run " + file + " --out DIR"), qPrintable(t.out));
+
+        // No cells to run: a clear message, exit 4, nothing written.
+        const QString none = tmp_.filePath("none.sweep.json");
+        const Result n = plan(QStringList{run_} + fleetArgs + targets + QStringList{"--no-estimates", "--sweep-out", none});
+        QCOMPARE(n.code, 4);
+        QVERIFY2(n.err.contains("--sweep-out " + none + ": the plan names no cell to run"), qPrintable(n.err));
+        QVERIFY(!QFile::exists(none));
+        // What no sweep file may be: refused by name before the search.
+        QVERIFY(QFile::link(file, tmp_.filePath("link.json")));
+        for (const auto& [path, found] : std::vector<std::pair<QString, QString>>{
+                 {tmp_.path(), "a folder"}, {tmp_.filePath("link.json"), "a symbolic link"}, {"/dev/null", "a device node"}}) {
+            const Result r = plan(QStringList{run_} + fleetArgs + QStringList{"--sweep-out", path});
+            QCOMPARE(r.code, 2);
+            QVERIFY2(r.err.contains("--sweep-out: expected a new file or a regular file to replace, found " + found + ": " + path),
+                     qPrintable(r.err));
+            QVERIFY(r.out.isEmpty());
+        }
     }
 
     void badTargetsNameTheOption()

@@ -159,7 +159,7 @@ private Q_SLOTS:
     {
         const std::vector<std::vector<std::string>> commands{
             {"run"}, {"models"}, {"cost"}, {"plan"}, {"bundle", "inspect"}, {"bundle", "verify"}, {"bundle", "export"},
-            {"bundle", "catchup"}, {"bundle", "keygen"}, {"budget"}, {"frontier"}, {"report"}, {"report", "--fleet"},
+            {"bundle", "catchup"}, {"bundle", "keygen"}, {"budget"}, {"frontier"}, {"report"}, {"report", "--fleet"}, {"report", "--fleet-plan"},
             {"sweep", "run"}, {"sweep", "run", "--backend", "slurm"}, {"sweep", "status"}, {"sweep", "cancel"},
             {"sweep", "merge"}, {"sweep", "task"}, {"fleet"}, {"fleet", "plan"}, {"data"}};
         for (const auto& words : commands) {

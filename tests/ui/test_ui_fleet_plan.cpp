@@ -109,6 +109,7 @@ private Q_SLOTS:
         targets->airtimeOn()->setChecked(false);
         targets->batteryOn()->setChecked(true);
         targets->battery()->setValue(100);
+        QVERIFY(!panel->useButton()->isEnabled()); // nothing to use before a plan
         QVERIFY(planned(*panel, [panel] { panel->planButton()->click(); }));
         const dpu::ui::FleetPlanAnswer& a = panel->answer();
         QVERIFY2(a.error.empty(), a.error.c_str());

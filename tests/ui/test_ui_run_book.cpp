@@ -176,6 +176,30 @@ private Q_SLOTS:
         QVERIFY2(id != 0, qPrintable(error));
         QCOMPARE(book.find(id)->label, QStringLiteral("my-sweep k=0.01 bundle.values=q4"));
     }
+
+    /// A sweep of listed cells (the fleet planner's cells to run): a cell is named by its own entry.
+    void listedCellsAreNamedByTheirEntries()
+    {
+        const QString sweepDir = tmp_.filePath("listed");
+        QVERIFY(QDir().mkpath(sweepDir));
+        const dpu::Sweep sweep = dpu::parseSweep(
+            R"({"base": {"name": "cells", "k": 0.02}, "cells": [{"k": 0.01}, {"bundle.values": "q4", "k": 0.005}]})", "listed");
+        QFile f(sweepDir + "/sweep.json");
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(sweep.toJson()));
+        f.close();
+        RunBook book;
+        QStringList labels;
+        for (const dpu::SweepCell& cell : sweep.cells) {
+            const QString cellDir = QString::fromStdString(dpu::sweepCellDir(sweepDir.toStdString(), cell.id));
+            dpu::test::writeRunFolder(cellDir.toStdString(), cell.plan, {record("dpu", 1, 0.7)});
+            QString error;
+            const int id = book.openFolder(cellDir, &error);
+            QVERIFY2(id != 0, qPrintable(error));
+            labels << book.find(id)->label;
+        }
+        QCOMPARE(labels, (QStringList{"listed k=0.01", "listed bundle.values=q4 k=0.005"}));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestRunBook)

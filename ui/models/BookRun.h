@@ -3,6 +3,7 @@
 #pragma once
 #include "dpu/Events.h"
 #include "dpu/Plan.h"
+#include "dpu/RunFolder.h"
 #include <QString>
 #include <vector>
 
@@ -23,6 +24,21 @@ struct BookRun {
 
     bool over() const { return state == State::Finished || state == State::Stopped || state == State::Failed; }
     bool finished() const { return state == State::Finished; }
+    /// Finished or stopped with records: its deployed versions are final, what the fleet views
+    /// (the Fleet tab, the Fleet plan tab) simulate.
+    bool versionsFinal() const
+    {
+        return over() && state != State::Failed && !records.empty() && !plan.seeds.empty();
+    }
+    /// The run as a run folder holds it (its dir, plan and records; no run.json read).
+    dpu::RunFolder folder() const
+    {
+        dpu::RunFolder f;
+        f.dir = dir.toStdString();
+        f.plan = plan;
+        f.records = records;
+        return f;
+    }
     /// Several seeds: the accuracy charts draw each strategy's mean with a +-std band.
     bool seedBand() const { return plan.seeds.size() > 1; }
 };

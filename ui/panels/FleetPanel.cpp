@@ -172,16 +172,9 @@ void FleetPanel::send()
     request.id = ++seq_;
     request.settings = inputs_->settings();
     if (book_)
-        for (const BookRun& run : book_->runs()) {
-            // Finished and stopped runs: their deployed versions are final.
-            if (!run.over() || run.state == BookRun::State::Failed || run.records.empty() || run.plan.seeds.empty())
-                continue;
-            dpu::RunFolder folder;
-            folder.dir = run.dir.toStdString();
-            folder.plan = run.plan;
-            folder.records = run.records;
-            request.runs.push_back({run.id, std::move(folder), run.plan.seeds.front()});
-        }
+        for (const BookRun& run : book_->runs())
+            if (run.versionsFinal())
+                request.runs.push_back({run.id, run.folder(), run.plan.seeds.front()});
     busy_ = true;
     FleetWorker* worker = worker_;
     QMetaObject::invokeMethod(worker, [worker, request] { worker->simulate(request); }, Qt::QueuedConnection);

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
-// FleetPlanPanel: the targets, Plan and Cancel, progress, the frontier chart, the recommendation in words and Use this configuration.
+// FleetPlanPanel: the targets, Plan and Cancel, progress, the frontier chart, the recommendation in words, Use this configuration, re-plans.
 #include "panels/FleetPlanPanel.h"
 #include "charts/FleetPlanChart.h"
 #include "models/RunBook.h"
 #include "panels/DeploymentCompare.h"
+#include "panels/FleetPlanCells.h"
+#include "panels/FleetPlanReplan.h"
 #include "panels/FleetPlanTargets.h"
+#include "panels/FleetPlanUse.h"
+#include "panels/FleetPlanWords.h"
 #include <QAction>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -24,48 +28,21 @@ bool sameTargets(const dpu::FleetTargets& a, const dpu::FleetTargets& b)
         && a.batteryPerYear == b.batteryPerYear && a.airtimePerDaySeconds == b.airtimePerDaySeconds;
 }
 
-QString lines(const std::vector<std::string>& items, const QString& head)
-{
-    if (items.empty())
-        return {};
-    QString out = head;
-    for (const std::string& item : items)
-        out += QStringLiteral("\n  • ") + QString::fromStdString(item);
-    return out + QLatin1Char('\n');
-}
-
-/// The answer in words: the plan's why, the binding target and its moves, the cells to run.
-QString wordsOf(const FleetPlanAnswer& a)
-{
-    if (!a.error.empty())
-        return QObject::tr("No plan: %1").arg(QString::fromStdString(a.error));
-    const dpu::FleetPlan& p = a.plan;
-    QString out = QString::fromStdString(p.why) + QLatin1Char('\n');
-    if (!p.recommended && p.nearest) // the why names the nearest and the target that binds
-        out += lines(p.moves, QObject::tr("What would move %1:").arg(QString::fromStdString(p.binding)));
-    std::vector<std::string> cells;
-    for (const dpu::FleetPlanCell& cell : p.cellsToRun) {
-        std::string keys;
-        for (const auto& [path, json] : cell.keys)
-            keys += (keys.empty() ? "" : ", ") + path + " = " + json;
-        cells.push_back(cell.run + " with " + keys + ": " + cell.why);
-    }
-    out += lines(cells, QObject::tr("Cells nobody ran that would do better (estimated; run them to know):"));
-    out += lines(a.notes, QObject::tr("Notes:"));
-    return out.trimmed();
-}
-
 } // namespace
 
 FleetPlanPanel::FleetPlanPanel(QWidget* parent)
     : QWidget(parent), targets_(new FleetPlanTargets), plan_(new QPushButton(tr("Plan"))), cancel_(new QPushButton(tr("Cancel"))),
       progress_(new QProgressBar), status_(new QLabel), chart_(new FleetPlanChart), words_(new QLabel),
-      use_(new QPushButton(tr("Use this configuration"))), thread_(new QThread(this)), worker_(new FleetPlanWorker)
+      use_(new QPushButton(tr("Use this configuration"))), cells_(new FleetPlanCells(this)),
+      replan_(new FleetPlanReplan([this] { return FleetPlanReplan::dirsOf(FleetPlanWorker::finishedRuns(book_)); }, this)),
+      thread_(new QThread(this)), worker_(new FleetPlanWorker)
 {
     // No Alt letter free in the window (test_ui_use): Plan has Ctrl+Return.
     plan_->setToolTip(tr("Search the finished runs on screen and the deployment's settings for the most accurate "
                          "fleet that meets the targets (Ctrl+Return)"));
-    use_->setToolTip(tr("Write the recommended configuration into the plan's deployment (fleet.*), with these targets"));
+    use_->setToolTip(tr("Make the recommended configuration the plan: its run's plan (data, model, training, seeds, its k "
+                        "and bundle coding) with only the recommended strategy (and fu beside it when the run had it), "
+                        "the recommended deployment (fleet.*) and these targets. The form's other fields are replaced"));
     auto* planAct = new QAction(this);
     planAct->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
     planAct->setShortcutContext(Qt::WidgetWithChildrenShortcut);
@@ -73,13 +50,28 @@ FleetPlanPanel::FleetPlanPanel(QWidget* parent)
     connect(planAct, &QAction::triggered, this, &FleetPlanPanel::plan);
     connect(plan_, &QPushButton::clicked, this, &FleetPlanPanel::plan);
     connect(cancel_, &QPushButton::clicked, this, &FleetPlanPanel::cancel);
+    use_->setEnabled(false); // until a plan recommends a candidate (onPlanned)
     connect(use_, &QPushButton::clicked, this, &FleetPlanPanel::useRecommended);
+    connect(cells_, &FleetPlanCells::triggered, this, &FleetPlanPanel::requestCells);
+    connect(replan_, &FleetPlanReplan::request, this, &FleetPlanPanel::replanNow);
     progress_->setTextVisible(true);
     status_->setWordWrap(true);
     status_->setText(tr("Set the targets and press Plan: the planner searches the finished runs on screen."));
     words_->setWordWrap(true);
     words_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     words_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    layOut();
+    worker_->moveToThread(thread_);
+    thread_->setObjectName(QStringLiteral("dpu-fleet-plan"));
+    connect(thread_, &QThread::finished, worker_, &QObject::deleteLater);
+    connect(worker_, &FleetPlanWorker::progress, this, &FleetPlanPanel::onProgress, Qt::QueuedConnection);
+    connect(worker_, &FleetPlanWorker::planned, this, &FleetPlanPanel::onPlanned, Qt::QueuedConnection);
+    thread_->start();
+    setBusy(false);
+}
+
+void FleetPlanPanel::layOut()
+{
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(plan_);
     buttons->addWidget(cancel_);
@@ -91,7 +83,11 @@ FleetPlanPanel::FleetPlanPanel(QWidget* parent)
     auto* underLayout = new QVBoxLayout(under);
     underLayout->setContentsMargins(0, 0, 0, 0);
     underLayout->addWidget(scroll, 1);
-    underLayout->addWidget(use_, 0, Qt::AlignLeft);
+    auto* actions = new QHBoxLayout;
+    actions->addWidget(use_);
+    actions->addWidget(cells_->button());
+    actions->addStretch(1);
+    underLayout->addLayout(actions);
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(chart_);
     split->addWidget(under);
@@ -102,13 +98,6 @@ FleetPlanPanel::FleetPlanPanel(QWidget* parent)
     layout->addLayout(buttons);
     layout->addWidget(status_);
     layout->addWidget(split, 1);
-    worker_->moveToThread(thread_);
-    thread_->setObjectName(QStringLiteral("dpu-fleet-plan"));
-    connect(thread_, &QThread::finished, worker_, &QObject::deleteLater);
-    connect(worker_, &FleetPlanWorker::progress, this, &FleetPlanPanel::onProgress, Qt::QueuedConnection);
-    connect(worker_, &FleetPlanWorker::planned, this, &FleetPlanPanel::onPlanned, Qt::QueuedConnection);
-    thread_->start();
-    setBusy(false);
 }
 
 FleetPlanPanel::~FleetPlanPanel()
@@ -126,13 +115,16 @@ void FleetPlanPanel::setRunBook(const RunBook* book)
     book_ = book;
     if (!book_)
         return;
-    auto changed = [this] {
-        if (!busy_ && (!answer_.plan.candidates.empty() || !answer_.error.empty()))
+    // A queued run comes on screen too (runAdded): replanNow() plans only when the finished
+    // runs differ from the last search's.
+    auto changed = [this](const QString& why) {
+        if (!replan_->changed(why) && !busy_ && answered_)
             status_->setText(tr("The runs on screen changed since this plan: press Plan to plan again."));
     };
-    for (auto signal : {&RunBook::runAdded, &RunBook::runEnded, &RunBook::runRemoved})
-        connect(book_, signal, this, changed);
-    connect(book_, &RunBook::cleared, this, changed);
+    connect(book_, &RunBook::runAdded, this, [changed] { changed(tr("runs were opened")); });
+    connect(book_, &RunBook::runEnded, this, [changed] { changed(tr("a run finished")); });
+    connect(book_, &RunBook::runRemoved, this, [changed] { changed(tr("runs were closed")); });
+    connect(book_, &RunBook::cleared, this, [changed] { changed(tr("runs were closed")); });
 }
 
 void FleetPlanPanel::setPlanDeployment(const dpu::Deployment& fleet)
@@ -152,28 +144,60 @@ dpu::Deployment FleetPlanPanel::requestedDeployment() const
 
 void FleetPlanPanel::plan()
 {
-    if (busy_)
-        return;
+    if (!busy_)
+        start({});
+}
+
+void FleetPlanPanel::start(const QString& why)
+{
     FleetPlanRequest request;
     request.deployment = requestedDeployment();
-    if (book_)
-        for (const BookRun& run : book_->runs()) {
-            // Finished and stopped runs, as the Fleet tab takes them: their versions are final.
-            if (!run.over() || run.state == BookRun::State::Failed || run.records.empty() || run.plan.seeds.empty())
-                continue;
-            dpu::RunFolder folder;
-            folder.dir = run.dir.toStdString();
-            folder.plan = run.plan;
-            folder.records = run.records;
-            request.runs.push_back(std::move(folder));
-        }
+    request.runs = FleetPlanWorker::finishedRuns(book_);
+    replan_->started(FleetPlanReplan::dirsOf(request.runs), why);
     control_ = request.control;
     answerTargets_ = request.deployment.targets;
     progress_->setRange(0, 0);
-    status_->setText(tr("Planning over %n run(s)…", nullptr, int(request.runs.size())));
+    status_->setText(why.isEmpty() ? tr("Planning over %n run(s)…", nullptr, int(request.runs.size()))
+                                   : tr("Planning again over %n run(s): %1…", nullptr, int(request.runs.size())).arg(why));
     setBusy(true);
     FleetPlanWorker* worker = worker_;
     QMetaObject::invokeMethod(worker, [worker, request] { worker->plan(request); }, Qt::QueuedConnection);
+}
+
+void FleetPlanPanel::replanSoon(const QString& why, bool force)
+{
+    replan_->changed(why, force);
+}
+
+void FleetPlanPanel::setReplanDelay(int ms)
+{
+    replan_->setDelay(ms);
+}
+
+void FleetPlanPanel::replanNow(const QString& why)
+{
+    if (!busy_)
+        return start(why);
+    // Its answer would be over the old runs: cancel it, start again when it answers (onPlanned).
+    restart_ = true;
+    restartWhy_ = why;
+    control_->requestCancel();
+}
+
+void FleetPlanPanel::setCellsSweep(const QString& dir)
+{
+    cells_->setSentSweep(dir);
+}
+
+void FleetPlanPanel::sweepEnded(const QString& dir)
+{
+    if (cells_->isSentSweep(dir))
+        replanSoon(tr("the sweep of the cells to run ended"), true);
+}
+
+QPushButton* FleetPlanPanel::cellsButton() const
+{
+    return cells_->button();
 }
 
 void FleetPlanPanel::cancel()
@@ -181,6 +205,8 @@ void FleetPlanPanel::cancel()
     if (busy_ && control_) {
         control_->requestCancel();
         status_->setText(tr("Cancelling…"));
+        replan_->stop(); // the user stopped it: the book's changes no longer start another
+        restart_ = false;
     }
 }
 
@@ -195,30 +221,42 @@ void FleetPlanPanel::onProgress(qulonglong done, qulonglong toSimulate)
 
 void FleetPlanPanel::onPlanned(const dpu::ui::FleetPlanAnswer& answer)
 {
+    if (restart_) { // cancelled to plan over the runs on screen now: that answer is the one shown
+        restart_ = false;
+        return start(restartWhy_);
+    }
     answer_ = answer;
+    answered_ = true;
     setBusy(false);
     const dpu::FleetPlan& p = answer_.plan;
     chart_->setPlan(answer_.error.empty() ? p : dpu::FleetPlan{});
-    words_->setText(wordsOf(answer_));
-    if (!answer_.error.empty())
-        status_->setText(tr("The plan failed: %1").arg(QString::fromStdString(answer_.error)));
-    else
-        status_->setText(tr("%1%2 candidates simulated of %3 in the space (%4 pruned), %5 s.")
-                             .arg(p.cancelled ? tr("Cancelled: ") : QString())
-                             .arg(p.simulated)
-                             .arg(p.space)
-                             .arg(p.pruned)
-                             .arg(p.seconds, 0, 'f', 1));
+    words_->setText(FleetPlanWords::of(answer_));
+    status_->setText(FleetPlanWords::status(answer_, replan_->runningWhy()));
     use_->setEnabled(answer_.error.empty() && p.recommended.has_value() && !p.cancelled);
+    cells_->show(answer_, false);
     Q_EMIT planned();
 }
 
 void FleetPlanPanel::useRecommended()
 {
     const dpu::FleetPlan& p = answer_.plan;
-    if (!p.recommended || *p.recommended >= p.candidates.size())
+    if (!p.recommended)
         return;
-    Q_EMIT useConfiguration(p.candidates[*p.recommended].deployment);
+    try {
+        const FleetPlanUse use = FleetPlanUse::of(answer_, *p.recommended, targets_->targets());
+        Q_EMIT useConfiguration(use.plan, use.summary);
+    } catch (const std::exception& e) { // a run closed since is still in the answer: only a bug gets here
+        status_->setText(tr("Not used: %1").arg(QString::fromUtf8(e.what())));
+    }
+}
+
+void FleetPlanPanel::requestCells()
+{
+    try {
+        Q_EMIT runCellsRequested(FleetPlanCells::sweepOf(answer_));
+    } catch (const std::exception& e) {
+        status_->setText(tr("The cells cannot be run: %1").arg(QString::fromUtf8(e.what())));
+    }
 }
 
 void FleetPlanPanel::setBusy(bool busy)
@@ -227,8 +265,10 @@ void FleetPlanPanel::setBusy(bool busy)
     plan_->setEnabled(!busy);
     cancel_->setEnabled(busy);
     targets_->setEnabled(!busy);
-    if (busy)
+    if (busy) {
         use_->setEnabled(false);
+        cells_->show(answer_, true);
+    }
     progress_->setVisible(busy);
     if (!busy)
         progress_->setRange(0, 1);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // FleetPlanWorker: core's fleetPlanInputOf and planFleet over the book's runs, off the GUI thread.
 #include "workers/FleetPlanWorker.h"
+#include "models/RunBook.h"
 #include "workers/RunStatusFile.h"
 #include "dpu/Error.h"
 #include "dpu/FleetPlanInputs.h"
@@ -51,9 +52,20 @@ FleetPlanAnswer FleetPlanWorker::planNow(const FleetPlanRequest& request, const 
         Progress observer(progress);
         out.plan = dpu::planFleet(input, &observer, *request.control);
         out.strategies = input.strategies;
+        out.runs = std::move(runs);
     } catch (const std::exception& e) {
         out.error = dpu::failureText(e);
     }
+    return out;
+}
+
+std::vector<dpu::RunFolder> FleetPlanWorker::finishedRuns(const RunBook* book)
+{
+    std::vector<dpu::RunFolder> out;
+    if (book)
+        for (const BookRun& run : book->runs())
+            if (run.versionsFinal()) // as the Fleet tab takes them
+                out.push_back(run.folder());
     return out;
 }
 

@@ -12,6 +12,8 @@
 
 namespace dpu::ui {
 
+class RunBook;
+
 /// What the Fleet plan view asks: the plan's deployment with the targets on screen, over the
 /// book's finished runs (as the Fleet tab gathers them).
 struct FleetPlanRequest {
@@ -26,6 +28,9 @@ struct FleetPlanAnswer {
     std::string error;
     std::vector<std::string> notes;  ///< strategies that never deployed, runs stopped early
     std::vector<dpu::FleetPlanStrategy> strategies; ///< the input's (the candidates index them)
+    /// The runs planned over, with their run.json read: a strategy's `run` is one's label(); Use
+    /// this configuration takes its plan, the cells to run are made of them.
+    std::vector<dpu::RunFolder> runs;
     dpu::FleetPlan plan;
 };
 
@@ -35,6 +40,10 @@ class FleetPlanWorker : public QObject {
     Q_OBJECT
 public:
     explicit FleetPlanWorker(QObject* parent = nullptr);
+
+    /// The book's finished and stopped runs with records (as the Fleet tab takes them: their
+    /// versions are final), as a request plans over them; none for a null book. Throws nothing.
+    static std::vector<dpu::RunFolder> finishedRuns(const RunBook* book);
 
     /// The whole search on the calling thread (the worker's, or a test's); never throws.
     /// `progress` (may be empty) is called after each simulated candidate.

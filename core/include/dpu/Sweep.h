@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Sweeps: a base plan plus axes of plan values, expanded to cells with content-derived ids (docs/sweep-format.md).
+// Sweeps: a base plan plus axes of plan values (or a list of cells), expanded to cells with content-derived ids (docs/sweep-format.md).
 #pragma once
 #include "dpu/Plan.h"
 #include <string>
@@ -15,14 +15,15 @@ struct SweepAxis {
     std::vector<std::string> values;
 };
 
-/// One cell: the base plan with one value of every axis applied.
+/// One cell: the base plan with one value of every axis applied (or one listed entry's values).
 struct SweepCell {
     /// First 12 hex digits of SHA-256 of planToJson(plan as the axes make it): same plan, same id.
     /// A base named by its fields (automaticPlanName) names each cell by its own, after the id
     /// is taken, so the id stays what it was before cells were renamed.
     std::string id;
     Plan plan;
-    /// (axis key, value as compact JSON) in the sweep's axis order.
+    /// (axis key, value as compact JSON) in the sweep's axis order; a listed cell: its entry's
+    /// keys and values in the entry's order (the keys of other entries are not there).
     std::vector<std::pair<std::string, std::string>> axisValues;
 };
 
@@ -41,21 +42,28 @@ struct SweepSlurmSettings {
 struct Sweep {
     std::string source;            ///< the file (or label) errors name
     std::string baseJson;          ///< the base plan object as compact JSON (inlined when it was a path)
-    std::vector<SweepAxis> axes;   ///< in the file's key order
-    std::vector<SweepCell> cells;  ///< cartesian product; the last axis varies fastest
+    /// In the file's key order. A listed-cells sweep: the keys its cells set (first seen first),
+    /// each with the values they give it, distinct (not a product: `cells` are what runs).
+    std::vector<SweepAxis> axes;
+    std::vector<SweepCell> cells;  ///< cartesian product, the last axis varying fastest; or as listed
+    bool listed = false;           ///< the file listed its cells ("cells") instead of "axes"
     SweepSlurmSettings slurm;      ///< the optional "slurm" object (not part of any cell's plan)
 
-    /// The sweep as a self-contained sweep file (base inlined), which parseSweep() reads back
-    /// to the same cells: what a sweep folder keeps as sweep.json.
+    /// The sweep as a self-contained sweep file (base inlined; "cells" listed when `listed`,
+    /// else "axes"), which parseSweep() reads back to the same cells and ids: what a sweep
+    /// folder keeps as sweep.json.
     std::string toJson() const;
 };
 
 /// Parses sweep JSON: {"base": {plan} | "PLAN.json", "axes": {"KEY": [values...], ...},
-/// "slurm": {...} (optional)}.
+/// "slurm": {...} (optional)}, or with "cells": [{"KEY": value, ...}, ...] instead of "axes"
+/// (one cell per entry, its keys applied to the base, in the listed order).
 /// A base path is read relative to `baseDir`. Every cell is checked with parsePlan().
-/// Throws Error naming `source` (and the axis and value) for malformed JSON, unknown top-level
-/// keys, a missing base, no axes, an axis that is not a non-empty list, a repeated value, a key
-/// path through a non-object, a value the plan refuses, or two cells with the same plan.
+/// Throws Error naming `source` (and the axis and value, or the entry's index and keys) for
+/// malformed JSON, unknown top-level keys, a missing base, both axes and cells or neither, an
+/// axis that is not a non-empty list, a repeated value, cells that are not a non-empty list of
+/// non-empty objects, a key path through a non-object, a value the plan refuses, or two cells
+/// with the same plan.
 Sweep parseSweep(const std::string& jsonText, const std::string& source = "sweep",
                  const std::string& baseDir = ".");
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-// Sweep files: parsing, expansion of the axes to cells, and content-derived cell ids.
+// Sweep files: parsing (a base with axes or listed cells), content-derived cell ids, and writing them back.
 #include "dpu/Sweep.h"
+#include "SweepCells.h"
 #include "util/JsonErrorText.h"
 #include "dpu/Error.h"
 #include "util/AtomicFile.h"
 #include "util/Sha256Hex.h"
 #include <nlohmann/json.hpp>
-#include <map>
 #include <set>
 
 namespace dpu {
@@ -17,31 +17,6 @@ using json = nlohmann::ordered_json;
 std::string compact(const json& v)
 {
     return v.dump();
-}
-
-/// Sets `value` at the dotted `key` of `plan`, creating the objects on the way (a missing
-/// plan key keeps its default, so an axis may name a key the base leaves out).
-void applyAxis(json& plan, const std::string& key, const json& value, const std::string& where)
-{
-    json* node = &plan;
-    size_t start = 0;
-    while (true) {
-        const size_t dot = key.find('.', start);
-        const std::string part = key.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-        if (part.empty())
-            throw Error(where + ": expected a plan key path such as train.lr, found '" + key + "'");
-        if (!node->is_object())
-            throw Error(where + ": '" + key.substr(0, start ? start - 1 : 0) +
-                        "' of the base plan is not an object, so '" + key + "' cannot be set");
-        if (dot == std::string::npos) {
-            (*node)[part] = value;
-            return;
-        }
-        node = &(*node)[part];
-        if (node->is_null())
-            *node = json::object();
-        start = dot + 1;
-    }
 }
 
 std::string textSetting(const json& v, const std::string& where)
@@ -128,7 +103,8 @@ std::vector<SweepAxis> readAxes(const json& doc, const std::string& source)
 {
     auto axes = doc.find("axes");
     if (axes == doc.end() || !axes->is_object() || axes->empty())
-        throw Error(source + ": axes: expected an object of at least one plan key with a list of values, found " +
+        throw Error(source + ": axes: expected an object of at least one plan key with a list of values (or \"cells\": "
+                             "a list of objects of plan keys and values), found " +
                     (axes == doc.end() ? std::string("nothing") : std::string(axes->type_name())));
     std::vector<SweepAxis> out;
     for (auto it = axes->begin(); it != axes->end(); ++it) {
@@ -146,56 +122,6 @@ std::vector<SweepAxis> readAxes(const json& doc, const std::string& source)
         out.push_back(std::move(axis));
     }
     return out;
-}
-
-/// One cell for each combination of the axes' values (the Cartesian product, the last axis
-/// varying fastest, like nested loops in the file's order), each a valid plan, no two alike.
-std::vector<SweepCell> expandCells(const json& basePlan, const std::vector<SweepAxis>& axes, const std::string& source)
-{
-    // A base named by its fields ("fashion-mlp-k0.01") names each cell by its own fields
-    // ("fashion-mlp-k0.003"): the name a plan, a chart title and a CSV row show.
-    bool automaticName = false;
-    try {
-        const Plan base = parsePlan(compact(basePlan), "base");
-        automaticName = base.name == automaticPlanName(base);
-    } catch (const Error&) {
-        // A base that is no plan alone (an axis completes it): each cell is checked below.
-    }
-    std::vector<SweepCell> cells;
-    std::vector<size_t> index(axes.size(), 0);
-    std::map<std::string, std::string> ids; // id -> first cell's axis values, to report duplicates
-    while (true) {
-        json cellPlan = basePlan;
-        SweepCell cell;
-        std::string label;
-        for (size_t a = 0; a < axes.size(); ++a) {
-            const std::string& value = axes[a].values[index[a]];
-            applyAxis(cellPlan, axes[a].key, json::parse(value), source + ": axes." + axes[a].key);
-            cell.axisValues.emplace_back(axes[a].key, value);
-            label += (label.empty() ? "" : ", ") + axes[a].key + " = " + value;
-        }
-        try {
-            cell.plan = parsePlan(compact(cellPlan), "cell");
-        } catch (const Error& e) {
-            throw Error(source + ": the cell " + label + " is not a valid plan: " + e.what());
-        }
-        // The id is the cell's content as given (the base's name): sweeps started before cells
-        // were renamed keep their cells' folders.
-        cell.id = sweepCellId(cell.plan);
-        if (automaticName)
-            cell.plan.name = automaticPlanName(cell.plan);
-        auto [it, fresh] = ids.emplace(cell.id, label);
-        if (!fresh)
-            throw Error(source + ": the cells " + it->second + " and " + label +
-                        " are the same plan (an axis value that changes nothing?)");
-        cells.push_back(std::move(cell));
-
-        size_t a = axes.size();
-        while (a > 0 && ++index[a - 1] == axes[a - 1].values.size())
-            index[--a] = 0;
-        if (a == 0)
-            return cells;
-    }
 }
 
 } // namespace
@@ -217,8 +143,11 @@ Sweep parseSweep(const std::string& jsonText, const std::string& source, const s
     if (!doc.is_object())
         throw Error(source + ": expected an object {\"base\": ..., \"axes\": {...}}, found " + doc.type_name());
     for (auto it = doc.begin(); it != doc.end(); ++it)
-        if (it.key() != "base" && it.key() != "axes" && it.key() != "slurm")
-            throw Error(source + ": unknown key '" + it.key() + "' (expected base, axes and slurm)");
+        if (it.key() != "base" && it.key() != "axes" && it.key() != "cells" && it.key() != "slurm")
+            throw Error(source + ": unknown key '" + it.key() + "' (expected base, axes or cells, and slurm)");
+    if (doc.contains("axes") && doc.contains("cells"))
+        throw Error(source + ": has both \"axes\" and \"cells\": expected exactly one of the two (axes expand to their "
+                             "cartesian product, cells are listed one by one)");
 
     Sweep sweep;
     sweep.source = source;
@@ -226,8 +155,14 @@ Sweep parseSweep(const std::string& jsonText, const std::string& source, const s
         sweep.slurm = parseSlurmSettings(*slurm, source + ": slurm");
     const json basePlan = readBasePlan(doc, source, baseDir);
     sweep.baseJson = compact(basePlan);
-    sweep.axes = readAxes(doc, source);
-    sweep.cells = expandCells(basePlan, sweep.axes, source);
+    if (auto cells = doc.find("cells"); cells != doc.end()) {
+        sweep.listed = true;
+        sweep.cells = sweepcells::readListedCells(basePlan, *cells, source);
+        sweep.axes = sweepcells::axesOfCells(sweep.cells);
+    } else {
+        sweep.axes = readAxes(doc, source);
+        sweep.cells = sweepcells::expandAxes(basePlan, sweep.axes, source);
+    }
     return sweep;
 }
 
@@ -242,14 +177,25 @@ std::string Sweep::toJson() const
 {
     json doc;
     doc["base"] = json::parse(baseJson);
-    json axesJson = json::object();
-    for (const SweepAxis& axis : axes) {
-        json values = json::array();
-        for (const std::string& v : axis.values)
-            values.push_back(json::parse(v));
-        axesJson[axis.key] = values;
+    if (listed) {
+        json list = json::array();
+        for (const SweepCell& cell : cells) {
+            json entry = json::object();
+            for (const auto& [key, value] : cell.axisValues)
+                entry[key] = json::parse(value);
+            list.push_back(entry);
+        }
+        doc["cells"] = list;
+    } else {
+        json axesJson = json::object();
+        for (const SweepAxis& axis : axes) {
+            json values = json::array();
+            for (const std::string& v : axis.values)
+                values.push_back(json::parse(v));
+            axesJson[axis.key] = values;
+        }
+        doc["axes"] = axesJson;
     }
-    doc["axes"] = axesJson;
     json s = json::object();
     if (!slurm.partition.empty())
         s["partition"] = slurm.partition;
