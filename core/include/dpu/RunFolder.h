@@ -42,7 +42,8 @@ struct RunFolder {
 bool isRunFolder(const std::string& dir);
 
 /// The run folders `dir` names: itself when it is one, else the run folders directly inside it
-/// (a k sweep's parent), sorted by name. Throws Error naming `dir` when there are none.
+/// (a k sweep's parent) or, for a sweep folder (docs/sweep-format.md), inside its cells/ (the
+/// cells that have run), sorted by name. Throws Error naming `dir` when there are none.
 std::vector<std::string> findRunFolders(const std::string& dir);
 
 /// Reads a run folder. Throws Error naming the file: a missing folder, plan.json or

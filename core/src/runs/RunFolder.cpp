@@ -83,7 +83,10 @@ std::vector<std::string> findRunFolders(const std::string& dir)
     if (isRunFolder(dir))
         return {dir};
     std::vector<std::string> out;
-    for (const auto& entry : fs::directory_iterator(dir, ec))
+    // A sweep folder keeps its cells' runs in cells/ID (sweepCellDir()).
+    const std::string cells = joinPath(dir, "cells");
+    const std::string within = fs::is_regular_file(joinPath(dir, "sweep.json"), ec) && fs::is_directory(cells, ec) ? cells : dir;
+    for (const auto& entry : fs::directory_iterator(within, ec))
         if (entry.is_directory(ec) && isRunFolder(entry.path().string()))
             out.push_back(entry.path().string());
     std::sort(out.begin(), out.end());

@@ -77,6 +77,27 @@ private Q_SLOTS:
         QCOMPARE(dpu::loadRunFolder((dir + "/").toStdString()).label(), std::string("a"));
     }
 
+    /// A run folder, a folder of runs and a sweep folder (its cells/ID) each name their runs.
+    void findsTheRunsAFolderNames()
+    {
+        const dpu::Plan plan = twoRoundPlan();
+        const std::vector<dpu::RoundRecord> records{record("dpu", 1, 1, 0.5)};
+        const QString parent = tmp_.filePath("found");
+        const QString b = makeRun(parent + "/b", plan, records, "finished");
+        const QString a = makeRun(parent + "/a", plan, records, "finished");
+        QCOMPARE(dpu::findRunFolders(a.toStdString()), std::vector<std::string>{a.toStdString()});
+        QCOMPARE(dpu::findRunFolders(parent.toStdString()), (std::vector<std::string>{a.toStdString(), b.toStdString()}));
+        const QString sweep = tmp_.filePath("found-sweep");
+        const QString cell = makeRun(sweep + "/cells/0123456789ab", plan, records, "finished");
+        QVERIFY(QDir().mkpath(sweep + "/cells/pending-cell")); // a cell that has not run: not a run
+        writeText(sweep + "/sweep.json", "{}");
+        QCOMPARE(dpu::findRunFolders(sweep.toStdString()), std::vector<std::string>{cell.toStdString()});
+        const QString empty = tmp_.filePath("found-none");
+        QVERIFY(QDir().mkpath(empty + "/x"));
+        const std::string none = dpu::test::thrownMessage<dpu::Error>([&] { dpu::findRunFolders(empty.toStdString()); });
+        QVERIFY2(none.find("not a run folder") != std::string::npos && none.find(empty.toStdString()) == 0, none.c_str());
+    }
+
     void completenessFollowsStatusOrRounds()
     {
         const dpu::Plan plan = twoRoundPlan();
