@@ -538,6 +538,87 @@ def fu_budget_checks(rec, forms, int8_qat):
     return C
 
 
+def bundle_bytes_checks(rec):
+    """Section 21's "Where an INT8 round's bytes go": bench/bundle-bytes/measure.py's records of the
+    INT8 and FP32 runs (per delta round, rounds 2-6, each part's bits), history.py's estimates of
+    two other codings, and FU's sparse full updates as the writer now sends them."""
+    C, sec, src = [], "### Where an INT8 round's bytes go", "bundle-bytes-2026-12-05/"
+    rows = [r for r in rec(src + "bytes.jsonl") if r["round"] >= 2]
+
+    def part(r, name):
+        w = r["roles"].get("weights", {})
+        return {"positions": w.get("position_bits", 0) / 8,
+                "values": (w.get("value_bits", 0) + w.get("cq_bits", 0)) / 8,
+                "tables": (w.get("header_bits", 0) + w.get("table_bits", 0) + w.get("padding_bits", 0)) / 8,
+                "biases": r["roles"].get("biases", {}).get("bytes", 0),
+                "envelope": r["envelope"] + r["tensor_table"] + r["section_H"],
+                "total": r["bytes"]}[name]
+    m = {(run, p): mean(part(r, p) for r in rows if r["run"] == run)
+         for run in ("int8", "fp32") for p in ("positions", "values", "tables", "biases", "envelope", "total")}
+    for p, label in (("positions", "weights' positions (Golomb-Rice gaps)"),
+                     ("values", "weights' values (int8 codes or fp32 words)"),
+                     ("tables", "weights' section headers, code tables, padding"),
+                     ("biases", "biases (fp32: sparse sections or the shared dense stream)"),
+                     ("envelope", "envelope, tensor table, section H")):
+        C.append(Row(sec, label, [[m["int8", p], 100 * m["int8", p] / m["int8", "total"]],
+                                  [m["fp32", p], 100 * m["fp32", p] / m["fp32", "total"]],
+                                  [m["int8", p] / m["fp32", p]]], src + "bytes.jsonl"))
+    C.append(Row(sec, "the bundle", [[m["int8", "total"]], [m["fp32", "total"]], [m["int8", "total"] / m["fp32", "total"]]],
+                 src + "bytes.jsonl"))
+    i8 = [r for r in rows if r["run"] == "int8"]
+    ratios = [r["bytes"] / next(f["bytes"] for f in rows if f["run"] == "fp32" and f["seed"] == r["seed"]
+                                 and f["round"] == r["round"]) for r in i8]
+    C.append(Prose(sec, "round by round {2}-{2} of the FP32 run's bytes", [min(ratios), max(ratios)], src + "bytes.jsonl"))
+    share = 100 * (m["int8", "positions"] + m["int8", "biases"]) / m["int8", "total"]
+    C.append(Prose(sec, "together {1} % of an INT8 round", [share], src + "bytes.jsonl"))
+
+    h = rec(src + "history.jsonl")
+    h3 = [r for r in h if r["round"] >= 3]
+    i83 = mean(r["bytes"] for r in i8 if r["round"] >= 3)
+    rice3, flag3, ctx3 = (mean(r[k] for r in h3) for k in ("rice_position_bytes", "flag_entropy_bytes", "context_entropy_bytes"))
+    again = 100 * sum(r["changed_last_round_too"] for r in h3) / sum(r["changed"] for r in h3)
+    C.append(Prose(sec, "{0} % of a round's changed codes had changed in the round before", [again], src + "history.jsonl"))
+    C.append(Prose(sec, "at best {0} bytes a round against the {0} written (rounds 3-6), {0} bytes or {1} % of an "
+                   "INT8 round ({0} bytes in those rounds), {0} of which",
+                   [ctx3, rice3, rice3 - ctx3, 100 * (rice3 - ctx3) / i83, i83, rice3 - flag3], src + "history.jsonl"))
+    kept_err = max(r["int8_bias_kept_max_error"] for r in h)
+    mean_abs = [r["bias_mean_abs"] for r in h]
+    C.append(Prose(sec, "errors up to {3} where the biases' mean magnitude grows from {3} to {3}",
+                   [kept_err, min(mean_abs), max(mean_abs)], src + "history.jsonl"))
+    resc = mean(r["int8_bias_rescaled_bytes"] for r in h)
+    C.append(Prose(sec, "{0} bytes a round against {0} ({0} bytes, {1} % of an INT8 round), the largest error {4}",
+                   [resc, m["int8", "biases"], m["int8", "biases"] - resc,
+                    100 * (m["int8", "biases"] - resc) / m["int8", "total"],
+                    max(r["int8_bias_rescaled_max_error"] for r in h)], src + "history.jsonl, bytes.jsonl"))
+
+    fu = rec(src + "sparse-fu.jsonl")
+    old = rec("table3-2026-11-26/sparse.jsonl")
+    dense = mean(r["bundle_bytes"] for r in rec("table3-2026-11-26/fp32.jsonl") if r["strategy"] == "fu" and r["round"] == 1)
+    now2 = [r["bundle_bytes"] for r in round2(fu, "fu")]
+    was2 = [r["bundle_bytes"] for r in round2(old, "fu")]
+    C.append(Prose("## 21.", "bytes for seeds 1-3, {3} of the dense full bundle (it was {3} as a delta)",
+                   [mean(now2) / dense, mean(was2) / dense], src + "sparse-fu.jsonl"))
+
+    def sent_smaller(text, offset, spans):
+        """Round 2's bytes seed by seed, and the device files the same as the 2026-11-26 records'."""
+        m = re.search(r"round\s+2\s+is\s+now\s+([\d,]+)\s+/\s+([\d,]+)\s+/\s+([\d,]+)\s+bytes", strip_markup(text))
+        if not m:
+            return [("no sentence 'round 2 is now B / B / B bytes'", "FU's sparse round 2 per seed")]
+        # strip_markup drops the bold markers: find the figures in the raw text for their offsets
+        problems, at = [], 0
+        for g, v in zip((1, 2, 3), now2):
+            at = text.index(m.group(g), at)
+            spans.append((offset + at, m.group(g), v))
+            if not agrees(m.group(g), v):
+                problems.append((m.group(g), fmt(v)))
+        if [r["device_sha256"] for r in round2(fu, "fu")] != [r["device_sha256"] for r in round2(old, "fu")]:
+            problems.append(("the same device files", "other device files than sparse.jsonl's"))
+        return problems
+    C.append(Custom("## 21.", "FU's sparse round 2, sent as the zero-coded full bundle", sent_smaller,
+                    src + "sparse-fu.jsonl, table3-2026-11-26/sparse.jsonl"))
+    return C
+
+
 def fleet_plan_checks(folder):
     """Section 24: per scenario the planner's pick (or nearest) and both searches' counts and times,
     from bench/fleet-plan/run.sh's JSON (planner and exhaustive grid)."""
@@ -557,8 +638,156 @@ def fleet_plan_checks(folder):
     return C
 
 
+def fleet_plan_ksweep_checks(folder):
+    """Section 24's k sweep: the four searches again with q4 and ternary DPU at five k, every DPU
+    run at the reachable recommendation's deployment (at-recommended.json, each candidate listed)
+    with its bytes from the run's own records (runs/LABEL/results.jsonl), and the sentences that
+    read them. The answer cells are compared as text, made from the records' pick."""
+    C, sec, src = [], "### With the k sweep", "fleet-plan-ksweep-2026-12-05/"
+
+    def load(name):
+        with open(os.path.join(folder, name), encoding="utf-8") as f:
+            return json.load(f)
+
+    def parts(text):
+        """'run-q4/dpu (q4, k 0.01)' -> ('run-q4', 'dpu', 'q4', 0.01)."""
+        m = re.fullmatch(r"(.+)/(\w+) \((\w+), k ([\d.]+)\)", text)
+        if not m:
+            raise CheckError(f"a strategy '{text}' not of the form RUN/STRATEGY (CODING, k K)")
+        return m.group(1), m.group(2), m.group(3), float(m.group(4))
+
+    def gap(p, g):
+        return 100 * (g["fleet_accuracy"] - p["fleet_accuracy"]) / g["fleet_accuracy"]
+
+    binding_words = {"fleet.targets.fresh_share": "the freshness", "fleet.targets.battery_per_year": "the battery",
+                     "fleet.targets.airtime_per_day_s": "the airtime"}
+    searches, ratios, gaps, same = {}, [], [], True
+    for name in ("reachable", "impossible", "scale", "scale216"):
+        p, g = load(src + name + "-pruned.json"), load(src + name + "-grid.json")
+        a, b = p["recommended"] or p["nearest"], g["recommended"] or g["nearest"]
+        searches[name] = (p, g, a)
+        same = same and a["strategy"] == b["strategy"] and a["setting_text"] == b["setting_text"]
+        ratios.append(g["seconds"] / p["seconds"])
+        gaps.append(gap(a, b))
+        _, strategy, coding, k = parts(a["strategy"])
+        kind = "recommended" if p["recommended"] else f"nearest (binding: {binding_words.get(p['binding'], p['binding'])})"
+        label = {"reachable": "reachable", "impossible": "impossible", "scale": "10,000 devices",
+                 "scale216": f"10,000 devices, {p['space']} candidates (`--keep order,repairs`)"}[name]
+        C.append(Row(sec, label, [T(f"{kind}: {coding} {strategy.upper()}, k {k:g}; {a['setting_text']}"),
+                                  [100 * a["fleet_accuracy"]], [100 * a["battery_per_year"]], [a["fresh_share"]],
+                                  [p["simulated"], p["space"], p["seconds"]], [g["simulated"], g["seconds"]],
+                                  [gap(a, b)], [g["seconds"] / p["seconds"]]], src + name + "-*.json"))
+
+    # Every DPU run on the reachable recommendation's deployment, with its records' bytes.
+    at = load(src + "at-recommended.json")
+    rp, _, rec = searches["reachable"]
+    if any(c["setting"] != rec["setting"] for c in at["candidates"]):
+        raise CheckError(f"{src}at-recommended.json: a candidate not on the reachable recommendation's setting")
+    setting = rec["setting_text"]
+    C.append(Prose(sec, "one candidate each: " + NUMBER.sub("{0}", setting),
+                   [float(x) for x in NUMBER.findall(setting)], src + "at-recommended.json"))
+    runs = {}
+    for c in at["candidates"]:
+        run, strategy, coding, k = parts(c["strategy"])
+        if strategy != "dpu":
+            continue
+        with open(os.path.join(folder, src, "runs", run, "results.jsonl"), encoding="utf-8") as f:
+            mine = [r for r in (json.loads(x) for x in f if x.strip()) if r["strategy"] == strategy]
+        sizes = [r["bundle_bytes"] for r in mine if r["deployed"]]
+        runs[coding, k] = dict(c, sent=len(sizes), rounds=len(mine), bytes=mean(sizes))
+        C.append(Row(sec, (coding, f"{k:g}"), [[len(sizes), len(mine)], [mean(sizes)], [100 * c["server_accuracy"]],
+                                             [100 * c["fleet_accuracy"]], [100 * c["battery_per_year"]],
+                                             [c["fresh_share"]], T("yes" if c["meets_targets"] else "no")],
+                     src + f"at-recommended.json, runs/{run}/results.jsonl"))
+
+    # No k other than 0.01 wins: the battery target decides.
+    old = load("fleet-plan-2026-12-05/reachable-pruned.json")["recommended"]
+    _, _, rc, rk = parts(rec["strategy"])
+    intro = "is the one without the sweep" if old["strategy"] == rec["strategy"] else "changes with the sweep"
+    C.append(Prose(sec, f"The recommendation {intro}: {rc} DPU at k {{4}}", [rk], src + "reachable-pruned.json"))
+    better = [v for v in runs.values() if v["fleet_accuracy"] > rec["fleet_accuracy"] + 1e-12]
+    c1 = min(better, key=lambda v: v["battery_per_year"])
+    c2 = max(better, key=lambda v: v["fleet_accuracy"])
+    _, _, c1coding, c1k = parts(c1["strategy"])
+    allowed = 100 * rp["targets"]["battery_per_year"]
+    C.append(Prose(sec, f"{c1coding} DPU at k {{4}} makes a more accurate fleet, {{2}} % against {{2}} %, but its {{0}} "
+                   f"bytes a deployed round ({rc}'s: {{0}}) cost {{2}} % of a battery a year at that deployment, over "
+                   "the {0} % allowed; at k {4}, {2} % for {2} %",
+                   [c1k, 100 * c1["fleet_accuracy"], 100 * rec["fleet_accuracy"], c1["bytes"], runs[rc, rk]["bytes"],
+                    100 * c1["battery_per_year"], allowed, parts(c2["strategy"])[3], 100 * c2["fleet_accuracy"],
+                    100 * c2["battery_per_year"]], src + "at-recommended.json, runs/"))
+    # The challenger on a longer period: the battery saved, the freshness lost (the grid's Pareto set).
+    pareto = load(src + "reachable-grid.json")["pareto"]
+    slow = max((c for c in pareto if c["strategy"] == c1["strategy"]), key=lambda c: c["setting"]["round_period_h"])
+    C.append(Prose(sec, "(a round every {0} h: {1} % of the fleet within {0} days)",
+                   [slow["setting"]["round_period_h"], 100 * slow["fresh_share"], rp["targets"]["fresh_days"]],
+                   src + "reachable-grid.json"))
+    lower = runs[c1coding, max(k for coding, k in runs if coding == c1coding and k < rk)]
+    C.append(Prose(sec, f"Below k {{4}} the battery is there to spare and the accuracy falls: {c1coding} at k {{4}}, "
+                   "{2} % at {2} %", [rk, parts(lower["strategy"])[3], 100 * lower["fleet_accuracy"],
+                                      100 * lower["battery_per_year"]], src + "at-recommended.json"))
+    # What would change the answer: the Pareto set's candidates that hold the freshness target.
+    fresh = [c for c in pareto if c["fresh_share"] >= rp["targets"]["fresh_share"] - 1e-12]
+    top = max(c["fleet_accuracy"] for c in fresh if c["strategy"] == c1["strategy"])
+    low = min(c["battery_per_year"] for c in fresh if c["strategy"] == c1["strategy"] and c["fleet_accuracy"] == top)
+    high = min(c["battery_per_year"] for c in fresh if c["fleet_accuracy"] > top + 1e-12)
+    C.append(Prose(sec, f"a battery target between {{2}} % and {{2}} % a year would make {c1coding} at k {{4}} the pick, "
+                   f"{{2}} points above {rc}", [100 * low, 100 * high, c1k, 100 * (top - rec["fleet_accuracy"])],
+                   src + "reachable-grid.json"))
+
+    # Ternary against q4 at each k.
+    ks = sorted(k for coding, k in runs if coding == "ternary")
+    under = all(runs["ternary", k]["fleet_accuracy"] < runs["q4", k]["fleet_accuracy"] for k in ks)
+    tb = max((runs["ternary", k] for k in ks), key=lambda v: v["fleet_accuracy"])
+    C.append(Prose(sec, f"Ternary DPU {'stays' if under else 'does not stay'} under q4 at every k, {{2}} % at best "
+                   "(k {4}, where the gate let {0} of {0} rounds out)",
+                   [100 * tb["fleet_accuracy"], parts(tb["strategy"])[3], tb["sent"], tb["rounds"]],
+                   src + "at-recommended.json, runs/"))
+
+    # The grid: the same pick, the pruning, the times.
+    strategies = at["space"]
+    C.append(Prose(sec, f"{'The same pick' if same else 'Not the same pick'} as the grid in all four over {{0}} "
+                   "candidates ({0} strategies, {0} settings each), {2} % below the grid's best fleet accuracy at most",
+                   [rp["space"], strategies, rp["space"] / strategies, max(gaps)], src + "*-pruned.json, *-grid.json"))
+    dominated = [t for t in rp["pruning"] if ": dominated by " in t]
+    fp32_by = next(re.match(r".+?\)", t.split(": dominated by ")[1]).group(0)
+                   for t in dominated if t.startswith("run-fp32/dpu "))
+    _, _, bc, bk = parts(fp32_by)
+    C.append(Prose(sec, f"the planner prunes {{0}} of the {{0}} strategies (the RPU runs, and fp32 DPU, now dominated by "
+                   f"{bc} at k {{4}}) and simulates {{0}} of the {{0}}",
+                   [len(dominated), strategies, bk, rp["simulated"], rp["space"]], src + "reachable-pruned.json"))
+    old_ratios = []
+    for name in ("reachable", "impossible", "scale", "scale216"):
+        op, og = load(f"fleet-plan-2026-12-05/{name}-pruned.json"), load(f"fleet-plan-2026-12-05/{name}-grid.json")
+        old_ratios.append(og["seconds"] / op["seconds"])
+    C.append(Prose(sec, "the grid took {2} to {2} times the planner's time ({2} to {2} without the sweep)",
+                   [min(ratios), max(ratios), min(old_ratios), max(old_ratios)],
+                   src + "*.json, fleet-plan-2026-12-05/*.json"))
+    sp, sg, _ = searches["scale"]
+    C.append(Prose(sec, "10,000 devices over all {0} candidates: {2} s for the planner, {2} s for the grid",
+                   [sp["space"], sp["seconds"], sg["seconds"]], src + "scale-*.json"))
+
+    # Nothing fits: the nearest, and the one it replaced (as near, less accurate).
+    ip, _, near = searches["impossible"]
+    was = load("fleet-plan-2026-12-05/impossible-pruned.json")["nearest"]
+    miss = near["misses"]
+    if len(miss) != 1 or len(was["misses"]) != 1 or abs(miss[0]["shortfall"] - was["misses"][0]["shortfall"]) > 1e-12:
+        raise CheckError(f"{src}impossible-pruned.json: the nearest is not one target short as the old one was")
+    _, _, wc, _ = parts(was["strategy"])
+    _, _, nc, nk = parts(near["strategy"])
+    C.append(Prose(sec, f"The nearest misses only {binding_words.get(ip['binding'], ip['binding'])}, {{1}} % of the fleet "
+                   f"within {{0}} day against the {{0}} % asked, as {wc}'s at {{0}} h did without the sweep; of the "
+                   f"equally near the more accurate fleet wins, now {nc} DPU at k {{4}} ({{2}} % at {{1}} % of a battery "
+                   "a year, within the {0} % allowed)",
+                   [100 * miss[0]["achieved"], ip["targets"]["fresh_days"], 100 * miss[0]["asked"],
+                    was["setting"]["round_period_h"], nk, 100 * near["fleet_accuracy"], 100 * near["battery_per_year"],
+                    100 * ip["targets"]["battery_per_year"]], src + "impossible-pruned.json, fleet-plan-2026-12-05/"))
+    return C
+
+
 def build_checks(rec):
     C = fleet_plan_checks(rec.folder)
+    C += fleet_plan_ksweep_checks(rec.folder)
 
     # Section 5 (and section 20, which says the H200 gave the same): the fidelity plan on CUDA.
     fid_src = "gpu-h100/results-seed-{1,2,3}.jsonl"
@@ -652,6 +881,7 @@ def build_checks(rec):
         C.append(Row(sec21, name, table3(forms[form], dense_full), t3 + form + ".jsonl"))
     C.append(Prose(sec21, "against the dense FP32 full bundle ({0} bytes)", [dense_full], t3 + "fp32.jsonl"))
     C += table3_issue44(rec, forms, dense_full)
+    C += bundle_bytes_checks(rec)
 
     def r2(form, strategy):
         return [r for r in forms[form] if r["strategy"] == strategy and r["round"] == 2]

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # The fleet planner against the exhaustive grid over the same space (issue 42): the flagship scenario with reachable targets, one nothing meets, and 10,000 devices (the whole space, and 216 candidates).
-# Usage: bench/fleet-plan/run.sh OUT_DIR RUN_DIR...   (dpu-cli from build/app/cli unless DPU_CLI is set)
+# Usage: bench/fleet-plan/run.sh OUT_DIR RUN_DIR...   (dpu-cli from build/app/cli unless DPU_CLI is set;
+# a RUN_DIR may be a folder of runs, e.g. a sweep's DIR/cells)
 set -eu
 out=$1; shift
 cli=${DPU_CLI:-build/app/cli/dpu-cli}
@@ -27,4 +28,25 @@ run impossible "$@" --devices 200 $link $impossible
 run scale "$@" --devices 10000 $link $reachable
 # shellcheck disable=SC2086
 run scale216 "$@" --devices 10000 $link $reachable --keep order,repairs
+# Every strategy at the deployment the planner recommends for the reachable targets, each listed
+# (--all): what the k sweep buys in accuracy and costs in battery at one setting.
+setting=$(python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["recommended"]["setting"]
+delivery = {"multicast-per-sf": "--multicast-per-sf", "multicast": "--multicast", "unicast": "--unicast"}[s["delivery"]]
+print("--duty-cycle %g --period %d %s --catch-up %s --order %s --repairs %d" % (s["duty_cycle"],
+      round(3600 * s["round_period_h"]), delivery, s["catch_up"], s["order"], s["repairs"]))' "$out/reachable-pruned.json")
+# shellcheck disable=SC2086
+"$cli" fleet plan "$@" --devices 200 --link lorawan-eu868 --sf-mix fuotasim --loss 0.1 --availability 0.8 \
+    $setting $reachable --keep period,delivery,sub-band,catch-up,order,repairs --exhaustive --all \
+    --json --quiet --no-estimates > "$out/at-recommended.json" || [ $? -eq 3 ]
+# The runs' plans and records beside the searches (bytes a round, the coding and k of each)
+for d in "$@"; do
+    for r in "$d" "$d"/*; do
+        if [ -f "$r/plan.json" ] && [ -f "$r/results.jsonl" ]; then
+            mkdir -p "$out/runs/$(basename "$r")"
+            cp "$r/plan.json" "$r/results.jsonl" "$out/runs/$(basename "$r")/"
+        fi
+    done
+done
 python3 "$(dirname "$0")/summarise.py" "$out"
