@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The Fleet plan tab on the offscreen platform (issue 42 item 3): over a tiny real run it plans on its worker, draws the Pareto set, says why, cancels, says what binds when nothing fits, and Use this configuration makes the recommendation the plan's deployment.
 #include "MainWindow.h"
+#include "CliProcess.h"
 #include "TestSupport.h"
 #include "UiTestSupport.h"
 #include "charts/FleetPlanChart.h"
@@ -20,6 +21,8 @@
 #include "report/ReportWriter.h"
 #include <QCheckBox>
 #include <QDoubleSpinBox>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QPushButton>
 #include <QScatterSeries>
@@ -132,6 +135,22 @@ private Q_SLOTS:
         QCOMPARE(shown.label, expected.label);
         QCOMPARE(dpu::fleetSettingText(shown.setting), dpu::fleetSettingText(expected.setting));
         QCOMPARE(shown.fleetAccuracy, expected.fleetAccuracy);
+        // One answer per question: dpu-cli fleet plan on the same run (whose plan has the window's
+        // default deployment) with the same target names the same candidate and figures.
+        QVERIFY(dpu::ui::deploymentcompare::same(w.planPanel()->plan().fleet, dpu::loadRunFolder(run_.toStdString()).plan.fleet));
+        const dpu::test::CliResult cli =
+            dpu::test::runCli({QStringLiteral("fleet"), QStringLiteral("plan"), run_, QStringLiteral("--json"), QStringLiteral("--quiet"),
+                               QStringLiteral("--battery-per-year"), QStringLiteral("1")},
+                              60000);
+        QCOMPARE(cli.code, 0);
+        const QJsonObject json = QJsonDocument::fromJson(cli.out.toUtf8()).object();
+        const QJsonObject recommended = json[QStringLiteral("recommended")].toObject();
+        QCOMPARE(recommended[QStringLiteral("index")].toInt(), int(*a.plan.recommended));
+        QCOMPARE(recommended[QStringLiteral("strategy")].toString(), QString::fromStdString(shown.label));
+        QCOMPARE(recommended[QStringLiteral("fleet_accuracy")].toDouble(), shown.fleetAccuracy);
+        QCOMPARE(recommended[QStringLiteral("battery_per_year")].toDouble(), shown.batteryPerYear);
+        QCOMPARE(recommended[QStringLiteral("fresh_share")].toDouble(), shown.freshShare);
+        QCOMPARE(json[QStringLiteral("simulated")].toInt(), int(a.plan.simulated));
 
         QVERIFY(panel->useButton()->isEnabled());
         panel->useButton()->click();

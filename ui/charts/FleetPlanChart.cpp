@@ -36,7 +36,8 @@ QPointF pointOf(const dpu::FleetPlanCandidate& c)
 
 FleetPlanChart::FleetPlanChart(QWidget* parent)
     : QChartView(parent), others_(scatter(tr("Other candidates"), QColor(160, 160, 160), 7, QScatterSeries::MarkerShapeCircle)),
-      pareto_(scatter(tr("Pareto set"), QColor(31, 119, 180), 10, QScatterSeries::MarkerShapeCircle)),
+      pareto_(scatter(tr("Pareto set (red to green: none to all of the fleet fresh)"), QColor(31, 119, 180), 10,
+                      QScatterSeries::MarkerShapeCircle)),
       chosen_(scatter(tr("Recommended"), QColor(0, 0, 0, 0), 20, QScatterSeries::MarkerShapeCircle)),
       x_(new QLogValueAxis(this)), y_(new QValueAxis(this))
 {
