@@ -2,6 +2,7 @@
 // dpu-cli report --fleet-plan: its page's words give the answer dpu-cli fleet plan --json gives on the same runs and options.
 #include "ArgList.h"
 #include "CliProcess.h"
+#include "PdfText.h"
 #include "CommandNumbers.h"
 #include "ReportFleetPlanOf.h"
 #include "RunFixtures.h"
@@ -46,20 +47,6 @@ dpu::ui::ReportFleetPlan reportPlan(const QString& run, const QStringList& optio
 QString html(const QString& text)
 {
     return text.toHtmlEscaped();
-}
-
-/// The PDF's text through poppler's pdftotext, ligatures and no-break spaces undone, one space apart.
-QString pdfText(const QString& path)
-{
-    QProcess p;
-    p.start(QStringLiteral("pdftotext"), {path, QStringLiteral("-")});
-    if (!p.waitForFinished(60000) || p.exitCode() != 0)
-        return {};
-    return QString::fromUtf8(p.readAllStandardOutput())
-        .replace(QChar(0xFB01), QStringLiteral("fi"))
-        .replace(QChar(0xFB02), QStringLiteral("fl"))
-        .replace(QChar(0xA0), QLatin1Char(' '))
-        .simplified();
 }
 
 } // namespace
@@ -135,7 +122,7 @@ private Q_SLOTS:
         const QJsonObject cli = fleetPlanJson(run_, kTight);
         QVERIFY2(r.out.contains(QStringLiteral("with a fleet page of 2 series and a fleet plan page of %1 candidates")
                                     .arg(cli["simulated"].toInt())), qPrintable(r.out));
-        const QString text = pdfText(pdf);
+        const QString text = dpu::test::pdfText(pdf, false).simplified();
         QVERIFY2(text.contains(QStringLiteral("Fleet plan")), "pdftotext (poppler-utils) reads the report");
         QVERIFY2(text.contains(cli["why"].toString().simplified()), qPrintable(text.right(3000)));
         QVERIFY(text.contains(cli["nearest"].toObject()["strategy"].toString()));

@@ -3,6 +3,7 @@
 #include "MainWindow.h"
 #include "RunFixtures.h"
 #include "TestSupport.h"
+#include "PdfText.h"
 #include "UiTestSupport.h"
 #include "charts/FleetFigureText.h"
 #include "dpu/DeploymentModel.h"
@@ -29,6 +30,7 @@
 #include <cmath>
 #include <functional>
 
+using dpu::test::pdfText;
 using dpu::ui::FleetPanel;
 using dpu::ui::Units;
 
@@ -67,19 +69,6 @@ Cli cli(const QStringList& args)
     p.start(qEnvironmentVariable("DPU_CLI"), args);
     p.waitForFinished(120000);
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
-}
-
-/// pdftotext's text as typed: the font's ligatures and no-break spaces undone (as test_ui_reopen).
-QString pdfText(const QString& path)
-{
-    QProcess p;
-    p.start(QStringLiteral("pdftotext"), {QStringLiteral("-layout"), path, QStringLiteral("-")});
-    if (!p.waitForFinished(60000) || p.exitCode() != 0)
-        return {};
-    return QString::fromUtf8(p.readAllStandardOutput())
-        .replace(QChar(0xFB01), QStringLiteral("fi"))
-        .replace(QChar(0xFB02), QStringLiteral("fl"))
-        .replace(QChar(0xA0), QLatin1Char(' '));
 }
 
 /// The figures a row shows, as every view writes them (ui/charts/Units).

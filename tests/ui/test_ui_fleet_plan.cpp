@@ -3,6 +3,7 @@
 #include "MainWindow.h"
 #include "CliProcess.h"
 #include "TestSupport.h"
+#include "PdfText.h"
 #include "UiTestSupport.h"
 #include "charts/FleetPlanChart.h"
 #include "dpu/FleetPlanInputs.h"
@@ -31,6 +32,7 @@
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
+using dpu::test::pdfText;
 using dpu::ui::FleetPlanPanel;
 using dpu::ui::MainWindow;
 
@@ -54,19 +56,6 @@ dpu::FleetPlan directPlan(const QString& run, const dpu::Deployment& deployment)
     const dpu::FleetPlanInput input = dpu::fleetPlanInputOf({dpu::loadRunFolder(run.toStdString())}, deployment, options);
     dpu::RunControl control;
     return dpu::planFleet(input, nullptr, control);
-}
-
-/// The PDF's text through poppler's pdftotext, ligatures and no-break spaces undone (as test_ui_reopen).
-QString pdfText(const QString& path)
-{
-    QProcess p;
-    p.start(QStringLiteral("pdftotext"), {QStringLiteral("-layout"), path, QStringLiteral("-")});
-    if (!p.waitForFinished(60000) || p.exitCode() != 0)
-        return {};
-    return QString::fromUtf8(p.readAllStandardOutput())
-        .replace(QChar(0xFB01), QStringLiteral("fi"))
-        .replace(QChar(0xFB02), QStringLiteral("fl"))
-        .replace(QChar(0xA0), QLatin1Char(' '));
 }
 
 } // namespace

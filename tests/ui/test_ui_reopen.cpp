@@ -4,6 +4,7 @@
 #include "MainWindow.h"
 #include "RecentFiles.h"
 #include "TestSupport.h"
+#include "PdfText.h"
 #include "UiTestSupport.h"
 #include "CliProcess.h"
 #include "RunFixtures.h"
@@ -41,6 +42,8 @@
 #include <algorithm>
 #include <cmath>
 
+using dpu::test::pdfPages;
+using dpu::test::pdfText;
 using dpu::ui::FleetInputs;
 using dpu::ui::FleetPanel;
 using dpu::ui::MainWindow;
@@ -58,32 +61,6 @@ dpu::Plan tinyPlan(const char* name, double k, int rounds)
     p.train.epochs = 1;
     p.seeds = {3};
     return p;
-}
-
-/// Pages of a PDF as QPdfWriter writes them (one "/Type /Page" object each).
-int pdfPages(const QByteArray& pdf)
-{
-    return static_cast<int>(pdf.count("/Type /Page\n") + pdf.count("/Type /Page\r") + pdf.count("/Type /Page/")
-                            + pdf.count("/Type /Page "));
-}
-
-/// The PDF's text through poppler's pdftotext (scripts/deps installs poppler-utils).
-QString pdfText(const QString& path)
-{
-    QProcess p;
-    p.start(QStringLiteral("pdftotext"), {QStringLiteral("-layout"), path, QStringLiteral("-")});
-    if (!p.waitForFinished(60000) || p.exitCode() != 0)
-        return {};
-    return QString::fromUtf8(p.readAllStandardOutput());
-}
-
-/// pdftotext's text as typed: the font's ligatures ("ﬂeet") and no-break spaces undone.
-QString plainPdfText(const QString& path)
-{
-    return pdfText(path)
-        .replace(QChar(0xFB01), QStringLiteral("fi"))
-        .replace(QChar(0xFB02), QStringLiteral("fl"))
-        .replace(QChar(0xA0), QLatin1Char(' '));
 }
 
 } // namespace
@@ -114,7 +91,7 @@ class TestUiReopen : public QObject {
         QFile withFleet(pdf);
         QVERIFY(withFleet.open(QIODevice::ReadOnly));
         QVERIFY(pdfPages(withFleet.readAll()) > pagesBefore);
-        const QString fleetText = plainPdfText(pdf);
+        const QString fleetText = pdfText(pdf);
         for (const char* expected : {"Fleet simulation", "LoRaWAN EU868", "Devices", "200 (SF7: 90", "Availability",
                                      "80 % per round", "Frame loss", "10 %", "Duty cycle", "1 %", "multicast",
                                      "Fleet accuracy over time", "Versions in the fleet", "Per strategy on the fleet",
@@ -155,7 +132,7 @@ class TestUiReopen : public QObject {
         QVERIFY(cli.waitForFinished(120000));
         QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
         QVERIFY2(cli.readAllStandardOutput().contains("with a fleet page of 4 series"), "the command says what it drew");
-        const QString text = plainPdfText(pdf);
+        const QString text = pdfText(pdf);
         for (const char* expected : {"Fleet simulation", "LoRaWAN EU868 SF9", "Devices", "50", "90 % per round", "Frame loss",
                                      "5 %", "24.0 h", "3 rounds after the last", "Per strategy on the fleet",
                                      "Fleet accuracy over time", "Versions in the fleet: dpu · k=0.01"})
@@ -419,7 +396,7 @@ private Q_SLOTS:
         const QString pdf = tmp_.filePath(QStringLiteral("forms.pdf"));
         QString error;
         QVERIFY2(dpu::ui::ReportWriter::write(book, {}, pdf, &error), qPrintable(error));
-        const QString text = plainPdfText(pdf);
+        const QString text = pdfText(pdf);
         for (const QString& name : names) // the runs table and the table per strategy
             QVERIFY2(text.count(name) >= 2, qPrintable(name + QStringLiteral(" in\n") + text));
         for (const dpu::ui::BookRun& r : book.runs()) // the legends: the window's series names, whole
@@ -429,7 +406,7 @@ private Q_SLOTS:
         const QString cliPdf = tmp_.filePath(QStringLiteral("forms-cli.pdf"));
         const dpu::test::CliResult cli = dpu::test::runCli(QStringList{QStringLiteral("report")} + folders + QStringList{"--out", cliPdf});
         QVERIFY2(cli.code == 0, qPrintable(cli.err));
-        const QString cliText = plainPdfText(cliPdf);
+        const QString cliText = pdfText(cliPdf);
         for (const QString& name : names)
             QVERIFY2(cliText.count(name) >= 2, qPrintable(name));
     }
