@@ -254,6 +254,12 @@ void MainWindow::updateTitle()
 
 bool MainWindow::openPlan(const QString& path, QString* error)
 {
+    // A FIFO would block the window and /dev/zero fill its memory: a regular file only.
+    if (const QFileInfo info(path); info.exists() && !info.isFile()) {
+        if (error)
+            *error = tr("%1: expected a plan file, found %2").arg(path, info.isDir() ? tr("a folder") : tr("no regular file (a device, FIFO or socket)"));
+        return false;
+    }
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
         if (error)

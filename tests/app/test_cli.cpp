@@ -163,6 +163,13 @@ private Q_SLOTS:
         const Result sub = cli({"bundle", "inspect", dir.filePath("missing.dpub")});
         QVERIFY(sub.code != 0);
         QVERIFY2(sub.err.startsWith("dpu-cli bundle inspect: "), qPrintable(sub.err));
+        // A device node where a file is read: refused by what it is, not read until memory runs out.
+        const Result zero = cli({"bundle", "inspect", "/dev/zero"});
+        QCOMPARE(zero.code, 1);
+        QVERIFY2(zero.err.contains("/dev/zero: expected a regular file, found a device node"), qPrintable(zero.err));
+        const Result plan0 = cli({"run", "/dev/zero", "--out", dir.filePath("zero")});
+        QCOMPARE(plan0.code, 1);
+        QVERIFY2(plan0.err.contains("/dev/zero: expected a regular file, found a device node"), qPrintable(plan0.err));
         const Result fleetPlan = cli({"fleet", "plan", dir.path(), "--fresh-share", "nan"});
         QCOMPARE(fleetPlan.code, 2);
         QVERIFY2(fleetPlan.err.startsWith("dpu-cli fleet plan: "), qPrintable(fleetPlan.err));

@@ -25,6 +25,7 @@
 #include <QJsonArray>
 #include <QStatusBar>
 #include <QtTest/QtTest>
+#include <sys/stat.h>
 
 using dpu::ui::MainWindow;
 using dpu::ui::PlanPanel;
@@ -293,6 +294,13 @@ private Q_SLOTS:
 
         // Garbage: refused whole, the form keeps the plan it had.
         const std::string before = dpu::planToJson(p->plan());
+        // A device node or a FIFO is refused by what it is, not read (/dev/zero never ends).
+        QVERIFY(!w.openPlan(QStringLiteral("/dev/zero"), &error));
+        QVERIFY2(error.contains(QStringLiteral("/dev/zero: expected a plan file, found no regular file")), qPrintable(error));
+        const QString fifo = tmp_.filePath(QStringLiteral("plan.fifo"));
+        QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
+        QVERIFY(!w.openPlan(fifo, &error));
+        QVERIFY2(error.contains(fifo), qPrintable(error));
         QVERIFY(!w.openPlan(write(QStringLiteral("garbage.json"), QByteArray("\x00\xff{{ not a plan", 15)), &error));
         QVERIFY2(error.contains(QStringLiteral("garbage.json: not valid JSON")), qPrintable(error));
         QCOMPARE(dpu::planToJson(p->plan()), before);

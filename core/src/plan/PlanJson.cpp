@@ -3,6 +3,7 @@
 #include "dpu/Error.h"
 #include "util/JsonErrorText.h"
 #include "dpu/Plan.h"
+#include "util/RegularFile.h"
 #include "dpu/StrategyId.h"
 #include "plan/PlanSchema.h"
 #include <algorithm>
@@ -133,15 +134,13 @@ Plan parsePlan(const std::string& text, const std::string& source)
 
 Plan loadPlanFile(const std::string& path)
 {
+    const uint64_t size = regularFileSize(path); // a FIFO or /dev/zero is refused, not read
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw Error(path + ": cannot open plan file");
-    in.seekg(0, std::ios::end);
-    const auto size = static_cast<uint64_t>(std::max<std::streamoff>(0, in.tellg()));
     if (size > kMaxPlanFileBytes)
         throw PlanError("", path + ": " + std::to_string(size) + " bytes is too large for a plan file (at most " +
                                 std::to_string(kMaxPlanFileBytes) + ")");
-    in.seekg(0);
     std::stringstream buffer;
     buffer << in.rdbuf();
     try {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Atomic file replacement with fsync, so a crash never leaves a half-written result.
 #include "util/AtomicFile.h"
+#include "util/RegularFile.h"
 #include "util/WriteTarget.h"
 #include "dpu/Error.h"
 #include <algorithm>
@@ -259,6 +260,9 @@ std::vector<uint8_t> readSecretKeyFile(const std::string& path, const std::strin
 
 std::string readWholeFile(const std::string& path)
 {
+    if (const uint64_t size = regularFileSize(path); size > kMaxWholeFileBytes)
+        throw Error(path + ": expected at most " + std::to_string(kMaxWholeFileBytes >> 30) + " GiB, found " + std::to_string(size)
+                    + " bytes");
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw Error(path + ": cannot open (" + systemError() + ")");

@@ -26,7 +26,12 @@ int removeStaleTemporaries(const std::string& dir);
 /// full disk would. The writers above call it before, between and after their steps.
 void crashPoint(const std::string& path);
 
-/// Reads a whole file. Throws Error naming the path when it cannot be read.
+/// The largest file readWholeFile() takes (4 GiB): a plan, a run's records, a bundle or a device
+/// file is far smaller, and a larger one would exhaust the memory it is read into.
+constexpr uint64_t kMaxWholeFileBytes = uint64_t(4) << 30;
+
+/// Reads a whole regular file. Throws Error naming the path when it cannot be read, is no regular
+/// file (regularFileSize()) or is larger than kMaxWholeFileBytes.
 std::string readWholeFile(const std::string& path);
 
 /// The 64-byte Ed25519 secret key in the file at `path` (from dpu-cli bundle keygen). Reads a

@@ -4,6 +4,7 @@
 #include "TestSupport.h"
 #include "dpu/AtomicWrite.h"
 #include "dpu/Error.h"
+#include "util/AtomicFile.h"
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cerrno>
@@ -204,6 +205,26 @@ private Q_SLOTS:
         ::close(rfd);
         QCOMPARE(got.size(), content.size());
         QCOMPARE(kindOf(fifo), mode_t(S_IFIFO));
+    }
+
+    /// Reading a whole file takes a regular one only, found by what it is before reading: a FIFO
+    /// would block for ever and /dev/zero fill the memory (dpu-cli bundle inspect /dev/zero was
+    /// killed for it).
+    void readingTakesOnlyARegularFile()
+    {
+        const std::string file = dir() + "/read.txt";
+        dpu::test::writeFile(file, {'o', 'k'});
+        QCOMPARE(dpu::readWholeFile(file), std::string("ok"));
+        const std::string zero = dpu::test::thrownMessage<dpu::Error>([] { dpu::readWholeFile("/dev/zero"); });
+        QVERIFY2(zero == "/dev/zero: expected a regular file, found a device node", zero.c_str());
+        const std::string fifo = dir() + "/read.fifo";
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        const std::string fromFifo = dpu::test::thrownMessage<dpu::Error>([&] { dpu::readWholeFile(fifo); });
+        QVERIFY2(fromFifo == fifo + ": expected a regular file, found a FIFO", fromFifo.c_str());
+        const std::string folder = dpu::test::thrownMessage<dpu::Error>([&] { dpu::readWholeFile(dir()); });
+        QVERIFY2(folder.find("expected a regular file, found a folder") != std::string::npos, folder.c_str());
+        const std::string missing = dpu::test::thrownMessage<dpu::Error>([&] { dpu::readWholeFile(dir() + "/none"); });
+        QVERIFY2(missing.find(dir() + "/none: cannot open") == 0, missing.c_str());
     }
 
     void aFolderIsRefused()
