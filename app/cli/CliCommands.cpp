@@ -173,8 +173,9 @@ constexpr const char* kCommandsHelp =
     "        unless given: idx, cifar10, cifar100, npy, npz, safetensors, images), samples per\n"
     "        split, sample shape, classes and the samples of each class. Exit 1 on bad data,\n"
     "        naming the file and the problem.\n"
-    "  plan [--default] [--fields [--markdown]]\n"
-    "        Print the default plan as JSON (a starting point for your own); --fields lists\n"
+    "  plan [PLAN.json] [--default] [--fields [--markdown]]\n"
+    "        Print the default plan as JSON (a starting point for your own), or PLAN.json checked\n"
+    "        as run checks it and printed whole, every default filled in; --fields lists\n"
     "        every key a plan may hold with its values, default and meaning (--markdown: as\n"
     "        the table of docs/plan-format.md).\n";
 
@@ -326,11 +327,17 @@ int planCommand(const std::vector<std::string>& argv)
     args.flag("--default");
     const bool fields = args.flag("--fields");
     const bool markdown = args.flag("--markdown");
-    args.positional();
+    const std::vector<std::string> files = args.positional();
     if (markdown && !fields)
         throw UsageError("--markdown goes with --fields");
+    if (files.size() > 1 || (!files.empty() && fields))
+        throw UsageError("plan takes at most one plan file, and none with --fields");
     // The field table is the plan's one description: docs/plan-format.md holds its Markdown.
-    std::fputs((fields ? (markdown ? planFieldsMarkdown() : planFieldsText()) : planToJson(defaultPlan())).c_str(), stdout);
+    // A file is checked as run would check it and printed whole, every default filled in.
+    std::fputs((fields ? (markdown ? planFieldsMarkdown() : planFieldsText())
+                       : planToJson(files.empty() ? defaultPlan() : loadPlanFile(files.front())))
+                   .c_str(),
+               stdout);
     return 0;
 }
 

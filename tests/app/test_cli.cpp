@@ -2,6 +2,7 @@
 // dpu-cli as a user meets it: help, version, models, cost, and clear errors with exit codes.
 #include "CliProcess.h"
 #include "TestSupport.h"
+#include "dpu/Plan.h"
 #include "dpu/PlanFields.h"
 #include "dpu/Version.h"
 #include <QDir>
@@ -361,6 +362,25 @@ private Q_SLOTS:
         const Result markdown = cli({"plan", "--fields", "--markdown"});
         QCOMPARE(markdown.out.toStdString(), dpu::planFieldsMarkdown());
         QCOMPARE(cli({"plan", "--markdown"}).code, 2);
+        // A plan file: checked as run checks it, printed whole with every default filled in.
+        QTemporaryDir dir;
+        const QString mine = dir.filePath("mine.json");
+        const std::string text = R"({"name": "mine", "k": 0.05})";
+        dpu::test::writeFile(mine.toStdString(), std::vector<uint8_t>(text.begin(), text.end()));
+        const Result own = cli({"plan", mine});
+        QCOMPARE(own.code, 0);
+        const dpu::Plan printed = dpu::parsePlan(own.out.toStdString(), "printed");
+        QCOMPARE(printed.name, std::string("mine"));
+        QCOMPARE(printed.k, 0.05);
+        QVERIFY(own.out.contains("\"strategies\"")); // the defaults, filled in
+        const QString bad = dir.filePath("bad.json");
+        const std::string badText = R"({"k": 2})";
+        dpu::test::writeFile(bad.toStdString(), std::vector<uint8_t>(badText.begin(), badText.end()));
+        const Result refused = cli({"plan", bad});
+        QCOMPARE(refused.code, 1);
+        QVERIFY2(refused.err.contains("k: expected a ratio in (0, 1], found 2") && refused.err.contains(bad), qPrintable(refused.err));
+        QCOMPARE(cli({"plan", mine, bad}).code, 2);
+        QCOMPARE(cli({"plan", mine, "--fields"}).code, 2);
     }
 };
 
