@@ -30,6 +30,8 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QtTest/QtTest>
 
 using dpu::test::pdfText;
@@ -150,6 +152,28 @@ private Q_SLOTS:
         QCOMPARE(w.resultsPanel()->fleetPanel()->inputs()->settings().roundPeriodHours, expected.setting.roundPeriodHours);
         // The plan's deployment came back to the view: its targets stay as they were.
         QVERIFY(panel->targets()->batteryOn()->isChecked());
+    }
+
+    /// Ctrl+Return plans while the tab shows, wherever the focus is in the window (after a click on
+    /// the tab it is on the tab bar); with another tab up it does nothing.
+    void ctrlReturnPlansWhileTheTabShows()
+    {
+        MainWindow w;
+        FleetPlanPanel* panel = w.resultsPanel()->fleetPlanPanel();
+        QVERIFY(w.runBook()->openFolder(run_) != 0);
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QTabWidget* tabs = w.resultsPanel()->tabs();
+        tabs->setCurrentIndex(0);
+        QSignalSpy spy(panel, &FleetPlanPanel::planned);
+        QTest::keyClick(&w, Qt::Key_Return, Qt::ControlModifier);
+        QTest::qWait(200);
+        QVERIFY(spy.isEmpty() && !panel->busy()); // another tab is up
+        tabs->setCurrentWidget(panel);
+        tabs->tabBar()->setFocus();
+        QVERIFY(planned(*panel, [&w] { QTest::keyClick(&w, Qt::Key_Return, Qt::ControlModifier); }));
+        QVERIFY(!panel->answer().plan.candidates.empty());
     }
 
     /// The report's fleet plan page (item 4): the view's last plan, in core's words, its Pareto set.

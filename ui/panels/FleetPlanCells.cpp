@@ -19,10 +19,10 @@ FleetPlanCells::FleetPlanCells(QWidget* owner) : QObject(owner), button_(new QPu
     button_->setEnabled(false);
     auto* act = new QAction(owner);
     act->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Return));
-    act->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    act->setShortcutContext(Qt::WindowShortcut); // as Plan's: the tab bar keeps the focus after a click
     owner->addAction(act);
-    connect(act, &QAction::triggered, this, [this] {
-        if (button_->isEnabled())
+    connect(act, &QAction::triggered, this, [this, owner] {
+        if (owner->isVisible() && button_->isEnabled())
             Q_EMIT triggered();
     });
     connect(button_, &QPushButton::clicked, this, &FleetPlanCells::triggered);

@@ -45,9 +45,13 @@ FleetPlanPanel::FleetPlanPanel(QWidget* parent)
                         "the recommended deployment (fleet.*) and these targets. The form's other fields are replaced"));
     auto* planAct = new QAction(this);
     planAct->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
-    planAct->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    // The whole window while the tab shows: a click on the tab leaves the focus on the tab bar.
+    planAct->setShortcutContext(Qt::WindowShortcut);
     addAction(planAct);
-    connect(planAct, &QAction::triggered, this, &FleetPlanPanel::plan);
+    connect(planAct, &QAction::triggered, this, [this] {
+        if (isVisible())
+            plan();
+    });
     connect(plan_, &QPushButton::clicked, this, &FleetPlanPanel::plan);
     connect(cancel_, &QPushButton::clicked, this, &FleetPlanPanel::cancel);
     use_->setEnabled(false); // until a plan recommends a candidate (onPlanned)
