@@ -74,6 +74,21 @@ std::vector<RoundRecord> joined(std::initializer_list<std::vector<RoundRecord>> 
     return out;
 }
 
+Plan tinyRealPlan(const std::string& name)
+{
+    Plan p;
+    p.name = name;
+    p.dataset.trainLimit = 1200;
+    p.dataset.testLimit = 400;
+    p.split = {100, 300, 3, 200};
+    p.strategies = {"dpu"};
+    p.k = 0.02;
+    p.train.epochs = 1;
+    p.seeds = {3};
+    p.threads = 1;
+    return p;
+}
+
 Plan sweepPlan(double k, int rounds, std::vector<std::string> strategies, const std::string& values)
 {
     Plan p;

@@ -47,6 +47,11 @@ std::vector<RoundRecord> strategyRounds(const std::string& strategy, uint64_t se
 /// Concatenates record lists (a run's records of several strategies).
 std::vector<RoundRecord> joined(std::initializer_list<std::vector<RoundRecord>> parts);
 
+/// The tiny real plan the fleet, catch-up and FUOTA tests train: DPU at k 0.02 for three rounds
+/// (100 samples, then 300 a round, 200 for validation) on a 1,200/400 slice of Fashion-MNIST, one
+/// epoch, seed 3, one thread; a few seconds a run. Callers change what their case needs.
+Plan tinyRealPlan(const std::string& name);
+
 /// The default plan at k with `rounds` rounds, one seed, the given strategies and value coding,
 /// named "sweep-<values>-k<k>".
 Plan sweepPlan(double k, int rounds = 2, std::vector<std::string> strategies = {"dpu", "fu"},

@@ -283,16 +283,7 @@ private Q_SLOTS:
         if (dpu::test::fashionMnistDir().empty())
             QFAIL("Fashion-MNIST is missing: install the Debian package dataset-fashion-mnist (scripts/deps does)");
         const QString real = tmp_.filePath(QStringLiteral("run-real"));
-        dpu::Plan plan;
-        plan.name = "fleet-real";
-        plan.dataset.trainLimit = 1200;
-        plan.dataset.testLimit = 400;
-        plan.split = {100, 300, 3, 200};
-        plan.strategies = {"dpu"};
-        plan.k = 0.02;
-        plan.train.epochs = 1;
-        plan.seeds = {3};
-        plan.threads = 1;
+        dpu::Plan plan = dpu::test::tinyRealPlan("fleet-real");
         dpu::RunObserver quiet;
         dpu::Runner(plan, {real.toStdString()}).run(quiet);
 

@@ -112,16 +112,7 @@ class TestUiFleetMetrics : public QObject {
 
     void makeRun(const QString& name, const std::function<void(dpu::Plan&)>& form)
     {
-        dpu::Plan plan;
-        plan.name = name.toStdString();
-        plan.dataset.trainLimit = 1200;
-        plan.dataset.testLimit = 400;
-        plan.split = {100, 300, 3, 200};
-        plan.strategies = {"dpu"};
-        plan.k = 0.02;
-        plan.train.epochs = 1;
-        plan.seeds = {3};
-        plan.threads = 1;
+        dpu::Plan plan = dpu::test::tinyRealPlan(name.toStdString());
         form(plan);
         const QString dir = tmp_.filePath(name);
         dpu::RunObserver quiet;

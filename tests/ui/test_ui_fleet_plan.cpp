@@ -2,6 +2,7 @@
 // The Fleet plan tab on the offscreen platform (issue 42 item 3): over a tiny real run it plans on its worker, draws the Pareto set, says why, cancels, says what binds when nothing fits, and Use this configuration makes the recommendation the plan's deployment.
 #include "MainWindow.h"
 #include "CliProcess.h"
+#include "RunFixtures.h"
 #include "TestSupport.h"
 #include "PdfText.h"
 #include "UiTestSupport.h"
@@ -75,16 +76,7 @@ private Q_SLOTS:
             QFAIL("Fashion-MNIST is missing: install the Debian package dataset-fashion-mnist (scripts/deps does)");
         // A tiny real run: three rounds of DPU on a slice of Fashion-MNIST, with its run.json.
         run_ = tmp_.filePath(QStringLiteral("run-real"));
-        dpu::Plan plan;
-        plan.name = "fleet-plan-real";
-        plan.dataset.trainLimit = 1200;
-        plan.dataset.testLimit = 400;
-        plan.split = {100, 300, 3, 200};
-        plan.strategies = {"dpu"};
-        plan.k = 0.02;
-        plan.train.epochs = 1;
-        plan.seeds = {3};
-        plan.threads = 1;
+        dpu::Plan plan = dpu::test::tinyRealPlan("fleet-plan-real");
         dpu::RunObserver quiet;
         dpu::Runner(plan, {run_.toStdString()}).run(quiet);
     }

@@ -2,6 +2,7 @@
 // The Fleet plan tab and the runs (issue 42): Use this configuration makes the chosen run's plan the plan, the tab re-plans when the runs change, and its cells to run go out as a sweep whose end re-plans.
 #include "CliProcess.h"
 #include "MainWindow.h"
+#include "RunFixtures.h"
 #include "TestSupport.h"
 #include "UiTestSupport.h"
 #include "dpu/FleetPlanner.h"
@@ -79,18 +80,11 @@ class TestUiFleetPlanRuns : public QObject {
     /// A tiny real run (three rounds of DPU and FU on a slice of Fashion-MNIST) with its run.json.
     void makeRun(const std::string& label, dpu::Coding coding, double k)
     {
-        dpu::Plan plan;
-        plan.name = "fleet-" + label;
+        dpu::Plan plan = dpu::test::tinyRealPlan("fleet-" + label);
         plan.dataset.path = dpu::test::fashionMnistDir();
-        plan.dataset.trainLimit = 1200;
-        plan.dataset.testLimit = 400;
-        plan.split = {100, 300, 3, 200};
         plan.strategies = {"dpu", "fu"};
         plan.k = k;
         plan.bundle.values = coding;
-        plan.train.epochs = 1;
-        plan.seeds = {3};
-        plan.threads = 1;
         plan.device = dpu::ComputeDevice::Cpu;
         dpu::RunObserver quiet;
         dpu::Runner(plan, {dirOf(label).toStdString()}).run(quiet);

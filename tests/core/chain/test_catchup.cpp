@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Catch-up bundles of real runs: the same device file as the chain for every version pair and coding; routes; bad input.
+#include "RunFixtures.h"
 #include "TestSupport.h"
 #include "bundle/BundleApplier.h"
 #include "bundle/BundleManifest.h"
@@ -48,18 +49,10 @@ const std::vector<RunCase>& runCases()
 
 dpu::Plan catchUpPlan(const RunCase& c)
 {
-    dpu::Plan p;
-    p.name = std::string("catchup-") + c.name;
-    p.dataset.trainLimit = 1200;
-    p.dataset.testLimit = 400;
-    p.split = {100, 300, 3, 200};
+    dpu::Plan p = dpu::test::tinyRealPlan(std::string("catchup-") + c.name);
     p.strategies = c.strategies;
-    p.k = 0.02;
-    p.train.epochs = 1;
-    p.seeds = {3};
     p.bundle.values = *dpu::enumFromString<dpu::Coding>(c.values);
     p.bundle.denseTensors = *dpu::enumFromString<dpu::DenseTensors>(c.dense);
-    p.threads = 1;
     return p;
 }
 

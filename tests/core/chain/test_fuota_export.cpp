@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // FUOTA deployment requests of a real run, held to ChirpStack FUOTA server's message definitions (tests/data/fuota) and to the link model's figures.
 #include "ProtoSchema.h"
+#include "RunFixtures.h"
 #include "TestSupport.h"
 #include "dpu/Bundles.h"
 #include "dpu/DeploymentModel.h" // linkOf(), wherever the link model keeps it
@@ -107,17 +108,9 @@ private Q_SLOTS:
         schema_ = dpu::test::readProtoSchema(dpu::test::dataDir() + "/fuota/fuota.proto");
         QVERIFY(schema_.messages.count("Deployment") && schema_.enums.count("MulticastGroupType"));
         // Three rounds of q4 DPU: round 1 installs the devices, rounds 2 and 3 are updates.
-        dpu::Plan p;
-        p.name = "fuota";
-        p.dataset.trainLimit = 1200;
-        p.dataset.testLimit = 400;
-        p.split = {100, 300, 3, 200};
-        p.strategies = {"dpu"};
-        p.k = 0.02;
-        p.train.epochs = 1;
+        dpu::Plan p = dpu::test::tinyRealPlan("fuota");
         p.seeds = {5};
         p.bundle.values = dpu::Coding::Q4;
-        p.threads = 1;
         run_ = dir_.filePath(QStringLiteral("run")).toStdString();
         dpu::RunObserver quiet;
         dpu::Runner(p, {run_}).run(quiet);
