@@ -22,11 +22,7 @@ Result fleet(const QStringList& args)
 
 QJsonObject json(const Result& r)
 {
-    QJsonParseError error;
-    const QJsonObject j = QJsonDocument::fromJson(r.out.toUtf8(), &error).object();
-    if (error.error != QJsonParseError::NoError)
-        qWarning("not JSON: %s", qPrintable(r.out.left(400)));
-    return j;
+    return dpu::test::jsonOf(r);
 }
 
 } // namespace

@@ -23,11 +23,7 @@ Result plan(const QStringList& args)
 
 QJsonObject json(const Result& r)
 {
-    QJsonParseError error;
-    const QJsonObject j = QJsonDocument::fromJson(r.out.toUtf8(), &error).object();
-    if (error.error != QJsonParseError::NoError)
-        qWarning("not JSON: %s", qPrintable(r.out.left(400)));
-    return j;
+    return dpu::test::jsonOf(r);
 }
 
 /// The deployment the options of fleetArgs() state, over the run's plan's.
