@@ -34,7 +34,7 @@ FleetPlanPanel::FleetPlanPanel(QWidget* parent)
     : QWidget(parent), targets_(new FleetPlanTargets), plan_(new QPushButton(tr("Plan"))), cancel_(new QPushButton(tr("Cancel"))),
       progress_(new QProgressBar), status_(new QLabel), chart_(new FleetPlanChart), words_(new QLabel),
       use_(new QPushButton(tr("Use this configuration"))), cells_(new FleetPlanCells(this)),
-      replan_(new FleetPlanReplan([this] { return FleetPlanReplan::dirsOf(FleetPlanWorker::finishedRuns(book_)); }, this)),
+      replan_(new FleetPlanReplan([this] { return FleetPlanReplan::dirsOf(book_); }, this)),
       thread_(new QThread(this)), worker_(new FleetPlanWorker)
 {
     // No Alt letter free in the window (test_ui_use): Plan has Ctrl+Return.

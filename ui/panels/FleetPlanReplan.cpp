@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // FleetPlanReplan: a debounced request to plan again when the finished runs on screen differ from the last search's.
 #include "panels/FleetPlanReplan.h"
+#include "models/RunBook.h"
 #include <QTimer>
 #include <utility>
 
@@ -20,6 +21,16 @@ std::vector<std::string> FleetPlanReplan::dirsOf(const std::vector<dpu::RunFolde
     std::vector<std::string> out;
     for (const dpu::RunFolder& run : runs)
         out.push_back(run.dir);
+    return out;
+}
+
+std::vector<std::string> FleetPlanReplan::dirsOf(const RunBook* book)
+{
+    std::vector<std::string> out;
+    if (book)
+        for (const BookRun& run : book->runs())
+            if (run.versionsFinal())
+                out.push_back(run.dir.toStdString());
     return out;
 }
 

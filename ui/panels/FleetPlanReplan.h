@@ -12,6 +12,8 @@ class QTimer;
 
 namespace dpu::ui {
 
+class RunBook;
+
 /// Follows the runs a search is over once the user has planned: a change of the finished runs on
 /// screen (a run finished, runs opened or closed, a sweep of cells ended) asks for a search
 /// again after a delay (the changes within it make one request), saying why. A cancelled
@@ -21,6 +23,9 @@ class FleetPlanReplan : public QObject {
 public:
     /// The folders of `runs` (RunFolder::dir), what a search is over.
     static std::vector<std::string> dirsOf(const std::vector<dpu::RunFolder>& runs);
+    /// The folders of the book's runs a search would be over now (BookRun::versionsFinal()), read
+    /// without copying their records: what every change of the book compares. None for a null book.
+    static std::vector<std::string> dirsOf(const RunBook* book);
 
     /// `dirsOnScreen` gives the folders of the finished runs a search would be over now.
     FleetPlanReplan(std::function<std::vector<std::string>()> dirsOnScreen, QObject* parent);
