@@ -538,6 +538,85 @@ def fu_budget_checks(rec, forms, int8_qat):
     return C
 
 
+def byte_part(r, name):
+    """One part of a bundle in bench/bundle-bytes/measure.py's record `r`, in bytes: the weights'
+    positions, values or headers and tables; the biases; the scales; envelope, tensor table and
+    section H; or the total."""
+    w = r["roles"].get("weights", {})
+    return {"positions": w.get("position_bits", 0) / 8,
+            "values": (w.get("value_bits", 0) + w.get("cq_bits", 0)) / 8,
+            "tables": (w.get("header_bits", 0) + w.get("table_bits", 0) + w.get("padding_bits", 0)) / 8,
+            "biases": r["roles"].get("biases", {}).get("bytes", 0),
+            "scales": r["roles"].get("scales", {}).get("bytes", 0),
+            "envelope": r["envelope"] + r["tensor_table"] + r["section_H"],
+            "total": r["bytes"]}[name]
+
+
+def int8_codes_checks(rec, dense_full):
+    """Section 21 after int8_biases (session 28): Table 3's INT8 row with the biases as codes against
+    the float one, and the 6-round byte breakdown of the same runs as "Where an INT8 round's bytes
+    go", biases as codes, with the float plan run again after the change."""
+    C, sec21 = [], "## 21."
+    src, float_src = "table3-int8-codes-2026-12-05/int8.jsonl", "table3-int8-qat-2026-12-05/int8.jsonl"
+    q, f = rec(src), rec(float_src)
+    C.append(Row(sec21, "INT8 with its biases as int8 codes too (`int8_biases: codes`, the default since)",
+                 table3(q, dense_full), src))
+    both = src + ", " + float_src
+    fu, dpu = round2(q, "fu"), round2(q, "dpu")
+    C.append(Prose(sec21, "{0} s of units for its 3 seeds; the", [sum(r["seconds"] for r in q)], src))
+    C.append(Prose(sec21, "FU's full bundle is {0} bytes against {0}",
+                   [mean(r["bundle_bytes"] for r in fu), mean(r["bundle_bytes"] for r in round2(f, "fu"))], both))
+    now, was = [r["bundle_bytes"] / 1000 for r in dpu], [r["bundle_bytes"] / 1000 for r in round2(f, "dpu")]
+    C.append(Prose(sec21, "and DPU's {1}-{1} KB against {1}-{1} KB", [min(now), max(now), min(was), max(was)], both))
+    dpu_move, fu_move = gains(dpu, round2(f, "dpu")), gains(fu, round2(f, "fu"))
+    C.append(Prose(sec21, "DPU {+2} points ({+2}, {+2}, {+2} per seed), FU {+2} ({+2}, {+2}, {+2})",
+                   [mean(dpu_move)] + dpu_move + [mean(fu_move)] + fu_move, both))
+    margin, old_margin = gains(dpu, fu), gains(round2(f, "dpu"), round2(f, "fu"))
+    C.append(Prose(sec21, "DPU leads FU by {2} points ({+2}, {+2}, {+2} per seed) where it led by {2} with float biases",
+                   [mean(margin)] + margin + [mean(old_margin)], both))
+
+    sec, b = "### INT8 biases as codes", "bundle-bytes-2026-12-05/"
+    rows = [r for r in rec(b + "bytes.jsonl") + rec(b + "bytes-codes.jsonl") if r["round"] >= 2]
+
+    m = {(run, p): mean(byte_part(r, p) for r in rows if r["run"] == run)
+         for run in ("int8", "int8codes", "fp32")
+         for p in ("positions", "values", "tables", "biases", "scales", "envelope", "total")}
+    srcs = b + "bytes.jsonl, bytes-codes.jsonl"
+    for p, label in (("positions", "weights' positions (Golomb-Rice gaps)"), ("values", "weights' values (int8 codes)"),
+                     ("tables", "weights' section headers, code tables, padding"), ("biases", "biases"),
+                     ("envelope", "envelope, tensor table, section H"), ("total", "the bundle")):
+        C.append(Row(sec, label, [m["int8", p], m["int8codes", p], m["int8codes", p] / m["int8", p]], srcs))
+    C.append(Row(sec, "the biases' scales", [m["int8", "scales"], m["int8codes", "scales"], None], srcs))
+    codes = [r for r in rows if r["run"] == "int8codes"]
+    ratios = [r["bytes"] / next(x["bytes"] for x in rows if x["run"] == "fp32" and x["seed"] == r["seed"]
+                                 and x["round"] == r["round"]) for r in codes]
+    C.append(Prose(sec, "An INT8 round is {1} % smaller: {0} bytes against {0}, now {3} of the FP32 run's bytes "
+                   "(round by round {2}-{2}) where it was {3}",
+                   [100 * (1 - m["int8codes", "total"] / m["int8", "total"]), m["int8codes", "total"], m["int8", "total"],
+                    m["int8codes", "total"] / m["fp32", "total"], min(ratios), max(ratios),
+                    m["int8", "total"] / m["fp32", "total"]], srcs))
+    h = rec(b + "history.jsonl")
+    C.append(Prose(sec, "The biases take {0} bytes where history.py estimated {0}",
+                   [m["int8codes", "biases"], mean(r["int8_bias_rescaled_bytes"] for r in h)], srcs + ", history.jsonl"))
+    first = {r["run"]: r["bytes"] for r in rec(b + "bytes.jsonl") + rec(b + "bytes-codes.jsonl") if r["round"] == 1}
+    C.append(Prose(sec, "The full bundle of round 1 is {0} bytes against {0}", [first["int8codes"], first["int8"]], srcs))
+
+    def float_again(text, offset, spans):
+        """The float plan run again after the change: the records' device files, SHA-256 for SHA-256."""
+        again, before = rec(b + "int8-float-again.jsonl"), rec(b + "int8.jsonl")
+        key = lambda r: (r["seed"], r["strategy"], r["round"])
+        if sorted((key(r), r["device_sha256"]) for r in again) != sorted((key(r), r["device_sha256"]) for r in before):
+            return [("other device files", "the 18 device files of int8.jsonl")]
+        m = re.search(r"gives\s+the\s+(\d+)\s+device\s+files", text)
+        if not m:
+            return [("no sentence 'gives the N device files'", f"{len(again)} device files")]
+        spans.append((offset + m.start(1), m.group(1), len(again)))
+        return [] if agrees(m.group(1), len(again)) else [(m.group(1), str(len(again)))]
+    C.append(Custom(sec, "the float plan again: the same device files", float_again,
+                    b + "int8-float-again.jsonl, int8.jsonl"))
+    return C
+
+
 def bundle_bytes_checks(rec):
     """Section 21's "Where an INT8 round's bytes go": bench/bundle-bytes/measure.py's records of the
     INT8 and FP32 runs (per delta round, rounds 2-6, each part's bits), history.py's estimates of
@@ -545,15 +624,7 @@ def bundle_bytes_checks(rec):
     C, sec, src = [], "### Where an INT8 round's bytes go", "bundle-bytes-2026-12-05/"
     rows = [r for r in rec(src + "bytes.jsonl") if r["round"] >= 2]
 
-    def part(r, name):
-        w = r["roles"].get("weights", {})
-        return {"positions": w.get("position_bits", 0) / 8,
-                "values": (w.get("value_bits", 0) + w.get("cq_bits", 0)) / 8,
-                "tables": (w.get("header_bits", 0) + w.get("table_bits", 0) + w.get("padding_bits", 0)) / 8,
-                "biases": r["roles"].get("biases", {}).get("bytes", 0),
-                "envelope": r["envelope"] + r["tensor_table"] + r["section_H"],
-                "total": r["bytes"]}[name]
-    m = {(run, p): mean(part(r, p) for r in rows if r["run"] == run)
+    m = {(run, p): mean(byte_part(r, p) for r in rows if r["run"] == run)
          for run in ("int8", "fp32") for p in ("positions", "values", "tables", "biases", "envelope", "total")}
     for p, label in (("positions", "weights' positions (Golomb-Rice gaps)"),
                      ("values", "weights' values (int8 codes or fp32 words)"),
@@ -882,6 +953,7 @@ def build_checks(rec):
     C.append(Prose(sec21, "against the dense FP32 full bundle ({0} bytes)", [dense_full], t3 + "fp32.jsonl"))
     C += table3_issue44(rec, forms, dense_full)
     C += bundle_bytes_checks(rec)
+    C += int8_codes_checks(rec, dense_full)
 
     def r2(form, strategy):
         return [r for r in forms[form] if r["strategy"] == strategy and r["round"] == 2]

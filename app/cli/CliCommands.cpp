@@ -40,13 +40,15 @@ void printCost(const std::string& model, const CostModel& cm, DeployedForm deplo
     const int64_t changed = cm.nonzeroWeights > 0 ? std::min(updatedCount(cm.partialWeights, k), cm.nonzeroWeights)
                                                   : updatedCount(cm.partialWeights, k);
     const double partial = partialRoundBits(cm, k) / 8.0, full = fullRoundBits(cm) / 8.0;
-    const double valueBytes = cm.valueBits / 8.0 * static_cast<double>(changed), denseBytes = 4.0 * static_cast<double>(cm.denseWeights);
+    const double valueBytes = cm.valueBits / 8.0 * static_cast<double>(changed), denseBytes = denseRoundBits(cm) / 8.0;
     std::printf("model            %s (I = %lld partial weights, %lld dense values", model.c_str(),
                 static_cast<long long>(cm.partialWeights), static_cast<long long>(cm.denseWeights));
     if (form.keptMask == KeptMask::Zeros)
         std::printf(", %lld nonzero", static_cast<long long>(cm.nonzeroWeights));
     if (form.scalesPerChannel > 0)
         std::printf(", %lld scales", static_cast<long long>(cm.scaleValues));
+    if (cm.codedDenseWeights > 0) // int8_biases codes
+        std::printf(", biases as codes with %lld scales", static_cast<long long>(cm.codedDenseScales));
     std::printf(")\n");
     std::printf("k                %g (%lld weights changed per round)\n", k, static_cast<long long>(changed));
     std::printf("bytes per round  %.0f (values %.0f, indices %.0f, dense %.0f)\n", partial, valueBytes,
@@ -76,10 +78,10 @@ constexpr const char* kCommandsHelp =
     "        List the built-in models with their weight counts.\n"
     "  cost --model M --k K [--input CxHxW] [--classes N] [--budget BYTES]\n"
     "       [--values CODING] [--dense exact|partial|coded] [--deployed fp32|int8|sparse]\n"
-    "       [--sparsity S]\n"
+    "       [--sparsity S] [--int8-biases codes|float]\n"
     "        Bytes per round of a partial update against full updating (dense FP32, and the\n"
-    "        deployed model's own for int8 or sparse, S zeros: 0.5); with --budget, the\n"
-    "        largest k that fits.\n"
+    "        deployed model's own for int8 or sparse, S zeros: 0.5; int8's biases as codes\n"
+    "        unless float, plan int8_biases); with --budget, the largest k that fits.\n"
     "  bundle inspect BUNDLE [--base WEIGHTS.safetensors] [--bytes]\n"
     "        Describe an update bundle: kind, versions, hashes, every tensor's coding and size\n"
     "        (a delta's tensor names and shapes come from the device file it applies to).\n"
@@ -282,6 +284,7 @@ int costCommand(const std::vector<std::string>& argv)
     const std::string deployedText = args.value("--deployed", "fp32");
     const std::optional<double> sparsityGiven = args.real("--sparsity");
     const double sparsity = sparsityGiven.value_or(0.5);
+    const std::optional<std::string> biasesGiven = args.optionalValue("--int8-biases");
     args.positional();
     // All are said wrong before any model is built.
     const auto values = enumFromString<Coding>(valuesText);
@@ -295,11 +298,18 @@ int costCommand(const std::vector<std::string>& argv)
         throw UsageError("--deployed: expected " + quotedChoices(enumStrings<DeployedForm>()) + ", found '" + deployedText + "'");
     if (sparsityGiven && !deployedFormInfo(*deployed).owns("deployed_sparsity"))
         throw UsageError("--sparsity goes with --deployed sparse");
+    const auto biases = enumFromString<Int8Biases>(biasesGiven.value_or("codes"));
+    if (!biases)
+        throw UsageError("--int8-biases: expected " + quotedChoices(enumStrings<Int8Biases>()) + ", found '"
+                         + *biasesGiven + "'");
+    if (biasesGiven && !deployedFormInfo(*deployed).owns("int8_biases"))
+        throw UsageError("--int8-biases goes with --deployed int8");
     const InputShape shape = shapeFor(model, input.empty() ? std::nullopt : std::optional<InputShape>(parseInputShape(input)));
     refuseModelTooLarge(model, shape);
     const ModelInfo info = describeModel(model, shape, classes);
     // Priced as a run of this deployed form prices its rounds (8-bit codes; positions among the nonzeros).
-    const CostModel cm = deployedCostModel(partialShapesOf(info), info.denseWeights, *deployed, sparsity);
+    const CostModel cm = deployedCostModel(partialShapesOf(info), info.denseWeights, *deployed, sparsity, *biases,
+                                           biasSizesOf(info));
     printCost(model, cm, *deployed, k);
     const double full = fullRoundBits(cm) / 8.0;
     if (*values != Coding::Fp32 || *dense != DenseTensors::Exact) {
@@ -310,6 +320,7 @@ int costCommand(const std::vector<std::string>& argv)
         p.bundle.values = *values;
         p.bundle.denseTensors = *dense;
         p.deployed = *deployed;
+        p.int8Biases = *biases;
         const double coded = nominalRoundBits(cm, p) / 8.0;
         std::printf("nominal %-8s %.0f bytes per round (%g bits per changed value%s, biases %s; ratio to full %.5f)\n",
                     valuesText.c_str(), coded, cm.valueBits != 32 ? cm.valueBits : nominalValueBits(*values),

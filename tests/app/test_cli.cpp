@@ -122,12 +122,26 @@ private Q_SLOTS:
         QVERIFY(badDense.err.contains("--dense"));
 
         // An INT8 deployed model: 8-bit codes, and its own full update (codes and 1,034 scales)
-        // beside FP32's; the figures an INT8 run's records carry (29331 for DPU at k = 0.02).
-        const Result int8 = cli({"cost", "--model", "mlp", "--k", "0.02", "--deployed", "int8"});
+        // beside FP32's; the figures an INT8 run's records carry (29331 for DPU at k = 0.02 with
+        // float biases, int8_biases float).
+        const Result int8 = cli({"cost", "--model", "mlp", "--k", "0.02", "--deployed", "int8", "--int8-biases", "float"});
         QCOMPARE(int8.code, 0);
         QVERIFY2(int8.out.contains("bytes per round  29331") && int8.out.contains("1034 scales"), qPrintable(int8.out));
         QVERIFY2(int8.out.contains("full INT8        676944 bytes per round"), qPrintable(int8.out));
         QVERIFY2(int8.out.contains("ratio to that    0.04333"), qPrintable(int8.out));
+        // The biases as codes (the default): 1,034 one-byte codes and three 4-byte scales instead
+        // of 1,034 floats, 3,090 bytes fewer in every round, partial and full.
+        const Result codes = cli({"cost", "--model", "mlp", "--k", "0.02", "--deployed", "int8"});
+        QCOMPARE(codes.code, 0);
+        QVERIFY2(codes.out.contains("bytes per round  26241") && codes.out.contains("dense 1046)"), qPrintable(codes.out));
+        QVERIFY2(codes.out.contains("biases as codes with 3 scales"), qPrintable(codes.out));
+        QVERIFY2(codes.out.contains("full INT8        673854 bytes per round"), qPrintable(codes.out));
+        const Result floatBiases = cli({"cost", "--model", "mlp", "--k", "0.02", "--int8-biases", "float"});
+        QCOMPARE(floatBiases.code, 2); // a float model has no codes
+        QVERIFY2(floatBiases.err.contains("--int8-biases goes with --deployed int8"), qPrintable(floatBiases.err));
+        const Result badBiases = cli({"cost", "--model", "mlp", "--k", "0.02", "--deployed", "int8", "--int8-biases", "half"});
+        QCOMPARE(badBiases.code, 2);
+        QVERIFY2(badBiases.err.contains("--int8-biases: expected") && badBiases.err.contains("half"), qPrintable(badBiases.err));
         // Sparse, half zeros: positions among the 334,336 nonzeros; the full update is the
         // nonzeros and a bitmap (0.53 of FP32's).
         const Result sparse = cli({"cost", "--model", "mlp", "--k", "0.01", "--deployed", "sparse"});

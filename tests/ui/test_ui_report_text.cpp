@@ -119,12 +119,19 @@ private Q_SLOTS:
         const dpu::ui::ReportOptions options;
         const QString epochs = QStringLiteral("Full updating trains 54 epoch(s) per step");
         const QString post = QStringLiteral("train in float and are quantised after training");
+        const QString codes = QStringLiteral("Its biases are int8 codes too");
+        const QString floats = QStringLiteral("Its biases stay float32.");
         const QString plain = dpu::ui::ReportText::firstPage({run}, options);
         QVERIFY(!plain.contains(epochs) && !plain.contains(post));
+        QVERIFY2(plain.contains(codes) && !plain.contains(floats), qPrintable(plain)); // int8_biases: codes by default
         run.plan.fuEpochs = 54;
         run.plan.fuInt8Training = dpu::FuInt8Training::Post;
+        run.plan.int8Biases = dpu::Int8Biases::Float;
         const QString set = dpu::ui::ReportText::firstPage({run}, options);
-        QVERIFY2(set.contains(epochs) && set.contains(post), qPrintable(set));
+        QVERIFY2(set.contains(epochs) && set.contains(post) && set.contains(floats) && !set.contains(codes), qPrintable(set));
+        run.plan.deployed = dpu::DeployedForm::Fp32; // a float model says nothing of codes
+        const QString fp32 = dpu::ui::ReportText::firstPage({run}, options);
+        QVERIFY(!fp32.contains(codes) && !fp32.contains(floats));
     }
 };
 

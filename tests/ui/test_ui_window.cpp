@@ -127,14 +127,22 @@ private Q_SLOTS:
         panel->setPlan(plan);
         QCOMPARE(cost->costModel().valueBits, 8);
         QCOMPARE(cost->costModel().scaleValues, int64_t(1034)); // 512 + 512 + 10 output channels
-        QCOMPARE(cost->deployedFullBytes(), 676944.0); // what an INT8 run's FU round is priced at
+        // What an INT8 run's FU round is priced at, its biases as codes (int8_biases, the default):
+        // `dpu-cli cost --deployed int8` says the same (test_cli).
+        QCOMPARE(cost->costModel().codedDenseWeights, int64_t(1034));
+        QCOMPARE(cost->deployedFullBytes(), 673854.0);
         QCOMPARE(cost->fullBytesPerRound(), 4.0 * (668672 + 1034));
         QCOMPARE(cost->bytesPerRound(), dpu::partialRoundBits(cost->costModel(), 0.01) / 8);
         QVERIFY(cost->bytesPerRound() < fp32Bytes);
         const QString int8Text = ratio->text();
-        QVERIFY2(int8Text.contains(QStringLiteral("of FP32's 2.68 MB")) && int8Text.contains(QStringLiteral("of INT8's 676.9 KB")),
+        QVERIFY2(int8Text.contains(QStringLiteral("of FP32's 2.68 MB")) && int8Text.contains(QStringLiteral("of INT8's 673.9 KB")),
                  qPrintable(int8Text));
-        QVERIFY2(int8Text.contains(QString::number(cost->bytesPerRound() / 676944.0, 'g', 4)), qPrintable(int8Text));
+        QVERIFY2(int8Text.contains(QString::number(cost->bytesPerRound() / 673854.0, 'g', 4)), qPrintable(int8Text));
+        plan.int8Biases = dpu::Int8Biases::Float; // float biases: 32 bits each again
+        panel->setPlan(plan);
+        QCOMPARE(cost->deployedFullBytes(), 676944.0);
+        plan.int8Biases = dpu::Int8Biases::Codes;
+        panel->setPlan(plan);
         // At 1366x768 the row holds the whole text, wrapped, not cut at the right edge.
         w.resize(1366, 768);
         w.show();

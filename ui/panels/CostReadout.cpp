@@ -62,6 +62,7 @@ void CostReadout::setModelInfo(const dpu::ModelInfo& info)
 {
     partialShapes_ = dpu::partialShapesOf(info);
     denseWeights_ = partialShapes_.empty() ? 0 : info.denseWeights;
+    biasSizes_ = partialShapes_.empty() ? std::vector<int64_t>{} : dpu::biasSizesOf(info);
     refresh();
 }
 
@@ -115,7 +116,8 @@ QString CostReadout::formatBytes(double bytes)
 
 void CostReadout::refresh()
 {
-    model_ = dpu::deployedCostModel(partialShapes_, denseWeights_, plan_.deployed, plan_.deployedSparsity);
+    model_ = dpu::deployedCostModel(partialShapes_, denseWeights_, plan_.deployed, plan_.deployedSparsity,
+                                    plan_.int8Biases, biasSizes_);
     dpu::Plan plan = plan_;
     plan.k = k_;
     estimate_ = dpu::estimateRound(plan, model_, groups_);

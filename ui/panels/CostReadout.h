@@ -78,6 +78,7 @@ private:
 
     std::vector<std::vector<int64_t>> partialShapes_; ///< the model's partial tensors
     int64_t denseWeights_ = 0;
+    std::vector<int64_t> biasSizes_; ///< the 1-D parameters an INT8 model may hold as codes
     dpu::CostModel model_;
     double k_ = 0.01;
     dpu::Plan plan_;

@@ -150,6 +150,10 @@ QString ReportText::planInWords(const dpu::Plan& p, const dpu::RunStatus& status
         const QString words = QString::fromStdString(form.reportWords);
         s << (form.keptMask == dpu::KeptMask::Zeros ? words.arg(p.deployedSparsity * 100.0) : words);
     }
+    if (dpu::fieldApplies("int8_biases", p))
+        s << (p.int8Biases == dpu::Int8Biases::Codes
+                  ? tr("Its biases are int8 codes too, each tensor with one scale set anew in every round.")
+                  : tr("Its biases stay float32."));
     s << tr("Each training step runs %n epoch(s) of %1 (learning rate %2, %3 schedule, batch %4); seeds: %5.", nullptr,
             p.train.epochs)
              .arg(esc(dpu::nameOf(p.train.optimizer)))

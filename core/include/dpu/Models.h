@@ -29,6 +29,10 @@ struct ModelInfo {
 /// deployedCostModel() prices a deployed form from.
 std::vector<std::vector<int64_t>> partialShapesOf(const ModelInfo& info);
 
+/// The sizes of `info`'s 1-D parameters (biases, BatchNorm scales and shifts), in order: what an
+/// INT8 model holds as codes under plan int8_biases codes (deployedCostModel()'s biasSizes).
+std::vector<int64_t> biasSizesOf(const ModelInfo& info);
+
 /// Built-in model names: mlp, vgg, resnet20, resnet56, mobilenetv1.
 std::vector<std::string> builtinModels();
 

@@ -144,6 +144,9 @@ struct Plan {
     /// An INT8 model's full trainings (FU's rounds, round 1's base): through the quantiser with
     /// the scales they ship (the paper), or in float and quantised afterwards
     FuInt8Training fuInt8Training = FuInt8Training::QuantAware;
+    /// An INT8 model's biases (1-D parameters): int8 codes with a fresh scale per tensor each
+    /// round, or float32 as before this field
+    Int8Biases int8Biases = Int8Biases::Codes;
     TrainSpec train;
     DistillSpec distill;
     BundleSpec bundle;

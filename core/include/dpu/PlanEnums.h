@@ -44,6 +44,10 @@ enum class Int8Rescale { Never, Output, All };
 /// (straight-through, as the paper trains its INT8 model and its vanilla update); Post: in float,
 /// quantised after training.
 enum class FuInt8Training { QuantAware, Post };
+/// int8_biases: an INT8 model's 1-D parameters (biases, BatchNorm scales and shifts). Codes: int8
+/// codes with one float scale per tensor, max |b| / 127 of the values each round deploys, trained
+/// through the quantiser like the weights; Float: float32 (the plans before this key).
+enum class Int8Biases { Codes, Float };
 /// fleet.delivery: how a round's delta goes out: as the link preset says (LoRaWAN: multicast;
 /// cellular and BLE: unicast), or forced.
 enum class DeliveryChoice { Preset, Multicast, Unicast };
@@ -88,6 +92,7 @@ template <> const std::vector<EnumName<FuStart>>& enumNames<FuStart>();
 template <> const std::vector<EnumName<KShare>>& enumNames<KShare>();
 template <> const std::vector<EnumName<Int8Rescale>>& enumNames<Int8Rescale>();
 template <> const std::vector<EnumName<FuInt8Training>>& enumNames<FuInt8Training>();
+template <> const std::vector<EnumName<Int8Biases>>& enumNames<Int8Biases>();
 template <> const std::vector<EnumName<DeliveryChoice>>& enumNames<DeliveryChoice>();
 template <> const std::vector<EnumName<DeviceClassChoice>>& enumNames<DeviceClassChoice>();
 template <> const std::vector<EnumName<DeployedForm>>& enumNames<DeployedForm>();

@@ -27,9 +27,16 @@ int64_t keptAtSparsity(int64_t numel, double sparsity)
     return numel - static_cast<int64_t>(std::llround(sparsity * static_cast<double>(numel)));
 }
 
+double denseRoundBits(const CostModel& model)
+{
+    const auto coded = static_cast<double>(model.codedDenseWeights);
+    return 32.0 * (static_cast<double>(model.denseWeights) - coded) + model.valueBits * coded
+           + 32.0 * static_cast<double>(model.codedDenseScales);
+}
+
 double partialRoundBits(const CostModel& model, double k)
 {
-    const double dense = 32.0 * static_cast<double>(model.denseWeights);
+    const double dense = denseRoundBits(model);
     if (model.nonzeroWeights > 0) { // a position among N nonzeros: the device knows the pattern
         const int64_t n = std::min(updatedCount(model.partialWeights, k), model.nonzeroWeights);
         const double N = static_cast<double>(model.nonzeroWeights);
@@ -41,7 +48,8 @@ double partialRoundBits(const CostModel& model, double k)
 }
 
 CostModel deployedCostModel(const std::vector<std::vector<int64_t>>& partialShapes, int64_t denseWeights,
-                            DeployedForm form, double sparsity)
+                            DeployedForm form, double sparsity, Int8Biases biases,
+                            const std::vector<int64_t>& biasSizes)
 {
     const DeployedFormInfo& info = deployedFormInfo(form);
     CostModel model;
@@ -57,6 +65,11 @@ CostModel deployedCostModel(const std::vector<std::vector<int64_t>>& partialShap
         if (!shape.empty())
             model.scaleValues += info.scalesPerChannel * shape[0];
     }
+    if (info.scalesPerChannel > 0 && biases == Int8Biases::Codes) // the form that has codes holds its biases so
+        for (const int64_t n : biasSizes) {
+            model.codedDenseWeights += n;
+            model.codedDenseScales += 1;
+        }
     return model;
 }
 
@@ -68,8 +81,8 @@ double fullRoundBits(const CostModel& model)
 double deployedFullRoundBits(const CostModel& model)
 {
     if (model.valueBits != 32 && model.nonzeroWeights <= 0)
-        return model.valueBits * static_cast<double>(model.partialWeights)
-               + 32.0 * static_cast<double>(model.scaleValues + model.denseWeights);
+        return model.valueBits * static_cast<double>(model.partialWeights) + 32.0 * static_cast<double>(model.scaleValues)
+               + denseRoundBits(model);
     if (model.nonzeroWeights <= 0)
         return fullRoundBits(model);
     return 32.0 * static_cast<double>(model.nonzeroWeights + model.denseWeights)

@@ -77,7 +77,7 @@ DeviceUpdate::DeviceUpdate(Network& network, Config config) : config_(std::move(
             spec.constant = rules[i].value;
         }
         init_.push_back(spec);
-        if (config_.int8 && params[i].tensor.dim() > 1) { // its scales right behind its codes
+        if (coded(params[i].tensor)) { // its scales right behind its codes
             names_.push_back(params[i].name + ".scale");
             slots_.push_back({Slot::Kind::Scale, i});
             init_.push_back({}); // never regenerated: an INT8 model is not re-initialised
@@ -106,9 +106,14 @@ std::string DeviceUpdate::compatString(const std::string& model, const InputShap
            + std::to_string(shape.width) + " classes=" + std::to_string(classes);
 }
 
+bool DeviceUpdate::coded(const torch::Tensor& param) const
+{
+    return config_.int8 && int8Coded(param, config_.int8Biases);
+}
+
 bundle::TensorData DeviceUpdate::slotData(const Slot& slot, const std::string& name, const Weights& w) const
 {
-    const bool int8 = config_.int8 && slot.kind != Slot::Kind::Buffer && w.params[slot.index].dim() > 1;
+    const bool int8 = slot.kind != Slot::Kind::Buffer && coded(w.params[slot.index]);
     if (int8 && (slot.index >= w.scales.size() || !w.scales[slot.index].defined()))
         throw InternalError("device update: the INT8 tensor \"" + name + "\" has no scales");
     switch (slot.kind) {
@@ -169,7 +174,7 @@ Weights DeviceUpdate::toWeights(const std::vector<bundle::TensorData>& t, const 
         if (s.kind == Slot::Kind::Buffer)
             w.buffers[s.index] = tensor(k, like.buffers[s.index].sizes()).to(device);
         else if (s.kind == Slot::Kind::Scale)
-            w.scales[s.index] = tensor(k, {like.params[s.index].size(0)}).to(device);
+            w.scales[s.index] = tensor(k, {like.params[s.index].dim() > 1 ? like.params[s.index].size(0) : 1}).to(device);
         else
             w.params[s.index] = tensor(k, like.params[s.index].sizes());
     }

@@ -28,6 +28,9 @@ public:
         /// file as int8 codes (I8) followed by its per-output-channel scales ("<name>.scale",
         /// F32); Weights::scales holds the scales, params the dequantised weights.
         bool int8 = false;
+        /// With `int8`, the 1-D parameters (biases) are I8 codes too, each followed by its one
+        /// scale ("<name>.scale", F32, one value) (plan int8_biases codes).
+        bool int8Biases = false;
     };
     struct Result {
         bundle::Kind kind = bundle::Kind::Delta;
@@ -83,6 +86,8 @@ private:
         size_t index;
     };
     bundle::TensorData slotData(const Slot& slot, const std::string& name, const Weights& w) const;
+    /// Whether the device file holds `param` as I8 codes with a scale tensor after it.
+    bool coded(const torch::Tensor& param) const;
 
     Config config_;
     size_t paramCount_ = 0;

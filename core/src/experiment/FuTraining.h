@@ -22,14 +22,24 @@ inline TrainSpec roundSpecOf(const Plan& plan, const std::string& strategy)
 
 /// The quantiser of an INT8 model's trainings that bring their own scales (FU's rounds and
 /// round 1's base): scales of the weights being trained (Int8Grid::ownScales) under plan
-/// fu_int8_training quant_aware; null (float training, quantised afterwards) under `post` or
-/// for another deployed form.
+/// fu_int8_training quant_aware, the biases among them under int8_biases codes; null (float
+/// training, quantised afterwards) under `post` or for another deployed form.
 inline const Int8Grid* ownScalesGrid(const Plan& plan)
 {
-    static const Int8Grid own{nullptr, {}, true};
+    static const Int8Grid own{nullptr, {}, true, false};
+    static const Int8Grid ownWithBiases{nullptr, {}, true, true};
     const bool quantAware = deployedFormInfo(plan.deployed).quantiser == Quantiser::Int8PerChannel
                             && plan.fuInt8Training == FuInt8Training::QuantAware;
-    return quantAware ? &own : nullptr;
+    if (!quantAware)
+        return nullptr;
+    return plan.int8Biases == Int8Biases::Codes ? &ownWithBiases : &own;
+}
+
+/// Whether an INT8 deployed model of `plan` holds its biases as codes (plan int8_biases).
+inline bool int8BiasCodes(const Plan& plan)
+{
+    return deployedFormInfo(plan.deployed).quantiser == Quantiser::Int8PerChannel
+           && plan.int8Biases == Int8Biases::Codes;
 }
 
 } // namespace dpu

@@ -107,6 +107,7 @@ void RunSession::prepare()
     deviceConfig.coding = bundle::codingOf(plan_.bundle.values);
     deviceConfig.codeDenseTensors = plan_.bundle.denseTensors == DenseTensors::Coded;
     deviceConfig.int8 = form().quantiser == Quantiser::Int8PerChannel;
+    deviceConfig.int8Biases = int8BiasCodes(plan_);
     if (!plan_.bundle.secretKey.empty()) {
         try {
             deviceConfig.secretKey = readSecretKeyFile(plan_.bundle.secretKey, "plan bundle.secret_key");
@@ -115,30 +116,7 @@ void RunSession::prepare()
         }
     }
     deviceUpdate_ = std::make_unique<DeviceUpdate>(*network_, deviceConfig);
-    const auto params = network_->parameters();
-    int8Grid_.unclamped.assign(params.size(), false);
-    std::vector<std::vector<int64_t>> partialShapes;
-    int64_t denseWeights = 0;
-    for (size_t i = 0; i < params.size(); ++i) {
-        const auto& p = params[i];
-        if (p.tensor.dim() > 1) {
-            partialNames_.push_back(p.name);
-            partialSizes_.push_back(p.tensor.numel());
-            partialShapes.push_back(p.tensor.sizes().vec());
-            if (form().quantiser == Quantiser::Int8PerChannel) {
-                // int8_rescale output: the last partial tensor wins, as the loop goes on.
-                if (plan_.int8Rescale == Int8Rescale::Output)
-                    int8Grid_.unclamped.assign(params.size(), false);
-                int8Grid_.unclamped[i] = plan_.int8Rescale != Int8Rescale::Never;
-            }
-        } else {
-            denseWeights += p.tensor.numel();
-        }
-    }
-    for (auto& b : network_->buffers())
-        if (b.tensor.is_floating_point())
-            denseWeights += b.tensor.numel();
-    cost_ = deployedCostModel(partialShapes, denseWeights, plan_.deployed, plan_.deployedSparsity);
+    priceTheModel();
     // Refused up front (as the GUI's field check does) rather than stopping after the rounds
     // that fit, which looked like a finished run of fewer rounds.
     checkSplitFits(plan_, DatasetSize{data_.train.size(), data_.test.size()});
@@ -245,7 +223,7 @@ void RunSession::runSeed(size_t seedIndex, int64_t& unit)
     randomModel_ = snapshot(*network_);
     teacherRound_ = 0;
     if (form().quantiser == Quantiser::Int8PerChannel) { // the devices start from an INT8 model too
-        randomModel_.scales = int8Scales(randomModel_.params);
+        randomModel_.scales = int8Scales(randomModel_.params, int8BiasCodes(plan_));
         quantiseInPlace(randomModel_);
         restore(*network_, randomModel_);
     }

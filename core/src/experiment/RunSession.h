@@ -25,6 +25,9 @@ public:
 
 private:
     void prepare();
+    /// The network's tensors as the rounds price and select them: the partial tensors' names and
+    /// sizes, the INT8 quantiser's unclamped tensors and bias codes, and the cost model.
+    void priceTheModel();
     void checkCancel();
     /// The plan's deployed form: what the form-dependent steps below ask (quantiser, mask, round 1).
     const DeployedFormInfo& form() const { return deployedFormInfo(plan_.deployed); }

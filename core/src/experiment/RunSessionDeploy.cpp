@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// RunSession, part two: what a deployed round ships (its kind, an INT8 candidate's codes, the bundle, the layer counts).
+// RunSession, part two: what a deployed round ships and costs (the cost model, its kind, an INT8 candidate's codes, the bundle, the layer counts).
 #include "runs/BundlePaths.h"
 #include "experiment/RunSession.h"
+#include "experiment/FuTraining.h"
 #include "train/Evaluator.h"
 #include "train/Int8Quantiser.h"
 #include "util/AtomicFile.h"
@@ -13,17 +14,51 @@ namespace dpu {
 
 namespace {
 
-/// The scale values (one per output channel) `a` and `b` hold differently.
+/// The partial tensors' scale values (one per output channel) `a` and `b` hold differently: the
+/// channels int8_rescale grew. A bias's scale (int8_biases codes) is set anew every round.
 int64_t changedScaleCount(const Weights& a, const Weights& b)
 {
     int64_t n = 0;
     for (size_t i = 0; i < a.scales.size() && i < b.scales.size(); ++i)
-        if (a.scales[i].defined() && b.scales[i].defined())
+        if (a.scales[i].defined() && b.scales[i].defined() && a.params[i].dim() > 1)
             n += a.scales[i].ne(b.scales[i]).sum().item<int64_t>();
     return n;
 }
 
 } // namespace
+
+void RunSession::priceTheModel()
+{
+    const auto params = network_->parameters();
+    int8Grid_.unclamped.assign(params.size(), false);
+    int8Grid_.biases = int8BiasCodes(plan_);
+    std::vector<std::vector<int64_t>> partialShapes;
+    int64_t denseWeights = 0;
+    std::vector<int64_t> biasSizes;
+    for (size_t i = 0; i < params.size(); ++i) {
+        const auto& p = params[i];
+        if (p.tensor.dim() > 1) {
+            partialNames_.push_back(p.name);
+            partialSizes_.push_back(p.tensor.numel());
+            partialShapes.push_back(p.tensor.sizes().vec());
+            if (form().quantiser == Quantiser::Int8PerChannel) {
+                // int8_rescale output: the last partial tensor wins, as the loop goes on.
+                if (plan_.int8Rescale == Int8Rescale::Output)
+                    int8Grid_.unclamped.assign(params.size(), false);
+                int8Grid_.unclamped[i] = plan_.int8Rescale != Int8Rescale::Never;
+            }
+        } else {
+            denseWeights += p.tensor.numel();
+            if (p.tensor.dim() == 1 && p.tensor.numel() > 0)
+                biasSizes.push_back(p.tensor.numel());
+        }
+    }
+    for (auto& b : network_->buffers())
+        if (b.tensor.is_floating_point())
+            denseWeights += b.tensor.numel();
+    cost_ = deployedCostModel(partialShapes, denseWeights, plan_.deployed, plan_.deployedSparsity, plan_.int8Biases,
+                              biasSizes);
+}
 
 void RunSession::deployUnit(RoundRecord& r, StrategyState& st, const UnitStart& start, const RoundOutput& out,
                             double candidateTest, int64_t budget)
@@ -58,18 +93,23 @@ void RunSession::quantiseCandidate(RoundOutput& out, const StrategyState& st, co
     // A full update brings its own scales; a partial one keeps the devices' scales and changes
     // codes, so what differs is what it ships. With int8_rescale, a channel whose weights outgrew
     // its scale (trained unclamped, int8GridOf()) gets a larger one and all of its codes anew.
-    out.weights.scales = start.full ? int8Scales(out.weights.params) : st.deployed.scales; // tensors never written in place
-    for (size_t i = 0; !start.full && i < out.weights.scales.size(); ++i)
+    // A bias held as codes (int8_biases) gets the scale of its new values in every round.
+    out.weights.scales = start.full ? int8Scales(out.weights.params, int8Grid_.biases)
+                                    : st.deployed.scales; // tensors never written in place
+    for (size_t i = 0; !start.full && i < out.weights.scales.size(); ++i) {
         if (int8Grid_.isUnclamped(i) && out.weights.scales[i].defined())
             out.weights.scales[i] = grownScale(out.weights.params[i], out.weights.scales[i]);
+        if (int8Grid_.biases && out.weights.params[i].dim() == 1 && out.weights.scales[i].defined())
+            out.weights.scales[i] = int8ScaleOf(out.weights.params[i]);
+    }
     quantiseInPlace(out.weights);
     restore(*network_, out.weights);
     out.valAccuracy = accuracy(*network_, split_.validation); // the gate judges the INT8 model
     if (start.full)
         return;
     out.masks.assign(out.weights.params.size(), torch::Tensor());
-    for (size_t i = 0; i < out.weights.params.size(); ++i)
-        if (out.weights.scales[i].defined())
+    for (size_t i = 0; i < out.weights.params.size(); ++i) // the partial tensors' changed codes; biases ship unmasked
+        if (out.weights.scales[i].defined() && out.weights.params[i].dim() > 1)
             out.masks[i] = out.weights.params[i].ne(st.deployed.params[i]).to(torch::kFloat);
 }
 

@@ -114,6 +114,15 @@ std::vector<std::vector<int64_t>> partialShapesOf(const ModelInfo& info)
     return shapes;
 }
 
+std::vector<int64_t> biasSizesOf(const ModelInfo& info)
+{
+    std::vector<int64_t> sizes;
+    for (const TensorInfo& t : info.parameters)
+        if (t.shape.size() == 1 && t.numel > 0)
+            sizes.push_back(t.numel);
+    return sizes;
+}
+
 ModelInfo describeModel(const std::string& name, const InputShape& input, int classes,
                         double widthMultiplier)
 {

@@ -67,7 +67,7 @@ DeployedFormInfo int8Form()
     f.firstDeployment = FirstDeployment::QuantisedBase;
     f.quantiser = Quantiser::Int8PerChannel;
     f.takesBudget = false;
-    f.fields = {"int8_rescale", "fu_int8_training"};
+    f.fields = {"int8_rescale", "fu_int8_training", "int8_biases"};
     return f;
 }
 

@@ -117,6 +117,12 @@ template <> const std::vector<EnumName<FuInt8Training>>& enumNames<FuInt8Trainin
     return names;
 }
 
+template <> const std::vector<EnumName<Int8Biases>>& enumNames<Int8Biases>()
+{
+    static const std::vector<EnumName<Int8Biases>> names{{Int8Biases::Codes, "codes"}, {Int8Biases::Float, "float"}};
+    return names;
+}
+
 template <> const std::vector<EnumName<DeliveryChoice>>& enumNames<DeliveryChoice>()
 {
     static const std::vector<EnumName<DeliveryChoice>> names{

@@ -115,6 +115,17 @@ FieldBinding fuInt8TrainingField()
     return appliesWhen(std::move(b), ownedByDeployedForm("fu_int8_training", "only an INT8 model is quantised"));
 }
 
+/// int8_biases: how an INT8 model holds its 1-D parameters; a float or sparse model has no codes.
+FieldBinding int8BiasesField()
+{
+    FieldBinding b = advanced(choice<Int8Biases>(
+        "int8_biases", [](Plan& p) -> Int8Biases& { return p.int8Biases; }, Write::Set,
+        "`deployed` int8: the 1-D parameters (biases, BatchNorm scales and shifts): `codes` (int8 codes with one "
+        "float scale per tensor, max |b| / 127 of the values each round deploys, trained through the quantiser "
+        "like the weights; a changed bias ships 8 bits) or `float` (float32, exact; the plans before this key)"));
+    return appliesWhen(std::move(b), ownedByDeployedForm("int8_biases", "only an INT8 model has codes"));
+}
+
 /// fu_epochs: FU's own training budget; a plan without FU has none to set.
 FieldBinding fuEpochsField()
 {
@@ -255,6 +266,7 @@ std::vector<FieldBinding> splitAndMethod()
     t.push_back(deployedSparsityField());
     t.push_back(int8RescaleField());
     t.push_back(fuInt8TrainingField());
+    t.push_back(int8BiasesField());
     return t;
 }
 

@@ -91,13 +91,13 @@ double rawValuesBytes(const CostModel& cost, const Plan& plan)
         return 0;
     const double v = cost.valueBits != 32 ? cost.valueBits : plan.bundle.values == Coding::Fp32 ? 32 : 16;
     double pool = static_cast<double>(cost.partialWeights);
-    double dense = static_cast<double>(cost.denseWeights);
+    double denseBits = denseRoundBits(cost);
     if (plan.bundle.denseTensors == DenseTensors::Partial) {
-        pool += dense;
-        dense = 0;
+        pool += static_cast<double>(cost.denseWeights);
+        denseBits = 0;
     }
     const double changed = std::min(std::round(std::clamp(plan.k, 0.0, 1.0) * pool), changeablePool(cost, pool));
-    return (v * changed + 32 * dense) / 8;
+    return (v * changed + denseBits) / 8;
 }
 
 } // namespace
@@ -130,13 +130,13 @@ double nominalRoundBits(const CostModel& cost, const Plan& plan)
 {
     const double v = cost.valueBits != 32 ? cost.valueBits : nominalValueBits(plan.bundle.values);
     double pool = static_cast<double>(cost.partialWeights);
-    double dense = static_cast<double>(cost.denseWeights);
-    double denseBits = 32;
+    const double dense = static_cast<double>(cost.denseWeights);
+    double denseBits = denseRoundBits(cost); // exact, or an INT8 model's biases as codes (int8_biases)
     if (plan.bundle.denseTensors == DenseTensors::Partial) {
         pool += dense; // biases compete for the same top-k
-        dense = 0;
+        denseBits = 0;
     } else if (plan.bundle.denseTensors == DenseTensors::Coded && isLossy(plan.bundle.values)) {
-        denseBits = v;
+        denseBits = v * dense;
     }
     // A sparse model changes only its nonzeros: the positions are coded among them, as
     // partialRoundBits() prices it (on a dense model the pool is all weights and the share k).
@@ -144,7 +144,7 @@ double nominalRoundBits(const CostModel& cost, const Plan& plan)
     const double changed = std::min(std::round(std::clamp(plan.k, 0.0, 1.0) * pool), positionPool);
     const double share = cost.nonzeroWeights > 0 ? (positionPool > 0 ? changed / positionPool : 0) : plan.k;
     const double positions = plan.bundle.values == Coding::Q8c ? kQ8cPositionShare : 1.0;
-    return v * changed + positions * indexEntropyBits(share) * positionPool + denseBits * dense;
+    return v * changed + positions * indexEntropyBits(share) * positionPool + denseBits;
 }
 
 RoundEstimate estimateRound(const Plan& plan, const CostModel& modelCost, const std::vector<FrontierGroup>& groups)

@@ -19,6 +19,10 @@ struct Int8Grid {
     /// every view takes each partial tensor's scales from the weights it sees (int8Scales:
     /// max |w| / 127 per output channel), the scales such an update ships, so no code clips.
     bool ownScales = false;
+    /// plan int8_biases codes: the 1-D tensors (biases) are codes too, each with one scale taken
+    /// from the values the view sees (int8Scales with biases), whatever `scales` holds for them:
+    /// a bias's scale is set anew each round, so its codes never clip.
+    bool biases = false;
 
     /// Whether parameter `i` trains without the clamp.
     bool isUnclamped(size_t i) const { return i < unclamped.size() && unclamped[i]; }

@@ -16,17 +16,26 @@ torch::Tensor channelView(const torch::Tensor& scale, int64_t dims)
 
 } // namespace
 
-std::vector<torch::Tensor> int8Scales(const std::vector<torch::Tensor>& params)
+bool int8Coded(const torch::Tensor& param, bool biases)
+{
+    return param.dim() > 1 || (biases && param.dim() == 1 && param.numel() > 0);
+}
+
+torch::Tensor int8ScaleOf(const torch::Tensor& w)
 {
     torch::NoGradGuard guard;
+    // A 1-D tensor's values share one scale: a bias's "channel" would be each value alone.
+    const torch::Tensor rows = w.dim() > 1 ? w.detach().flatten(1) : w.detach().reshape({1, -1});
+    torch::Tensor s = std::get<0>(rows.abs().max(1)).to(torch::kFloat) / float(kInt8MaxCode);
+    return torch::where(s > 0, s, torch::ones_like(s)).contiguous();
+}
+
+std::vector<torch::Tensor> int8Scales(const std::vector<torch::Tensor>& params, bool biases)
+{
     std::vector<torch::Tensor> scales(params.size());
-    for (size_t i = 0; i < params.size(); ++i) {
-        const torch::Tensor& w = params[i];
-        if (w.dim() <= 1)
-            continue;
-        torch::Tensor s = std::get<0>(w.detach().abs().flatten(1).max(1)).to(torch::kFloat) / float(kInt8MaxCode);
-        scales[i] = torch::where(s > 0, s, torch::ones_like(s)).contiguous();
-    }
+    for (size_t i = 0; i < params.size(); ++i)
+        if (int8Coded(params[i], biases))
+            scales[i] = int8ScaleOf(params[i]);
     return scales;
 }
 
@@ -74,11 +83,13 @@ QuantisedView::QuantisedView(const std::vector<torch::Tensor>& params, const Int
     if (!grid || (!grid->scales && !grid->ownScales))
         return;
     torch::NoGradGuard guard;
-    const std::vector<torch::Tensor> own = grid->scales ? std::vector<torch::Tensor>{} : int8Scales(params);
-    const std::vector<torch::Tensor>& scales = grid->scales ? *grid->scales : own;
+    std::vector<torch::Tensor> scales = grid->scales ? *grid->scales : int8Scales(params, grid->biases);
+    scales.resize(params.size());
     params_ = params;
     shadows_.resize(params.size());
-    for (size_t i = 0; i < params.size() && i < scales.size(); ++i) {
+    for (size_t i = 0; i < params.size(); ++i) {
+        if (grid->biases && params[i].dim() == 1 && int8Coded(params[i], true))
+            scales[i] = int8ScaleOf(params[i]); // a bias's scale follows its values (Int8Grid::biases)
         if (!scales[i].defined())
             continue;
         shadows_[i] = params[i].detach().clone();

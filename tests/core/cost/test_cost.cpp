@@ -109,29 +109,48 @@ private Q_SLOTS:
     void deployedCostModelFromShapes()
     {
         const std::vector<std::vector<int64_t>> mlp{{512, 784}, {512, 512}, {10, 512}};
-        const dpu::CostModel fp32 = dpu::deployedCostModel(mlp, 1034, dpu::DeployedForm::Fp32, 0.5);
+        const std::vector<int64_t> kBiases{512, 512, 10}; // no form but INT8 codes them
+        const dpu::CostModel fp32 = dpu::deployedCostModel(mlp, 1034, dpu::DeployedForm::Fp32, 0.5, dpu::Int8Biases::Codes, kBiases);
         QCOMPARE(fp32.partialWeights, int64_t(668672));
         QCOMPARE(fp32.denseWeights, int64_t(1034));
         QCOMPARE(fp32.nonzeroWeights, int64_t(0));
         QCOMPARE(fp32.valueBits, 32);
         QCOMPARE(fp32.scaleValues, int64_t(0));
+        QCOMPARE(fp32.codedDenseWeights, int64_t(0));
         QCOMPARE(dpu::deployedFullRoundBits(fp32), dpu::fullRoundBits(fp32));
 
         // Sparse: each tensor keeps its own rounded share (10 x 512 at 0.3: 5,120 - 1,536).
-        const dpu::CostModel sparse = dpu::deployedCostModel(mlp, 1034, dpu::DeployedForm::Sparse, 0.3);
+        const dpu::CostModel sparse = dpu::deployedCostModel(mlp, 1034, dpu::DeployedForm::Sparse, 0.3, dpu::Int8Biases::Codes, kBiases);
         QCOMPARE(sparse.partialWeights, int64_t(668672));
         QCOMPARE(sparse.nonzeroWeights, dpu::keptAtSparsity(512 * 784, 0.3) + dpu::keptAtSparsity(512 * 512, 0.3) + int64_t(3584));
         QCOMPARE(sparse.valueBits, 32);
+        QCOMPARE(sparse.codedDenseWeights, int64_t(0)); // int8_biases means nothing to a float form
         QVERIFY(dpu::partialRoundBits(sparse, 0.01) < dpu::partialRoundBits(fp32, 0.01));
 
         // INT8: one scale per output channel, 512 + 512 + 10, and 8-bit values.
-        const dpu::CostModel int8 = dpu::deployedCostModel(mlp, 1034, dpu::DeployedForm::Int8, 0.5);
+        const dpu::CostModel int8 = dpu::deployedCostModel(mlp, 1034, dpu::DeployedForm::Int8, 0.5, dpu::Int8Biases::Float, kBiases);
         QCOMPARE(int8.valueBits, 8);
         QCOMPARE(int8.scaleValues, int64_t(1034));
         QCOMPARE(int8.nonzeroWeights, int64_t(0));
         // The INT8 full update the runs' FU rounds price: 8 x 668,672 + 32 x (1,034 + 1,034) bits.
         QCOMPARE(dpu::deployedFullRoundBits(int8) / 8, 676944.0);
         QCOMPARE(dpu::fullRoundBits(int8), dpu::fullRoundBits(fp32)); // ratios stay against FP32
+        QCOMPARE(int8.codedDenseWeights, int64_t(0)); // int8_biases float: 32 bits a bias
+        QCOMPARE(dpu::denseRoundBits(int8), 32.0 * 1034);
+
+        // int8_biases codes: a bias takes 8 bits, each of the three tensors one 32-bit scale, in
+        // every round (partial and full); the partial tensors are priced as before.
+        const dpu::CostModel codes = dpu::deployedCostModel(mlp, 1034, dpu::DeployedForm::Int8, 0.5,
+                                                            dpu::Int8Biases::Codes, kBiases);
+        QCOMPARE(codes.codedDenseWeights, int64_t(1034));
+        QCOMPARE(codes.codedDenseScales, int64_t(3));
+        QCOMPARE(dpu::denseRoundBits(codes), 8.0 * 1034 + 32.0 * 3);
+        QCOMPARE(dpu::partialRoundBits(int8, 0.01) - dpu::partialRoundBits(codes, 0.01), 24.0 * 1034 - 96.0);
+        QCOMPARE(dpu::deployedFullRoundBits(codes) / 8, 676944.0 - 3 * 1034 + 12);
+        // Dense values not among the biases (BatchNorm's running statistics) stay 32 bits.
+        const dpu::CostModel withBuffers = dpu::deployedCostModel(mlp, 1034 + 100, dpu::DeployedForm::Int8, 0.5,
+                                                                  dpu::Int8Biases::Codes, kBiases);
+        QCOMPARE(dpu::denseRoundBits(withBuffers), 8.0 * 1034 + 32.0 * 3 + 32.0 * 100);
     }
 };
 

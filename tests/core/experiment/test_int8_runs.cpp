@@ -45,6 +45,18 @@ std::map<std::string, dpu::bundle::TensorData> tensorsOf(const QString& deviceFi
 
 const char* const kPartial[] = {"fc1.weight", "fc2.weight", "fc3.weight"};
 
+/// The MLP's cost model as an INT8 run prices it: 8-bit codes, one scale per output channel, and
+/// the 1,034 biases as codes with three scales (int8_biases codes) or float32.
+dpu::CostModel int8Cost(bool biasCodes)
+{
+    dpu::CostModel cost{668672, 1034, 0};
+    cost.valueBits = 8;
+    cost.scaleValues = 512 + 512 + 10;
+    cost.codedDenseWeights = biasCodes ? 1034 : 0;
+    cost.codedDenseScales = biasCodes ? 3 : 0;
+    return cost;
+}
+
 /// The validation accuracy after every epoch of each (strategy, round)'s full training.
 struct FullEpochs : dpu::RunObserver {
     std::map<std::pair<std::string, int>, std::vector<double>> val;
@@ -81,6 +93,14 @@ class TestInt8Runs : public QObject {
         return files;
     }
 
+    /// `plan`, checked, run into the folder `run`: its records.
+    static std::vector<dpu::RoundRecord> runInto(const QString& run, const dpu::Plan& plan)
+    {
+        dpu::validatePlan(plan);
+        dpu::RunObserver quiet;
+        return dpu::Runner(plan, {run.toStdString()}).run(quiet).records;
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -92,7 +112,10 @@ private Q_SLOTS:
     /// scales per partial tensor); round 1 deploys one quantised base to every strategy as a full
     /// bundle; DPU and RPU then change codes only (at most round(kI), the scales untouched, every
     /// partial tensor still I8 after dpu-apply, which gives the engine's SHA-256); FU ships its own
-    /// codes and scales in full. The cost is priced at 8 bits per value.
+    /// codes and scales in full. The biases are codes too (int8_biases codes, the default), each
+    /// with one scale set anew every round, max |b| / 127 of what it deploys, so a code never
+    /// clips and the largest sits on ±127. The cost is priced at 8 bits per value, and the
+    /// biases' at 8 bits and a 32-bit scale a tensor.
     void multiRoundStaysInt8()
     {
         const QString run = dir_.filePath(QStringLiteral("multi"));
@@ -102,9 +125,7 @@ private Q_SLOTS:
         const auto records = dpu::Runner(plan, {run.toStdString()}).run(quiet).records;
         QCOMPARE(records.size(), size_t(9));
 
-        dpu::CostModel cost{668672, 1034, 0};
-        cost.valueBits = 8;
-        cost.scaleValues = 512 + 512 + 10;
+        const dpu::CostModel cost = int8Cost(true);
         std::map<std::string, std::string> baseSha;
         for (const auto& r : records) {
             QVERIFY(r.deployed || r.round > 1);
@@ -143,8 +164,37 @@ private Q_SLOTS:
                         QVERIFY(codes.codes != files.at(1).at(name).codes || name == std::string("fc3.weight"));
                     }
                 }
-                QCOMPARE(tensors.at("fc1.bias").dtype, dpu::bundle::DType::F32); // biases stay float
+                for (const char* name : {"fc1.bias", "fc2.bias", "fc3.bias"}) {
+                    const auto& codes = tensors.at(name);
+                    QCOMPARE(codes.dtype, dpu::bundle::DType::I8);
+                    const auto& scale = tensors.at(std::string(name) + ".scale");
+                    QCOMPARE(scale.shape, std::vector<int64_t>{1});
+                    int largest = 0;
+                    for (int8_t c : codes.codes)
+                        largest = std::max(largest, std::abs(int(c)));
+                    QVERIFY2(largest == 127 || (largest == 0 && scale.values[0] == 1.0f), name);
+                }
             }
+        }
+    }
+
+    /// int8_biases float: the biases stay float32 (no scale beside them) and ship exact; the
+    /// partial tensors are codes as before, and the cost prices the biases at 32 bits.
+    void floatBiasesStayFloat()
+    {
+        const QString run = dir_.filePath(QStringLiteral("float-biases"));
+        dpu::Plan plan = int8Plan(dpu::RunMode::Single, {"dpu"}, 0.2);
+        plan.int8Biases = dpu::Int8Biases::Float;
+        const auto records = runInto(run, plan);
+        QCOMPARE(records.size(), size_t(2));
+        const dpu::CostModel cost = int8Cost(false);
+        QCOMPARE(records[0].analyticBits, dpu::deployedFullRoundBits(cost));
+        const auto files = deviceFiles(run, records, "dpu");
+        QCOMPARE(files.size(), size_t(3));
+        for (const auto& [round, tensors] : files) {
+            QCOMPARE(tensors.at("fc1.weight").dtype, dpu::bundle::DType::I8);
+            QCOMPARE(tensors.at("fc1.bias").dtype, dpu::bundle::DType::F32);
+            QVERIFY(!tensors.count("fc1.bias.scale"));
         }
     }
 
@@ -157,14 +207,10 @@ private Q_SLOTS:
         const QString run = dir_.filePath(QStringLiteral("rescale"));
         dpu::Plan plan = int8Plan(dpu::RunMode::Multi, {"dpu"}, 0.05);
         plan.int8Rescale = dpu::Int8Rescale::Output;
-        dpu::validatePlan(plan);
-        dpu::RunObserver quiet;
-        const auto records = dpu::Runner(plan, {run.toStdString()}).run(quiet).records;
+        const auto records = runInto(run, plan);
         const auto files = deviceFiles(run, records, "dpu");
         QVERIFY(files.size() >= 3);
-        dpu::CostModel cost{668672, 1034, 0};
-        cost.valueBits = 8;
-        cost.scaleValues = 512 + 512 + 10;
+        const dpu::CostModel cost = int8Cost(true); // the biases as codes (the default)
         int64_t grownInRun = 0;
         for (auto it = std::next(files.find(1)); it != files.end(); ++it) {
             const auto &before = std::prev(it)->second, &now = it->second;

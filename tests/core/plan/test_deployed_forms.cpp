@@ -27,15 +27,19 @@ dpu::Plan planDeployedAs(dpu::DeployedForm form)
     return p;
 }
 
-/// What the device file the run wrote holds: partial weights, their stored bytes, and scales.
+/// What the device file the run wrote holds: partial weights, their stored bytes, scales, and
+/// the 1-D tensors (biases) held as codes with their scales (plan int8_biases codes).
 struct StoredFile {
     int64_t partialWeights = 0;
     int64_t partialBytes = 0;
     int64_t scaleValues = 0;
+    int64_t codedBiases = 0;
+    int64_t biasScales = 0;
 };
 
 /// Reads a device file (safetensors) as the devices store it: a tensor "<name>.scale" is a scale
-/// vector, every other tensor of more than one dimension a partial weight tensor.
+/// vector (of one value for a bias), every other tensor of more than one dimension a partial
+/// weight tensor, and an I8 tensor of one dimension a bias as codes.
 StoredFile storedFile(const std::string& path)
 {
     std::ifstream in(path, std::ios::binary);
@@ -43,8 +47,12 @@ StoredFile storedFile(const std::string& path)
     StoredFile f;
     for (const auto& t : dpu::bundle::SafetensorsFile::read(bytes)) {
         const bool scale = t.name.size() > 6 && t.name.compare(t.name.size() - 6, 6, ".scale") == 0;
-        if (scale) {
+        if (scale && t.name.find(".bias.") != std::string::npos) {
+            f.biasScales += static_cast<int64_t>(t.values.size());
+        } else if (scale) {
             f.scaleValues += static_cast<int64_t>(t.values.size());
+        } else if (t.shape.size() == 1 && t.dtype == dpu::bundle::DType::I8) {
+            f.codedBiases += static_cast<int64_t>(t.codes.size());
         } else if (t.shape.size() > 1) {
             const auto n = static_cast<int64_t>(t.dtype == dpu::bundle::DType::I8 ? t.codes.size() : t.values.size());
             f.partialWeights += n;
@@ -163,14 +171,23 @@ private Q_SLOTS:
         for (const auto& shape : dpu::partialShapesOf(mlp))
             channels += shape[0];
         for (const dpu::DeployedFormInfo& f : dpu::deployedForms()) {
-            const dpu::CostModel cm = dpu::deployedCostModel(dpu::partialShapesOf(mlp), mlp.denseWeights, f.form, 0.5);
-            QCOMPARE(cm.partialWeights, mlp.partialWeights);
-            QCOMPARE(cm.valueBits, f.valueBits);
-            QCOMPARE(cm.scaleValues, f.scalesPerChannel * channels);
-            QCOMPARE(cm.nonzeroWeights > 0, f.keptMask == dpu::KeptMask::Zeros);
-            if (!f.keepsItsForm() || f.ownValueCodes) // the full update is the stored file's weights (and scales)
-                QCOMPARE(dpu::deployedFullRoundBits(cm),
-                         8.0 * double(f.storedBytesPerWeight * mlp.partialWeights + 4 * (mlp.denseWeights + cm.scaleValues)));
+            for (const dpu::Int8Biases biases : {dpu::Int8Biases::Float, dpu::Int8Biases::Codes}) {
+                const dpu::CostModel cm = dpu::deployedCostModel(dpu::partialShapesOf(mlp), mlp.denseWeights, f.form,
+                                                                 0.5, biases, dpu::biasSizesOf(mlp));
+                QCOMPARE(cm.partialWeights, mlp.partialWeights);
+                QCOMPARE(cm.valueBits, f.valueBits);
+                QCOMPARE(cm.scaleValues, f.scalesPerChannel * channels);
+                QCOMPARE(cm.nonzeroWeights > 0, f.keptMask == dpu::KeptMask::Zeros);
+                // Only a form with codes holds its biases as codes: the MLP's three, 1,034 values.
+                const bool coded = f.ownValueCodes && biases == dpu::Int8Biases::Codes;
+                QCOMPARE(cm.codedDenseWeights, coded ? int64_t(1034) : int64_t(0));
+                QCOMPARE(cm.codedDenseScales, coded ? int64_t(3) : int64_t(0));
+                if (!f.keepsItsForm() || f.ownValueCodes) // the full update is the stored file's weights (and scales)
+                    QCOMPARE(dpu::deployedFullRoundBits(cm),
+                             8.0 * double(f.storedBytesPerWeight * (mlp.partialWeights + cm.codedDenseWeights)
+                                          + 4 * (mlp.denseWeights - cm.codedDenseWeights + cm.scaleValues
+                                                 + cm.codedDenseScales)));
+            }
         }
     }
 
@@ -196,15 +213,19 @@ private Q_SLOTS:
             QCOMPARE(file.partialBytes, f.storedBytesPerWeight * file.partialWeights);
 
             const dpu::ModelInfo mlp = dpu::describeModel("mlp", {1, 28, 28}, 10);
-            const dpu::CostModel cm = dpu::deployedCostModel(dpu::partialShapesOf(mlp), mlp.denseWeights, f.form, 0.5);
+            const dpu::CostModel cm = dpu::deployedCostModel(dpu::partialShapesOf(mlp), mlp.denseWeights, f.form, 0.5,
+                                                             plan.int8Biases, dpu::biasSizesOf(mlp));
             QCOMPARE(cm.partialWeights, file.partialWeights);
             QCOMPARE(cm.scaleValues, file.scaleValues);
+            QCOMPARE(cm.codedDenseWeights, file.codedBiases); // INT8's biases as codes (the default), one scale each
+            QCOMPARE(cm.codedDenseScales, file.biasScales);
+            QCOMPARE(file.codedBiases > 0, f.ownValueCodes);
             QCOMPARE(cm.valueBits, 8 * f.storedBytesPerWeight);
             QCOMPARE(records[0].analyticBits, dpu::deployedFullRoundBits(cm)); // round 1 ships the form in full
 
             const dpu::FleetRunInput fleet = dpu::fleetStrategiesOf(run, 3);
             QCOMPARE(fleet.strategies.size(), size_t(1));
-            const int64_t stored = file.partialBytes + 4 * run.status.denseWeights;
+            const int64_t stored = file.partialBytes + file.codedBiases + 4 * (run.status.denseWeights - file.codedBiases);
             if (f.scalesPerChannel > 0) { // the full bundle: codes, scales, dense values and a header
                 QCOMPARE(fleet.strategies[0].deviceFileBytes, records[0].bundleBytes);
                 QVERIFY(fleet.strategies[0].deviceFileBytes >= stored + 4 * file.scaleValues);

@@ -37,6 +37,8 @@ std::vector<RuleCase> refusedCases()
          [](Plan& p) { p.deployed = dpu::DeployedForm::Fp32; }, "deployed_sparsity"},
         {"rescale of a float model", "int8_rescale", R"({"deployed": "int8", "int8_rescale": "output"})",
          [](Plan& p) { p.deployed = dpu::DeployedForm::Fp32; }, "int8_rescale"},
+        {"bias codes of a float model", "int8_biases", R"({"deployed": "int8", "int8_biases": "float"})",
+         [](Plan& p) { p.deployed = dpu::DeployedForm::Sparse; }, "int8_biases"},
         {"FU's INT8 training of a float model", "fu_int8_training", R"({"deployed": "int8", "fu_int8_training": "post"})",
          [](Plan& p) { p.deployed = dpu::DeployedForm::Fp32; }, "fu_int8_training"},
         {"clock_mhz without a processor", "fleet.clock_mhz", R"({"fleet": {"cpu": "cortex-m4", "clock_mhz": 80}})",

@@ -165,6 +165,51 @@ private Q_SLOTS:
         QVERIFY(torch::equal(params[0], before[0]));
     }
 
+    /// int8_biases codes: a bias is one scale's codes, max |b| / 127 of its own values (its
+    /// largest value on code ±127, a bias of zeros on scale 1); a grid with biases rounds each
+    /// 1-D tensor with the scale of what it holds now, also where the deployed scales (partial
+    /// rounds) hold an old one for it, and gives the shadows back. Without biases they stay float.
+    void biasesAreCodesWithAScaleOfTheirOwn()
+    {
+        const torch::Tensor bias = torch::tensor({0.254f, -0.5f, 0.1f});
+        QVERIFY(dpu::int8Coded(bias, true));
+        QVERIFY(!dpu::int8Coded(bias, false));
+        QVERIFY(!dpu::int8Coded(torch::zeros({0}), true)); // nothing to code
+        QVERIFY(dpu::int8Coded(torch::zeros({2, 2}), false)); // partial tensors always
+        const torch::Tensor s = dpu::int8ScaleOf(bias);
+        QCOMPARE(s.sizes().vec(), std::vector<int64_t>{1});
+        QCOMPARE(s.item<float>(), 0.5f / 127);
+        QCOMPARE(dpu::int8Codes(bias, s)[1].item<int8_t>(), int8_t(-127));
+        QCOMPARE(dpu::int8Codes(bias, s)[0].item<int8_t>(), int8_t(std::lround(0.254f / (0.5f / 127))));
+        QCOMPARE(dpu::int8ScaleOf(torch::zeros({4})).item<float>(), 1.0f);
+        const auto scales = dpu::int8Scales({torch::ones({2, 3}), bias}, true);
+        QVERIFY(scales[1].defined() && torch::equal(scales[1], s));
+        QVERIFY(!dpu::int8Scales({torch::ones({2, 3}), bias})[1].defined());
+
+        std::vector<torch::Tensor> params{torch::tensor({{0.3f, -0.2f}}), bias.clone()};
+        const std::vector<torch::Tensor> before{params[0].clone(), params[1].clone()};
+        const std::vector<torch::Tensor> stale{torch::tensor({0.01f}), torch::tensor({0.001f})}; // last round's
+        dpu::Int8Grid grid{&stale, {}, false, true};
+        {
+            const dpu::QuantisedView view(params, &grid);
+            QCOMPARE(params[0][0][0].item<float>(), 30 * 0.01f); // the deployed scale of a partial tensor
+            QVERIFY(torch::equal(params[1], dpu::int8Dequantised(dpu::int8Codes(before[1], s), s)));
+            QVERIFY(!torch::equal(params[1], before[1]));
+        }
+        QVERIFY(torch::equal(params[1], before[1]));
+        const dpu::Int8Grid own{nullptr, {}, true, true};
+        {
+            const dpu::QuantisedView view(params, &own);
+            QVERIFY(torch::equal(params[1], dpu::int8Dequantised(dpu::int8Codes(before[1], s), s)));
+        }
+        const std::vector<torch::Tensor> floatBiases{stale[0], torch::Tensor()}; // int8_biases float: no scale
+        const dpu::Int8Grid partialOnly{&floatBiases, {}, false, false};
+        {
+            const dpu::QuantisedView view(params, &partialOnly);
+            QCOMPARE(params[1][0].item<float>(), 0.254f); // no scale in 1-D: float
+        }
+    }
+
     /// FU's INT8 training (fu_int8_training quant_aware) is the straight-through estimator with
     /// scales of its own: a step moves the float weights by the gradient taken at their own
     /// quantised values, -lr * grad L(Q(w)), not at the float weights (what float training does).
