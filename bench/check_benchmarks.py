@@ -601,6 +601,36 @@ def int8_codes_checks(rec, dense_full):
     first = {r["run"]: r["bytes"] for r in rec(b + "bytes.jsonl") + rec(b + "bytes-codes.jsonl") if r["round"] == 1}
     C.append(Prose(sec, "The full bundle of round 1 is {0} bytes against {0}", [first["int8codes"], first["int8"]], srcs))
 
+    d = "int8-biases-default-2026-12-05/results.jsonl"
+    cells = rec(d)
+
+    def of(biases, strategy, seed):
+        rs = sorted((r for r in cells if r["axes"]["int8_biases"] == biases and r["strategy"] == strategy
+                     and r["seed"] == seed), key=lambda r: r["round"])
+        if len(rs) != 10:
+            raise CheckError(f"{d}: {biases} {strategy} seed {seed} has {len(rs)} rounds, not 10")
+        return rs
+    over = {(b_, s): [mean(100 * r["test_accuracy"] for r in of(b_, s, seed)) for seed in (1, 2, 3)]
+            for b_ in ("codes", "float") for s in ("fu", "dpu")}
+    last = {(b_, s): [100 * of(b_, s, seed)[-1]["test_accuracy"] for seed in (1, 2, 3)]
+            for b_ in ("codes", "float") for s in ("fu", "dpu")}
+    sent = {b_: mean(sum(r["bundle_bytes"] for r in of(b_, "dpu", seed)) for seed in (1, 2, 3)) for b_ in ("codes", "float")}
+    C.append(Prose(sec, "DPU's mean over rounds is {2} ± {2} % with codes against {2} ± {2} % with float biases, its "
+                   "last round {2} ± {2} against {2} ± {2} %, and FU's {2} ± {2} against {2} ± {2} %. DPU sent {0} "
+                   "bytes over the ten rounds against {0}",
+                   pm(over["codes", "dpu"]) + pm(over["float", "dpu"]) + pm(last["codes", "dpu"]) + pm(last["float", "dpu"])
+                   + pm(over["codes", "fu"]) + pm(over["float", "fu"]) + [sent["codes"], sent["float"]], d))
+    runs6 = {"float": rec(b + "int8.jsonl"), "codes": rec(b + "int8-codes.jsonl")}  # the 6-round runs
+    short = {(b_, seed): mean(100 * r["test_accuracy"] for r in runs6[b_] if r["seed"] == seed)
+             for b_ in runs6 for seed in (1, 2, 3)}
+    behind = [short["codes", s] - short["float", s] for s in (1, 2, 3)]
+    final = {(b_, seed): 100 * max((r for r in runs6[b_] if r["seed"] == seed), key=lambda r: r["round"])["test_accuracy"]
+             for b_ in runs6 for seed in (1, 2, 3)}
+    behind_last = [final["codes", s] - final["float", s] for s in (1, 2, 3)]
+    C.append(Prose(sec, "by {2} ± {2} points ({+2}, {+2}, {+2} per seed), and by {2} ± {2} in the last round",
+                   [-pm(behind)[0], pm(behind)[1]] + behind + [-pm(behind_last)[0], pm(behind_last)[1]],
+                   b + "int8.jsonl, int8-codes.jsonl"))
+
     def float_again(text, offset, spans):
         """The float plan run again after the change: the records' device files, SHA-256 for SHA-256."""
         again, before = rec(b + "int8-float-again.jsonl"), rec(b + "int8.jsonl")
