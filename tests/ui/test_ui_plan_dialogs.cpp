@@ -241,6 +241,15 @@ private Q_SLOTS:
         QVERIFY(panel.validate());
         QVERIFY2(button->toolTip().contains(QStringLiteral("INT8 deployed model")), qPrintable(button->toolTip()));
         QVERIFY(dpu::planToJson(p).find("\"deployed\": \"int8\"") != std::string::npos);
+        // Its biases are its own int8 codes (int8_biases, the default): the Biases row is not the
+        // plan's to choose, and says why; with float biases it is again.
+        auto* biases = panel.findChild<QComboBox*>(QStringLiteral("bundleDense"));
+        QVERIFY(!biases->isEnabled());
+        QVERIFY2(biases->toolTip().contains(QStringLiteral("int8 codes of its own")), qPrintable(biases->toolTip()));
+        dpu::Plan floats = p;
+        floats.int8Biases = dpu::Int8Biases::Float;
+        panel.setPlan(floats);
+        QVERIFY(biases->isEnabled());
     }
 
     /// A plan's own SF mix shows as written in the dialog's SF list and comes back as written

@@ -125,6 +125,7 @@ void PlanBundleRows::bindRules(FieldEnabling& enabling) const
 {
     enabling.add("bundle.values", values_);
     enabling.add("bundle.quant_aware", quantAware_);
+    enabling.add("bundle.dense_tensors", dense_); // not where an INT8 model's biases are its own codes
     enabling.addChoiceItem("bundle.dense_tensors", "coded", dense_, comboData(dpu::DenseTensors::Coded));
     enabling.add("budget.bytes_per_round", budget_);
     enabling.add("budget.bytes_total", budgetUnit_);

@@ -30,6 +30,18 @@ bool formTakesBudget(const Plan& p)
     return deployedFormInfo(p.deployed).takesBudget;
 }
 
+/// The biases are the plan's to ship (exact, ranked or coded) unless the deployed form holds them
+/// as codes of its own, re-coded every round (an INT8 model under int8_biases codes).
+bool biasesShippedByPlan(const Plan& p)
+{
+    return !(deployedFormInfo(p.deployed).owns("int8_biases") && p.int8Biases == Int8Biases::Codes);
+}
+
+std::string foundBiasCodes(const Plan& p)
+{
+    return foundDeployed(p) + " with int8_biases \"" + nameOf(p.int8Biases) + "\"";
+}
+
 } // namespace
 
 std::vector<FieldBinding> bundleAndBudget()
@@ -54,14 +66,17 @@ std::vector<FieldBinding> bundleAndBudget()
              "in stages and re-fits the rest around them (docs/engine.md) instead of quantising after training"),
         {lossy, "quantisation-aware training needs a lossy coding (fp32 is exact, nothing to be aware of)",
          "a lossy bundle.values", foundValues}));
-    t.push_back(choiceWhen(
-        choice<DenseTensors>(
-            "bundle.dense_tensors", [](Plan& p) -> DenseTensors& { return p.bundle.denseTensors; }, Write::Set,
-            "always-shipped 1-D parameters (biases): `exact` dense and exact; `partial` they join the top-k (or budget) "
-            "selection; `coded` (lossy `bundle.values` only) their changes travel under that coding"),
-        "coded",
-        {lossy, "\"coded\" needs a lossy coding (under fp32 the exact dense edit is already the smallest)",
-         "a lossy bundle.values", foundValues}));
+    t.push_back(appliesWhen(
+        choiceWhen(choice<DenseTensors>(
+                       "bundle.dense_tensors", [](Plan& p) -> DenseTensors& { return p.bundle.denseTensors; }, Write::Set,
+                       "always-shipped 1-D parameters (biases): `exact` dense and exact; `partial` they join the top-k "
+                       "(or budget) selection; `coded` (lossy `bundle.values` only) their changes travel under that "
+                       "coding"),
+                   "coded",
+                   {lossy, "\"coded\" needs a lossy coding (under fp32 the exact dense edit is already the smallest)",
+                    "a lossy bundle.values", foundValues}),
+        {biasesShippedByPlan, "an INT8 model's biases are int8 codes of its own, re-coded every round (int8_biases)",
+         "a deployed model other than \"int8\", or int8_biases \"float\"", foundBiasCodes}));
     // A budget fits its k with previews of float candidates; an INT8 candidate is quantised after.
     const FieldCondition budgeted{formTakesBudget, "a byte budget is not yet supported with deployed \"int8\"",
                                   "a deployed model other than \"int8\"", foundDeployed};
