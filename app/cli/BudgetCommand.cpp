@@ -330,7 +330,7 @@ int budgetCommand(const std::vector<std::string>& argv)
             folderRuns.push_back(loadRunFolder(dir));
     std::vector<FrontierRun> runs;
     for (const RunFolder& run : folderRuns)
-        runs.push_back({run.label(), run.plan, run.records, run.complete(), {run.status.partialWeights, run.status.denseWeights}});
+        runs.push_back({run.label(), run.plan, run.records, run.complete(), runCostModel(run)});
     const std::vector<FrontierGroup> groups = frontierGroups(runs);
     // The largest group answers (as the report draws it); the others are named with the reason.
     int shown = -1;

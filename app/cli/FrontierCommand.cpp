@@ -62,7 +62,7 @@ int frontierCommand(const std::vector<std::string>& argv)
             runs.push_back(loadRunFolder(dir));
     std::vector<FrontierRun> frontierRuns;
     for (const RunFolder& run : runs)
-        frontierRuns.push_back({run.label(), run.plan, run.records, run.complete(), {run.status.partialWeights, run.status.denseWeights}});
+        frontierRuns.push_back({run.label(), run.plan, run.records, run.complete(), runCostModel(run)});
     const std::vector<FrontierGroup> groups = frontierGroups(frontierRuns);
     for (const RunFolder& run : runs)
         if (!run.complete())

@@ -189,7 +189,7 @@ QWidget* BudgetPanel::buildSweepBox(QWidget* parent)
 
 void BudgetPanel::setCostModel(const dpu::CostModel& model)
 {
-    if (model.partialWeights == model_.partialWeights && model.denseWeights == model_.denseWeights)
+    if (model == model_) // every field: an INT8 plan's biases as codes or float price differently
         return;
     model_ = model;
     refresh();
@@ -451,7 +451,7 @@ void BudgetPanel::refresh()
                                  .arg(model_.partialWeights));
         } else {
             kLabel_->setText(tr("none: the always-shipped weights alone need %1")
-                                 .arg(CostReadout::formatBytes(model_.denseWeights * 4.0)));
+                                 .arg(CostReadout::formatBytes(dpu::denseRoundBits(model_) / 8.0)));
         }
     }
     // Toward what fits: 687.5 B of a 687.5 B window reads 687 B, not 688 B.

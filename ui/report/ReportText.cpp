@@ -298,7 +298,7 @@ dpu::Recommendation ReportText::recommendation(const std::vector<dpu::RunFolder>
 {
     const dpu::FrontierGroup* g = shown < 0 ? nullptr : &groups[static_cast<size_t>(shown)];
     const dpu::RunFolder& first = g ? runs[std::stoul(g->runIds.front())] : runs.front();
-    const dpu::CostModel cost{first.status.partialWeights, first.status.denseWeights};
+    const dpu::CostModel cost = dpu::runCostModel(first);
     return dpu::recommend(g, first.plan, cost, {dpu::Budget::Scope::PerRound, options.budgetBytes});
 }
 

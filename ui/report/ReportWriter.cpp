@@ -83,7 +83,7 @@ std::vector<dpu::FrontierGroup> frontierOf(const std::vector<dpu::RunFolder>& ru
     std::vector<dpu::FrontierRun> frontierRuns;
     for (size_t i = 0; i < runs.size(); ++i)
         frontierRuns.push_back({std::to_string(i), runs[i].plan, runs[i].records, runs[i].complete(),
-                                {runs[i].status.partialWeights, runs[i].status.denseWeights}});
+                                dpu::runCostModel(runs[i])});
     return dpu::frontierGroups(frontierRuns);
 }
 

@@ -24,6 +24,15 @@ struct CostModel {
     /// (32 bits each), which every round ships as the codes are re-coded to a fresh scale.
     int64_t codedDenseWeights = 0;
     int64_t codedDenseScales = 0;
+
+    /// Every field equal: the same prices.
+    bool operator==(const CostModel& o) const
+    {
+        return partialWeights == o.partialWeights && denseWeights == o.denseWeights && nonzeroWeights == o.nonzeroWeights
+               && valueBits == o.valueBits && scaleValues == o.scaleValues && codedDenseWeights == o.codedDenseWeights
+               && codedDenseScales == o.codedDenseScales;
+    }
+    bool operator!=(const CostModel& o) const { return !(*this == o); }
 };
 
 /// Binary entropy H(k) in bits; 0 at k = 0 or 1. k outside [0, 1] is clamped.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // A run folder read back from disk (plan.json, results.jsonl, run.json, bundles/), and exports that tell runs apart.
 #pragma once
+#include "dpu/Cost.h"
 #include "dpu/Events.h"
 #include "dpu/Plan.h"
 #include <cstdint>
@@ -21,6 +22,10 @@ struct RunStatus {
     std::string host;           ///< the machine: host name, processor, cores
     std::string started;        ///< ISO 8601 UTC
     std::string ended;          ///< ISO 8601 UTC; empty while running
+    /// An INT8 model's biases held as codes (plan int8_biases): of denseWeights, the values priced
+    /// as codes, and their scales (one a tensor); 0 for every other run and for older run.json.
+    int64_t codedDenseWeights = 0;
+    int64_t codedDenseScales = 0;
 };
 
 /// A run as its folder holds it.
@@ -62,6 +67,11 @@ std::vector<RoundRecord> loadRunRecords(const std::string& dir);
 
 /// Serialises what run.json holds (the runner writes it beside results.jsonl).
 std::string runStatusToJson(const RunStatus& status);
+
+/// The model's cost model as the run's records price it, from run.json's counts: I, the dense
+/// values and, for an INT8 model's biases as codes, those codes and their scales. The deployed
+/// form's value bits and scales are the caller's (estimateRound() and recommend() set them).
+CostModel runCostModel(const RunFolder& run);
 /// Parses run.json text; throws Error prefixed with `source` on malformed input.
 RunStatus runStatusFromJson(const std::string& text, const std::string& source = "run.json");
 /// Host name, processor model and core count of this machine, for run.json and reports.

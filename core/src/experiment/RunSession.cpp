@@ -170,8 +170,9 @@ RunSummary RunSession::run()
     RunInfo info{plan_.name, plan_.model, device_.str(), plan_.strategies, plan_.seeds, rounds_,
                  cost_.partialWeights, cost_.denseWeights, data_.train.size(), static_cast<int>(resumeFrom_)};
     observer_.runStarted(info);
-    status_ = RunStatus{true, "running", rounds_, cost_.partialWeights, cost_.denseWeights, device_.str(),
-                        describeThisMachine(), isoTimeNow(), {}};
+    status_ = RunStatus{true,          "running",           rounds_,      cost_.partialWeights, cost_.denseWeights,
+                        device_.str(), describeThisMachine(), isoTimeNow(), {},                   cost_.codedDenseWeights,
+                        cost_.codedDenseScales};
     if (options_.resume && !options_.outDir.empty()) { // a resumed run keeps the day it began
         const std::string previous = options_.outDir + "/run.json";
         if (std::filesystem::exists(previous)) {

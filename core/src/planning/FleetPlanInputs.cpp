@@ -80,7 +80,7 @@ std::vector<FleetPlanStrategy> estimatedFleetCells(const std::vector<RunFolder>&
 {
     std::vector<FrontierRun> frontierRuns;
     for (const RunFolder& r : runs)
-        frontierRuns.push_back({r.label(), r.plan, r.records, r.complete(), {r.status.partialWeights, r.status.denseWeights}});
+        frontierRuns.push_back({r.label(), r.plan, r.records, r.complete(), runCostModel(r)});
     const std::vector<FrontierGroup> groups = frontierGroups(frontierRuns);
     std::vector<FleetPlanStrategy> out;
     for (const FleetPlanStrategy& m : measured) {
@@ -90,7 +90,7 @@ std::vector<FleetPlanStrategy> estimatedFleetCells(const std::vector<RunFolder>&
         const double k = roundKDown(m.k / 2);
         if (k <= 0 || measuredAt(measured, m.strategyName, m.coding, k))
             continue;
-        const CostModel cost{run->status.partialWeights, run->status.denseWeights};
+        const CostModel cost = runCostModel(*run);
         const Plan plan = withStrategy(run->plan, m.strategyName);
         Plan cell = plan;
         cell.k = k;

@@ -170,10 +170,22 @@ std::string describeRunFolder(const std::string& dir)
 
 std::string runStatusToJson(const RunStatus& s)
 {
-    const nlohmann::json j{{"state", s.state},   {"rounds", s.rounds}, {"partial_weights", s.partialWeights},
-                           {"dense_weights", s.denseWeights}, {"device", s.device}, {"host", s.host},
-                           {"started", s.started}, {"ended", s.ended}};
+    nlohmann::json j{{"state", s.state},   {"rounds", s.rounds}, {"partial_weights", s.partialWeights},
+                     {"dense_weights", s.denseWeights}, {"device", s.device}, {"host", s.host},
+                     {"started", s.started}, {"ended", s.ended}};
+    if (s.codedDenseWeights > 0) { // only an INT8 run with its biases as codes has them
+        j["coded_dense_weights"] = s.codedDenseWeights;
+        j["coded_dense_scales"] = s.codedDenseScales;
+    }
     return j.dump(2) + "\n";
+}
+
+CostModel runCostModel(const RunFolder& run)
+{
+    CostModel c{run.status.partialWeights, run.status.denseWeights};
+    c.codedDenseWeights = run.status.codedDenseWeights;
+    c.codedDenseScales = run.status.codedDenseScales;
+    return c;
 }
 
 RunStatus runStatusFromJson(const std::string& text, const std::string& source)
@@ -192,6 +204,13 @@ RunStatus runStatusFromJson(const std::string& text, const std::string& source)
         s.host = j.value("host", std::string());
         s.started = j.value("started", std::string());
         s.ended = j.value("ended", std::string());
+        s.codedDenseWeights = j.value("coded_dense_weights", int64_t(0));
+        s.codedDenseScales = j.value("coded_dense_scales", int64_t(0));
+        if (s.codedDenseWeights < 0 || s.codedDenseWeights > s.denseWeights || s.codedDenseScales < 0
+            || s.codedDenseScales > s.codedDenseWeights)
+            throw Error(source + ": coded_dense_weights " + std::to_string(s.codedDenseWeights) + " and coded_dense_scales "
+                        + std::to_string(s.codedDenseScales) + ": expected 0 <= scales <= codes <= dense_weights ("
+                        + std::to_string(s.denseWeights) + ")");
         return s;
     } catch (const nlohmann::json::exception& e) {
         throw Error(source + ": malformed run status: " + util::jsonErrorText(e.what()));

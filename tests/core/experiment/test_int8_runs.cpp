@@ -6,6 +6,7 @@
 #include "bundle/SafetensorsFile.h"
 #include "dpu/Bundles.h"
 #include "dpu/Cost.h"
+#include "dpu/RunFolder.h"
 #include "dpu/Runner.h"
 #include <QFile>
 #include <QTemporaryDir>
@@ -93,6 +94,16 @@ class TestInt8Runs : public QObject {
         return files;
     }
 
+    /// The cost model run.json gives for the run in `run` (dpu::runCostModel), with the INT8
+    /// form's value bits and scales the planners set themselves.
+    static dpu::CostModel runCostModelOf(const QString& run)
+    {
+        dpu::CostModel c = dpu::runCostModel(dpu::loadRunFolder(run.toStdString()));
+        c.valueBits = 8;
+        c.scaleValues = 512 + 512 + 10;
+        return c;
+    }
+
     /// `plan`, checked, run into the folder `run`: its records.
     static std::vector<dpu::RoundRecord> runInto(const QString& run, const dpu::Plan& plan)
     {
@@ -141,6 +152,7 @@ private Q_SLOTS:
                 QVERIFY2(r.updatedWeights > 0 && r.updatedWeights <= dpu::updatedCount(668672, 0.05),
                          qPrintable(QString::number(r.updatedWeights)));
         }
+        QCOMPARE(runCostModelOf(run), cost); // run.json says how the records priced the biases
         QCOMPARE(baseSha["dpu"], baseSha["fu"]); // one base model, trained and quantised alike
         QCOMPARE(baseSha["dpu"], baseSha["rpu"]);
         QVERIFY(dpu::deployedFullRoundBits(cost) < 0.26 * dpu::fullRoundBits(cost)); // the paper's 0.25
@@ -189,6 +201,7 @@ private Q_SLOTS:
         QCOMPARE(records.size(), size_t(2));
         const dpu::CostModel cost = int8Cost(false);
         QCOMPARE(records[0].analyticBits, dpu::deployedFullRoundBits(cost));
+        QCOMPARE(runCostModelOf(run), cost); // no codes in run.json
         const auto files = deviceFiles(run, records, "dpu");
         QCOMPARE(files.size(), size_t(3));
         for (const auto& [round, tensors] : files) {

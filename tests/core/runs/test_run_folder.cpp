@@ -138,6 +138,39 @@ private Q_SLOTS:
         const QString badStatus = makeRun(tmp_.filePath("badstatus"), twoRoundPlan(), {}, "finished");
         writeText(badStatus + "/run.json", "{\"state\": \"exploded\", \"rounds\": 1, \"partial_weights\": 1, \"dense_weights\": 1}");
         DPU_EXPECT_THROW_MESSAGE(dpu::Error, dpu::loadRunFolder(badStatus.toStdString()), "badstatus/run.json", "exploded");
+        // More bias codes than dense values, or a negative count: refused by name.
+        writeText(badStatus + "/run.json", R"({"state": "finished", "rounds": 1, "partial_weights": 10, "dense_weights": 4,
+                                               "coded_dense_weights": 5, "coded_dense_scales": 1})");
+        DPU_EXPECT_THROW_MESSAGE(dpu::Error, dpu::loadRunFolder(badStatus.toStdString()), "badstatus/run.json",
+                                 "coded_dense_weights 5");
+        writeText(badStatus + "/run.json", R"({"state": "finished", "rounds": 1, "partial_weights": 10, "dense_weights": 4,
+                                               "coded_dense_weights": 4, "coded_dense_scales": -1})");
+        DPU_EXPECT_THROW_MESSAGE(dpu::Error, dpu::loadRunFolder(badStatus.toStdString()), "badstatus/run.json",
+                                 "coded_dense_scales -1");
+    }
+
+    /// run.json's counts of an INT8 model's biases as codes come back, price the run's cost model
+    /// (runCostModel) and are written only where there are some; older files read as none.
+    void statusCarriesBiasCodes()
+    {
+        dpu::RunStatus s;
+        s.known = true;
+        s.state = "finished";
+        s.partialWeights = 668672;
+        s.denseWeights = 1034;
+        QVERIFY(dpu::runStatusToJson(s).find("coded_dense") == std::string::npos);
+        s.codedDenseWeights = 1034;
+        s.codedDenseScales = 3;
+        const dpu::RunStatus back = dpu::runStatusFromJson(dpu::runStatusToJson(s));
+        QCOMPARE(back.codedDenseWeights, int64_t(1034));
+        QCOMPARE(back.codedDenseScales, int64_t(3));
+        dpu::RunFolder run;
+        run.status = back;
+        const dpu::CostModel cost = dpu::runCostModel(run);
+        QCOMPARE(cost.partialWeights, int64_t(668672));
+        QCOMPARE(cost.denseWeights, int64_t(1034));
+        QCOMPARE(cost.codedDenseWeights, int64_t(1034));
+        QCOMPARE(cost.codedDenseScales, int64_t(3));
     }
 
     void labelledExportsTellRunsApart()
