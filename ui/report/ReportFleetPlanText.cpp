@@ -62,13 +62,24 @@ QString ReportFleetPlanText::words(const ReportFleetPlan& r)
 QString ReportFleetPlanText::pareto(const ReportFleetPlan& r)
 {
     const dpu::FleetPlan& p = r.plan;
-    QString html = QObject::tr("<p><b>The Pareto set</b> (fleet accuracy, battery a year, freshness)%1:</p>")
-                       .arg(p.pareto.size() > 15 ? QObject::tr(", the first 15 of %1").arg(p.pareto.size()) : QString());
+    // The first rows, most accurate first; the recommended candidate always has its row, last
+    // where it ranks below them.
+    constexpr size_t kRows = 15;
+    std::vector<size_t> rows(p.pareto.begin(), p.pareto.begin() + std::min(p.pareto.size(), kRows));
+    const bool recommendedBelow = p.recommended && std::find(rows.begin(), rows.end(), *p.recommended) == rows.end()
+                                  && std::find(p.pareto.begin(), p.pareto.end(), *p.recommended) != p.pareto.end();
+    if (recommendedBelow)
+        rows.push_back(*p.recommended);
+    const QString which = p.pareto.size() <= kRows ? QString()
+                          : recommendedBelow       ? QObject::tr(", the first %1 of %2 and the recommended one")
+                                                   .arg(kRows).arg(p.pareto.size())
+                                                   : QObject::tr(", the first %1 of %2").arg(kRows).arg(p.pareto.size());
+    QString html = QObject::tr("<p><b>The Pareto set</b> (fleet accuracy, battery a year, freshness)%1:</p>").arg(which);
     html += QObject::tr("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\"><tr><th>Strategy</th><th>Setting</th>"
                         "<th>Fleet accuracy</th><th>Battery a year</th><th>Fresh</th><th>90 % within</th><th>Airtime a day</th></tr>");
-    for (size_t n = 0; n < std::min<size_t>(p.pareto.size(), 15); ++n) {
-        const dpu::FleetPlanCandidate& c = p.candidates[p.pareto[n]];
-        const bool chosen = p.recommended && *p.recommended == p.pareto[n];
+    for (const size_t index : rows) {
+        const dpu::FleetPlanCandidate& c = p.candidates[index];
+        const bool chosen = p.recommended && *p.recommended == index;
         html += QStringLiteral("<tr><td>%1%2</td><td>%3</td><td>%4 %</td><td>%5 %</td><td>%6 %</td><td>%7 d</td><td>%8 s</td></tr>")
                     .arg(esc(c.label), chosen ? QObject::tr(" (recommended)") : QString(), esc(dpu::fleetSettingText(c.setting)))
                     .arg(c.fleetAccuracy * 100, 0, 'f', 1)
