@@ -119,6 +119,13 @@ static int px_sync_dir(void *user, const char *dir)
     return r;
 }
 
+/* What a path that is not a regular file is, in words. */
+static const char *kind_name(mode_t mode)
+{
+    return S_ISDIR(mode) ? "folder" : S_ISCHR(mode) ? "character device" : S_ISBLK(mode) ? "block device"
+           : S_ISFIFO(mode) ? "FIFO" : "socket";
+}
+
 /* Follows symbolic links (at most 40; relative ones against their own folder) to the file a
  * device's weights live in; refuses what a weight file cannot be. */
 static int px_resolve(void *user, const char *path, char *out, size_t cap, char *why, size_t why_cap)
@@ -143,10 +150,10 @@ static int px_resolve(void *user, const char *path, char *out, size_t cap, char 
         if (S_ISREG(st.st_mode))
             return 0;
         if (!S_ISLNK(st.st_mode)) {
-            snprintf(why, why_cap, "%s%s is a %s, not a weight file", strcmp(out, path) ? "its target " : "",
-                     strcmp(out, path) ? out : "",
-                     S_ISDIR(st.st_mode) ? "folder" : S_ISCHR(st.st_mode) ? "character device"
-                     : S_ISBLK(st.st_mode) ? "block device" : S_ISFIFO(st.st_mode) ? "FIFO" : "socket");
+            if (strcmp(out, path))
+                snprintf(why, why_cap, "its target %s is a %s, not a weight file", out, kind_name(st.st_mode));
+            else
+                snprintf(why, why_cap, "is a %s, not a weight file", kind_name(st.st_mode));
             return -1;
         }
         n = readlink(out, link, sizeof link - 1);
@@ -252,6 +259,16 @@ int main(int argc, char **argv)
     }
     if (!req.bundle || !req.weights)
         return usage();
+    {
+        /* A bundle is a file: a folder, a device node or a FIFO is said as such before anything
+         * is opened (a FIFO would block the open, a folder fail its first read). */
+        struct stat st;
+        if (stat(req.bundle, &st) == 0 && !S_ISREG(st.st_mode)) {
+            fprintf(stderr, "dpu-apply: %s: is a %s, not a bundle file; nothing was changed\n", req.bundle,
+                    kind_name(st.st_mode));
+            return 1;
+        }
+    }
     code = dpu_apply_file(&req, &posix, &ctx, message, sizeof message);
     if (code == DPU_APPLY_DONE)
         printf("dpu-apply: %s\n", message);

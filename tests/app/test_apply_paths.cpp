@@ -53,6 +53,7 @@ class TestApplyPaths : public QObject {
         QCOMPARE(a.exitCode, 1);
         QVERIFY2(a.err.contains(weights) && a.err.contains(what) && a.err.contains(QStringLiteral("nothing was changed")),
                  qPrintable(a.err));
+        QVERIFY2(!a.err.contains(QStringLiteral(":  ")), qPrintable(a.err)); // "weights: is a folder", one space
         QCOMPARE(kindOf(weights), kind);
         QVERIFY(!QFile::exists(weights + QStringLiteral(".dpu-apply.tmp")));
     }
@@ -140,6 +141,27 @@ private Q_SLOTS:
         const QString link = path(QStringLiteral("to-null"));
         QVERIFY(::symlink("/dev/null", QFile::encodeName(link).constData()) == 0);
         expectRefused(link, QStringLiteral("its target /dev/null is a character device"), S_IFLNK);
+    }
+
+    /// The bundle named is not a file: a folder, a device node or a FIFO is refused by name (a
+    /// FIFO without blocking), before the weights are touched.
+    void aBundleThatIsNoFileIsRefused()
+    {
+        const QString weights = path(QStringLiteral("bundle-kinds.safetensors"));
+        QVERIFY(spit(weights, initial_));
+        const QString folder = path(QStringLiteral("bundle-folder"));
+        QVERIFY(QDir(tmp_.path()).mkpath(QStringLiteral("bundle-folder")));
+        const QString fifo = path(QStringLiteral("bundle-fifo"));
+        QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+        for (const auto& [bundle, what] : {std::pair{folder, QStringLiteral("is a folder, not a bundle file")},
+                                           std::pair{QStringLiteral("/dev/zero"), QStringLiteral("is a character device")},
+                                           std::pair{fifo, QStringLiteral("is a FIFO")}}) {
+            const auto a = apply({bundle, weights});
+            QCOMPARE(a.exitCode, 1);
+            QVERIFY2(a.err.contains(bundle + QStringLiteral(": ") + what) && a.err.contains(QStringLiteral("nothing was changed")),
+                     qPrintable(a.err));
+            QCOMPARE(slurp(weights), initial_);
+        }
     }
 
     void aLinkLoopIsRefused()
