@@ -290,9 +290,13 @@ private Q_SLOTS:
         QVERIFY2(panel->statusText().startsWith(because), qPrintable(panel->statusText()));
         QCOMPARE(ended.count(), 1);
         const dpu::ui::FleetPlanAnswer& again = panel->answer();
-        QVERIFY(std::any_of(again.strategies.begin(), again.strategies.end(), [&](const dpu::FleetPlanStrategy& s) {
+        const auto cell = std::find_if(again.strategies.begin(), again.strategies.end(), [&](const dpu::FleetPlanStrategy& s) {
             return !s.estimated && s.run != "run-q8" && s.strategyName == "dpu" && std::abs(s.k - cellK) < 1e-12;
-        }));
+        });
+        QVERIFY(cell != again.strategies.end());
+        // Named for people by the sweep's keys (as the charts name it), not by its folder's hash.
+        QVERIFY2(cell->strategy.name.find(cell->run) == std::string::npos && cell->strategy.name.find(" k=") != std::string::npos,
+                 cell->strategy.name.c_str());
     }
 };
 

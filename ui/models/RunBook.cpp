@@ -81,29 +81,6 @@ void RunBook::markEnded(int id, const QString& dir, BookRun::State state)
     Q_EMIT runEnded(id);
 }
 
-QString RunBook::labelFor(const dpu::RunFolder& run, const QString& dir) const
-{
-    // A sweep's cell lives in SWEEP/cells/ID, ID a hash: name it by the sweep and its axes.
-    const QDir cells = QFileInfo(dir).dir();
-    const QString sweepDir = QFileInfo(cells.absolutePath()).absolutePath();
-    const QString sweepFile = QDir(sweepDir).filePath(QStringLiteral("sweep.json"));
-    if (cells.dirName() == QLatin1String("cells") && QFileInfo::exists(sweepFile)) {
-        try {
-            const dpu::Sweep sweep = dpu::loadSweepFile(sweepFile.toStdString());
-            for (const dpu::SweepCell& cell : sweep.cells)
-                if (QString::fromStdString(cell.id) == QFileInfo(dir).fileName()) {
-                    QStringList axes;
-                    for (const auto& [key, value] : cell.axisValues)
-                        axes << QString::fromStdString(key + "=" + value).remove(QLatin1Char('"'));
-                    return QFileInfo(sweepDir).fileName() + QLatin1Char(' ') + axes.join(QLatin1Char(' '));
-                }
-        } catch (const dpu::Error&) {
-            // A sweep file changed since: the folder's name still names the run.
-        }
-    }
-    return QString::fromStdString(run.label());
-}
-
 int RunBook::openFolder(const QString& folder, QString* error)
 {
     const QString dir = QFileInfo(folder).absoluteFilePath();
@@ -124,7 +101,7 @@ int RunBook::openFolder(const QString& folder, QString* error)
         r.id = nextOpenedId_--;
         folderIds_.insert(dir, r.id);
     }
-    r.label = labelFor(run, dir);
+    r.label = QString::fromStdString(dpu::runDisplayName(dir.toStdString())); // a sweep's cell by its keys
     r.dir = dir;
     r.plan = run.plan;
     r.records = std::move(run.records);

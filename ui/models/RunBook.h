@@ -85,7 +85,6 @@ private:
     BookRun* findMutable(int id);
     /// Recomputes every distinction; true when one of a run other than `except` changed.
     bool renameAll(int except = 0);
-    QString labelFor(const dpu::RunFolder& run, const QString& dir) const;
 
     QList<BookRun> runs_;
     QHash<int, QString> distinctions_;

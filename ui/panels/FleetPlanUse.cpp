@@ -37,7 +37,8 @@ FleetPlanUse FleetPlanUse::of(const FleetPlanAnswer& answer, size_t candidate, c
     out.plan.fleet.targets = targets;
     const bool withBaseline = kept.size() > 1;
     out.summary = QObject::tr("The plan is now %1/%2 at k %3 with %4 bundles%5 (run %1's plan), deployed with %6.")
-                      .arg(QString::fromStdString(s.run), QString::fromStdString(s.strategyName), QString::number(out.plan.k, 'g', 6),
+                      .arg(QString::fromStdString(s.shownRun()), QString::fromStdString(s.strategyName),
+                           QString::number(out.plan.k, 'g', 6),
                            QString::fromStdString(s.coding),
                            withBaseline ? QObject::tr(" and the baseline %1 beside it").arg(QString::fromStdString(dpu::baselineStrategyName()))
                                         : QString(),

@@ -31,7 +31,7 @@ QString FleetPlanWords::of(const FleetPlanAnswer& a)
         std::string keys;
         for (const auto& [path, json] : cell.keys)
             keys += (keys.empty() ? "" : ", ") + path + " = " + json;
-        cells.push_back(cell.run + " with " + keys + ": " + cell.why);
+        cells.push_back(cell.shownRun() + " with " + keys + ": " + cell.why);
     }
     out += lines(cells, QObject::tr("Cells nobody ran that would do better (estimated; run them to know):"));
     out += lines(a.notes, QObject::tr("Notes:"));

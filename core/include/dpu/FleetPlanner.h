@@ -23,6 +23,9 @@ std::string fleetDeliveryText(FleetDelivery delivery);
 struct FleetPlanStrategy {
     FleetStrategy strategy;    ///< versions with their rounds, accuracies and bundle bytes
     std::string run;           ///< the run it comes from (its folder's name)
+    std::string runName;       ///< that run for people (runDisplayName: a sweep's cell by its keys); empty: `run`
+    /// The run as people read it: runName, else the folder's name.
+    const std::string& shownRun() const { return runName.empty() ? run : runName; }
     std::string strategyName;  ///< "dpu"
     std::string coding;        ///< the run's bundle.values: "q4"
     double k = 0;              ///< the run's k
@@ -120,6 +123,9 @@ struct FleetPlanCell {
     std::string run;      ///< the run whose plan to change
     std::vector<std::pair<std::string, std::string>> keys; ///< (plan path, JSON text)
     std::string why;      ///< in words, marked as estimated
+    std::string runName;  ///< that run for people (FleetPlanStrategy::runName); empty: `run`
+    /// The run as people read it: runName, else the folder's name.
+    const std::string& shownRun() const { return runName.empty() ? run : runName; }
 };
 
 /// What the planner found.

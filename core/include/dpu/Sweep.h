@@ -83,6 +83,12 @@ const char* cellStateName(CellState state);
 /// The folder of a cell inside a sweep folder: sweepDir/cells/ID.
 std::string sweepCellDir(const std::string& sweepDir, const std::string& id);
 
+/// A run's name for people: a sweep's cell (SWEEP/cells/ID, ID a hash, sweep.json beside
+/// cells/) by its sweep folder's name and the cell's keys, "my-sweep k=0.01 bundle.values=q4";
+/// any other run, or a cell its sweep file no longer reads or lists, by its folder's name
+/// (RunFolder::label()). Never throws.
+std::string runDisplayName(const std::string& runDir);
+
 /// The exit code of a run stopped on request (Ctrl-C, SIGTERM): its cell counts as pending.
 constexpr int kCellStoppedExit = 130;
 

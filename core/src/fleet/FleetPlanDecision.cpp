@@ -79,7 +79,7 @@ void cellsToRun(FleetPlan& plan, const FleetPlanInput& input)
     chosen.resize(std::min<size_t>(chosen.size(), 3));
     for (size_t i : chosen) {
         const FleetPlanStrategy& s = input.strategies[c[i].strategy];
-        std::string why = "Run " + s.run + " again with " + keysText(s.cellKeys) + " (" + s.strategyName + "): estimated, with "
+        std::string why = "Run " + s.shownRun() + " again with " + keysText(s.cellKeys) + " (" + s.strategyName + "): estimated, with "
                           + fleetSettingText(c[i].setting) + ", a fleet accuracy of " + percent(c[i].fleetAccuracy) + ", "
                           + percent(c[i].freshShare) + " of the fleet fresh at worst, " + percent(c[i].batteryPerYear)
                           + " of a battery a year";
@@ -88,7 +88,7 @@ void cellsToRun(FleetPlan& plan, const FleetPlanInput& input)
             why += " (the recommended run: " + percent(c[*plan.recommended].fleetAccuracy) + ")";
         if (!s.estimateNote.empty())
             why += ". " + s.estimateNote;
-        plan.cellsToRun.push_back({i, s.run, s.cellKeys, why + "."});
+        plan.cellsToRun.push_back({i, s.run, s.cellKeys, why + ".", s.runName});
     }
 }
 

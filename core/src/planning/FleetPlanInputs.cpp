@@ -6,6 +6,7 @@
 #include "dpu/Frontier.h"
 #include "dpu/LinkModel.h"
 #include "dpu/RoundEstimate.h"
+#include "dpu/Sweep.h"
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -53,9 +54,10 @@ std::vector<FleetPlanStrategy> fleetPlanStrategiesOf(const std::vector<RunFolder
     const auto sizes = options.realCatchUps ? std::make_shared<CatchUpSizes>() : nullptr;
     for (const RunFolder& run : runs) {
         if (!run.complete() && notes)
-            notes->push_back(run.label() + " stopped early: planned over its finished rounds");
+            notes->push_back(runDisplayName(run.dir) + " stopped early: planned over its finished rounds");
         const uint64_t seed = options.seed ? *options.seed : run.plan.seeds.front();
-        const std::string prefix = runs.size() > 1 ? run.label() + "/" : std::string();
+        // People read the strategies by these names: a sweep's cell by its keys, not its hash.
+        const std::string prefix = runs.size() > 1 ? runDisplayName(run.dir) + "/" : std::string();
         FleetRunInput input = fleetStrategiesOf(run, seed, prefix);
         for (const std::string& name : input.neverDeployed)
             if (notes)
@@ -67,6 +69,7 @@ std::vector<FleetPlanStrategy> fleetPlanStrategiesOf(const std::vector<RunFolder
             FleetPlanStrategy p;
             p.strategy = std::move(s);
             p.run = run.label();
+            p.runName = runDisplayName(run.dir);
             p.strategyName = recordName;
             p.coding = nameOf(run.plan.bundle.values);
             p.k = run.plan.k;

@@ -6,6 +6,7 @@
 #include "dpu/Sweep.h"
 #include "util/AtomicFile.h"
 #include <nlohmann/json.hpp>
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 
@@ -114,6 +115,35 @@ size_t mergeSweepResults(const std::string& sweepDir, std::vector<std::string>* 
     }
     writeFileAtomic((fs::path(sweepDir) / "results.jsonl").string(), out);
     return count;
+}
+
+std::string runDisplayName(const std::string& runDir)
+{
+    fs::path dir(runDir);
+    if (dir.filename().empty())
+        dir = dir.parent_path(); // "cells/ID/" names ID
+    const fs::path cells = dir.parent_path(), sweepDir = cells.parent_path();
+    std::error_code ec;
+    if (cells.filename() == "cells" && fs::is_regular_file(sweepDir / "sweep.json", ec)) {
+        try {
+            const Sweep sweep = loadSweepFile((sweepDir / "sweep.json").string());
+            for (const SweepCell& cell : sweep.cells) {
+                if (cell.id != dir.filename().string())
+                    continue;
+                const fs::path named = fs::absolute(sweepDir.empty() ? fs::path(".") : sweepDir, ec).lexically_normal();
+                std::string name = (named.filename().empty() ? named.parent_path() : named).filename().string();
+                for (const auto& [key, value] : cell.axisValues) {
+                    std::string shown = value;
+                    shown.erase(std::remove(shown.begin(), shown.end(), '"'), shown.end());
+                    name += " " + key + "=" + shown;
+                }
+                return name;
+            }
+        } catch (const Error&) {
+            // A sweep file changed since: the folder's name still names the run.
+        }
+    }
+    return dir.filename().string();
 }
 
 } // namespace dpu

@@ -9,6 +9,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <nlohmann/json.hpp>
+#include <filesystem>
 #include <fstream>
 #include <set>
 
@@ -115,6 +116,27 @@ private Q_SLOTS:
                 "cells": [{"k": 0.003}, {"k": 0.002, "name": "trial"}]})", "auto.json");
         QCOMPARE(s.cells[0].plan.name, std::string("fashion-mlp-k0.003"));
         QCOMPARE(s.cells[1].plan.name, std::string("trial"));
+    }
+
+    /// A cell's run is named for people by its sweep folder and its own keys (runDisplayName),
+    /// with a trailing slash too; a folder outside a sweep, or a cell its sweep file no longer
+    /// lists or reads, by its folder's name.
+    void aCellIsNamedByItsKeys()
+    {
+        QTemporaryDir tmp;
+        const std::string sweepDir = tmp.filePath("k-sweep").toStdString();
+        const dpu::Sweep sweep = dpu::parseSweep(kListed, "listed");
+        std::filesystem::create_directories(sweepDir);
+        writeFile(QString::fromStdString(sweepDir + "/sweep.json"), sweep.toJson());
+        const std::string cell = dpu::sweepCellDir(sweepDir, sweep.cells.at(1).id);
+        std::filesystem::create_directories(cell);
+        QCOMPARE(dpu::runDisplayName(cell), std::string("k-sweep k=0.0025 bundle.values=ternary"));
+        QCOMPARE(dpu::runDisplayName(cell + "/"), std::string("k-sweep k=0.0025 bundle.values=ternary"));
+        const std::string stranger = dpu::sweepCellDir(sweepDir, "0123456789ab");
+        QCOMPARE(dpu::runDisplayName(stranger), std::string("0123456789ab"));
+        QCOMPARE(dpu::runDisplayName(tmp.filePath("plain-run").toStdString()), std::string("plain-run"));
+        writeFile(QString::fromStdString(sweepDir + "/sweep.json"), "{broken");
+        QCOMPARE(dpu::runDisplayName(cell), sweep.cells.at(1).id);
     }
 
     void refusalsNameTheFileAndEntry_data()
