@@ -10,11 +10,14 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 #include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -24,6 +27,25 @@ namespace dpu {
 namespace {
 
 namespace fs = std::filesystem;
+
+/// run.json's count `key` (absent: `absent`, or an error when it is required): a whole number
+/// from 0 to `most`. A fraction or 1e308 is refused by name: converted, it would read as
+/// another count (or, past int64, as nothing defined).
+int64_t countField(const nlohmann::json& j, const char* key, const std::string& source, std::optional<int64_t> absent,
+                   int64_t most = INT64_MAX)
+{
+    const auto it = j.find(key);
+    if (it == j.end()) {
+        if (!absent)
+            throw Error(source + ": " + key + ": missing");
+        return *absent;
+    }
+    if (!it->is_number_integer() || (it->is_number_unsigned() && it->get<uint64_t>() > uint64_t(most))
+        || (!it->is_number_unsigned() && (it->get<int64_t>() < 0 || it->get<int64_t>() > most)))
+        throw Error(source + ": " + key + ": expected a whole number from 0 to " + std::to_string(most) + ", found "
+                    + it->dump());
+    return it->get<int64_t>();
+}
 
 std::string csvField(const std::string& s)
 {
@@ -197,17 +219,16 @@ RunStatus runStatusFromJson(const std::string& text, const std::string& source)
         s.state = j.at("state").get<std::string>();
         if (s.state != "running" && s.state != "finished" && s.state != "stopped")
             throw Error(source + ": state: expected \"running\", \"finished\" or \"stopped\", found \"" + s.state + "\"");
-        s.rounds = j.at("rounds").get<int>();
-        s.partialWeights = j.at("partial_weights").get<int64_t>();
-        s.denseWeights = j.at("dense_weights").get<int64_t>();
+        s.rounds = static_cast<int>(countField(j, "rounds", source, std::nullopt, INT32_MAX));
+        s.partialWeights = countField(j, "partial_weights", source, std::nullopt);
+        s.denseWeights = countField(j, "dense_weights", source, std::nullopt);
         s.device = j.value("device", std::string());
         s.host = j.value("host", std::string());
         s.started = j.value("started", std::string());
         s.ended = j.value("ended", std::string());
-        s.codedDenseWeights = j.value("coded_dense_weights", int64_t(0));
-        s.codedDenseScales = j.value("coded_dense_scales", int64_t(0));
-        if (s.codedDenseWeights < 0 || s.codedDenseWeights > s.denseWeights || s.codedDenseScales < 0
-            || s.codedDenseScales > s.codedDenseWeights)
+        s.codedDenseWeights = countField(j, "coded_dense_weights", source, 0);
+        s.codedDenseScales = countField(j, "coded_dense_scales", source, 0);
+        if (s.codedDenseWeights > s.denseWeights || s.codedDenseScales > s.codedDenseWeights)
             throw Error(source + ": coded_dense_weights " + std::to_string(s.codedDenseWeights) + " and coded_dense_scales "
                         + std::to_string(s.codedDenseScales) + ": expected 0 <= scales <= codes <= dense_weights ("
                         + std::to_string(s.denseWeights) + ")");

@@ -146,7 +146,23 @@ private Q_SLOTS:
         writeText(badStatus + "/run.json", R"({"state": "finished", "rounds": 1, "partial_weights": 10, "dense_weights": 4,
                                                "coded_dense_weights": 4, "coded_dense_scales": -1})");
         DPU_EXPECT_THROW_MESSAGE(dpu::Error, dpu::loadRunFolder(badStatus.toStdString()), "badstatus/run.json",
-                                 "coded_dense_scales -1");
+                                 "coded_dense_scales: expected a whole number from 0 to 9223372036854775807, found -1");
+        // A count that is no whole number is refused as written, never converted (1e308 would
+        // not fit an integer at all, 0.5 would read as 0).
+        const std::pair<const char*, const char*> counts[] = {
+            {"1e308", "1e+308"}, {"0.5", "0.5"}, {"-1", "-1"}, {"\"3\"", "\"3\""}, {"18446744073709551615", "18446744073709551615"}};
+        for (const auto& [written, found] : counts) {
+            writeText(badStatus + "/run.json", std::string(R"({"state": "finished", "rounds": 1, "dense_weights": 4, "partial_weights": )")
+                                                   + written + "}");
+            DPU_EXPECT_THROW_MESSAGE(dpu::Error, dpu::loadRunFolder(badStatus.toStdString()), "badstatus/run.json",
+                                     std::string("partial_weights: expected a whole number from 0 to 9223372036854775807, found ") + found);
+        }
+        writeText(badStatus + "/run.json", R"({"state": "finished", "rounds": 1e10, "partial_weights": 1, "dense_weights": 1})");
+        DPU_EXPECT_THROW_MESSAGE(dpu::Error, dpu::loadRunFolder(badStatus.toStdString()), "badstatus/run.json",
+                                 "rounds: expected a whole number from 0 to 2147483647, found 10000000000.0");
+        writeText(badStatus + "/run.json", R"({"state": "finished", "partial_weights": 1, "dense_weights": 1})");
+        DPU_EXPECT_THROW_MESSAGE(dpu::Error, dpu::loadRunFolder(badStatus.toStdString()), "badstatus/run.json",
+                                 "rounds: missing");
     }
 
     /// run.json's counts of an INT8 model's biases as codes come back, price the run's cost model
