@@ -95,4 +95,9 @@ const std::vector<DeployedFormInfo>& deployedForms();
 /// The description of `form`; an enumerator the table lacks is an engine defect (InternalError).
 const DeployedFormInfo& deployedFormInfo(DeployedForm form);
 
+/// Whether a model deployed as `form` holds its 1-D parameters (biases) as codes under plan
+/// int8_biases `biases`: a form with value codes of its own (INT8) under `codes`. The one
+/// answer the engine, the cost model and the plan's rules ask.
+bool biasesAsCodes(DeployedForm form, Int8Biases biases);
+
 } // namespace dpu

@@ -65,7 +65,7 @@ CostModel deployedCostModel(const std::vector<std::vector<int64_t>>& partialShap
         if (!shape.empty())
             model.scaleValues += info.scalesPerChannel * shape[0];
     }
-    if (info.scalesPerChannel > 0 && biases == Int8Biases::Codes) // the form that has codes holds its biases so
+    if (biasesAsCodes(form, biases))
         for (const int64_t n : biasSizes) {
             model.codedDenseWeights += n;
             model.codedDenseScales += 1;

@@ -38,8 +38,7 @@ inline const Int8Grid* ownScalesGrid(const Plan& plan)
 /// Whether an INT8 deployed model of `plan` holds its biases as codes (plan int8_biases).
 inline bool int8BiasCodes(const Plan& plan)
 {
-    return deployedFormInfo(plan.deployed).quantiser == Quantiser::Int8PerChannel
-           && plan.int8Biases == Int8Biases::Codes;
+    return biasesAsCodes(plan.deployed, plan.int8Biases);
 }
 
 } // namespace dpu

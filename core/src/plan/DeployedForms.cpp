@@ -85,6 +85,11 @@ const std::vector<DeployedFormInfo>& deployedForms()
     return forms;
 }
 
+bool biasesAsCodes(DeployedForm form, Int8Biases biases)
+{
+    return deployedFormInfo(form).ownValueCodes && biases == Int8Biases::Codes;
+}
+
 const DeployedFormInfo& deployedFormInfo(DeployedForm form)
 {
     const auto& forms = deployedForms();

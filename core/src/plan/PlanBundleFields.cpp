@@ -34,7 +34,7 @@ bool formTakesBudget(const Plan& p)
 /// as codes of its own, re-coded every round (an INT8 model under int8_biases codes).
 bool biasesShippedByPlan(const Plan& p)
 {
-    return !(deployedFormInfo(p.deployed).owns("int8_biases") && p.int8Biases == Int8Biases::Codes);
+    return !biasesAsCodes(p.deployed, p.int8Biases);
 }
 
 std::string foundBiasCodes(const Plan& p)

@@ -88,7 +88,7 @@ QuantisedView::QuantisedView(const std::vector<torch::Tensor>& params, const Int
     params_ = params;
     shadows_.resize(params.size());
     for (size_t i = 0; i < params.size(); ++i) {
-        if (grid->biases && params[i].dim() == 1 && int8Coded(params[i], true))
+        if (params[i].dim() == 1 && int8Coded(params[i], grid->biases))
             scales[i] = int8ScaleOf(params[i]); // a bias's scale follows its values (Int8Grid::biases)
         if (!scales[i].defined())
             continue;
